@@ -1,0 +1,74 @@
+/* Counter catalogues: what a source can count, by Streamline name, and how
+ * a snapshot's flat array of per-instance deltas is laid out. */
+#ifndef GPUTOP_CATALOG_H
+#define GPUTOP_CATALOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One row of a generated static table (src/catalog/mali_tables.c). */
+struct gt_counter_def {
+    const char *name;      /* Streamline name without '$', e.g. "MaliGPUCyclesGPUActive" */
+    const char *block;     /* "front-end", "tiler", "shadercore", "memsys", "constant", ... */
+    int         index;     /* counter index within the block, -1 if none */
+    const char *hw_name;   /* hardware counter name, "" if none */
+    double      scale;     /* multiplier the vendor tools apply to the raw value */
+    int         in_guide;  /* 1 if the vendor guide uses this name */
+};
+
+struct gt_counter_table {
+    const char *gpu;                       /* "T820", "T830", "G715", "G720" */
+    const struct gt_counter_def *defs;
+    size_t ndefs;
+};
+
+/* Static tables compiled into the binary. */
+const struct gt_counter_table *gt_counter_table_find(const char *gpu);
+const struct gt_counter_table *gt_counter_table_at(size_t i); /* NULL past the end */
+
+enum gt_counter_kind {
+    GT_COUNTER_DELTA,      /* monotonic count; snapshot holds deltas */
+    GT_COUNTER_CONSTANT,   /* fixed value from the device description */
+    GT_COUNTER_RATIO,      /* value = scale * delta / delta(denominator) */
+};
+
+/* A counter a running source provides. */
+struct gt_counter {
+    char    *name;         /* Streamline name without '$' */
+    char    *block;        /* aggregation block, matched by layout rules */
+    enum gt_counter_kind kind;
+    uint32_t slot;         /* first slot in gt_snapshot.deltas */
+    uint32_t instances;    /* slots used: cores, slices, clusters; 1 for globals */
+    double   scale;
+    double   value;        /* GT_COUNTER_CONSTANT only */
+    int      denominator;  /* GT_COUNTER_RATIO only: index of the counter divided by */
+    int      hw_index;     /* index in its hardware block, -1 if none */
+    char    *hw_name;      /* NULL if none */
+};
+
+struct gt_catalog {
+    struct gt_counter *counters;
+    size_t ncounters, cap;
+    uint32_t nslots;       /* total slots a snapshot of this catalogue needs */
+};
+
+void gt_catalog_init(struct gt_catalog *c);
+void gt_catalog_free(struct gt_catalog *c);
+/* Adds a counter and assigns its slots; returns its index or -1 (no memory,
+ * or the name is already present). */
+int  gt_catalog_add(struct gt_catalog *c, const char *name, const char *block,
+                    enum gt_counter_kind kind, uint32_t instances, double scale);
+int  gt_catalog_add_constant(struct gt_catalog *c, const char *name, double value);
+int  gt_catalog_find(const struct gt_catalog *c, const char *name);
+/* Adds every non-constant row of a static table, with per-block instance
+ * counts from instances_for(block); constants named in the table are added
+ * with the values from constant_for(name), or skipped when it returns NAN.
+ * Returns 0 or -1. */
+int  gt_catalog_add_table(struct gt_catalog *c, const struct gt_counter_table *t,
+                          uint32_t (*instances_for)(const char *block, void *arg),
+                          double (*constant_for)(const char *name, void *arg),
+                          void *arg);
+/* Appends every counter of src (slots renumbered); returns 0 or -1. */
+int  gt_catalog_merge(struct gt_catalog *dst, const struct gt_catalog *src);
+
+#endif

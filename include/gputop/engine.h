@@ -1,0 +1,54 @@
+/* The metric engine: a layout compiled against a source's catalogue,
+ * evaluated on snapshots. */
+#ifndef GPUTOP_ENGINE_H
+#define GPUTOP_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gputop/catalog.h"
+#include "gputop/diag.h"
+#include "gputop/layout.h"
+#include "gputop/snapshot.h"
+
+struct gt_engine;
+
+/* A counter name the catalogue lacks, where the layout uses it. */
+struct gt_unresolved {
+    const char *name;      /* without '$' */
+    size_t metric;
+    int line, col;         /* in the layout file */
+};
+
+/* Compiles every metric of l against c. Metrics naming counters that c
+ * lacks are kept as unavailable; the rest work. NULL only when out of
+ * memory. The engine borrows l and c; both must outlive it. */
+struct gt_engine *gt_engine_new(const struct gt_layout *l, const struct gt_catalog *c);
+void gt_engine_free(struct gt_engine *e);
+
+size_t gt_engine_nmetrics(const struct gt_engine *e);
+/* NULL when the metric is available, else why not. */
+const char *gt_engine_unavailable(const struct gt_engine *e, size_t metric);
+size_t gt_engine_nunresolved(const struct gt_engine *e);
+const struct gt_unresolved *gt_engine_unresolved(const struct gt_engine *e, size_t i);
+
+/* Evaluates every metric on s into out[nmetrics]. NaN means no data
+ * (including unavailable metrics). Not thread-safe per engine. */
+void gt_engine_eval(struct gt_engine *e, const struct gt_snapshot *s, double *out);
+
+/* Number of instances a metric can be broken down by (shader cores, L2
+ * slices, CPU clusters): the largest instance count among the counters it
+ * uses; 1 when it uses only global counters. */
+uint32_t gt_engine_instances(const struct gt_engine *e, size_t metric);
+/* 1 when the metric's expression asks for one value per instance
+ * (".Cluster[0..N]"). */
+int gt_engine_instanced(const struct gt_engine *e, size_t metric);
+/* The metric evaluated for one instance. Counters of that block take the
+ * instance's own value, scaled as if every instance behaved like it (times
+ * the instance count under a sum rule); references written with an
+ * instance range take the instance's raw value. */
+double gt_engine_eval_instance(const struct gt_engine *e, const struct gt_snapshot *s,
+                               size_t metric, uint32_t inst);
+/* Seconds in the snapshot's interval (0 when unknown). */
+double gt_engine_seconds(const struct gt_snapshot *s);
+
+#endif

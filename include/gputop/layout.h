@@ -1,0 +1,101 @@
+/* Layouts: declarative descriptions of what to show for a GPU family
+ * (sections, groups, metrics with the guides' titles and expressions).
+ * The format is documented in man/gputop-layout.5. */
+#ifndef GPUTOP_LAYOUT_H
+#define GPUTOP_LAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gputop/diag.h"
+
+struct gt_expr;
+
+enum gt_show {
+    GT_SHOW_PERCENT,   /* 0..100, drawn as a bar */
+    GT_SHOW_COUNT,     /* a count per interval; can be shown per second */
+    GT_SHOW_VALUE,     /* a plain value (ratio, constant); never rate-converted */
+    GT_SHOW_BUCKET,    /* a count that is one bucket of its group's histogram */
+};
+
+enum gt_agg { GT_AGG_SUM, GT_AGG_MEAN };
+
+struct gt_metric_def {
+    char *title;        /* the guide's heading, verbatim */
+    char *ref;          /* the guide's number ("3.1.1"), NULL if none */
+    char *unit;         /* "cycles", "%", "bytes", ... ; "" if none */
+    char *desc;         /* one line in our own words, NULL if none */
+    enum gt_show show;
+    char *expr_text;    /* verbatim */
+    struct gt_expr *expr;
+    int line, col;      /* where expr_text starts in the file */
+    int section, group; /* indices into the layout's arrays */
+};
+
+struct gt_group_def {
+    char *title;
+    int histogram;      /* 1: its metrics are the buckets of one histogram */
+    int section;
+    size_t first, count; /* metrics */
+    int line;
+};
+
+struct gt_section_def {
+    char *title;
+    int key;            /* hotkey character */
+    size_t first, count; /* groups */
+    int line;
+};
+
+struct gt_match {
+    char *source;       /* "mali", "amdgpu", "mips-cm", ... */
+    uint64_t *ids;
+    size_t nids;
+};
+
+struct gt_agg_rule {
+    char *block;
+    enum gt_agg agg;
+};
+
+/* A triage rule: which metrics compete for "busiest queue" and "most loaded
+ * unit", and the verdict shown when a unit wins (issue: dashboard). */
+struct gt_triage_rule {
+    char *kind;         /* "queue" or "unit" */
+    char *metric;       /* metric title */
+    char *label;        /* short label shown on the triage line */
+    char *verdict;      /* e.g. "texture-bound"; NULL for queues */
+    int line;
+};
+
+struct gt_layout {
+    char *file;         /* where it came from, for messages */
+    char *name, *title, *family;
+    char **gpus; size_t ngpus;
+    struct gt_match *matches; size_t nmatches;
+    struct gt_agg_rule *aggs; size_t naggs;
+    struct gt_section_def *sections; size_t nsections;
+    struct gt_group_def *groups; size_t ngroups;
+    struct gt_metric_def *metrics; size_t nmetrics;
+    struct gt_triage_rule *triage; size_t ntriage;
+    char *text; size_t text_len;  /* the source, kept for caret lines */
+};
+
+struct gt_layout *gt_layout_parse(const char *file, const char *text, size_t len,
+                                  struct gt_diag *d);
+/* An embedded layout by name, or else a file by path. */
+struct gt_layout *gt_layout_load(const char *name_or_path, struct gt_diag *d);
+void gt_layout_free(struct gt_layout *l);
+
+enum gt_agg gt_layout_agg_for(const struct gt_layout *l, const char *block);
+int  gt_layout_find_metric(const struct gt_layout *l, const char *title);
+/* The source line number n (1-based) of the layout text, for carets. */
+const char *gt_layout_line(const struct gt_layout *l, int n, size_t *len);
+
+/* Layouts compiled into the binary (generated from layouts/). */
+size_t      gt_embedded_layout_count(void);
+const char *gt_embedded_layout_name(size_t i);
+const char *gt_embedded_layout_text(size_t i, size_t *len);
+/* The embedded layout matching a source id and device id, or NULL. */
+const char *gt_embedded_layout_for_device(const char *source, uint64_t id);
+
+#endif

@@ -1,0 +1,27 @@
+/* A snapshot: the counter deltas of one interval, laid out by a catalogue. */
+#ifndef GPUTOP_SNAPSHOT_H
+#define GPUTOP_SNAPSHOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct gt_snapshot {
+    uint64_t t_start_ns;    /* start of the interval (CLOCK_MONOTONIC or kernel time) */
+    uint64_t t_end_ns;      /* end of the interval */
+    uint32_t nsamples;      /* samples summed into this snapshot (>1 after overrun) */
+    uint32_t nslots;
+    uint64_t *deltas;       /* nslots values */
+};
+
+int  gt_snapshot_init(struct gt_snapshot *s, uint32_t nslots);
+void gt_snapshot_free(struct gt_snapshot *s);
+void gt_snapshot_zero(struct gt_snapshot *s);
+/* dst += src: deltas summed, interval widened; slot counts must match. */
+void gt_snapshot_accumulate(struct gt_snapshot *dst, const struct gt_snapshot *src);
+void gt_snapshot_copy(struct gt_snapshot *dst, const struct gt_snapshot *src);
+static inline uint64_t gt_snapshot_ns(const struct gt_snapshot *s)
+{
+    return s->t_end_ns > s->t_start_ns ? s->t_end_ns - s->t_start_ns : 0;
+}
+
+#endif

@@ -1,0 +1,56 @@
+#!/bin/sh
+# Checks the build and test dependencies and installs the missing ones with
+# apt-get when it can; otherwise prints the exact command to run.
+# Usage: scripts/bootstrap.sh build|check|bench|android
+set -u
+what=${1:-build}
+
+need_pkgs=""
+have_pc() { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$1"; }
+need() { need_pkgs="$need_pkgs $1"; }
+
+command -v pkg-config >/dev/null 2>&1 || need pkg-config
+command -v cc >/dev/null 2>&1 || need gcc
+command -v make >/dev/null 2>&1 || need make
+have_pc ncursesw || need libncurses-dev
+have_pc libdrm || need libdrm-dev
+case "$what" in
+check|bench|android)
+    have_pc criterion || need libcriterion-dev
+    command -v tmux >/dev/null 2>&1 || need tmux
+    ;;
+esac
+case "$what" in
+bench)
+    command -v top >/dev/null 2>&1 || need procps
+    command -v htop >/dev/null 2>&1 || need htop
+    ;;
+esac
+
+[ -z "$need_pkgs" ] && exit 0
+
+echo "bootstrap: missing:$need_pkgs" >&2
+sudo=""
+if [ "$(id -u)" != 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+        sudo="sudo -n"
+    else
+        sudo=none
+    fi
+fi
+if ! command -v apt-get >/dev/null 2>&1 || [ "$sudo" = none ]; then
+    echo "bootstrap: cannot install them here; run:" >&2
+    echo "  sudo apt-get install -y$need_pkgs" >&2
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+echo "bootstrap: installing:$need_pkgs" >&2
+# The package lists may be missing or stale on a fresh machine.
+$sudo apt-get update -qq >/dev/null 2>&1 || true
+# shellcheck disable=SC2086
+if ! $sudo apt-get install -y -qq $need_pkgs >/dev/null; then
+    echo "bootstrap: apt-get failed; run:" >&2
+    echo "  sudo apt-get install -y$need_pkgs" >&2
+    exit 1
+fi
+exit 0
