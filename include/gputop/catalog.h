@@ -59,6 +59,10 @@ void gt_catalog_free(struct gt_catalog *c);
 int  gt_catalog_add(struct gt_catalog *c, const char *name, const char *block,
                     enum gt_counter_kind kind, uint32_t instances, double scale);
 int  gt_catalog_add_constant(struct gt_catalog *c, const char *name, double value);
+/* A counter read as scale * numerator / denominator (both counters already
+ * in c, with equal instance counts); it shares the numerator's slots. */
+int  gt_catalog_add_ratio(struct gt_catalog *c, const char *name, int numerator,
+                          int denominator, double scale);
 int  gt_catalog_find(const struct gt_catalog *c, const char *name);
 /* Adds every non-constant row of a static table, with per-block instance
  * counts from instances_for(block); constants named in the table are added
@@ -70,5 +74,25 @@ int  gt_catalog_add_table(struct gt_catalog *c, const struct gt_counter_table *t
                           void *arg);
 /* Appends every counter of src (slots renumbered); returns 0 or -1. */
 int  gt_catalog_merge(struct gt_catalog *dst, const struct gt_catalog *src);
+
+
+/* The CPU counters the guides' "CPU performance" rows use, one instance
+ * per CPU cluster: $CPUActivityUser (percent of time in user space, a
+ * ratio of the tick counters CPUTicksUser / CPUTicksTotal),
+ * $CPUActivitySystem, and $CyclesCPUCycles. Returns 0 or -1. */
+int gt_catalog_add_cpu(struct gt_catalog *c, uint32_t nclusters);
+
+/* What a GPU source knows of its device, for building its catalogue. */
+struct gt_device_desc {
+    const char *gpu;          /* counter table name: "T830", "G720", ... */
+    uint32_t shader_cores;    /* present cores ($MaliConstantsShaderCoreCount) */
+    uint32_t l2_slices;       /* $MaliConstantsL2SliceCount */
+    uint32_t bus_width_bits;  /* $MaliConstantsBusWidthBits */
+};
+
+/* Adds a GPU's counter table with one instance per shader core (block
+ * "shadercore") and per L2 slice ("memsys"), and its constants. Returns 0,
+ * or -1 when the table is unknown or memory runs out. */
+int gt_catalog_add_device(struct gt_catalog *c, const struct gt_device_desc *d);
 
 #endif

@@ -4,6 +4,7 @@
 #ifndef GPUTOP_EXPR_H
 #define GPUTOP_EXPR_H
 
+#include <math.h>
 #include <stddef.h>
 #include "gputop/diag.h"
 
@@ -29,15 +30,15 @@ double gt_expr_eval(const struct gt_expr *e,
 
 /* The arithmetic every evaluator shares: division by zero and any NaN
  * operand give NaN ("no data"); min and max propagate NaN (unlike fmin). */
-static inline double gt_op_div(double a, double b) { return b == 0.0 ? (0.0 / 0.0) : a / b; }
+static inline double gt_op_div(double a, double b) { return b == 0.0 ? NAN : a / b; }
 static inline double gt_op_min(double a, double b)
 {
-    if (a != a || b != b) return 0.0 / 0.0;
+    if (isnan(a) || isnan(b)) return NAN;
     return a < b ? a : b;
 }
 static inline double gt_op_max(double a, double b)
 {
-    if (a != a || b != b) return 0.0 / 0.0;
+    if (isnan(a) || isnan(b)) return NAN;
     return a > b ? a : b;
 }
 

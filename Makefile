@@ -1,0 +1,116 @@
+# gputop build. Public targets run scripts/bootstrap.sh first, which installs
+# missing dependencies when it can; the internal targets below do the work.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BUILD   ?= build/native
+CC      ?= cc
+HOSTCC  ?= cc
+PKG_CONFIG ?= pkg-config
+VERSION := 0.1
+
+OPT     ?= -O2 -g
+SAN     ?=
+CSTD     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude -I$(BUILD)/gen \
+           -DGPUTOP_VERSION='"$(VERSION)"'
+# Recursive (=) so pkg-config runs after the bootstrap installed things.
+NCURSES_CFLAGS = $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
+NCURSES_LIBS   = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
+DRM_CFLAGS     = $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null)
+CRIT_CFLAGS    = $(shell $(PKG_CONFIG) --cflags criterion 2>/dev/null)
+CRIT_LIBS      = $(shell $(PKG_CONFIG) --libs criterion 2>/dev/null || echo -lcriterion)
+ALL_CFLAGS     = $(CSTD) $(OPT) $(SAN) $(NCURSES_CFLAGS) $(DRM_CFLAGS) $(CFLAGS)
+LIBS           = $(NCURSES_LIBS) -lpthread -lm
+
+LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
+LAYOUTS  := $(sort $(wildcard layouts/*.layout))
+LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/layouts.o
+TEST_SRC := $(sort $(wildcard tests/test_*.c tests/fakes/*.c))
+TEST_OBJ  = $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+
+.PHONY: all check asan demo bench install clean gputop test-run bench-run
+.DEFAULT_GOAL := all
+
+all:
+	@scripts/bootstrap.sh build
+	@$(MAKE) --no-print-directory gputop
+
+check:
+	@scripts/bootstrap.sh check
+	@$(MAKE) --no-print-directory gputop test-run
+
+asan:
+	@scripts/bootstrap.sh check
+	@$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g" \
+	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	    test-run
+
+demo:
+	@scripts/bootstrap.sh build
+	@$(MAKE) --no-print-directory gputop
+	./gputop --source sim
+
+bench:
+	@scripts/bootstrap.sh bench
+	@$(MAKE) --no-print-directory gputop bench-run
+
+install:
+	@scripts/bootstrap.sh build
+	@$(MAKE) --no-print-directory gputop
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 755 gputop $(DESTDIR)$(PREFIX)/bin/gputop
+	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+
+clean:
+	rm -rf build gputop
+
+# ---- internal targets ----
+
+gputop: $(BUILD)/gputop
+	cp $(BUILD)/gputop gputop
+
+$(BUILD)/gputop: $(BUILD)/obj/src/main.o $(BUILD)/libgputop.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/libgputop.a: $(LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/gen/layouts.o: $(BUILD)/gen/layouts.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/gen/layouts.c: $(LAYOUTS) $(BUILD)/tools/embed-layouts
+	@mkdir -p $(dir $@)
+	$(BUILD)/tools/embed-layouts $@ $(LAYOUTS)
+
+$(BUILD)/tools/embed-layouts: tools/embed-layouts.c
+	@mkdir -p $(dir $@)
+	$(HOSTCC) -O2 -o $@ $<
+
+$(BUILD)/obj/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CRIT_CFLAGS) -Itests -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/run: $(TEST_OBJ) $(BUILD)/libgputop.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) $(BUILD)/libgputop.a $(CRIT_LIBS) $(LIBS)
+
+# GPUTOP_BIN lets the UI tests drive the binary this build made.
+test-run: $(BUILD)/tests/run $(BUILD)/gputop
+	GPUTOP_BIN=$(CURDIR)/$(BUILD)/gputop GPUTOP_SRC=$(CURDIR) $(BUILD)/tests/run --jobs 2 $(TEST_ARGS)
+
+$(BUILD)/bench/%: bench/%.c $(BUILD)/libgputop.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -O2 -o $@ $< $(BUILD)/libgputop.a $(LIBS)
+
+bench-run: $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+	@for b in $^; do echo "== $$b"; $$b || exit 1; done
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,57 @@
+/* Catalogues for a described device: a GPU's generated counter table with
+ * its instance counts and constants, and the CPU counters beside it. */
+#include "gputop/catalog.h"
+
+#include <math.h>
+#include <string.h>
+
+static uint32_t device_instances(const char *block, void *arg)
+{
+    const struct gt_device_desc *d = arg;
+
+    if (strcmp(block, "shadercore") == 0)
+        return d->shader_cores;
+    if (strcmp(block, "memsys") == 0)
+        return d->l2_slices;
+    return 1;
+}
+
+static double device_constant(const char *name, void *arg)
+{
+    const struct gt_device_desc *d = arg;
+
+    if (strcmp(name, "MaliConstantsShaderCoreCount") == 0)
+        return d->shader_cores;
+    if (strcmp(name, "MaliConstantsL2SliceCount") == 0)
+        return d->l2_slices;
+    if (strcmp(name, "MaliConstantsBusWidthBits") == 0)
+        return d->bus_width_bits;
+    return NAN;
+}
+
+int gt_catalog_add_device(struct gt_catalog *c, const struct gt_device_desc *d)
+{
+    const struct gt_counter_table *t = gt_counter_table_find(d->gpu);
+
+    if (!t)
+        return -1;
+    return gt_catalog_add_table(c, t, device_instances, device_constant, (void *)d);
+}
+
+int gt_catalog_add_cpu(struct gt_catalog *c, uint32_t nclusters)
+{
+    int user, sys, total;
+
+    if (nclusters == 0)
+        return -1;
+    user = gt_catalog_add(c, "CPUTicksUser", "cluster", GT_COUNTER_DELTA, nclusters, 1.0);
+    sys = gt_catalog_add(c, "CPUTicksSystem", "cluster", GT_COUNTER_DELTA, nclusters, 1.0);
+    total = gt_catalog_add(c, "CPUTicksTotal", "cluster", GT_COUNTER_DELTA, nclusters, 1.0);
+    if (user < 0 || sys < 0 || total < 0)
+        return -1;
+    if (gt_catalog_add_ratio(c, "CPUActivityUser", user, total, 100.0) < 0 ||
+        gt_catalog_add_ratio(c, "CPUActivitySystem", sys, total, 100.0) < 0)
+        return -1;
+    return gt_catalog_add(c, "CyclesCPUCycles", "cluster", GT_COUNTER_DELTA, nclusters, 1.0) < 0
+           ? -1 : 0;
+}

@@ -1,0 +1,103 @@
+/* --list-layouts and --check-layout: inspect layouts without a device. */
+#include "gputop/cli.h"
+#include "gputop/catalog.h"
+#include "gputop/engine.h"
+#include "gputop/layout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int gt_cmd_list_layouts(FILE *out)
+{
+    size_t i, j, k;
+    struct gt_diag d;
+
+    for (i = 0; i < gt_embedded_layout_count(); i++) {
+        struct gt_layout *l = gt_layout_load(gt_embedded_layout_name(i), &d);
+        if (!l) {
+            fprintf(out, "%-12s (broken: %s)\n", gt_embedded_layout_name(i), d.msg);
+            continue;
+        }
+        fprintf(out, "%-12s %s\n", l->name, l->title);
+        fprintf(out, "%-12s %zu sections, %zu metrics", "", l->nsections, l->nmetrics);
+        for (j = 0; j < l->nmatches; j++) {
+            fprintf(out, "; %s", l->matches[j].source);
+            for (k = 0; k < l->matches[j].nids; k++)
+                fprintf(out, " 0x%04llx", (unsigned long long)l->matches[j].ids[k]);
+        }
+        fputc('\n', out);
+        gt_layout_free(l);
+    }
+    return 0;
+}
+
+/* A device with a few of everything, so per-instance names resolve. */
+static int check_catalog(struct gt_catalog *c, const char *gpu)
+{
+    struct gt_device_desc d = { gpu, 4, 2, 128 };
+
+    gt_catalog_init(c);
+    if (gt_catalog_add_device(c, &d) < 0)
+        return -1;
+    return gt_catalog_add_cpu(c, 2);
+}
+
+static int check_against(const struct gt_layout *l, const char *gpu, FILE *out, FILE *err)
+{
+    struct gt_catalog c;
+    struct gt_engine *e;
+    struct gt_diag d;
+    char buf[1024];
+    size_t i, n;
+
+    if (check_catalog(&c, gpu) < 0) {
+        fprintf(err, "gputop: no counter catalogue for GPU '%s' (known: T820, T830, G715, G720)\n", gpu);
+        gt_catalog_free(&c);
+        return 1;
+    }
+    e = gt_engine_new(l, &c);
+    if (!e) {
+        fprintf(err, "gputop: out of memory\n");
+        gt_catalog_free(&c);
+        return 1;
+    }
+    n = gt_engine_nunresolved(e);
+    for (i = 0; i < n; i++) {
+        const struct gt_unresolved *u = gt_engine_unresolved(e, i);
+        size_t len = 0;
+        const char *src = gt_layout_line(l, u->line, &len);
+        gt_diag_clear(&d);
+        gt_diag_set(&d, "unknown counter $%s (not in the %s catalogue)", u->name, gpu);
+        gt_diag_at(&d, l->file, u->line, u->col, src, src ? len : 0);
+        fputs(gt_diag_format(&d, buf, sizeof(buf)), err);
+    }
+    fprintf(out, "%s: checked against %s: %zu metrics, %zu unresolved counter name%s\n",
+            l->file, gpu, l->nmetrics, n, n == 1 ? "" : "s");
+    gt_engine_free(e);
+    gt_catalog_free(&c);
+    return n ? 1 : 0;
+}
+
+int gt_cmd_check_layout(const char *file, const char *gpu, FILE *out, FILE *err)
+{
+    struct gt_diag d;
+    struct gt_layout *l = gt_layout_load(file, &d);
+    char buf[1024];
+    size_t i;
+    int status = 0;
+
+    if (!l) {
+        fputs(gt_diag_format(&d, buf, sizeof(buf)), err);
+        return 1;
+    }
+    fprintf(out, "%s: layout %s (%s): %zu sections, %zu groups, %zu metrics, %zu triage rules\n",
+            l->file, l->name, l->title, l->nsections, l->ngroups, l->nmetrics, l->ntriage);
+    if (gpu)
+        status = check_against(l, gpu, out, err);
+    else if (l->ngpus == 0)
+        fprintf(out, "%s: no 'gpu' line; give --gpu NAME to check counter names\n", l->file);
+    for (i = 0; !gpu && i < l->ngpus; i++)
+        status |= check_against(l, l->gpus[i], out, err);
+    gt_layout_free(l);
+    return status;
+}

@@ -1,0 +1,190 @@
+/* Runtime counter catalogues: the counters a source provides, and where
+ * each one's per-instance deltas sit in a snapshot. */
+#include "gputop/catalog.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void gt_catalog_init(struct gt_catalog *c)
+{
+    memset(c, 0, sizeof(*c));
+}
+
+void gt_catalog_free(struct gt_catalog *c)
+{
+    size_t i;
+
+    for (i = 0; i < c->ncounters; i++) {
+        free(c->counters[i].name);
+        free(c->counters[i].block);
+        free(c->counters[i].hw_name);
+    }
+    free(c->counters);
+    gt_catalog_init(c);
+}
+
+int gt_catalog_find(const struct gt_catalog *c, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < c->ncounters; i++)
+        if (strcmp(c->counters[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static struct gt_counter *append(struct gt_catalog *c, const char *name, const char *block)
+{
+    struct gt_counter *k;
+
+    if (gt_catalog_find(c, name) >= 0)
+        return NULL;
+    if (c->ncounters == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 64;
+        k = realloc(c->counters, cap * sizeof(*k));
+        if (!k)
+            return NULL;
+        c->counters = k;
+        c->cap = cap;
+    }
+    k = &c->counters[c->ncounters];
+    memset(k, 0, sizeof(*k));
+    k->name = strdup(name);
+    k->block = strdup(block);
+    if (!k->name || !k->block) {
+        free(k->name);
+        free(k->block);
+        return NULL;
+    }
+    k->hw_index = -1;
+    k->denominator = -1;
+    k->scale = 1.0;
+    c->ncounters++;
+    return k;
+}
+
+int gt_catalog_add(struct gt_catalog *c, const char *name, const char *block,
+                   enum gt_counter_kind kind, uint32_t instances, double scale)
+{
+    struct gt_counter *k;
+
+    if (instances == 0 || kind == GT_COUNTER_CONSTANT)
+        return -1;
+    if ((uint64_t)c->nslots + instances > UINT32_MAX / 2)
+        return -1;
+    k = append(c, name, block);
+    if (!k)
+        return -1;
+    k->kind = kind;
+    k->slot = c->nslots;
+    k->instances = instances;
+    k->scale = scale;
+    c->nslots += instances;
+    return (int)(c->ncounters - 1);
+}
+
+int gt_catalog_add_constant(struct gt_catalog *c, const char *name, double value)
+{
+    struct gt_counter *k = append(c, name, "constant");
+
+    if (!k)
+        return -1;
+    k->kind = GT_COUNTER_CONSTANT;
+    k->instances = 1;
+    k->value = value;
+    return (int)(c->ncounters - 1);
+}
+
+int gt_catalog_add_ratio(struct gt_catalog *c, const char *name, int numerator,
+                         int denominator, double scale)
+{
+    struct gt_counter *k;
+    uint32_t slot, n;
+
+    if (numerator < 0 || denominator < 0 || (size_t)numerator >= c->ncounters ||
+        (size_t)denominator >= c->ncounters ||
+        c->counters[numerator].instances != c->counters[denominator].instances)
+        return -1;
+    slot = c->counters[numerator].slot;
+    n = c->counters[numerator].instances;
+    k = append(c, name, c->counters[numerator].block);
+    if (!k)
+        return -1;
+    k->kind = GT_COUNTER_RATIO;
+    k->slot = slot;
+    k->instances = n;
+    k->scale = scale;
+    k->denominator = denominator;
+    return (int)(c->ncounters - 1);
+}
+
+int gt_catalog_add_table(struct gt_catalog *c, const struct gt_counter_table *t,
+                         uint32_t (*instances_for)(const char *block, void *arg),
+                         double (*constant_for)(const char *name, void *arg),
+                         void *arg)
+{
+    size_t i;
+    int k;
+
+    for (i = 0; i < t->ndefs; i++) {
+        const struct gt_counter_def *def = &t->defs[i];
+        if (gt_catalog_find(c, def->name) >= 0)
+            continue;
+        if (strcmp(def->block, "constant") == 0) {
+            double v = constant_for ? constant_for(def->name, arg) : NAN;
+            if (!isnan(v) && gt_catalog_add_constant(c, def->name, v) < 0)
+                return -1;
+            continue;
+        }
+        uint32_t n = instances_for ? instances_for(def->block, arg) : 1;
+        if (n == 0)
+            continue;   /* block absent on this device */
+        k = gt_catalog_add(c, def->name, def->block, GT_COUNTER_DELTA, n, def->scale);
+        if (k < 0)
+            return -1;
+        c->counters[k].hw_index = def->index;
+        if (def->hw_name && def->hw_name[0]) {
+            c->counters[k].hw_name = strdup(def->hw_name);
+            if (!c->counters[k].hw_name)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+int gt_catalog_merge(struct gt_catalog *dst, const struct gt_catalog *src)
+{
+    size_t i, base = dst->ncounters;
+    uint32_t slot0 = dst->nslots;
+
+    for (i = 0; i < src->ncounters; i++) {
+        const struct gt_counter *s = &src->counters[i];
+        struct gt_counter *k = append(dst, s->name, s->block);
+        if (!k)
+            return -1;
+        k->kind = s->kind;
+        k->slot = s->kind == GT_COUNTER_CONSTANT ? 0 : slot0 + s->slot;
+        k->instances = s->instances;
+        k->scale = s->scale;
+        k->value = s->value;
+        k->hw_index = s->hw_index;
+        k->denominator = s->denominator >= 0 ? (int)base + s->denominator : -1;
+        if (s->hw_name && !(k->hw_name = strdup(s->hw_name)))
+            return -1;
+    }
+    dst->nslots = slot0 + src->nslots;
+    return 0;
+}
+
+const struct gt_counter_table *gt_counter_table_find(const char *gpu)
+{
+    const struct gt_counter_table *t;
+    size_t i;
+
+    for (i = 0; (t = gt_counter_table_at(i)) != NULL; i++)
+        if (strcasecmp(t->gpu, gpu) == 0)
+            return t;
+    return NULL;
+}

@@ -1,0 +1,30 @@
+/* gputop: argument parsing and wiring of source, sampler, engine and views. */
+#include "gputop/cli.h"
+
+#include <stdio.h>
+
+const char *gt_version(void);
+
+int main(int argc, char **argv)
+{
+    struct gt_options o;
+
+    if (gt_options_parse(&o, argc, argv, stderr) < 0)
+        return 2;
+    switch (o.cmd) {
+    case GT_CMD_HELP:
+        gt_usage(stdout);
+        return 0;
+    case GT_CMD_VERSION:
+        printf("gputop %s\n", gt_version());
+        return 0;
+    case GT_CMD_LIST_LAYOUTS:
+        return gt_cmd_list_layouts(stdout);
+    case GT_CMD_CHECK_LAYOUT:
+        return gt_cmd_check_layout(o.check_file, o.gpu, stdout, stderr);
+    case GT_CMD_RUN:
+        break;
+    }
+    fprintf(stderr, "gputop: no counter source is built yet; try --list-layouts or --check-layout\n");
+    return 1;
+}

@@ -1,0 +1,236 @@
+/* The engine: aggregation rules on per-instance counters, constants,
+ * scales, ratio counters, unavailable metrics, per-instance views and
+ * snapshot accumulation. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gputop/engine.h"
+
+static const char layout_text[] =
+    "gputop-layout 1\nname t\ntitle T\nfamily t\n"
+    "aggregate shadercore %s\n"
+    "section S\n  key x\n  group G\n"
+    "    metric Core cycles\n      expr $Cyc\n      show count\n"
+    "    metric Core usage\n      expr max(min(($Cyc / $Cores) / $Active * 100, 100), 0)\n      show percent\n"
+    "    metric Threads\n      expr $Thr\n      show count\n"
+    "    metric Bytes\n      expr $Beats * ($Bus / 8)\n      show count\n"
+    "    metric Missing\n      expr $Active + $Nope * 2 + $Nope2\n      show count\n"
+    "    metric Idle ratio\n      expr $Active / $Zero\n      show value\n"
+    "    metric CPU\n      expr $CPUActivityUser.Cluster[0..N]\n      show percent\n"
+    "    metric Slice beats\n      expr $Beats\n      show count\n";
+
+struct fixture {
+    struct gt_layout *l;
+    struct gt_catalog c;
+    struct gt_engine *e;
+    struct gt_snapshot s;
+    int cyc, thr, active, beats, zero, ticks_user, ticks_total;
+};
+
+static void setup_fixture(struct fixture *f, const char *agg)
+{
+    char text[4096];
+    struct gt_diag d;
+
+    snprintf(text, sizeof(text), layout_text, agg);
+    f->l = gt_layout_parse("t.layout", text, strlen(text), &d);
+    cr_assert_not_null(f->l, "%d:%d %s", d.line, d.col, d.msg);
+    gt_catalog_init(&f->c);
+    f->active = gt_catalog_add(&f->c, "Active", "front-end", GT_COUNTER_DELTA, 1, 1);
+    f->cyc = gt_catalog_add(&f->c, "Cyc", "shadercore", GT_COUNTER_DELTA, 4, 1);
+    f->thr = gt_catalog_add(&f->c, "Thr", "shadercore", GT_COUNTER_DELTA, 4, 4);  /* x4 scale */
+    f->beats = gt_catalog_add(&f->c, "Beats", "memsys", GT_COUNTER_DELTA, 2, 1);
+    f->zero = gt_catalog_add(&f->c, "Zero", "front-end", GT_COUNTER_DELTA, 1, 1);
+    cr_assert_geq(gt_catalog_add_constant(&f->c, "Cores", 4), 0);
+    cr_assert_geq(gt_catalog_add_constant(&f->c, "Bus", 128), 0);
+    cr_assert_eq(gt_catalog_add_cpu(&f->c, 2), 0);
+    f->ticks_user = gt_catalog_find(&f->c, "CPUTicksUser");
+    f->ticks_total = gt_catalog_find(&f->c, "CPUTicksTotal");
+    f->e = gt_engine_new(f->l, &f->c);
+    cr_assert_not_null(f->e);
+    cr_assert_eq(gt_snapshot_init(&f->s, f->c.nslots), 0);
+    f->s.t_start_ns = 1000000000ull;
+    f->s.t_end_ns = 1100000000ull;
+    f->s.nsamples = 1;
+}
+
+static void teardown_fixture(struct fixture *f)
+{
+    gt_snapshot_free(&f->s);
+    gt_engine_free(f->e);
+    gt_catalog_free(&f->c);
+    gt_layout_free(f->l);
+}
+
+static void put(struct fixture *f, int counter, uint32_t inst, uint64_t v)
+{
+    f->s.deltas[f->c.counters[counter].slot + inst] = v;
+}
+
+/* Four cores that differ: 100, 200, 300, 400 cycles; GPU active 1000. */
+static void fill(struct fixture *f)
+{
+    int i;
+
+    put(f, f->active, 0, 1000);
+    for (i = 0; i < 4; i++) {
+        put(f, f->cyc, (uint32_t)i, 100u * (uint32_t)(i + 1));
+        put(f, f->thr, (uint32_t)i, 10u * (uint32_t)(i + 1));
+    }
+    put(f, f->beats, 0, 5);
+    put(f, f->beats, 1, 7);
+    put(f, f->ticks_user, 0, 30);
+    put(f, f->ticks_user, 1, 10);
+    put(f, f->ticks_total, 0, 100);
+    put(f, f->ticks_total, 1, 100);
+}
+
+Test(engine, sum_rule_adds_instances)
+{
+    struct fixture f;
+    double out[8];
+
+    setup_fixture(&f, "sum");
+    fill(&f);
+    gt_engine_eval(f.e, &f.s, out);
+    cr_assert_eq(out[0], 1000);                       /* 100+200+300+400 */
+    cr_assert_eq(out[1], 1000.0 / 4 / 1000 * 100);    /* 25 % */
+    cr_assert_eq(out[2], (10 + 20 + 30 + 40) * 4);    /* scale x4 */
+    cr_assert_eq(out[3], 12 * 16);                    /* slices summed, bus 128 bits = 16 bytes */
+    cr_assert(isnan(out[4]));                          /* unavailable */
+    cr_assert(isnan(out[5]));                          /* divides by zero */
+    cr_assert_eq(out[6], 40.0 / 200 * 100);           /* CPU ticks ratio over both clusters */
+    teardown_fixture(&f);
+}
+
+Test(engine, mean_rule_averages_instances)
+{
+    struct fixture f;
+    double out[8];
+
+    setup_fixture(&f, "mean");
+    fill(&f);
+    gt_engine_eval(f.e, &f.s, out);
+    cr_assert_eq(out[0], 250);                        /* (100+200+300+400)/4 */
+    cr_assert_eq(out[1], 250.0 / 4 / 1000 * 100);
+    cr_assert_eq(out[2], 25 * 4);
+    cr_assert_eq(out[3], 12 * 16);                    /* memsys still summed */
+    teardown_fixture(&f);
+}
+
+Test(engine, unavailable_metrics_say_why_and_the_rest_work)
+{
+    struct fixture f;
+    const struct gt_unresolved *u;
+
+    setup_fixture(&f, "sum");
+    cr_assert_null(gt_engine_unavailable(f.e, 0));
+    cr_assert_str_eq(gt_engine_unavailable(f.e, 4), "this source lacks $Nope and 1 more counters");
+    cr_assert_eq(gt_engine_nunresolved(f.e), 2);
+    u = gt_engine_unresolved(f.e, 0);
+    cr_assert_str_eq(u->name, "Nope");
+    cr_assert_eq(u->metric, 4);
+    cr_assert_eq(u->line, 22);
+    cr_assert_eq(u->col, 22);
+    teardown_fixture(&f);
+}
+
+Test(engine, per_instance_views)
+{
+    struct fixture f;
+
+    setup_fixture(&f, "sum");
+    fill(&f);
+    cr_assert_eq(gt_engine_instances(f.e, 0), 4);
+    cr_assert_eq(gt_engine_instances(f.e, 3), 2);
+    cr_assert_eq(gt_engine_instances(f.e, 5), 1);
+    /* Core 2 ran 300 cycles: under a sum rule it reads as 4 x 300 */
+    cr_assert_eq(gt_engine_eval_instance(f.e, &f.s, 0, 2), 1200);
+    cr_assert_eq(gt_engine_eval_instance(f.e, &f.s, 1, 2), 1200.0 / 4 / 1000 * 100);
+    cr_assert(isnan(gt_engine_eval_instance(f.e, &f.s, 0, 4)));
+    /* Instanced reference: each cluster's own activity */
+    cr_assert_eq(gt_engine_instanced(f.e, 6), 1);
+    cr_assert_eq(gt_engine_instanced(f.e, 0), 0);
+    cr_assert_eq(gt_engine_instances(f.e, 6), 2);
+    cr_assert_eq(gt_engine_eval_instance(f.e, &f.s, 6, 0), 30);
+    cr_assert_eq(gt_engine_eval_instance(f.e, &f.s, 6, 1), 10);
+    teardown_fixture(&f);
+
+    setup_fixture(&f, "mean");
+    fill(&f);
+    cr_assert_eq(gt_engine_eval_instance(f.e, &f.s, 0, 2), 300);
+    cr_assert_eq(gt_engine_eval_instance(f.e, &f.s, 1, 2), 300.0 / 4 / 1000 * 100);
+    teardown_fixture(&f);
+}
+
+Test(engine, sixty_four_bit_deltas)
+{
+    struct fixture f;
+    double out[8];
+
+    setup_fixture(&f, "sum");
+    put(&f, f.cyc, 0, 5000000000ull);       /* > 2^32 */
+    put(&f, f.cyc, 1, 5000000001ull);
+    gt_engine_eval(f.e, &f.s, out);
+    cr_assert_eq(out[0], 10000000001.0);
+    teardown_fixture(&f);
+}
+
+Test(engine, seconds_and_accumulation)
+{
+    struct gt_snapshot a, b;
+
+    cr_assert_eq(gt_snapshot_init(&a, 3), 0);
+    cr_assert_eq(gt_snapshot_init(&b, 3), 0);
+    a.t_start_ns = 100;
+    a.t_end_ns = 200;
+    a.nsamples = 1;
+    a.deltas[0] = 5;
+    b.t_start_ns = 200;
+    b.t_end_ns = 350;
+    b.nsamples = 1;
+    b.deltas[0] = 7;
+    b.deltas[2] = 1;
+    gt_snapshot_accumulate(&a, &b);
+    cr_assert_eq(a.deltas[0], 12);
+    cr_assert_eq(a.deltas[2], 1);
+    cr_assert_eq(a.t_start_ns, 100);
+    cr_assert_eq(a.t_end_ns, 350);
+    cr_assert_eq(a.nsamples, 2);
+    cr_assert_float_eq(gt_engine_seconds(&a), 250e-9, 1e-18);
+    gt_snapshot_zero(&a);
+    cr_assert_eq(a.deltas[0], 0);
+    cr_assert_eq(a.nsamples, 0);
+    gt_snapshot_accumulate(&a, &b);
+    cr_assert_eq(a.t_start_ns, 200);
+    gt_snapshot_free(&a);
+    gt_snapshot_free(&b);
+}
+
+Test(engine, catalog_rules)
+{
+    struct gt_catalog c, d;
+
+    gt_catalog_init(&c);
+    cr_assert_eq(gt_catalog_add(&c, "A", "b", GT_COUNTER_DELTA, 3, 1), 0);
+    cr_assert_eq(gt_catalog_add(&c, "A", "b", GT_COUNTER_DELTA, 1, 1), -1);   /* duplicate */
+    cr_assert_eq(gt_catalog_add(&c, "Z", "b", GT_COUNTER_DELTA, 0, 1), -1);   /* no instances */
+    cr_assert_eq(c.nslots, 3);
+    gt_catalog_init(&d);
+    cr_assert_eq(gt_catalog_add(&d, "B", "b", GT_COUNTER_DELTA, 2, 1), 0);
+    cr_assert_eq(gt_catalog_add_cpu(&d, 2), 0);
+    cr_assert_eq(gt_catalog_merge(&c, &d), 0);
+    cr_assert_eq(c.counters[gt_catalog_find(&c, "B")].slot, 3);
+    cr_assert_eq(c.nslots, 3 + d.nslots);
+    {
+        int act = gt_catalog_find(&c, "CPUActivityUser");
+        int tot = gt_catalog_find(&c, "CPUTicksTotal");
+        cr_assert_eq(c.counters[act].denominator, tot);
+        cr_assert_eq(c.counters[act].slot, c.counters[gt_catalog_find(&c, "CPUTicksUser")].slot);
+    }
+    cr_assert_eq(gt_catalog_merge(&c, &d), -1);                               /* names clash */
+    gt_catalog_free(&c);
+    gt_catalog_free(&d);
+}
