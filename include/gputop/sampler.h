@@ -1,0 +1,71 @@
+/* The sampler thread: calls the sources on absolute CLOCK_MONOTONIC
+ * deadlines and publishes their deltas through a double buffer; when the
+ * reader falls behind, new deltas are added to the unread snapshot, so no
+ * count is ever lost. */
+#ifndef GPUTOP_SAMPLER_H
+#define GPUTOP_SAMPLER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gputop/diag.h"
+#include "gputop/snapshot.h"
+#include "gputop/source.h"
+
+#define GT_INTERVAL_MIN_NS 1000000ull          /* 1 ms */
+#define GT_INTERVAL_MAX_NS 10000000000ull      /* 10 s */
+
+enum gt_sampler_state {
+    GT_SAMPLER_IDLE,        /* not started */
+    GT_SAMPLER_RUNNING,
+    GT_SAMPLER_RETRYING,    /* a source failed; retried with backoff */
+    GT_SAMPLER_ENDED,       /* the sources are exhausted (end of a replay) */
+};
+
+struct gt_sampler_stats {
+    uint64_t samples;       /* sampling rounds that produced data */
+    uint64_t merged;        /* rounds added into a snapshot not yet read */
+    uint64_t late;          /* wake-ups that missed their deadline by a whole interval */
+    uint64_t errors;        /* failed source samples */
+    enum gt_sampler_state state;
+    char last_error[GT_DIAG_MSG + 64];
+};
+
+struct gt_sampler_config {
+    struct gt_source **sources;
+    size_t nsources;
+    const uint32_t *slot_offset;  /* per source: its first slot in the merged snapshot */
+    uint32_t nslots;              /* merged snapshot size */
+    uint64_t interval_ns;
+    int lossless;                 /* wait for the reader instead of merging */
+    /* Called on the sampler thread with every raw round (the recorder);
+     * a non-zero return is reported as an error once. */
+    int (*on_sample)(void *arg, const struct gt_snapshot *s, struct gt_diag *d);
+    void *arg;
+};
+
+struct gt_sampler;
+
+struct gt_sampler *gt_sampler_new(const struct gt_sampler_config *cfg);
+int  gt_sampler_start(struct gt_sampler *s, struct gt_diag *d);
+/* Waits up to timeout_ns for a snapshot, copies it into out (sized for
+ * nslots) and marks it read. Returns 1 when one was taken, 0 on timeout,
+ * -1 when the sampler has ended and everything was read. */
+int  gt_sampler_take(struct gt_sampler *s, struct gt_snapshot *out, uint64_t timeout_ns);
+void gt_sampler_set_interval(struct gt_sampler *s, uint64_t ns);
+uint64_t gt_sampler_interval(struct gt_sampler *s);
+void gt_sampler_get_stats(struct gt_sampler *s, struct gt_sampler_stats *st);
+/* Stops and joins the thread; safe to call twice. */
+void gt_sampler_stop(struct gt_sampler *s);
+void gt_sampler_free(struct gt_sampler *s);
+
+/* The deadline after a round that started at now, for a period on the
+ * grid next + k * interval: deadlines missed by a whole interval are
+ * skipped (counted in *late), never caught up in a burst, and the grid
+ * never shifts, so there is no drift. */
+uint64_t gt_deadline_advance(uint64_t next, uint64_t now, uint64_t interval, uint64_t *late);
+
+/* Parses "100", "100ms", "0.5s", "2000us": returns ns, or 0 if bad or out
+ * of the 1 ms .. 10 s range. */
+uint64_t gt_parse_interval(const char *text);
+
+#endif

@@ -1,0 +1,70 @@
+/* Counter sources: one interface (open, describe, start, sample, close)
+ * for hardware, simulated and recorded counters. Each source is one file in
+ * src/sources/ exporting one struct gt_source_type; registry.c lists them. */
+#ifndef GPUTOP_SOURCE_H
+#define GPUTOP_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gputop/catalog.h"
+#include "gputop/diag.h"
+#include "gputop/snapshot.h"
+#include "gputop/sys.h"
+
+struct gt_source;
+
+/* What an opened source describes of itself. */
+struct gt_source_info {
+    char device[128];        /* what was opened: "/dev/mali0", "simulated", a file */
+    char gpu[64];            /* GPU name, "" for non-GPU sources */
+    char layout[64];         /* layout that fits its counters, "" if none */
+    char family[32];         /* "mali-g720", ... */
+    uint64_t gpu_id;         /* product id a layout's 'match' line names */
+    uint32_t shader_cores, l2_slices, bus_width_bits;
+    char detail[256];        /* driver interface and version, scene, ... */
+    int self_paced;          /* 1: sample() itself waits for the next record
+                                (replay), so the sampler does not sleep */
+};
+
+struct gt_source_type {
+    const char *name;        /* as in --source NAME[:ARGS] */
+    const char *help;        /* one line for --list-sources */
+    int is_gpu;              /* 1 for GPU sources; the cpu source is 0 */
+    /* 0 when it can run on this machine; else -1 and the reason in why. */
+    int  (*available)(const struct gt_sys *sys, char *why, size_t len);
+    /* Opens with ARGS ("" if none); fills s->info and s->catalog. */
+    int  (*open)(struct gt_source *s, const char *args, struct gt_diag *d);
+    int  (*start)(struct gt_source *s, struct gt_diag *d);
+    /* Writes the deltas since the previous sample into out, laid out by
+     * s->catalog, with the interval's start and end times; nsamples = 1.
+     * Returns 0; 1 when the source is exhausted (end of a replay); -1 with
+     * d set on an error, after which the sampler retries. */
+    int  (*sample)(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d);
+    void (*close)(struct gt_source *s);
+};
+
+struct gt_source {
+    const struct gt_source_type *type;
+    const struct gt_sys *sys;
+    void *priv;
+    struct gt_source_info info;
+    struct gt_catalog catalog;
+};
+
+/* Every source type built in, NULL-terminated. */
+extern const struct gt_source_type *const gt_source_types[];
+const struct gt_source_type *gt_source_type_find(const char *name);
+
+/* Opens "NAME[:ARGS]"; on error returns NULL with d set. */
+struct gt_source *gt_source_open(const char *spec, const struct gt_sys *sys, struct gt_diag *d);
+void gt_source_close(struct gt_source *s);
+
+/* Source arguments: "a,b=1,c=x" — a bare word is a positional value. */
+/* Returns the value of key (or NULL); positional words match key "". */
+const char *gt_args_get(const char *args, const char *key, char *buf, size_t len);
+/* Checks that every key in args is one of the NULL-terminated list;
+ * returns 0 or -1 with d naming the unknown key. */
+int gt_args_check(const char *args, const char *const *keys, const char *source,
+                  struct gt_diag *d);
+
+#endif

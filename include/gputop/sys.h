@@ -1,0 +1,34 @@
+/* The system-call seam: every hardware source reaches the kernel through
+ * these calls, so tests can put a fake kernel behind them. */
+#ifndef GPUTOP_SYS_H
+#define GPUTOP_SYS_H
+
+#include <poll.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <time.h>
+
+struct gt_sys {
+    void *ctx;
+    int     (*open)(void *ctx, const char *path, int flags);
+    int     (*close)(void *ctx, int fd);
+    int     (*ioctl)(void *ctx, int fd, unsigned long req, void *arg);
+    void   *(*mmap)(void *ctx, void *addr, size_t len, int prot, int flags, int fd, off_t off);
+    int     (*munmap)(void *ctx, void *addr, size_t len);
+    ssize_t (*read)(void *ctx, int fd, void *buf, size_t len);
+    int     (*poll)(void *ctx, struct pollfd *fds, nfds_t n, int timeout_ms);
+    /* Root of /proc and /sys paths ("" for the real ones), for fake trees. */
+    const char *root;
+};
+
+/* The real kernel. */
+const struct gt_sys *gt_sys_real(void);
+
+/* Reads a whole small file below sys->root into buf (NUL-terminated);
+ * returns the length or -1 with errno set. */
+ssize_t gt_sys_read_file(const struct gt_sys *sys, const char *path, char *buf, size_t len);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+unsigned long long gt_now_ns(void);
+
+#endif

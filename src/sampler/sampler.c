@@ -1,0 +1,386 @@
+/* The sampler thread and its double buffer. The thread owns the back
+ * buffer; under the lock it either copies it into the front (read) buffer
+ * or, when the reader has not taken the front yet, adds it there. */
+#include "gputop/sampler.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define BACKOFF_MAX_NS 5000000000ull
+
+struct source_slot {
+    struct gt_snapshot view;   /* window into back: deltas point inside it */
+    uint64_t retry_at;         /* 0 or the time before which it is not retried */
+    uint64_t backoff;
+    int ended;
+};
+
+struct gt_sampler {
+    struct gt_sampler_config cfg;
+    struct source_slot *src;
+    struct gt_snapshot back, front;
+    int front_full;            /* front holds deltas not yet taken */
+    pthread_t thread;
+    int started, stopping;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;       /* the thread sleeps on it until a deadline or stop */
+    pthread_cond_t ready;      /* readers wait on it for a snapshot */
+    pthread_cond_t taken;      /* lossless mode: the thread waits for the reader */
+    uint64_t interval_ns;
+    struct gt_sampler_stats stats;
+};
+
+static void ts_from_ns(struct timespec *ts, uint64_t ns)
+{
+    ts->tv_sec = (time_t)(ns / 1000000000ull);
+    ts->tv_nsec = (long)(ns % 1000000000ull);
+}
+
+static int cond_init_monotonic(pthread_cond_t *c)
+{
+    pthread_condattr_t a;
+    int r;
+
+    if (pthread_condattr_init(&a))
+        return -1;
+    r = pthread_condattr_setclock(&a, CLOCK_MONOTONIC) || pthread_cond_init(c, &a);
+    pthread_condattr_destroy(&a);
+    return r ? -1 : 0;
+}
+
+struct gt_sampler *gt_sampler_new(const struct gt_sampler_config *cfg)
+{
+    struct gt_sampler *s = calloc(1, sizeof(*s));
+    size_t i;
+
+    if (!s)
+        return NULL;
+    s->cfg = *cfg;
+    s->interval_ns = cfg->interval_ns;
+    s->src = calloc(cfg->nsources ? cfg->nsources : 1, sizeof(*s->src));
+    if (!s->src || gt_snapshot_init(&s->back, cfg->nslots) < 0 ||
+        gt_snapshot_init(&s->front, cfg->nslots) < 0) {
+        gt_snapshot_free(&s->back);
+        free(s->src);
+        free(s);
+        return NULL;
+    }
+    for (i = 0; i < cfg->nsources; i++) {
+        s->src[i].view.deltas = s->back.deltas + cfg->slot_offset[i];
+        s->src[i].view.nslots = cfg->sources[i]->catalog.nslots;
+    }
+    pthread_mutex_init(&s->lock, NULL);
+    if (cond_init_monotonic(&s->wake) < 0 || cond_init_monotonic(&s->ready) < 0 ||
+        cond_init_monotonic(&s->taken) < 0) {
+        gt_sampler_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void note_error(struct gt_sampler *s, const struct gt_source *src, const struct gt_diag *d)
+{
+    pthread_mutex_lock(&s->lock);
+    s->stats.errors++;
+    s->stats.state = GT_SAMPLER_RETRYING;
+    snprintf(s->stats.last_error, sizeof(s->stats.last_error), "%s: %s",
+             src->type->name, d->msg[0] ? d->msg : "sample failed");
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* One round over every source; returns how many produced data, or -1 when
+ * all of them have ended. */
+static int sample_sources(struct gt_sampler *s, uint64_t now)
+{
+    size_t i, live = 0;
+    int produced = 0, first = 1;
+    struct gt_diag d;
+
+    gt_snapshot_zero(&s->back);
+    for (i = 0; i < s->cfg.nsources; i++) {
+        struct source_slot *ss = &s->src[i];
+        struct gt_source *src = s->cfg.sources[i];
+        int r;
+        if (ss->ended)
+            continue;
+        live++;
+        if (ss->retry_at && now < ss->retry_at)
+            continue;
+        gt_diag_clear(&d);
+        r = src->type->sample(src, &ss->view, &d);
+        if (r == 1) {
+            ss->ended = 1;
+            live--;
+            continue;
+        }
+        if (r < 0) {
+            ss->backoff = ss->backoff ? ss->backoff * 2 : s->interval_ns;
+            if (ss->backoff > BACKOFF_MAX_NS)
+                ss->backoff = BACKOFF_MAX_NS;
+            ss->retry_at = now + ss->backoff;
+            note_error(s, src, &d);
+            continue;
+        }
+        ss->retry_at = 0;
+        ss->backoff = 0;
+        produced++;
+        /* The first source that answers sets the interval: GPU sources
+         * come first and carry the kernel's own timestamps. */
+        if (first) {
+            s->back.t_start_ns = ss->view.t_start_ns;
+            s->back.t_end_ns = ss->view.t_end_ns;
+            first = 0;
+        }
+    }
+    s->back.nsamples = 1;
+    return live == 0 ? -1 : produced;
+}
+
+static void publish(struct gt_sampler *s)
+{
+    struct gt_diag d;
+
+    if (s->cfg.on_sample) {
+        gt_diag_clear(&d);
+        if (s->cfg.on_sample(s->cfg.arg, &s->back, &d) != 0) {
+            pthread_mutex_lock(&s->lock);
+            s->stats.errors++;
+            snprintf(s->stats.last_error, sizeof(s->stats.last_error), "%s", d.msg);
+            pthread_mutex_unlock(&s->lock);
+            s->cfg.on_sample = NULL;   /* reported once; sampling goes on */
+        }
+    }
+    pthread_mutex_lock(&s->lock);
+    while (s->cfg.lossless && s->front_full && !s->stopping)
+        pthread_cond_wait(&s->taken, &s->lock);
+    if (s->front_full) {
+        gt_snapshot_accumulate(&s->front, &s->back);
+        s->stats.merged++;
+    } else {
+        gt_snapshot_copy(&s->front, &s->back);
+        s->front_full = 1;
+    }
+    s->stats.samples++;
+    pthread_cond_broadcast(&s->ready);
+    pthread_mutex_unlock(&s->lock);
+}
+
+static int self_paced(const struct gt_sampler *s)
+{
+    size_t i;
+
+    for (i = 0; i < s->cfg.nsources; i++)
+        if (s->cfg.sources[i]->info.self_paced)
+            return 1;
+    return 0;
+}
+
+/* Sleeps until the absolute deadline or a stop; returns 1 when stopping. */
+static int sleep_until(struct gt_sampler *s, uint64_t deadline)
+{
+    struct timespec ts;
+    int stopping;
+
+    ts_from_ns(&ts, deadline);
+    pthread_mutex_lock(&s->lock);
+    while (!s->stopping && gt_now_ns() < deadline)
+        if (pthread_cond_timedwait(&s->wake, &s->lock, &ts) == ETIMEDOUT)
+            break;
+    stopping = s->stopping;
+    pthread_mutex_unlock(&s->lock);
+    return stopping;
+}
+
+static void update_state(struct gt_sampler *s)
+{
+    size_t i;
+    int retrying = 0;
+
+    for (i = 0; i < s->cfg.nsources; i++)
+        retrying |= s->src[i].retry_at != 0 && !s->src[i].ended;
+    pthread_mutex_lock(&s->lock);
+    s->stats.state = retrying ? GT_SAMPLER_RETRYING : GT_SAMPLER_RUNNING;
+    pthread_mutex_unlock(&s->lock);
+}
+
+static void *run(void *arg)
+{
+    struct gt_sampler *s = arg;
+    uint64_t next, now, interval;
+    int paced = self_paced(s), r;
+
+    pthread_mutex_lock(&s->lock);
+    interval = s->interval_ns;
+    pthread_mutex_unlock(&s->lock);
+    next = gt_now_ns() + interval;
+    for (;;) {
+        if (!paced && sleep_until(s, next))
+            break;
+        now = gt_now_ns();
+        pthread_mutex_lock(&s->lock);
+        if (s->stopping) {
+            pthread_mutex_unlock(&s->lock);
+            break;
+        }
+        interval = s->interval_ns;
+        pthread_mutex_unlock(&s->lock);
+        r = sample_sources(s, now);
+        if (r < 0)
+            break;
+        update_state(s);
+        if (r > 0)
+            publish(s);
+        if (!paced) {
+            uint64_t late = 0;
+            next = gt_deadline_advance(next, gt_now_ns(), interval, &late);
+            if (late) {
+                pthread_mutex_lock(&s->lock);
+                s->stats.late += late;
+                pthread_mutex_unlock(&s->lock);
+            }
+        }
+    }
+    pthread_mutex_lock(&s->lock);
+    s->stats.state = GT_SAMPLER_ENDED;
+    pthread_cond_broadcast(&s->ready);
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+int gt_sampler_start(struct gt_sampler *s, struct gt_diag *d)
+{
+    size_t i;
+
+    for (i = 0; i < s->cfg.nsources; i++) {
+        struct gt_source *src = s->cfg.sources[i];
+        if (src->type->start && src->type->start(src, d) < 0)
+            return -1;
+    }
+    s->stats.state = GT_SAMPLER_RUNNING;
+    if (pthread_create(&s->thread, NULL, run, s) != 0) {
+        gt_diag_set(d, "cannot start the sampler thread");
+        return -1;
+    }
+    s->started = 1;
+    return 0;
+}
+
+int gt_sampler_take(struct gt_sampler *s, struct gt_snapshot *out, uint64_t timeout_ns)
+{
+    struct timespec ts;
+    int r = 0;
+
+    ts_from_ns(&ts, gt_now_ns() + timeout_ns);
+    pthread_mutex_lock(&s->lock);
+    while (!s->front_full && s->stats.state != GT_SAMPLER_ENDED)
+        if (pthread_cond_timedwait(&s->ready, &s->lock, &ts) == ETIMEDOUT)
+            break;
+    if (s->front_full) {
+        gt_snapshot_copy(out, &s->front);
+        s->front_full = 0;
+        pthread_cond_signal(&s->taken);
+        r = 1;
+    } else if (s->stats.state == GT_SAMPLER_ENDED) {
+        r = -1;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return r;
+}
+
+void gt_sampler_set_interval(struct gt_sampler *s, uint64_t ns)
+{
+    if (ns < GT_INTERVAL_MIN_NS)
+        ns = GT_INTERVAL_MIN_NS;
+    if (ns > GT_INTERVAL_MAX_NS)
+        ns = GT_INTERVAL_MAX_NS;
+    pthread_mutex_lock(&s->lock);
+    s->interval_ns = ns;
+    pthread_cond_signal(&s->wake);
+    pthread_mutex_unlock(&s->lock);
+}
+
+uint64_t gt_sampler_interval(struct gt_sampler *s)
+{
+    uint64_t ns;
+
+    pthread_mutex_lock(&s->lock);
+    ns = s->interval_ns;
+    pthread_mutex_unlock(&s->lock);
+    return ns;
+}
+
+void gt_sampler_get_stats(struct gt_sampler *s, struct gt_sampler_stats *st)
+{
+    pthread_mutex_lock(&s->lock);
+    *st = s->stats;
+    pthread_mutex_unlock(&s->lock);
+}
+
+void gt_sampler_stop(struct gt_sampler *s)
+{
+    if (!s || !s->started)
+        return;
+    pthread_mutex_lock(&s->lock);
+    s->stopping = 1;
+    pthread_cond_broadcast(&s->wake);
+    pthread_cond_broadcast(&s->taken);
+    pthread_mutex_unlock(&s->lock);
+    pthread_join(s->thread, NULL);
+    s->started = 0;
+}
+
+void gt_sampler_free(struct gt_sampler *s)
+{
+    if (!s)
+        return;
+    gt_sampler_stop(s);
+    pthread_cond_destroy(&s->wake);
+    pthread_cond_destroy(&s->ready);
+    pthread_cond_destroy(&s->taken);
+    pthread_mutex_destroy(&s->lock);
+    gt_snapshot_free(&s->back);
+    gt_snapshot_free(&s->front);
+    free(s->src);
+    free(s);
+}
+
+uint64_t gt_deadline_advance(uint64_t next, uint64_t now, uint64_t interval, uint64_t *late)
+{
+    uint64_t skipped;
+
+    next += interval;
+    if (now < next)
+        return next;
+    skipped = (now - next) / interval + 1;
+    *late += skipped;
+    return next + skipped * interval;
+}
+
+uint64_t gt_parse_interval(const char *text)
+{
+    char *end;
+    double v, scale = 1e6;   /* milliseconds by default */
+
+    if (!text || !*text)
+        return 0;
+    errno = 0;
+    v = strtod(text, &end);
+    if (errno || end == text || v != v)
+        return 0;
+    if (strcmp(end, "ms") == 0 || *end == '\0')
+        scale = 1e6;
+    else if (strcmp(end, "s") == 0)
+        scale = 1e9;
+    else if (strcmp(end, "us") == 0)
+        scale = 1e3;
+    else
+        return 0;
+    v *= scale;
+    if (v < (double)GT_INTERVAL_MIN_NS || v > (double)GT_INTERVAL_MAX_NS)
+        return 0;
+    return (uint64_t)(v + 0.5);
+}

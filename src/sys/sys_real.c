@@ -1,0 +1,112 @@
+/* The real system calls behind the seam in gputop/sys.h. */
+#include "gputop/sys.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static int real_open(void *ctx, const char *path, int flags)
+{
+    (void)ctx;
+    return open(path, flags | O_CLOEXEC);
+}
+
+static int real_close(void *ctx, int fd)
+{
+    (void)ctx;
+    return close(fd);
+}
+
+static int real_ioctl(void *ctx, int fd, unsigned long req, void *arg)
+{
+    int r;
+
+    (void)ctx;
+    do
+        r = ioctl(fd, req, arg);
+    while (r < 0 && errno == EINTR);
+    return r;
+}
+
+static void *real_mmap(void *ctx, void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+    (void)ctx;
+    return mmap(addr, len, prot, flags, fd, off);
+}
+
+static int real_munmap(void *ctx, void *addr, size_t len)
+{
+    (void)ctx;
+    return munmap(addr, len);
+}
+
+static ssize_t real_read(void *ctx, int fd, void *buf, size_t len)
+{
+    ssize_t r;
+
+    (void)ctx;
+    do
+        r = read(fd, buf, len);
+    while (r < 0 && errno == EINTR);
+    return r;
+}
+
+static int real_poll(void *ctx, struct pollfd *fds, nfds_t n, int timeout_ms)
+{
+    (void)ctx;
+    return poll(fds, n, timeout_ms);
+}
+
+static const struct gt_sys real_sys = {
+    NULL, real_open, real_close, real_ioctl, real_mmap, real_munmap, real_read, real_poll, "",
+};
+
+const struct gt_sys *gt_sys_real(void)
+{
+    return &real_sys;
+}
+
+ssize_t gt_sys_read_file(const struct gt_sys *sys, const char *path, char *buf, size_t len)
+{
+    char full[4096];
+    ssize_t n, total = 0;
+    int fd;
+
+    if (len == 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (snprintf(full, sizeof(full), "%s%s", sys->root ? sys->root : "", path) >= (int)sizeof(full)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    fd = sys->open(sys->ctx, full, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    while ((size_t)total < len - 1) {
+        n = sys->read(sys->ctx, fd, buf + total, len - 1 - (size_t)total);
+        if (n < 0) {
+            int e = errno;
+            sys->close(sys->ctx, fd);
+            errno = e;
+            return -1;
+        }
+        if (n == 0)
+            break;
+        total += n;
+    }
+    sys->close(sys->ctx, fd);
+    buf[total] = '\0';
+    return total;
+}
+
+unsigned long long gt_now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}

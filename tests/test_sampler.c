@@ -1,0 +1,262 @@
+/* The sampler: no count lost when the reader is slow, deadlines that do
+ * not drift, error backoff, interval parsing. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gputop/sampler.h"
+
+/* A source that emits known deltas and remembers when it was called. */
+struct counting {
+    uint64_t produced[3];
+    uint64_t calls;
+    uint64_t *call_ns;
+    size_t max_calls;
+    int fail_every;       /* fail calls whose index is a multiple of this */
+    uint64_t limit;       /* end after this many successful samples (0: never) */
+    uint64_t last_ns;
+};
+
+static int counting_open(struct gt_source *s, const char *args, struct gt_diag *d)
+{
+    (void)args;
+    (void)d;
+    gt_catalog_add(&s->catalog, "A", "front-end", GT_COUNTER_DELTA, 1, 1);
+    gt_catalog_add(&s->catalog, "B", "shadercore", GT_COUNTER_DELTA, 2, 1);
+    return 0;
+}
+
+static int counting_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+{
+    struct counting *c = s->priv;
+    uint64_t now = gt_now_ns(), i = c->calls++;
+
+    if (c->call_ns && i < c->max_calls)
+        c->call_ns[i] = now;
+    if (c->fail_every && i % (uint64_t)c->fail_every == 0) {
+        gt_diag_set(d, "device lost");
+        return -1;
+    }
+    if (c->limit && c->produced[0] >= c->limit)
+        return 1;
+    out->deltas[0] = 1;
+    out->deltas[1] = i;
+    out->deltas[2] = 1000000007ull * (i + 1);
+    c->produced[0] += 1;
+    c->produced[1] += i;
+    c->produced[2] += 1000000007ull * (i + 1);
+    out->t_start_ns = c->last_ns ? c->last_ns : now;
+    out->t_end_ns = now;
+    c->last_ns = now;
+    return 0;
+}
+
+static const struct gt_source_type counting_type = {
+    "counting", "test source", 1, NULL, counting_open, NULL, counting_sample, NULL,
+};
+
+static struct gt_source *make_source(struct counting *c)
+{
+    struct gt_source *s = calloc(1, sizeof(*s));
+    struct gt_diag d;
+
+    s->type = &counting_type;
+    s->priv = c;
+    gt_catalog_init(&s->catalog);
+    counting_open(s, "", &d);
+    return s;
+}
+
+static void free_source(struct gt_source *s)
+{
+    gt_catalog_free(&s->catalog);
+    free(s);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
+Test(sampler, slow_reader_loses_no_counts)
+{
+    struct counting c = { 0 };
+    struct gt_source *src = make_source(&c);
+    uint32_t off = 0;
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL };
+    struct gt_sampler *s = gt_sampler_new(&cfg);
+    struct gt_sampler_stats st;
+    struct gt_snapshot snap;
+    uint64_t sum[3] = { 0 }, taken_samples = 0;
+    struct gt_diag d;
+    int i, r;
+
+    c.limit = 400;
+    cr_assert_not_null(s);
+    cr_assert_eq(gt_snapshot_init(&snap, 3), 0);
+    cr_assert_eq(gt_sampler_start(s, &d), 0);
+    for (i = 0; ; i++) {
+        r = gt_sampler_take(s, &snap, 2000000000ull);
+        if (r < 0)
+            break;
+        if (r == 0)
+            continue;
+        sum[0] += snap.deltas[0];
+        sum[1] += snap.deltas[1];
+        sum[2] += snap.deltas[2];
+        taken_samples += snap.nsamples;
+        sleep_ms(7);   /* a reader seven times slower than the sampler */
+    }
+    gt_sampler_get_stats(s, &st);
+    gt_sampler_free(s);
+    cr_assert_eq(sum[0], c.produced[0]);
+    cr_assert_eq(sum[1], c.produced[1]);
+    cr_assert_eq(sum[2], c.produced[2]);
+    cr_assert_eq(c.produced[0], 400);
+    cr_assert_eq(taken_samples, 400);
+    cr_assert_eq(st.samples, 400);
+    cr_assert_gt(st.merged, 0, "the slow reader should have caused merges");
+    cr_assert_eq(st.state, GT_SAMPLER_ENDED);
+    gt_snapshot_free(&snap);
+    free_source(src);
+}
+
+Test(sampler, lossless_mode_hands_over_every_sample)
+{
+    struct counting c = { 0 };
+    struct gt_source *src = make_source(&c);
+    uint32_t off = 0;
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 1, NULL, NULL };
+    struct gt_sampler *s = gt_sampler_new(&cfg);
+    struct gt_snapshot snap;
+    struct gt_diag d;
+    uint64_t rows = 0;
+    int r;
+
+    c.limit = 50;
+    gt_snapshot_init(&snap, 3);
+    cr_assert_eq(gt_sampler_start(s, &d), 0);
+    while ((r = gt_sampler_take(s, &snap, 2000000000ull)) >= 0) {
+        if (r == 0)
+            continue;
+        cr_assert_eq(snap.nsamples, 1);
+        cr_assert_eq(snap.deltas[1], rows);
+        rows++;
+        sleep_ms(2);
+    }
+    cr_assert_eq(rows, 50);
+    gt_sampler_free(s);
+    gt_snapshot_free(&snap);
+    free_source(src);
+}
+
+Test(sampler, deadlines_stay_on_the_grid)
+{
+    /* 1000 rounds with random processing times, some longer than the
+     * interval: every deadline is start + k * interval, never earlier
+     * than the end of the round before it, and skips are counted. */
+    uint64_t interval = 1000000, start = 5000000000ull, next = start, now, late = 0, k;
+    uint64_t seed = 42, expected_late = 0;
+    int i;
+
+    for (i = 0; i < 1000; i++) {
+        uint64_t work;
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        work = (seed >> 33) % (i % 97 == 0 ? 3500000 : 900000);
+        now = next + work;
+        if (now >= next + interval)
+            expected_late += (now - (next + interval)) / interval + 1;
+        next = gt_deadline_advance(next, now, interval, &late);
+        cr_assert_eq((next - start) % interval, 0, "deadline left the grid at round %d", i);
+        cr_assert_gt(next, now);
+        cr_assert_leq(next - now, interval);
+    }
+    k = (next - start) / interval;
+    cr_assert_eq(late, expected_late);
+    cr_assert_eq(k, 1000 + late, "rounds + skipped deadlines = grid steps");
+}
+
+Test(sampler, live_wakeups_are_never_early_and_do_not_drift)
+{
+    enum { N = 1000 };
+    struct counting c = { 0 };
+    struct gt_source *src = make_source(&c);
+    uint32_t off = 0;
+    uint64_t interval = 1000000;
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, interval, 0, NULL, NULL };
+    struct gt_sampler *s;
+    struct gt_sampler_stats st;
+    struct gt_snapshot snap;
+    struct gt_diag d;
+    uint64_t first, k;
+    size_t i;
+
+    c.call_ns = calloc(N + 16, sizeof(uint64_t));
+    c.max_calls = N + 16;
+    c.limit = N;
+    s = gt_sampler_new(&cfg);
+    gt_snapshot_init(&snap, 3);
+    cr_assert_eq(gt_sampler_start(s, &d), 0);
+    while (gt_sampler_take(s, &snap, 2000000000ull) >= 0)
+        ;
+    gt_sampler_get_stats(s, &st);
+    gt_sampler_free(s);
+    /* Deadlines are start + k * interval, so N calls span N - 1 grid
+     * steps plus the skipped ones, give or take one interval of wake-up
+     * lateness. A sampler that slept relative to its last wake-up would
+     * add its own overhead to every period and overshoot. */
+    first = c.call_ns[0];
+    for (i = 1; i < N; i++)
+        cr_assert_gt(c.call_ns[i], c.call_ns[i - 1]);
+    k = (c.call_ns[N - 1] - first) / interval;
+    cr_assert_geq(c.call_ns[N - 1] - first, (N - 2) * interval);
+    cr_assert_leq(k, (uint64_t)N + st.late,
+                  "span %llu intervals for %d calls and %llu skips: drift",
+                  (unsigned long long)k, N, (unsigned long long)st.late);
+    gt_snapshot_free(&snap);
+    free(c.call_ns);
+    free_source(src);
+}
+
+Test(sampler, source_errors_are_counted_and_retried)
+{
+    struct counting c = { 0 };
+    struct gt_source *src = make_source(&c);
+    uint32_t off = 0;
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL };
+    struct gt_sampler *s = gt_sampler_new(&cfg);
+    struct gt_sampler_stats st;
+    struct gt_snapshot snap;
+    struct gt_diag d;
+    int got = 0;
+
+    c.fail_every = 3;
+    gt_snapshot_init(&snap, 3);
+    cr_assert_eq(gt_sampler_start(s, &d), 0);
+    while (got < 20)
+        got += gt_sampler_take(s, &snap, 1000000000ull) > 0;
+    gt_sampler_get_stats(s, &st);
+    gt_sampler_free(s);
+    cr_assert_gt(st.errors, 0);
+    cr_assert_str_eq(st.last_error, "counting: device lost");
+    gt_snapshot_free(&snap);
+    free_source(src);
+}
+
+Test(sampler, interval_parsing)
+{
+    cr_assert_eq(gt_parse_interval("100"), 100000000ull);
+    cr_assert_eq(gt_parse_interval("100ms"), 100000000ull);
+    cr_assert_eq(gt_parse_interval("0.5s"), 500000000ull);
+    cr_assert_eq(gt_parse_interval("1"), 1000000ull);
+    cr_assert_eq(gt_parse_interval("10s"), 10000000000ull);
+    cr_assert_eq(gt_parse_interval("2500us"), 2500000ull);
+    cr_assert_eq(gt_parse_interval("0.5"), 0);      /* below 1 ms */
+    cr_assert_eq(gt_parse_interval("11s"), 0);
+    cr_assert_eq(gt_parse_interval("abc"), 0);
+    cr_assert_eq(gt_parse_interval("10 m"), 0);
+    cr_assert_eq(gt_parse_interval(""), 0);
+    cr_assert_eq(gt_parse_interval("nan"), 0);
+}
