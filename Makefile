@@ -17,8 +17,8 @@ CSTD     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude -I$(BUILD)/gen
 NCURSES_CFLAGS = $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
 NCURSES_LIBS   = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
 DRM_CFLAGS     = $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null)
-CRIT_CFLAGS    = $(shell $(PKG_CONFIG) --cflags criterion 2>/dev/null)
-CRIT_LIBS      = $(shell $(PKG_CONFIG) --libs criterion 2>/dev/null || echo -lcriterion)
+CRIT_CFLAGS    = $(shell $(PKG_CONFIG) --cflags criterion json-c 2>/dev/null)
+CRIT_LIBS      = $(shell $(PKG_CONFIG) --libs criterion json-c 2>/dev/null || echo -lcriterion -ljson-c)
 ALL_CFLAGS     = $(CSTD) $(OPT) $(SAN) $(NCURSES_CFLAGS) $(DRM_CFLAGS) $(CFLAGS)
 LIBS           = $(NCURSES_LIBS) -lpthread -lm
 
@@ -28,6 +28,7 @@ LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/layouts.o
 TEST_SRC := $(sort $(wildcard tests/test_*.c tests/fakes/*.c))
 TEST_OBJ  = $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 BENCH_SRC := $(sort $(wildcard bench/*.c))
+BENCH_BIN  = $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all check asan demo bench install clean gputop test-run bench-run
 .DEFAULT_GOAL := all
@@ -106,11 +107,21 @@ $(BUILD)/tests/run: $(TEST_OBJ) $(BUILD)/libgputop.a
 test-run: $(BUILD)/tests/run $(BUILD)/gputop
 	GPUTOP_BIN=$(CURDIR)/$(BUILD)/gputop GPUTOP_SRC=$(CURDIR) $(BUILD)/tests/run --jobs 2 $(TEST_ARGS)
 
+$(BUILD)/bench/gen_floor: bench/tools/gen_floor.c bench/bench_setup.h $(BUILD)/libgputop.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/libgputop.a $(LIBS)
+
+$(BUILD)/bench/floor.c: $(BUILD)/bench/gen_floor
+	$(BUILD)/bench/gen_floor $@
+
+$(BUILD)/bench/engine_eval: bench/engine_eval.c $(BUILD)/bench/floor.c $(BUILD)/libgputop.a
+	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/bench/floor.c $(BUILD)/libgputop.a $(LIBS)
+
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -O2 -o $@ $< $(BUILD)/libgputop.a $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/libgputop.a $(LIBS)
 
-bench-run: $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+bench-run: $(BENCH_BIN)
 	@for b in $^; do echo "== $$b"; $$b || exit 1; done
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

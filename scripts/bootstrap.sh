@@ -17,6 +17,7 @@ have_pc libdrm || need libdrm-dev
 case "$what" in
 check|bench|android)
     have_pc criterion || need libcriterion-dev
+    have_pc json-c || need libjson-c-dev
     command -v tmux >/dev/null 2>&1 || need tmux
     ;;
 esac

@@ -1,9 +1,30 @@
-/* gputop: argument parsing and wiring of source, sampler, engine and views. */
+/* gputop: argument parsing, signals, and dispatch to the commands. */
 #include "gputop/cli.h"
 
-#include <stdio.h>
+#include <signal.h>
+#include <string.h>
 
-const char *gt_version(void);
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+static void install_signals(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    /* A closed pipe (gputop | head) is a write error to end on, not a kill. */
+    signal(SIGPIPE, SIG_IGN);
+}
 
 int main(int argc, char **argv)
 {
@@ -20,11 +41,13 @@ int main(int argc, char **argv)
         return 0;
     case GT_CMD_LIST_LAYOUTS:
         return gt_cmd_list_layouts(stdout);
+    case GT_CMD_LIST_SOURCES:
+        return gt_cmd_list_sources(stdout);
     case GT_CMD_CHECK_LAYOUT:
         return gt_cmd_check_layout(o.check_file, o.gpu, stdout, stderr);
     case GT_CMD_RUN:
         break;
     }
-    fprintf(stderr, "gputop: no counter source is built yet; try --list-layouts or --check-layout\n");
-    return 1;
+    install_signals();
+    return gt_cmd_run(&o, &stop_requested);
 }

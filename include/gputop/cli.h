@@ -1,14 +1,18 @@
-/* Command-line options and the commands that run without a source. */
+/* Command-line options and the commands main() dispatches to. */
 #ifndef GPUTOP_CLI_H
 #define GPUTOP_CLI_H
 
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
+#include "gputop/batch.h"
 
 enum gt_command {
     GT_CMD_RUN,            /* the dashboard or batch output */
     GT_CMD_HELP,
     GT_CMD_VERSION,
     GT_CMD_LIST_LAYOUTS,
+    GT_CMD_LIST_SOURCES,
     GT_CMD_CHECK_LAYOUT,
 };
 
@@ -21,14 +25,24 @@ struct gt_options {
     const char *gpu;             /* --gpu NAME */
     const char *sources[GT_MAX_SOURCES];
     int nsources;
+    int no_cpu;                  /* --no-cpu */
+    int batch;                   /* --batch */
+    uint64_t interval_ns;        /* --interval */
+    const char *record;          /* --record FILE */
+    struct gt_batch_opts out;    /* --format --count --duration --section --metrics --per-second */
 };
 
 /* Parses argv; on a usage error prints it to err and returns -1. */
 int gt_options_parse(struct gt_options *o, int argc, char **argv, FILE *err);
 void gt_usage(FILE *out);
+const char *gt_version(void);
 
 int gt_cmd_list_layouts(FILE *out);
+int gt_cmd_list_sources(FILE *out);
 /* Returns the process exit status: 0 clean, 1 errors or unresolved names. */
 int gt_cmd_check_layout(const char *file, const char *gpu, FILE *out, FILE *err);
+/* Runs sources, sampler, engine and a view until done or *stop; returns
+ * the exit status. */
+int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop);
 
 #endif

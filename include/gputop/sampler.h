@@ -53,6 +53,7 @@ int  gt_sampler_start(struct gt_sampler *s, struct gt_diag *d);
 int  gt_sampler_take(struct gt_sampler *s, struct gt_snapshot *out, uint64_t timeout_ns);
 void gt_sampler_set_interval(struct gt_sampler *s, uint64_t ns);
 uint64_t gt_sampler_interval(struct gt_sampler *s);
+uint32_t gt_sampler_nslots(const struct gt_sampler *s);
 void gt_sampler_get_stats(struct gt_sampler *s, struct gt_sampler_stats *st);
 /* Stops and joins the thread; safe to call twice. */
 void gt_sampler_stop(struct gt_sampler *s);

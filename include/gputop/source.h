@@ -13,6 +13,12 @@
 
 struct gt_source;
 
+enum {
+    GT_SOURCE_CPU,           /* CPU counters beside a GPU source */
+    GT_SOURCE_HARDWARE,      /* a real GPU; probed when no --source is given */
+    GT_SOURCE_VIRTUAL,       /* simulated or recorded GPU counters */
+};
+
 /* What an opened source describes of itself. */
 struct gt_source_info {
     char device[128];        /* what was opened: "/dev/mali0", "simulated", a file */
@@ -29,7 +35,7 @@ struct gt_source_info {
 struct gt_source_type {
     const char *name;        /* as in --source NAME[:ARGS] */
     const char *help;        /* one line for --list-sources */
-    int is_gpu;              /* 1 for GPU sources; the cpu source is 0 */
+    int kind;                /* GT_SOURCE_HARDWARE, _VIRTUAL or _CPU */
     /* 0 when it can run on this machine; else -1 and the reason in why. */
     int  (*available)(const struct gt_sys *sys, char *why, size_t len);
     /* Opens with ARGS ("" if none); fills s->info and s->catalog. */

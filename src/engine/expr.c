@@ -5,6 +5,7 @@
 #include "gputop/expr.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -520,6 +521,77 @@ static double eval_node(const struct gt_expr *e, int n,
 double gt_expr_eval(const struct gt_expr *e, double (*value_of)(void *, size_t), void *arg)
 {
     return eval_node(e, e->root, value_of, arg);
+}
+
+/* ---- printing as C ---- */
+
+struct out {
+    char *buf;
+    size_t len, pos;
+    int overflow;
+};
+
+static void put(struct out *o, const char *s)
+{
+    size_t n = strlen(s);
+
+    if (o->pos + n >= o->len) {
+        o->overflow = 1;
+        return;
+    }
+    memcpy(o->buf + o->pos, s, n + 1);
+    o->pos += n;
+}
+
+static void print_c(struct out *o, const struct gt_expr *e, int n,
+                    const char *(*ref_name)(void *, size_t), void *arg)
+{
+    static const char *const binop[] = { [OP_ADD] = " + ", [OP_SUB] = " - ", [OP_MUL] = " * " };
+    const struct node *nd = &e->nodes[n];
+    char num[48];
+
+    switch (nd->op) {
+    case OP_NUM:
+        snprintf(num, sizeof(num), "%.17g", nd->num);
+        if (!strpbrk(num, ".en"))
+            strcat(num, ".0");
+        put(o, num);
+        return;
+    case OP_REF:
+        put(o, ref_name(arg, (size_t)nd->ref));
+        return;
+    case OP_NEG:
+        put(o, "(-");
+        print_c(o, e, nd->a, ref_name, arg);
+        put(o, ")");
+        return;
+    case OP_DIV: case OP_MIN: case OP_MAX:
+        put(o, nd->op == OP_DIV ? "gt_op_div(" : nd->op == OP_MIN ? "gt_op_min(" : "gt_op_max(");
+        print_c(o, e, nd->a, ref_name, arg);
+        put(o, ", ");
+        print_c(o, e, nd->b, ref_name, arg);
+        put(o, ")");
+        return;
+    default:
+        put(o, "(");
+        print_c(o, e, nd->a, ref_name, arg);
+        put(o, binop[nd->op]);
+        print_c(o, e, nd->b, ref_name, arg);
+        put(o, ")");
+        return;
+    }
+}
+
+int gt_expr_to_c(const struct gt_expr *e, char *buf, size_t len,
+                 const char *(*ref_name)(void *, size_t), void *arg)
+{
+    struct out o = { buf, len, 0, 0 };
+
+    if (len == 0)
+        return -1;
+    buf[0] = '\0';
+    print_c(&o, e, e->root, ref_name, arg);
+    return o.overflow ? -1 : (int)o.pos;
 }
 
 /* ---- program ---- */

@@ -313,6 +313,11 @@ uint64_t gt_sampler_interval(struct gt_sampler *s)
     return ns;
 }
 
+uint32_t gt_sampler_nslots(const struct gt_sampler *s)
+{
+    return s->cfg.nslots;
+}
+
 void gt_sampler_get_stats(struct gt_sampler *s, struct gt_sampler_stats *st)
 {
     pthread_mutex_lock(&s->lock);

@@ -1,0 +1,50 @@
+/* Batch output: metrics as text, CSV or JSON Lines, one record per sample,
+ * for pipes, scripts and terminals without a dashboard. */
+#ifndef GPUTOP_BATCH_H
+#define GPUTOP_BATCH_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "gputop/diag.h"
+#include "gputop/engine.h"
+#include "gputop/sampler.h"
+#include "gputop/source.h"
+
+enum gt_batch_format { GT_FORMAT_TEXT, GT_FORMAT_CSV, GT_FORMAT_JSON };
+
+struct gt_batch_opts {
+    enum gt_batch_format format;
+    uint64_t count;            /* records to write; 0 = until stopped */
+    double duration_s;         /* stop after this long; 0 = no limit */
+    const char *section;       /* title, hotkey or NULL for all */
+    const char *pattern;       /* glob on metric title or ref, NULL for all */
+    int per_second;            /* counts as rates */
+};
+
+/* A selected output column: a metric, or one instance of it. */
+struct gt_column {
+    size_t metric;
+    int instance;              /* -1 for the metric's own value */
+    char key[96];              /* JSON key: ref, or title; unique */
+    char title[160];           /* CSV header text */
+};
+
+/* Picks the columns the options select; returns the count (0 with d set
+ * when nothing matches) or -1 out of memory. *cols is malloc'd. */
+long gt_batch_columns(const struct gt_layout *l, const struct gt_engine *e,
+                      const struct gt_batch_opts *o, struct gt_column **cols,
+                      struct gt_diag *d);
+
+/* Takes snapshots from the sampler and writes records until the count,
+ * the duration, the end of the source or *stop. Returns 0, or -1 with d
+ * set (write error; EPIPE ends quietly with 0). */
+int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
+                 const struct gt_layout *l, struct gt_source *const *sources, size_t nsources,
+                 const struct gt_batch_opts *o, volatile sig_atomic_t *stop,
+                 struct gt_diag *d);
+
+/* Shortest text that reads back as the same double ("" for NaN). */
+void gt_format_number(char *buf, size_t len, double v);
+
+#endif

@@ -1,0 +1,221 @@
+/* Running gputop: open the sources, merge their catalogues, compile the
+ * layout, start the sampler and hand the snapshots to a view. */
+#include "gputop/batch.h"
+#include "gputop/cli.h"
+#include "gputop/engine.h"
+#include "gputop/layout.h"
+#include "gputop/sampler.h"
+#include "gputop/source.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct run {
+    struct gt_source *src[GT_MAX_SOURCES + 1];
+    size_t nsrc;
+    uint32_t offset[GT_MAX_SOURCES + 1];
+    struct gt_catalog merged;
+    struct gt_layout *layout;
+    struct gt_engine *engine;
+    struct gt_sampler *sampler;
+};
+
+int gt_cmd_list_sources(FILE *out)
+{
+    size_t i;
+    char why[256];
+
+    for (i = 0; gt_source_types[i]; i++) {
+        const struct gt_source_type *t = gt_source_types[i];
+        int ok = !t->available || t->available(gt_sys_real(), why, sizeof(why)) == 0;
+        fprintf(out, "%-8s %-11s %s\n", t->name, ok ? "available" : "unavailable", t->help);
+        if (!ok)
+            fprintf(out, "%-8s %-11s why: %s\n", "", "", why);
+    }
+    return 0;
+}
+
+static int open_one(struct run *r, const char *spec)
+{
+    struct gt_diag d;
+    struct gt_source *s = gt_source_open(spec, NULL, &d);
+
+    if (!s) {
+        fprintf(stderr, "gputop: --source %s: %s\n", spec, d.msg);
+        return -1;
+    }
+    r->src[r->nsrc++] = s;
+    return 0;
+}
+
+/* No --source: the first hardware source that opens; the probe results
+ * are listed when none does. */
+static int open_default(struct run *r)
+{
+    char why[256], probed[1024] = "";
+    size_t i;
+
+    for (i = 0; gt_source_types[i]; i++) {
+        const struct gt_source_type *t = gt_source_types[i];
+        if (t->kind != GT_SOURCE_HARDWARE)
+            continue;
+        if (t->available && t->available(gt_sys_real(), why, sizeof(why)) < 0) {
+            snprintf(probed + strlen(probed), sizeof(probed) - strlen(probed), "\n  %s: %s",
+                     t->name, why);
+            continue;
+        }
+        return open_one(r, t->name);
+    }
+    fprintf(stderr, "gputop: no supported GPU found; probed:%s\n"
+                    "  try the simulated GPU: gputop --source sim\n",
+            probed[0] ? probed : " (no hardware sources built in)");
+    return -1;
+}
+
+static int wants_cpu(const struct gt_options *o, const struct run *r)
+{
+    size_t i;
+
+    if (o->no_cpu || !gt_source_type_find("cpu"))
+        return 0;
+    for (i = 0; i < r->nsrc; i++) {
+        const char *n = r->src[i]->type->name;
+        /* Recorded runs already hold their CPU counters, if any. */
+        if (strcmp(n, "cpu") == 0 || strcmp(n, "replay") == 0 || strcmp(n, "csv") == 0)
+            return 0;
+    }
+    return 1;
+}
+
+static int open_sources(const struct gt_options *o, struct run *r)
+{
+    const struct gt_source_type *cpu = gt_source_type_find("cpu");
+    char why[256];
+    int i;
+
+    for (i = 0; i < o->nsources; i++)
+        if (open_one(r, o->sources[i]) < 0)
+            return -1;
+    if (o->nsources == 0 && open_default(r) < 0)
+        return -1;
+    if (wants_cpu(o, r) && (!cpu->available || cpu->available(gt_sys_real(), why, sizeof(why)) == 0))
+        return open_one(r, "cpu");
+    return 0;
+}
+
+static int merge_catalogs(struct run *r)
+{
+    size_t i;
+
+    gt_catalog_init(&r->merged);
+    for (i = 0; i < r->nsrc; i++) {
+        r->offset[i] = r->merged.nslots;
+        if (gt_catalog_merge(&r->merged, &r->src[i]->catalog) < 0) {
+            fprintf(stderr, "gputop: sources '%s' and an earlier one name the same counter\n",
+                    r->src[i]->type->name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int load_layout(const struct gt_options *o, struct run *r)
+{
+    const char *name = o->layout;
+    char buf[1024];
+    struct gt_diag d;
+    size_t i;
+
+    for (i = 0; !name && i < r->nsrc; i++)
+        if (r->src[i]->info.layout[0])
+            name = r->src[i]->info.layout;
+    if (!name) {
+        fprintf(stderr, "gputop: the source names no layout; choose one with --layout "
+                        "(see --list-layouts)\n");
+        return -1;
+    }
+    r->layout = gt_layout_load(name, &d);
+    if (!r->layout) {
+        fputs(gt_diag_format(&d, buf, sizeof(buf)), stderr);
+        return -1;
+    }
+    r->engine = gt_engine_new(r->layout, &r->merged);
+    if (!r->engine) {
+        fprintf(stderr, "gputop: out of memory\n");
+        return -1;
+    }
+    return 0;
+}
+
+static void cleanup(struct run *r)
+{
+    size_t i;
+
+    gt_sampler_free(r->sampler);
+    gt_engine_free(r->engine);
+    gt_layout_free(r->layout);
+    gt_catalog_free(&r->merged);
+    for (i = 0; i < r->nsrc; i++)
+        gt_source_close(r->src[i]);
+}
+
+static int any_self_paced(const struct run *r)
+{
+    size_t i;
+
+    for (i = 0; i < r->nsrc; i++)
+        if (r->src[i]->info.self_paced)
+            return 1;
+    return 0;
+}
+
+static int start_sampler(const struct gt_options *o, struct run *r, int lossless)
+{
+    struct gt_sampler_config cfg;
+    struct gt_diag d;
+
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.sources = r->src;
+    cfg.nsources = r->nsrc;
+    cfg.slot_offset = r->offset;
+    cfg.nslots = r->merged.nslots;
+    cfg.interval_ns = o->interval_ns;
+    cfg.lossless = lossless;
+    r->sampler = gt_sampler_new(&cfg);
+    if (!r->sampler) {
+        fprintf(stderr, "gputop: out of memory\n");
+        return -1;
+    }
+    gt_diag_clear(&d);
+    if (gt_sampler_start(r->sampler, &d) < 0) {
+        fprintf(stderr, "gputop: cannot start sampling: %s\n", d.msg);
+        return -1;
+    }
+    return 0;
+}
+
+int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
+{
+    struct run r;
+    struct gt_diag d;
+    int status = 1, batch = o->batch || !isatty(STDOUT_FILENO);
+
+    memset(&r, 0, sizeof(r));
+    if (open_sources(o, &r) < 0 || merge_catalogs(&r) < 0 || load_layout(o, &r) < 0)
+        goto out;
+    /* Recorded sources replayed into a pipe keep every sample apart. */
+    if (start_sampler(o, &r, batch && any_self_paced(&r)) < 0)
+        goto out;
+    if (!batch)
+        fprintf(stderr, "gputop: the dashboard is not built yet; printing text records\n");
+    gt_diag_clear(&d);
+    if (gt_batch_run(stdout, r.sampler, r.engine, r.layout, r.src, r.nsrc, &o->out, stop, &d) < 0) {
+        fprintf(stderr, "gputop: %s\n", d.msg);
+        goto out;
+    }
+    status = 0;
+out:
+    cleanup(&r);
+    return status;
+}
