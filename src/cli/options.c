@@ -30,6 +30,10 @@ void gt_usage(FILE *out)
 "Sampling:\n"
 "  -i, --interval TIME     sample period, 1ms..10s (default 100ms; '250', '0.5s')\n"
 "  --record FILE           also write every raw sample to a capture file\n"
+"Dashboard:\n"
+"  -r, --refresh TIME      screen refresh period (default 250ms, i.e. 4 Hz)\n"
+"  --no-color              no colours (also when NO_COLOR is set)\n"
+"  --no-mouse              do not take mouse clicks on the section tabs\n"
 "Batch output (automatic when stdout is not a terminal):\n"
 "  -b, --batch             print records instead of the dashboard\n"
 "  -f, --format FMT        text, csv or json (JSON Lines; default text)\n"
@@ -93,6 +97,7 @@ static int parse_format(const char *s, enum gt_batch_format *f)
 enum {
     OPT_LAYOUT = 256, OPT_LIST_LAYOUTS, OPT_CHECK_LAYOUT, OPT_GPU, OPT_SOURCE, OPT_NO_CPU,
     OPT_LIST_SOURCES, OPT_RECORD, OPT_SECTION, OPT_METRICS, OPT_PER_SECOND,
+    OPT_NO_COLOR, OPT_NO_MOUSE,
 };
 
 static const struct option longopts[] = {
@@ -114,6 +119,10 @@ static const struct option longopts[] = {
     { "section", required_argument, 0, OPT_SECTION },
     { "metrics", required_argument, 0, OPT_METRICS },
     { "per-second", no_argument, 0, OPT_PER_SECOND },
+    { "refresh", required_argument, 0, 'r' },
+    { "no-color", no_argument, 0, OPT_NO_COLOR },
+    { "no-colour", no_argument, 0, OPT_NO_COLOR },
+    { "no-mouse", no_argument, 0, OPT_NO_MOUSE },
     { 0, 0, 0, 0 },
 };
 
@@ -139,6 +148,12 @@ static int one_option(struct gt_options *o, int c, const char *arg, FILE *err)
     case OPT_METRICS: o->out.pattern = arg; return 0;
     case OPT_PER_SECOND: o->out.per_second = 1; return 0;
     case 'b': o->batch = 1; return 0;
+    case OPT_NO_COLOR: o->no_color = 1; return 0;
+    case OPT_NO_MOUSE: o->no_mouse = 1; return 0;
+    case 'r':
+        o->refresh_ns = gt_parse_interval(arg);
+        return o->refresh_ns >= 10000000ull ? 0 : bad_value(err, "--refresh", arg,
+                                                 "a time from 10ms to 10s, e.g. 250ms, 1s");
     case OPT_SOURCE:
         if (o->nsources == GT_MAX_SOURCES) {
             fprintf(err, "gputop: at most %d --source options\n", GT_MAX_SOURCES);
@@ -171,7 +186,7 @@ int gt_options_parse(struct gt_options *o, int argc, char **argv, FILE *err)
     o->interval_ns = 100000000ull;
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":hVbi:f:n:d:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hVbi:f:n:d:r:", longopts, NULL)) != -1) {
         if (c == ':') {
             fprintf(err, "gputop: option '%s' needs a value\n", argv[optind - 1]);
             return -1;

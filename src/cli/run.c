@@ -6,6 +6,7 @@
 #include "gputop/layout.h"
 #include "gputop/sampler.h"
 #include "gputop/source.h"
+#include "gputop/tui.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +196,34 @@ static int start_sampler(const struct gt_options *o, struct run *r, int lossless
     return 0;
 }
 
+/* Returns 0 after a normal quit, 1 when no terminal could be opened (the
+ * caller then prints text records), -1 on error. */
+static int run_dashboard(const struct gt_options *o, struct run *r, volatile sig_atomic_t *stop)
+{
+    struct gt_tui_config cfg;
+    struct gt_diag d;
+    int res;
+
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.layout = r->layout;
+    cfg.engine = r->engine;
+    cfg.sampler = r->sampler;
+    cfg.sources = r->src;
+    cfg.nsources = r->nsrc;
+    cfg.refresh_ns = o->refresh_ns;
+    cfg.per_second = o->out.per_second;
+    cfg.no_color = o->no_color;
+    cfg.no_mouse = o->no_mouse;
+    gt_diag_clear(&d);
+    res = gt_tui_run(&cfg, stop, &d);
+    if (res == 1)
+        fprintf(stderr, "gputop: %s; printing text records instead (on Android use "
+                        "'adb shell -t' for a terminal)\n", d.msg);
+    else if (res < 0)
+        fprintf(stderr, "gputop: %s\n", d.msg);
+    return res;
+}
+
 int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
 {
     struct run r;
@@ -207,8 +236,13 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
     /* Recorded sources replayed into a pipe keep every sample apart. */
     if (start_sampler(o, &r, batch && any_self_paced(&r)) < 0)
         goto out;
-    if (!batch)
-        fprintf(stderr, "gputop: the dashboard is not built yet; printing text records\n");
+    if (!batch) {
+        int res = run_dashboard(o, &r, stop);
+        if (res <= 0) {
+            status = res < 0;
+            goto out;
+        }
+    }
     gt_diag_clear(&d);
     if (gt_batch_run(stdout, r.sampler, r.engine, r.layout, r.src, r.nsrc, &o->out, stop, &d) < 0) {
         fprintf(stderr, "gputop: %s\n", d.msg);

@@ -1,0 +1,27 @@
+/* The live dashboard. */
+#ifndef GPUTOP_TUI_H
+#define GPUTOP_TUI_H
+
+#include <signal.h>
+#include <stdint.h>
+#include "gputop/diag.h"
+#include "gputop/engine.h"
+#include "gputop/sampler.h"
+#include "gputop/source.h"
+
+struct gt_tui_config {
+    const struct gt_layout *layout;
+    struct gt_engine *engine;
+    struct gt_sampler *sampler;
+    struct gt_source *const *sources;
+    size_t nsources;
+    uint64_t refresh_ns;       /* screen refresh period (default 250 ms) */
+    int per_second;            /* counts as rates at start */
+    int no_color, no_mouse;
+};
+
+/* Runs until 'q' or *stop. Returns 0; 1 when no terminal could be opened
+ * (why is in d; the caller falls back to batch output); -1 on error. */
+int gt_tui_run(const struct gt_tui_config *cfg, volatile sig_atomic_t *stop, struct gt_diag *d);
+
+#endif

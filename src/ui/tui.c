@@ -1,0 +1,922 @@
+/* The live dashboard: a header, section tabs, the current section's groups
+ * as bars, values and histograms, and a footer. Each refresh redraws into
+ * ncurses' virtual screen and lets it send only what changed. */
+#include "gputop/tui.h"
+#include "gputop/format.h"
+#include "gputop/history.h"
+
+#include <ctype.h>
+#include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#define HISTORY_DEPTH 64
+#define SPARK_WIDTH 16
+
+enum row_kind { ROW_GROUP, ROW_TRIAGE, ROW_METRIC, ROW_INSTANCE, ROW_BUCKET };
+
+struct row {
+    enum row_kind kind;
+    size_t idx;          /* group or metric */
+    int inst;            /* ROW_INSTANCE */
+};
+
+enum { PAIR_LOW = 1, PAIR_MID, PAIR_HIGH, PAIR_TITLE, PAIR_DIM, PAIR_ALERT };
+
+struct tui {
+    const struct gt_tui_config *cfg;
+    const struct gt_layout *l;
+    SCREEN *screen;
+    int ascii, color, mouse;
+    size_t section;
+    int scroll;
+    long selected;               /* metric index, -1 none */
+    int paused, per_second, sparks, count_bars, percore, help, keys_seen;
+    int searching;
+    char search[64];
+    char message[160];
+    double *vals;
+    struct gt_history *hist;
+    struct gt_snapshot snap;
+    int have_data;
+    struct row *rows;
+    size_t nrows, rowcap;
+    int triage_section;          /* section showing the triage line, -1 none */
+};
+
+static const char *const SEP_UTF8 = " \u00b7 ";
+
+/* ---- text helpers ---- */
+
+/* Writes s clipped to the columns left on the line; in ASCII mode bytes
+ * outside ASCII become '?', so nothing but ASCII reaches the terminal. */
+static void put_clip(struct tui *t, int y, int x, const char *s, int maxw)
+{
+    char buf[1024];
+    int room = COLS - x, n = 0;
+
+    if (y < 0 || y >= LINES || x >= COLS || room <= 0)
+        return;
+    if (maxw >= 0 && maxw < room)
+        room = maxw;
+    if (t->ascii) {
+        for (; *s && n < room && n < (int)sizeof(buf) - 1; s++)
+            buf[n++] = (*s & 0x80) ? '?' : *s;
+        buf[n] = '\0';
+        mvaddstr(y, x, buf);
+        return;
+    }
+    /* UTF-8: count columns, not bytes (every character here is one column). */
+    {
+        const char *p = s;
+        int cols = 0;
+        while (*p && cols < room) {
+            p++;
+            while ((*p & 0xC0) == 0x80)
+                p++;
+            cols++;
+        }
+        mvaddnstr(y, x, s, (int)(p - s));
+    }
+}
+
+static void style_on(struct tui *t, int pair, attr_t extra)
+{
+    if (t->color && pair)
+        attron(COLOR_PAIR(pair));
+    if (extra)
+        attron(extra);
+}
+
+static void style_off(struct tui *t, int pair, attr_t extra)
+{
+    if (t->color && pair)
+        attroff(COLOR_PAIR(pair));
+    if (extra)
+        attroff(extra);
+}
+
+static int level_pair(double pct)
+{
+    if (isnan(pct))
+        return PAIR_DIM;
+    return pct < 50 ? PAIR_LOW : pct < 80 ? PAIR_MID : PAIR_HIGH;
+}
+
+static const char *sep(const struct tui *t)
+{
+    return t->ascii ? " | " : SEP_UTF8;
+}
+
+/* ---- values ---- */
+
+static int is_rate_kind(enum gt_show s)
+{
+    return s == GT_SHOW_COUNT || s == GT_SHOW_BUCKET;
+}
+
+static double shown_value(const struct tui *t, size_t m, double v)
+{
+    double secs = t->have_data ? gt_engine_seconds(&t->snap) : 0;
+
+    if (t->per_second && is_rate_kind(t->l->metrics[m].show))
+        return secs > 0 ? v / secs : NAN;
+    return v;
+}
+
+static double metric_value(const struct tui *t, size_t m, int inst)
+{
+    double v;
+
+    if (!t->have_data)
+        return NAN;
+    v = inst < 0 ? t->vals[m] : gt_engine_eval_instance(t->cfg->engine, &t->snap, m, (uint32_t)inst);
+    return shown_value(t, m, v);
+}
+
+/* ---- rows of the current section ---- */
+
+static int add_row(struct tui *t, enum row_kind k, size_t idx, int inst)
+{
+    if (t->nrows == t->rowcap) {
+        size_t cap = t->rowcap ? t->rowcap * 2 : 256;
+        struct row *r = realloc(t->rows, cap * sizeof(*r));
+        if (!r)
+            return -1;
+        t->rows = r;
+        t->rowcap = cap;
+    }
+    t->rows[t->nrows].kind = k;
+    t->rows[t->nrows].idx = idx;
+    t->rows[t->nrows].inst = inst;
+    t->nrows++;
+    return 0;
+}
+
+static int group_selected(const struct tui *t, size_t g)
+{
+    return t->selected >= 0 && (size_t)t->l->metrics[t->selected].group == g;
+}
+
+static void build_rows(struct tui *t)
+{
+    const struct gt_section_def *s = &t->l->sections[t->section];
+    size_t g, m;
+    uint32_t i, n;
+
+    t->nrows = 0;
+    if ((int)t->section == t->triage_section)
+        add_row(t, ROW_TRIAGE, 0, -1);
+    for (g = s->first; g < s->first + s->count; g++) {
+        const struct gt_group_def *gd = &t->l->groups[g];
+        add_row(t, ROW_GROUP, g, -1);
+        for (m = gd->first; m < gd->first + gd->count; m++) {
+            int expand = gt_engine_instanced(t->cfg->engine, m) ||
+                         (t->percore && group_selected(t, g));
+            add_row(t, gd->histogram ? ROW_BUCKET : ROW_METRIC, m, -1);
+            n = expand ? gt_engine_instances(t->cfg->engine, m) : 0;
+            for (i = 0; n > 1 && i < n; i++)
+                add_row(t, ROW_INSTANCE, m, (int)i);
+        }
+    }
+}
+
+/* ---- drawing ---- */
+
+static void draw_header(struct tui *t)
+{
+    const struct gt_source_info *in = &t->cfg->sources[0]->info;
+    struct gt_sampler_stats st;
+    char buf[768], clock[16];
+    time_t now = time(NULL);
+    struct tm tm;
+    uint64_t ms = gt_sampler_interval(t->cfg->sampler) / 1000000ull;
+
+    gt_sampler_get_stats(t->cfg->sampler, &st);
+    localtime_r(&now, &tm);
+    strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+    snprintf(buf, sizeof(buf), " gputop%s%s%s%u cores%s%s%s%s%llu ms%s%s%s%s%s%s",
+             sep(t), in->gpu[0] ? in->gpu : in->device, sep(t), in->shader_cores,
+             sep(t), t->cfg->sources[0]->type->name,
+             st.state == GT_SAMPLER_RETRYING ? " RETRYING" :
+             st.state == GT_SAMPLER_ENDED ? " ENDED" : "",
+             sep(t), (unsigned long long)ms, sep(t), t->per_second ? "per s" : "per interval",
+             sep(t), t->paused ? "PAUSED" : "live", sep(t), clock);
+    style_on(t, PAIR_TITLE, A_REVERSE);
+    mvhline(0, 0, ' ', COLS);
+    put_clip(t, 0, 0, buf, -1);
+    style_off(t, PAIR_TITLE, A_REVERSE);
+    if (st.state == GT_SAMPLER_RETRYING && LINES > 3) {
+        snprintf(buf, sizeof(buf), " %s (retrying)", st.last_error);
+        style_on(t, PAIR_ALERT, A_BOLD);
+        put_clip(t, LINES - 2, 0, buf, -1);
+        style_off(t, PAIR_ALERT, A_BOLD);
+    }
+}
+
+/* Tabs: "1 CPU performance"; on narrow screens only the keys. */
+static int tab_width(const struct tui *t, size_t i, int keys_only)
+{
+    return keys_only ? 3 : (int)strlen(t->l->sections[i].title) + 4;
+}
+
+static int tabs_keys_only(const struct tui *t)
+{
+    size_t i;
+    int w = 0;
+
+    for (i = 0; i < t->l->nsections; i++)
+        w += tab_width(t, i, 0);
+    return w > COLS;
+}
+
+static void draw_tabs(struct tui *t)
+{
+    int keys_only = tabs_keys_only(t), x = 0;
+    char buf[128];
+    size_t i;
+
+    move(1, 0);
+    clrtoeol();
+    for (i = 0; i < t->l->nsections && x < COLS; i++) {
+        const struct gt_section_def *s = &t->l->sections[i];
+        if (keys_only)
+            snprintf(buf, sizeof(buf), " %c ", s->key);
+        else
+            snprintf(buf, sizeof(buf), " %c %s ", s->key, s->title);
+        if (i == t->section)
+            style_on(t, PAIR_TITLE, A_REVERSE | A_BOLD);
+        put_clip(t, 1, x, buf, -1);
+        if (i == t->section)
+            style_off(t, PAIR_TITLE, A_REVERSE | A_BOLD);
+        x += (int)strlen(buf) + (keys_only ? 0 : 0);
+    }
+    if (keys_only && LINES > 12) {
+        snprintf(buf, sizeof(buf), " %s", t->l->sections[t->section].title);
+        style_on(t, PAIR_TITLE, A_BOLD);
+        put_clip(t, 1, x, buf, -1);
+        style_off(t, PAIR_TITLE, A_BOLD);
+    }
+}
+
+static void triage_text(struct tui *t, char *buf, size_t len)
+{
+    double best_q = NAN, best_u = NAN;
+    const struct gt_triage_rule *q = NULL, *u = NULL;
+    char tmp[128];
+    size_t i;
+
+    for (i = 0; i < t->l->ntriage; i++) {
+        const struct gt_triage_rule *r = &t->l->triage[i];
+        int m = gt_layout_find_metric(t->l, r->metric);
+        double v = m >= 0 && t->have_data ? t->vals[m] : NAN;
+        if (isnan(v))
+            continue;
+        if (strcmp(r->kind, "queue") == 0 && (isnan(best_q) || v > best_q)) {
+            best_q = v;
+            q = r;
+        } else if (strcmp(r->kind, "unit") == 0 && (isnan(best_u) || v > best_u)) {
+            best_u = v;
+            u = r;
+        }
+    }
+    if (!q && !u) {
+        snprintf(buf, len, " triage: no data yet");
+        return;
+    }
+    buf[0] = '\0';
+    if (q)
+        snprintf(buf, len, " %s %.0f%%", q->label, best_q);
+    if (u) {
+        snprintf(tmp, sizeof(tmp), "%s%s %.0f%%", q ? sep(t) : " ", u->label, best_u);
+        strncat(buf, tmp, len - strlen(buf) - 1);
+        if (u->verdict) {
+            snprintf(tmp, sizeof(tmp), " %s %s", t->ascii ? "->" : "\u2192", u->verdict);
+            strncat(buf, tmp, len - strlen(buf) - 1);
+        }
+    }
+}
+
+static int name_width(void)
+{
+    int w = COLS * 2 / 5;
+
+    return w < 12 ? 12 : w > 46 ? 46 : w;
+}
+
+static void value_text(const struct tui *t, size_t m, double v, char *buf, size_t len)
+{
+    const struct gt_metric_def *md = &t->l->metrics[m];
+    char num[32];
+
+    if (md->show == GT_SHOW_PERCENT) {
+        if (isnan(v))
+            snprintf(buf, len, "-");
+        else
+            snprintf(buf, len, "%5.1f %%", v);
+        return;
+    }
+    gt_fmt_si(num, sizeof(num), v);
+    snprintf(buf, len, "%s %s%s", num, md->unit,
+             t->per_second && is_rate_kind(md->show) ? "/s" : "");
+}
+
+/* The bar's fraction: percentages of 100, counts of the highest seen,
+ * buckets of their histogram's total; -1 when no bar is drawn. */
+static double bar_fraction(const struct tui *t, const struct row *r, double v)
+{
+    const struct gt_metric_def *md = &t->l->metrics[r->idx];
+
+    if (isnan(v))
+        return -1;
+    if (md->show == GT_SHOW_PERCENT)
+        return v / 100;
+    if (r->kind == ROW_BUCKET) {
+        const struct gt_group_def *g = &t->l->groups[md->group];
+        double total = 0;
+        size_t m;
+        for (m = g->first; m < g->first + g->count; m++)
+            if (t->have_data && !isnan(t->vals[m]) && t->vals[m] > 0)
+                total += t->vals[m];
+        return total > 0 ? t->vals[r->idx] / total : -1;
+    }
+    if (md->show == GT_SHOW_COUNT && t->count_bars && r->inst < 0) {
+        double max = shown_value(t, r->idx, gt_history_max(t->hist, r->idx));
+        return max > 0 ? v / max : -1;
+    }
+    return -1;
+}
+
+static void draw_spark(struct tui *t, int y, int x, size_t m)
+{
+    double v[SPARK_WIDTH], lo = 0, hi = 0;
+    char buf[SPARK_WIDTH * 4 + 1];
+    size_t n = gt_history_recent(t->hist, m, v, SPARK_WIDTH), i;
+
+    for (i = 0; i < n; i++)
+        if (!isnan(v[i]) && v[i] > hi)
+            hi = v[i];
+    if (t->l->metrics[m].show == GT_SHOW_PERCENT)
+        hi = 100;
+    gt_fmt_sparkline(buf, sizeof(buf), v, n, lo, hi, t->ascii);
+    style_on(t, PAIR_DIM, 0);
+    put_clip(t, y, x, buf, SPARK_WIDTH);
+    style_off(t, PAIR_DIM, 0);
+}
+
+static void draw_metric_row(struct tui *t, int y, const struct row *r)
+{
+    const struct gt_metric_def *md = &t->l->metrics[r->idx];
+    int nw = name_width(), x, vw = 16, bw, selected = r->inst < 0 && (long)r->idx == t->selected;
+    int spark = t->sparks && r->inst < 0 && COLS >= 60;
+    double v = metric_value(t, r->idx, r->inst), frac;
+    char name[256], val[64], bar[512];
+    const char *why = gt_engine_unavailable(t->cfg->engine, r->idx);
+
+    if (r->inst >= 0)
+        snprintf(name, sizeof(name), "    %s %d", gt_engine_instanced(t->cfg->engine, r->idx)
+                 ? "cluster" : "instance", r->inst);
+    else
+        snprintf(name, sizeof(name), "  %s", md->title);
+    if (selected)
+        attron(A_REVERSE);
+    put_clip(t, y, 0, name, nw);
+    if (selected)
+        attroff(A_REVERSE);
+    x = nw + 1;
+    if (why) {
+        style_on(t, PAIR_DIM, 0);
+        put_clip(t, y, x, "unavailable", -1);
+        style_off(t, PAIR_DIM, 0);
+        return;
+    }
+    if (r->kind == ROW_BUCKET && !isnan(v) && (frac = bar_fraction(t, r, t->vals[r->idx])) >= 0) {
+        char num[32];
+        gt_fmt_si(num, sizeof(num), v);
+        snprintf(val, sizeof(val), "%3.0f%% %s", frac * 100, num);
+    } else {
+        value_text(t, r->idx, v, val, sizeof(val));
+    }
+    bw = COLS - x - vw - 2 - (spark ? SPARK_WIDTH + 1 : 0);
+    frac = r->kind == ROW_BUCKET ? bar_fraction(t, r, t->have_data ? t->vals[r->idx] : NAN)
+                                 : bar_fraction(t, r, v);
+    if (bw >= 4 && frac >= 0) {
+        int pair = md->show == GT_SHOW_PERCENT ? level_pair(v) : PAIR_TITLE;
+        gt_fmt_bar(bar, sizeof(bar), bw, frac, t->ascii);
+        style_on(t, pair, 0);
+        put_clip(t, y, x, bar, bw);
+        style_off(t, pair, 0);
+    }
+    if (bw < 4)
+        bw = 0;
+    put_clip(t, y, x + (bw ? bw + 1 : 0), val, vw + (bw ? 0 : COLS));
+    if (spark)
+        draw_spark(t, y, COLS - SPARK_WIDTH, r->idx);
+}
+
+static void draw_row(struct tui *t, int y, const struct row *r)
+{
+    char buf[256];
+
+    switch (r->kind) {
+    case ROW_GROUP:
+        snprintf(buf, sizeof(buf), "%s%s", t->l->groups[r->idx].title,
+                 t->l->groups[r->idx].histogram ? " (histogram)" : "");
+        style_on(t, PAIR_TITLE, A_BOLD);
+        put_clip(t, y, 0, buf, -1);
+        style_off(t, PAIR_TITLE, A_BOLD);
+        return;
+    case ROW_TRIAGE:
+        triage_text(t, buf, sizeof(buf));
+        style_on(t, PAIR_ALERT, A_BOLD);
+        put_clip(t, y, 0, buf, -1);
+        style_off(t, PAIR_ALERT, A_BOLD);
+        return;
+    default:
+        draw_metric_row(t, y, r);
+        return;
+    }
+}
+
+static int body_top(void) { return 2; }
+static int body_height(void) { return LINES - 4 < 1 ? 1 : LINES - 4; }
+
+static long selected_row(const struct tui *t)
+{
+    size_t i;
+
+    for (i = 0; i < t->nrows; i++)
+        if ((t->rows[i].kind == ROW_METRIC || t->rows[i].kind == ROW_BUCKET) &&
+            (long)t->rows[i].idx == t->selected)
+            return (long)i;
+    return -1;
+}
+
+static void keep_selection_visible(struct tui *t)
+{
+    long r = selected_row(t);
+    int h = body_height();
+
+    if (r >= 0 && r < t->scroll)
+        t->scroll = (int)r - (r > 0 && t->rows[r - 1].kind == ROW_GROUP);
+    if (r >= 0 && r >= t->scroll + h)
+        t->scroll = (int)r - h + 1;
+    if (t->scroll > (int)t->nrows - h)
+        t->scroll = (int)t->nrows - h;
+    if (t->scroll < 0)
+        t->scroll = 0;
+}
+
+static void draw_body(struct tui *t)
+{
+    int h = body_height(), y;
+    size_t i;
+
+    for (y = 0; y < h; y++) {
+        i = (size_t)(t->scroll + y);
+        if (i >= t->nrows)
+            break;
+        draw_row(t, body_top() + y, &t->rows[i]);
+    }
+    if (t->scroll > 0)
+        put_clip(t, body_top(), COLS - 1, t->ascii ? "^" : "\u2191", 1);
+    if ((size_t)(t->scroll + h) < t->nrows)
+        put_clip(t, body_top() + h - 1, COLS - 1, t->ascii ? "v" : "\u2193", 1);
+}
+
+static void draw_footer(struct tui *t)
+{
+    char buf[512];
+    const char *why;
+
+    move(LINES - 1, 0);
+    clrtoeol();
+    if (t->searching) {
+        snprintf(buf, sizeof(buf), "/%s", t->search);
+        put_clip(t, LINES - 1, 0, buf, -1);
+        return;
+    }
+    if (t->message[0]) {
+        put_clip(t, LINES - 1, 0, t->message, -1);
+        return;
+    }
+    if (t->selected >= 0 && t->keys_seen) {
+        const struct gt_metric_def *md = &t->l->metrics[t->selected];
+        char mn[32], mx[32];
+        why = gt_engine_unavailable(t->cfg->engine, (size_t)t->selected);
+        gt_fmt_si(mn, sizeof(mn), shown_value(t, (size_t)t->selected,
+                                               gt_history_min(t->hist, (size_t)t->selected)));
+        gt_fmt_si(mx, sizeof(mx), shown_value(t, (size_t)t->selected,
+                                               gt_history_max(t->hist, (size_t)t->selected)));
+        snprintf(buf, sizeof(buf), " %s%s%s  [min %s max %s]", md->ref ? md->ref : "",
+                 md->ref ? " " : "", why ? why : md->desc ? md->desc : md->title, mn, mx);
+        style_on(t, PAIR_DIM, 0);
+        put_clip(t, LINES - 1, 0, buf, -1);
+        style_off(t, PAIR_DIM, 0);
+        return;
+    }
+    style_on(t, PAIR_TITLE, 0);
+    put_clip(t, LINES - 1, 0, " h help  keys/Tab sections  up/down select  c per-core  "
+             "space pause  +/- interval  t per-second  s sparklines  / find  q quit", -1);
+    style_off(t, PAIR_TITLE, 0);
+}
+
+static const char *const help_lines[] = {
+    "gputop keys",
+    "",
+    "  1-9 0 a-z    show the section with that key (see the tabs)",
+    "  Tab, right   next section;  Shift-Tab, left  previous section",
+    "  up, down     select a metric;  PgUp, PgDn, Home, End  scroll",
+    "  c            per-core view: one bar per instance in the selected group",
+    "  space        pause / resume the display",
+    "  + -          sample faster / slower",
+    "  t            counts per second / per interval",
+    "  s            sparklines of recent history on / off",
+    "  p            bars for counts (scaled to the highest seen) on / off",
+    "  r            reset min / max",
+    "  /            find a metric by name (Enter: next match, Esc: cancel)",
+    "  h ? F1       this help;  any key closes it",
+    "  q            quit",
+    "",
+    "  The footer shows the selected metric: guide reference, description",
+    "  (or why it is unavailable) and its min / max.",
+};
+
+static void draw_help(struct tui *t)
+{
+    size_t n = sizeof(help_lines) / sizeof(help_lines[0]), i;
+    int w = 76 < COLS - 2 ? 76 : COLS - 2, h = (int)n + 2 < LINES - 1 ? (int)n + 2 : LINES - 1;
+    int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2, y;
+
+    if (w < 10 || h < 3)
+        return;
+    for (y = 0; y < h; y++) {
+        move(y0 + y, x0);
+        style_on(t, PAIR_TITLE, A_REVERSE);
+        hline(' ', w);
+        style_off(t, PAIR_TITLE, A_REVERSE);
+    }
+    style_on(t, PAIR_TITLE, A_REVERSE);
+    for (i = 0; i < n && (int)i < h - 2; i++)
+        put_clip(t, y0 + 1 + (int)i, x0 + 1, help_lines[i], w - 2);
+    style_off(t, PAIR_TITLE, A_REVERSE);
+}
+
+static void draw(struct tui *t)
+{
+    erase();
+    build_rows(t);
+    keep_selection_visible(t);
+    draw_header(t);
+    if (LINES >= 3) {
+        draw_tabs(t);
+        draw_body(t);
+    }
+    draw_footer(t);
+    if (t->help)
+        draw_help(t);
+    wnoutrefresh(stdscr);
+    doupdate();
+}
+
+/* ---- input ---- */
+
+static void select_first_in_section(struct tui *t)
+{
+    const struct gt_section_def *s = &t->l->sections[t->section];
+
+    t->selected = (long)t->l->groups[s->first].first;
+    t->scroll = 0;
+}
+
+static void go_section(struct tui *t, size_t i)
+{
+    if (i >= t->l->nsections)
+        return;
+    t->section = i;
+    select_first_in_section(t);
+}
+
+static void move_selection(struct tui *t, int delta)
+{
+    const struct gt_section_def *s = &t->l->sections[t->section];
+    long first = (long)t->l->groups[s->first].first;
+    const struct gt_group_def *lg = &t->l->groups[s->first + s->count - 1];
+    long last = (long)(lg->first + lg->count) - 1;
+
+    t->selected += delta;
+    if (t->selected < first)
+        t->selected = first;
+    if (t->selected > last)
+        t->selected = last;
+}
+
+static void change_interval(struct tui *t, int dir)
+{
+    static const uint64_t steps_ms[] = { 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000 };
+    size_t n = sizeof(steps_ms) / sizeof(steps_ms[0]), i;
+    uint64_t cur = gt_sampler_interval(t->cfg->sampler) / 1000000ull;
+
+    for (i = 0; i < n && steps_ms[i] < cur; i++)
+        ;
+    if (dir < 0 && i + 1 < n && steps_ms[i] <= cur)
+        i++;
+    else if (dir > 0 && i > 0)
+        i--;
+    gt_sampler_set_interval(t->cfg->sampler, steps_ms[i] * 1000000ull);
+    snprintf(t->message, sizeof(t->message), " sampling every %llu ms",
+             (unsigned long long)steps_ms[i]);
+}
+
+static int contains_nocase(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+
+    for (; *hay; hay++)
+        if (strncasecmp(hay, needle, n) == 0)
+            return 1;
+    return n == 0;
+}
+
+static void find_next(struct tui *t)
+{
+    size_t n = t->l->nmetrics, k, m;
+
+    if (!t->search[0] || n == 0)
+        return;
+    for (k = 1; k <= n; k++) {
+        m = ((size_t)(t->selected < 0 ? 0 : t->selected) + k) % n;
+        if (contains_nocase(t->l->metrics[m].title, t->search)) {
+            t->section = (size_t)t->l->metrics[m].section;
+            t->selected = (long)m;
+            snprintf(t->message, sizeof(t->message), " found: %s", t->l->metrics[m].title);
+            return;
+        }
+    }
+    snprintf(t->message, sizeof(t->message), " no metric matches '%s'", t->search);
+}
+
+static void search_key(struct tui *t, int ch)
+{
+    size_t n = strlen(t->search);
+
+    if (ch == 27) {
+        t->searching = 0;
+    } else if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
+        t->searching = 0;
+        find_next(t);
+    } else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n > 0) {
+        t->search[n - 1] = '\0';
+    } else if (ch >= 32 && ch < 127 && n + 1 < sizeof(t->search)) {
+        t->search[n] = (char)ch;
+        t->search[n + 1] = '\0';
+    }
+}
+
+static void mouse_key(struct tui *t)
+{
+    MEVENT ev;
+    int keys_only = tabs_keys_only(t), x = 0;
+    size_t i;
+
+    if (getmouse(&ev) != OK || ev.y != 1)
+        return;
+    for (i = 0; i < t->l->nsections; i++) {
+        int w = keys_only ? 3 : (int)strlen(t->l->sections[i].title) + 3;
+        if (ev.x >= x && ev.x < x + w) {
+            go_section(t, i);
+            return;
+        }
+        x += w;
+    }
+}
+
+/* Returns 1 to quit. */
+static int handle_key(struct tui *t, int ch)
+{
+    size_t i;
+
+    t->message[0] = '\0';
+    if (t->searching) {
+        search_key(t, ch);
+        return 0;
+    }
+    if (t->help && ch != KEY_RESIZE && ch != KEY_MOUSE) {
+        t->help = 0;
+        return ch == 'q';
+    }
+    t->keys_seen = 1;
+    switch (ch) {
+    case 'q': case 'Q': return 1;
+    case 'h': case '?': case KEY_F(1): t->help = 1; return 0;
+    case '\t': case KEY_RIGHT: go_section(t, (t->section + 1) % t->l->nsections); return 0;
+    case KEY_BTAB: case KEY_LEFT:
+        go_section(t, (t->section + t->l->nsections - 1) % t->l->nsections);
+        return 0;
+    case KEY_UP: move_selection(t, -1); return 0;
+    case KEY_DOWN: move_selection(t, 1); return 0;
+    case KEY_PPAGE: move_selection(t, -(body_height() - 1)); return 0;
+    case KEY_NPAGE: move_selection(t, body_height() - 1); return 0;
+    case KEY_HOME: move_selection(t, -100000); return 0;
+    case KEY_END: move_selection(t, 100000); return 0;
+    case ' ': t->paused = !t->paused; return 0;
+    case '+': case '=': change_interval(t, 1); return 0;
+    case '-': case '_': change_interval(t, -1); return 0;
+    case 'c': t->percore = !t->percore; return 0;
+    case 't': t->per_second = !t->per_second; return 0;
+    case 's': t->sparks = !t->sparks; return 0;
+    case 'p': t->count_bars = !t->count_bars; return 0;
+    case 'r':
+        gt_history_reset(t->hist);
+        snprintf(t->message, sizeof(t->message), " min / max reset");
+        return 0;
+    case '/': t->searching = 1; t->search[0] = '\0'; return 0;
+    case KEY_MOUSE: mouse_key(t); return 0;
+    case KEY_RESIZE: return 0;
+    }
+    for (i = 0; i < t->l->nsections; i++)
+        if (t->l->sections[i].key == ch) {
+            go_section(t, i);
+            return 0;
+        }
+    return 0;
+}
+
+/* ---- terminal ---- */
+
+static int utf8_locale(void)
+{
+    const char *cs;
+
+    setlocale(LC_ALL, "");
+    cs = nl_langinfo(CODESET);
+    return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
+}
+
+/* newterm() with $TERM, then common entries; ncurses returns NULL rather
+ * than exiting when an entry is missing. */
+static SCREEN *open_terminal(char *used, size_t len)
+{
+    static const char *const fallbacks[] = { "xterm-256color", "xterm", "vt100", "linux" };
+    const char *term = getenv("TERM");
+    SCREEN *s;
+    size_t i;
+
+    if (term && *term && strcmp(term, "dumb") != 0) {
+        s = newterm(term, stdout, stdin);
+        if (s) {
+            snprintf(used, len, "%s", term);
+            return s;
+        }
+    }
+    if (term && strcmp(term, "dumb") == 0)
+        return NULL;
+    for (i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++) {
+        s = newterm(fallbacks[i], stdout, stdin);
+        if (s) {
+            snprintf(used, len, "%s", fallbacks[i]);
+            return s;
+        }
+    }
+    return NULL;
+}
+
+static void restore_on_crash(int sig)
+{
+    endwin();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void setup_colors(struct tui *t)
+{
+    const char *nc = getenv("NO_COLOR");
+
+    t->color = !t->cfg->no_color && !(nc && *nc) && has_colors();
+    if (!t->color)
+        return;
+    start_color();
+    use_default_colors();
+    init_pair(PAIR_LOW, COLOR_GREEN, -1);
+    init_pair(PAIR_MID, COLOR_YELLOW, -1);
+    init_pair(PAIR_HIGH, COLOR_RED, -1);
+    init_pair(PAIR_TITLE, COLOR_CYAN, -1);
+    init_pair(PAIR_DIM, COLOR_BLUE, -1);
+    init_pair(PAIR_ALERT, COLOR_MAGENTA, -1);
+}
+
+static int setup_terminal(struct tui *t, struct gt_diag *d)
+{
+    char used[64] = "";
+
+    t->ascii = !utf8_locale();
+    t->screen = open_terminal(used, sizeof(used));
+    if (!t->screen) {
+        const char *term = getenv("TERM");
+        gt_diag_set(d, "no usable terminal description for TERM=%s", term ? term : "(unset)");
+        return -1;
+    }
+    set_term(t->screen);
+    signal(SIGSEGV, restore_on_crash);
+    signal(SIGBUS, restore_on_crash);
+    signal(SIGFPE, restore_on_crash);
+    signal(SIGABRT, restore_on_crash);
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    curs_set(0);
+    set_escdelay(25);
+    setup_colors(t);
+    if (!t->cfg->no_mouse)
+        t->mouse = mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL) != 0;
+    return 0;
+}
+
+static int init_state(struct tui *t, const struct gt_tui_config *cfg)
+{
+    size_t i, nm = gt_engine_nmetrics(cfg->engine);
+
+    memset(t, 0, sizeof(*t));
+    t->cfg = cfg;
+    t->l = cfg->layout;
+    t->per_second = cfg->per_second;
+    t->sparks = 1;
+    t->count_bars = 1;
+    t->triage_section = -1;
+    for (i = 0; i < t->l->ntriage && t->triage_section < 0; i++) {
+        int m = gt_layout_find_metric(t->l, t->l->triage[i].metric);
+        if (m >= 0)
+            t->triage_section = t->l->metrics[m].section;
+    }
+    t->vals = calloc(nm + 1, sizeof(double));
+    t->hist = gt_history_new(nm, HISTORY_DEPTH);
+    if (!t->vals || !t->hist || gt_snapshot_init(&t->snap, gt_sampler_nslots(cfg->sampler)) < 0)
+        return -1;
+    /* Start on the section with the triage line (GPU activity), else the first. */
+    go_section(t, t->triage_section >= 0 ? (size_t)t->triage_section : 0);
+    return 0;
+}
+
+static void free_state(struct tui *t)
+{
+    free(t->vals);
+    free(t->rows);
+    gt_history_free(t->hist);
+    gt_snapshot_free(&t->snap);
+}
+
+static void take_sample(struct tui *t)
+{
+    int r = gt_sampler_take(t->cfg->sampler, &t->snap, 0);
+
+    if (r <= 0 || t->paused)
+        return;
+    gt_engine_eval(t->cfg->engine, &t->snap, t->vals);
+    gt_history_push(t->hist, t->vals);
+    t->have_data = 1;
+}
+
+int gt_tui_run(const struct gt_tui_config *cfg, volatile sig_atomic_t *stop, struct gt_diag *d)
+{
+    struct tui t;
+    uint64_t refresh = cfg->refresh_ns ? cfg->refresh_ns : 250000000ull, next;
+    int ch, quit = 0;
+
+    if (init_state(&t, cfg) < 0) {
+        free_state(&t);
+        gt_diag_set(d, "out of memory");
+        return -1;
+    }
+    if (setup_terminal(&t, d) < 0) {
+        free_state(&t);
+        return 1;
+    }
+    next = gt_now_ns();
+    while (!quit && !*stop) {
+        uint64_t now = gt_now_ns();
+        if (now >= next) {
+            take_sample(&t);
+            draw(&t);
+            next += refresh;
+            if (next <= now)
+                next = now + refresh;
+        }
+        timeout((int)((next - gt_now_ns()) / 1000000ull) + 1);
+        ch = getch();
+        if (ch == ERR)
+            continue;
+        quit = handle_key(&t, ch);
+        draw(&t);
+    }
+    endwin();
+    delscreen(t.screen);
+    free_state(&t);
+    return 0;
+}

@@ -1,0 +1,146 @@
+/* Driving the real gputop binary in a tmux pane, as a person would. */
+#include "tmux.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int counter;
+
+const char *gputop_bin(void)
+{
+    const char *b = getenv("GPUTOP_BIN");
+
+    return b && *b ? b : "./gputop";
+}
+
+static int run(const char *fmt, const char *a, const char *b)
+{
+    char cmd[4096];
+
+    snprintf(cmd, sizeof(cmd), fmt, a, b);
+    return system(cmd);
+}
+
+/* Single-quotes s for sh. */
+static void quote(char *out, size_t len, const char *s)
+{
+    size_t n = 0;
+
+    out[n++] = '\'';
+    for (; *s && n + 5 < len; s++) {
+        if (*s == '\'') {
+            memcpy(out + n, "'\\''", 4);
+            n += 4;
+        } else {
+            out[n++] = *s;
+        }
+    }
+    out[n++] = '\'';
+    out[n] = '\0';
+}
+
+int tmux_start(struct tmux *t, int cols, int rows, const char *env, const char *cmd)
+{
+    char full[4096], q[4096], size[32];
+    const char *tmp = getenv("TMPDIR");
+
+    snprintf(t->socket, sizeof(t->socket), "gputop-test-%d-%d", (int)getpid(), counter++);
+    snprintf(t->raw, sizeof(t->raw), "%s/%s.raw", tmp && *tmp ? tmp : "/tmp", t->socket);
+    snprintf(full, sizeof(full), "%s %s", env ? env : "", cmd);
+    quote(q, sizeof(q), full);
+    snprintf(size, sizeof(size), "-x %d -y %d", cols, rows);
+    /* A clean server: no user config, a known TERM inside the pane. */
+    snprintf(full, sizeof(full),
+             "tmux -L %s -f /dev/null new-session -d %s -e TERM=xterm-256color sh -c %s",
+             t->socket, size, q);
+    if (system(full) != 0)
+        return -1;
+    run("tmux -L %s set-option -g remain-on-exit on >/dev/null 2>&1", t->socket, "");
+    run("tmux -L %s pipe-pane -o 'cat >> %s'", t->socket, t->raw);
+    return 0;
+}
+
+void tmux_keys(struct tmux *t, const char *keys)
+{
+    run("tmux -L %s send-keys %s", t->socket, keys);
+}
+
+void tmux_literal(struct tmux *t, const char *text)
+{
+    char q[512];
+
+    quote(q, sizeof(q), text);
+    run("tmux -L %s send-keys -l %s", t->socket, q);
+}
+
+void tmux_resize(struct tmux *t, int cols, int rows)
+{
+    char size[64];
+
+    snprintf(size, sizeof(size), "-x %d -y %d", cols, rows);
+    run("tmux -L %s resize-window %s", t->socket, size);
+}
+
+char *tmux_capture(struct tmux *t)
+{
+    char cmd[256];
+    size_t cap = 65536, n = 0, r;
+    char *buf = malloc(cap);
+    FILE *p;
+
+    snprintf(cmd, sizeof(cmd), "tmux -L %s capture-pane -p", t->socket);
+    p = popen(cmd, "r");
+    if (!p || !buf) {
+        free(buf);
+        return calloc(1, 1);
+    }
+    while ((r = fread(buf + n, 1, cap - n - 1, p)) > 0)
+        n += r;
+    buf[n] = '\0';
+    pclose(p);
+    return buf;
+}
+
+char *tmux_wait_for(struct tmux *t, const char *text, int timeout_ms, int *found)
+{
+    struct timespec ts = { 0, 50 * 1000000L };
+    int waited;
+    char *s = NULL;
+
+    for (waited = 0; waited <= timeout_ms; waited += 50) {
+        free(s);
+        s = tmux_capture(t);
+        if (strstr(s, text)) {
+            *found = 1;
+            return s;
+        }
+        nanosleep(&ts, NULL);
+    }
+    *found = 0;
+    return s;
+}
+
+int tmux_alive(struct tmux *t)
+{
+    char cmd[256], out[16] = "";
+    FILE *p;
+
+    snprintf(cmd, sizeof(cmd), "tmux -L %s display-message -p '#{pane_dead}' 2>/dev/null",
+             t->socket);
+    p = popen(cmd, "r");
+    if (!p)
+        return 0;
+    if (!fgets(out, sizeof(out), p))
+        out[0] = '\0';
+    pclose(p);
+    return out[0] == '0';
+}
+
+void tmux_stop(struct tmux *t)
+{
+    run("tmux -L %s kill-server >/dev/null 2>&1", t->socket, "");
+    unlink(t->raw);
+}

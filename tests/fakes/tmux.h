@@ -1,0 +1,29 @@
+/* Driving the real gputop binary in a tmux pane, as a person would. */
+#ifndef GPUTOP_TEST_TMUX_H
+#define GPUTOP_TEST_TMUX_H
+
+#include <stddef.h>
+
+struct tmux {
+    char socket[64];
+    char raw[256];     /* file receiving every byte written to the pane */
+};
+
+/* Starts cmd (run by sh) in a detached session of cols x rows; env is
+ * prepended as "VAR=value ..." (may be ""). Returns 0 or -1. */
+int  tmux_start(struct tmux *t, int cols, int rows, const char *env, const char *cmd);
+void tmux_keys(struct tmux *t, const char *keys);      /* tmux send-keys syntax */
+void tmux_literal(struct tmux *t, const char *text);  /* send-keys -l */
+void tmux_resize(struct tmux *t, int cols, int rows);
+/* The visible pane as text (malloc'd). */
+char *tmux_capture(struct tmux *t);
+/* Polls the pane until it contains text or timeout_ms passes; returns the
+ * last capture (malloc'd) and sets *found. */
+char *tmux_wait_for(struct tmux *t, const char *text, int timeout_ms, int *found);
+/* 1 while the pane's command is still running. */
+int  tmux_alive(struct tmux *t);
+void tmux_stop(struct tmux *t);
+/* The gputop binary under test. */
+const char *gputop_bin(void);
+
+#endif
