@@ -4,7 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern const struct gt_source_type gt_source_sim;
+
+/* Hardware sources first: with no --source, the first that opens wins. */
 const struct gt_source_type *const gt_source_types[] = {
+    &gt_source_sim,
     NULL,
 };
 

@@ -17,7 +17,7 @@
 #include <time.h>
 
 #define HISTORY_DEPTH 64
-#define SPARK_WIDTH 16
+#define SPARK_WIDTH 12
 
 enum row_kind { ROW_GROUP, ROW_TRIAGE, ROW_METRIC, ROW_INSTANCE, ROW_BUCKET };
 
@@ -121,13 +121,26 @@ static int is_rate_kind(enum gt_show s)
     return s == GT_SHOW_COUNT || s == GT_SHOW_BUCKET;
 }
 
+/* The screen refreshes slower than the sampler, so a snapshot may hold
+ * several sampling intervals: counts are kept per interval (divided by
+ * their number) so that values, sparklines and min / max compare like
+ * with like, and shown per second on request. */
+static double per_interval(const struct tui *t, size_t m, double v)
+{
+    if (!is_rate_kind(t->l->metrics[m].show) || t->snap.nsamples <= 1)
+        return v;
+    return v / t->snap.nsamples;
+}
+
 static double shown_value(const struct tui *t, size_t m, double v)
 {
     double secs = t->have_data ? gt_engine_seconds(&t->snap) : 0;
 
-    if (t->per_second && is_rate_kind(t->l->metrics[m].show))
-        return secs > 0 ? v / secs : NAN;
-    return v;
+    if (!t->per_second || !is_rate_kind(t->l->metrics[m].show))
+        return v;
+    if (t->snap.nsamples > 1)
+        secs /= t->snap.nsamples;
+    return secs > 0 ? v / secs : NAN;
 }
 
 static double metric_value(const struct tui *t, size_t m, int inst)
@@ -136,7 +149,9 @@ static double metric_value(const struct tui *t, size_t m, int inst)
 
     if (!t->have_data)
         return NAN;
-    v = inst < 0 ? t->vals[m] : gt_engine_eval_instance(t->cfg->engine, &t->snap, m, (uint32_t)inst);
+    v = inst < 0 ? t->vals[m]
+                 : per_interval(t, m, gt_engine_eval_instance(t->cfg->engine, &t->snap, m,
+                                                              (uint32_t)inst));
     return shown_value(t, m, v);
 }
 
@@ -201,12 +216,12 @@ static void draw_header(struct tui *t)
     gt_sampler_get_stats(t->cfg->sampler, &st);
     localtime_r(&now, &tm);
     strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
-    snprintf(buf, sizeof(buf), " gputop%s%s%s%u cores%s%s%s%s%llu ms%s%s%s%s%s%s",
+    snprintf(buf, sizeof(buf), " gputop%s%s%s%u cores%s%s%s%s%llu ms%s%s%s%s%s",
              sep(t), in->gpu[0] ? in->gpu : in->device, sep(t), in->shader_cores,
              sep(t), t->cfg->sources[0]->type->name,
              st.state == GT_SAMPLER_RETRYING ? " RETRYING" :
              st.state == GT_SAMPLER_ENDED ? " ENDED" : "",
-             sep(t), (unsigned long long)ms, sep(t), t->per_second ? "per s" : "per interval",
+             sep(t), (unsigned long long)ms, t->per_second ? " (rates /s)" : "",
              sep(t), t->paused ? "PAUSED" : "live", sep(t), clock);
     style_on(t, PAIR_TITLE, A_REVERSE);
     mvhline(0, 0, ' ', COLS);
@@ -305,7 +320,7 @@ static void triage_text(struct tui *t, char *buf, size_t len)
 
 static int name_width(void)
 {
-    int w = COLS * 2 / 5;
+    int w = COLS - 44;
 
     return w < 12 ? 12 : w > 46 ? 46 : w;
 }
@@ -359,11 +374,21 @@ static void draw_spark(struct tui *t, int y, int x, size_t m)
     char buf[SPARK_WIDTH * 4 + 1];
     size_t n = gt_history_recent(t->hist, m, v, SPARK_WIDTH), i;
 
-    for (i = 0; i < n; i++)
-        if (!isnan(v[i]) && v[i] > hi)
-            hi = v[i];
-    if (t->l->metrics[m].show == GT_SHOW_PERCENT)
+    /* Percentages on their own scale; counts between their recent
+     * extremes, so that variation shows. */
+    lo = NAN;
+    for (i = 0; i < n; i++) {
+        if (isnan(v[i]))
+            continue;
+        hi = v[i] > hi ? v[i] : hi;
+        lo = isnan(lo) || v[i] < lo ? v[i] : lo;
+    }
+    if (isnan(lo) || lo == hi)
+        lo = 0;
+    if (t->l->metrics[m].show == GT_SHOW_PERCENT) {
+        lo = 0;
         hi = 100;
+    }
     gt_fmt_sparkline(buf, sizeof(buf), v, n, lo, hi, t->ascii);
     style_on(t, PAIR_DIM, 0);
     put_clip(t, y, x, buf, SPARK_WIDTH);
@@ -848,7 +873,7 @@ static int init_state(struct tui *t, const struct gt_tui_config *cfg)
     t->l = cfg->layout;
     t->per_second = cfg->per_second;
     t->sparks = 1;
-    t->count_bars = 1;
+    t->count_bars = 0;
     t->triage_section = -1;
     for (i = 0; i < t->l->ntriage && t->triage_section < 0; i++) {
         int m = gt_layout_find_metric(t->l, t->l->triage[i].metric);
@@ -874,11 +899,14 @@ static void free_state(struct tui *t)
 
 static void take_sample(struct tui *t)
 {
+    size_t i;
     int r = gt_sampler_take(t->cfg->sampler, &t->snap, 0);
 
     if (r <= 0 || t->paused)
         return;
     gt_engine_eval(t->cfg->engine, &t->snap, t->vals);
+    for (i = 0; i < t->l->nmetrics; i++)
+        t->vals[i] = per_interval(t, i, t->vals[i]);
     gt_history_push(t->hist, t->vals);
     t->have_data = 1;
 }

@@ -44,7 +44,7 @@ static void quote(char *out, size_t len, const char *s)
 
 int tmux_start(struct tmux *t, int cols, int rows, const char *env, const char *cmd)
 {
-    char full[4096], q[4096], size[32];
+    char full[4096], q[4096], line[8400], size[32];
     const char *tmp = getenv("TMPDIR");
 
     snprintf(t->socket, sizeof(t->socket), "gputop-test-%d-%d", (int)getpid(), counter++);
@@ -53,10 +53,10 @@ int tmux_start(struct tmux *t, int cols, int rows, const char *env, const char *
     quote(q, sizeof(q), full);
     snprintf(size, sizeof(size), "-x %d -y %d", cols, rows);
     /* A clean server: no user config, a known TERM inside the pane. */
-    snprintf(full, sizeof(full),
+    snprintf(line, sizeof(line),
              "tmux -L %s -f /dev/null new-session -d %s -e TERM=xterm-256color sh -c %s",
              t->socket, size, q);
-    if (system(full) != 0)
+    if (system(line) != 0)
         return -1;
     run("tmux -L %s set-option -g remain-on-exit on >/dev/null 2>&1", t->socket, "");
     run("tmux -L %s pipe-pane -o 'cat >> %s'", t->socket, t->raw);

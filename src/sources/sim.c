@@ -1,0 +1,1223 @@
+/* The built-in simulated GPU: a workload model per Mali family whose counters
+ * keep the relations the vendor guides rely on, for demos, tests and benches. */
+#include "gputop/source.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIM_MAX_INST   16                 /* shader cores or L2 slices */
+#define SIM_SCENE_NS   8000000000ull      /* a scene's share of scene=cycle */
+#define SIM_FADE_NS    1000000000ull      /* cross-fade into the next scene */
+#define SIM_T0_NS      1000000000ull      /* virtual clock origin with step= */
+#define SIM_MAX_STEP   3600000000000ull   /* an hour: keeps cycle counts in range */
+#define SIM_FRAME_HZ   60.0
+
+enum scene {
+    SCENE_IDLE, SCENE_UI, SCENE_GAME, SCENE_COMPUTE, SCENE_RT, SCENE_MEMORY,
+    NSCENES,
+    SCENE_CYCLE = NSCENES,
+};
+
+static const char *const scene_names[NSCENES] = {
+    "idle", "ui", "game", "compute", "raytracing", "memory-bound",
+};
+
+/* Scene parameters. The ones before P_NFRACTIONS are shares in 0..1. */
+enum param {
+    P_BUSY,       /* GPU active / clock cycles */
+    P_DVFS,       /* clock / the family's top clock */
+    P_FRAG,       /* fragment (main phase) queue / GPU active */
+    P_VERT,       /* vertex (binning phase) queue / GPU active */
+    P_COMP,       /* compute queue / GPU active */
+    P_BLOCKED,    /* endpoint-stalled share of queued cycles */
+    P_CORE,       /* shader core active / GPU active */
+    P_EXEC,       /* execution core active / shader core active */
+    P_ARITH,      /* unit issue cycles / execution core active ... */
+    P_TEX,
+    P_LS,
+    P_VARY,
+    P_RT,
+    P_EZS_KILL,   /* early ZS killed / early ZS tested quads */
+    P_LZS,        /* late ZS tested / shaded quads */
+    P_COARSE,     /* coarse / fine quads (variable-rate shading) */
+    P_TE,         /* tile writes killed as unchanged */
+    P_OFFSCREEN,  /* primitives outside the frustum */
+    P_SMALL,      /* remaining primitives too small to hit a sample */
+    P_L2HIT,      /* core reads served by the L2 */
+    P_LAT,        /* 0: fast memory .. 1: saturated */
+    P_STALL,      /* external read stall cycles / GPU active at full load */
+    P_COHERENT,   /* ray batches with 13-16 active rays */
+    P_NFRACTIONS,
+    P_QUADS = P_NFRACTIONS, /* fine quads per fragment-active core cycle */
+    P_NF_TPC,     /* non-fragment threads per non-fragment-active cycle */
+    P_OVERDRAW,   /* fragment threads per pixel */
+    P_PRIMS,      /* input primitives per vertex-queue cycle */
+    P_VPP,        /* position-shaded vertices per input primitive */
+    P_BYTES,      /* bytes a load/store read fetches from L2 */
+    NPARAMS,
+};
+
+/*                 idle   ui     game   compute rt    memory-bound */
+#define ROW(a, b, c, d, e, f) { a, b, c, d, e, f }
+static const double scene_table[NPARAMS][NSCENES] = {
+    [P_BUSY]      = ROW(0.04, 0.35, 0.97, 0.96, 0.97, 0.98),
+    [P_DVFS]      = ROW(0.35, 0.55, 1.00, 1.00, 1.00, 0.90),
+    [P_FRAG]      = ROW(0.85, 0.92, 0.93, 0.12, 0.55, 0.65),
+    [P_VERT]      = ROW(0.25, 0.20, 0.60, 0.04, 0.30, 0.35),
+    [P_COMP]      = ROW(0.02, 0.03, 0.15, 0.96, 0.85, 0.60),
+    [P_BLOCKED]   = ROW(0.01, 0.02, 0.04, 0.05, 0.04, 0.15),
+    [P_CORE]      = ROW(0.80, 0.88, 0.96, 0.95, 0.96, 0.97),
+    [P_EXEC]      = ROW(0.45, 0.55, 0.85, 0.92, 0.90, 0.75),
+    [P_ARITH]     = ROW(0.25, 0.30, 0.55, 0.88, 0.40, 0.20),
+    [P_TEX]       = ROW(0.15, 0.30, 0.80, 0.08, 0.30, 0.35),
+    [P_LS]        = ROW(0.05, 0.08, 0.25, 0.45, 0.35, 0.88),
+    [P_VARY]      = ROW(0.15, 0.30, 0.45, 0.01, 0.15, 0.25),
+    [P_RT]        = ROW(0.00, 0.00, 0.02, 0.00, 0.85, 0.00),
+    [P_EZS_KILL]  = ROW(0.05, 0.05, 0.30, 0.10, 0.20, 0.15),
+    [P_LZS]       = ROW(0.02, 0.03, 0.06, 0.02, 0.05, 0.05),
+    [P_COARSE]    = ROW(1.00, 1.00, 0.80, 1.00, 0.90, 1.00),
+    [P_TE]        = ROW(0.50, 0.60, 0.05, 0.30, 0.05, 0.05),
+    [P_OFFSCREEN] = ROW(0.10, 0.02, 0.20, 0.10, 0.15, 0.15),
+    [P_SMALL]     = ROW(0.02, 0.01, 0.10, 0.02, 0.05, 0.05),
+    [P_L2HIT]     = ROW(0.90, 0.85, 0.85, 0.80, 0.75, 0.20),
+    [P_LAT]       = ROW(0.05, 0.10, 0.35, 0.30, 0.45, 0.95),
+    [P_STALL]     = ROW(0.00, 0.005, 0.04, 0.03, 0.06, 0.35),
+    [P_COHERENT]  = ROW(0.50, 0.50, 0.50, 0.50, 0.35, 0.50),
+    [P_QUADS]     = ROW(0.05, 0.06, 0.02, 0.05, 0.03, 0.04),
+    [P_NF_TPC]    = ROW(0.25, 0.25, 0.20, 0.15, 0.10, 0.08),
+    [P_OVERDRAW]  = ROW(1.10, 1.60, 2.20, 1.00, 1.30, 1.40),
+    [P_PRIMS]     = ROW(0.01, 0.02, 0.20, 0.01, 0.08, 0.10),
+    [P_VPP]       = ROW(1.60, 2.00, 1.30, 1.50, 1.30, 1.40),
+    [P_BYTES]     = ROW(4.0,  6.0,  6.0,  16.0, 12.0, 32.0),
+};
+
+/* Modelled hardware counters. Every Streamline alias of a hardware counter
+ * gets its value, so the model works in hardware names. */
+enum value {
+    V_GPU_ACTIVE, V_IRQ_ACTIVE, V_IRQ_COUNT, V_MCU_ACTIVE, V_ITER_ACTIVE,
+    V_FRAG_QUEUE, V_FRAG_JOBS, V_FRAG_TASKS, V_FRAG_BLOCKED,
+    V_NONFRAG_QUEUE, V_NONFRAG_JOBS, V_NONFRAG_TASKS,
+    V_VERT_QUEUE, V_VERT_JOBS, V_VERT_TASKS, V_VERT_BLOCKED,
+    V_COMP_QUEUE, V_COMP_JOBS, V_COMP_TASKS, V_COMP_BLOCKED,
+    V_TILER_ACTIVE, V_TRIANGLES, V_FRONT_FACING, V_PRIM_VISIBLE,
+    V_PRIM_CULLED, V_PRIM_CLIPPED, V_PRIM_FACE, V_PRIM_FRUSTUM, V_PRIM_SCISSOR,
+    V_PRIM_SAMPLE, V_POS_REQ, V_VAR_REQ, V_TILER_READS,
+    V_EXT_RD_BEATS, V_EXT_WR_BEATS, V_EXT_RD, V_EXT_WR, V_RD_STALL, V_WR_STALL,
+    V_LAT0, V_LAT1, V_LAT2, V_LAT3, V_LAT4,
+    V_L2_RD_LOOKUP, V_L2_WR_LOOKUP, V_L2_ANY_LOOKUP, V_L2_RD_HIT, V_L2_WR_HIT,
+    V_CORE_ACTIVE, V_FRAG_ACTIVE, V_NONFRAG_ACTIVE, V_EXEC_ACTIVE, V_FPK_ACTIVE,
+    V_FRAG_PRIMS, V_QUADS, V_PARTIAL_QUADS, V_COARSE_QUADS,
+    V_EZS_TEST, V_EZS_UPDATE, V_EZS_KILL, V_LZS_TEST, V_LZS_KILL, V_FPK_KILLER,
+    V_FRAG_THREADS, V_HELPER_THREADS, V_FRAG_WARPS, V_TILES, V_TILES_UNCHANGED,
+    V_CORE_NF_TASKS, V_NONFRAG_THREADS, V_NONFRAG_WARPS, V_REG64_WARPS, V_FULL_WARPS,
+    V_ARITH_WORDS, V_FMA, V_CVT, V_SFU, V_NARROW, V_DIVERGED, V_BLEND_CALLS,
+    V_VARY_INSTR, V_VARY_SLOT32, V_VARY_SLOT16, V_ATTR_INSTR,
+    V_TEX_FILT, V_TEX_REQ, V_TEX_FXR, V_TEX_FST, V_TEX_MSG, V_TEX_MSG_1Q,
+    V_TEX_IN_BUS, V_TEX_OUT_BUS, V_TEX_DIRECT, V_TEX_L1_OUT, V_TEX_L1_LOOKUP,
+    V_TEX_CACHE_LOOKUP, V_TEX_COMPLEX, V_TEX_INDEX, V_TEX_OUTPUT, V_TEX_CLK,
+    V_LS_ISSUES, V_LS_WORDS, V_LSC_READ, V_LSC_READ_HITS, V_LSC_WRITE,
+    V_LSC_WRITE_HITS, V_LSC_ATOMIC,
+    V_LS_READ_FULL, V_LS_READ_SHORT, V_LS_WRITE_FULL, V_LS_WRITE_SHORT, V_LS_ATOMIC,
+    V_RD_FTC, V_RD_FTC_EXT, V_RD_LSC, V_RD_LSC_EXT, V_RD_TEX, V_RD_TEX_EXT,
+    V_RD_OTHER, V_WR_LSC_OTHER, V_WR_TIB, V_WR_LSC_WB,
+    V_RT_TRI, V_RT_BOX, V_RT_TRI_BIN0, V_RT_TRI_BIN1, V_RT_TRI_BIN2, V_RT_TRI_BIN3,
+    V_RT_BOX_BIN0, V_RT_BOX_BIN1, V_RT_BOX_BIN2, V_RT_BOX_BIN3,
+    V_RT_OPAQUE, V_RT_NON_OPAQUE, V_RT_FIRST_HIT, V_RT_MISS, V_RT_RAYS,
+    V_RT_BOX_ISSUED, V_RT_TRI_ISSUED,
+    NVALUES,
+};
+
+struct value_name {
+    enum value v;
+    const char *block, *hw;
+};
+
+/* Hardware names as the counter tables give them (Midgard and CSF GPUs). */
+static const struct value_name value_names[] = {
+    { V_GPU_ACTIVE, "front-end", "GPU_ACTIVE" },
+    { V_IRQ_ACTIVE, "front-end", "IRQ_ACTIVE" },
+    { V_IRQ_ACTIVE, "front-end", "GPU_IRQ_ACTIVE" },
+    { V_IRQ_COUNT, "front-end", "GPU_IRQ_COUNT" },
+    { V_MCU_ACTIVE, "front-end", "MCU_ACTIVE" },
+    { V_ITER_ACTIVE, "front-end", "GPU_ITER_ACTIVE" },
+    { V_FRAG_QUEUE, "front-end", "JS0_ACTIVE" },
+    { V_FRAG_QUEUE, "front-end", "ITER_FRAG_ACTIVE" },
+    { V_FRAG_JOBS, "front-end", "JS0_JOBS" },
+    { V_FRAG_JOBS, "front-end", "ITER_FRAG_JOB_COMPLETED" },
+    { V_FRAG_TASKS, "front-end", "JS0_TASKS" },
+    { V_FRAG_TASKS, "front-end", "ITER_FRAG_TASK_COMPLETED" },
+    { V_FRAG_BLOCKED, "front-end", "ITER_FRAG_READY_BLOCKED" },
+    { V_NONFRAG_QUEUE, "front-end", "JS1_ACTIVE" },
+    { V_NONFRAG_JOBS, "front-end", "JS1_JOBS" },
+    { V_NONFRAG_TASKS, "front-end", "JS1_TASKS" },
+    { V_VERT_QUEUE, "front-end", "ITER_TILER_ACTIVE" },
+    { V_VERT_JOBS, "front-end", "ITER_TILER_JOB_COMPLETED" },
+    { V_VERT_TASKS, "front-end", "ITER_TILER_IDVS_TASK_COMPLETED" },
+    { V_VERT_BLOCKED, "front-end", "ITER_TILER_READY_BLOCKED" },
+    { V_COMP_QUEUE, "front-end", "ITER_COMP_ACTIVE" },
+    { V_COMP_JOBS, "front-end", "ITER_COMP_JOB_COMPLETED" },
+    { V_COMP_TASKS, "front-end", "ITER_COMP_TASK_COMPLETED" },
+    { V_COMP_BLOCKED, "front-end", "ITER_COMP_READY_BLOCKED" },
+    { V_TILER_ACTIVE, "tiler", "TILER_ACTIVE" },
+    { V_TRIANGLES, "tiler", "TRIANGLES" },
+    { V_FRONT_FACING, "tiler", "FRONT_FACING" },
+    { V_PRIM_VISIBLE, "tiler", "PRIM_VISIBLE" },
+    { V_PRIM_CULLED, "tiler", "PRIM_CULLED" },
+    { V_PRIM_CLIPPED, "tiler", "PRIM_CLIPPED" },
+    { V_PRIM_FACE, "tiler", "PRIM_FACE_CULLED" },
+    { V_PRIM_FRUSTUM, "tiler", "PRIM_FRUSTUM_CULLED" },
+    { V_PRIM_SCISSOR, "tiler", "PRIM_SCISSOR_CULLED" },
+    { V_PRIM_SAMPLE, "tiler", "PRIM_SAMPLE_CULLED" },
+    { V_POS_REQ, "tiler", "IDVS_POS_SHAD_REQ" },
+    { V_VAR_REQ, "tiler", "IDVS_VAR_SHAD_REQ" },
+    { V_TILER_READS, "tiler", "BUS_READ" },
+    { V_EXT_RD_BEATS, "memsys", "L2_EXT_READ_BEATS" },
+    { V_EXT_WR_BEATS, "memsys", "L2_EXT_WRITE_BEATS" },
+    { V_EXT_RD, "memsys", "L2_EXT_READ" },
+    { V_EXT_WR, "memsys", "L2_EXT_WRITE" },
+    { V_RD_STALL, "memsys", "L2_EXT_AR_STALL" },
+    { V_WR_STALL, "memsys", "L2_EXT_W_STALL" },
+    { V_LAT0, "memsys", "L2_EXT_RRESP_0_127" },
+    { V_LAT1, "memsys", "L2_EXT_RRESP_128_191" },
+    { V_LAT2, "memsys", "L2_EXT_RRESP_192_255" },
+    { V_LAT3, "memsys", "L2_EXT_RRESP_256_319" },
+    { V_LAT4, "memsys", "L2_EXT_RRESP_320_383" },
+    { V_L2_RD_LOOKUP, "memsys", "L2_READ_LOOKUP" },
+    { V_L2_WR_LOOKUP, "memsys", "L2_WRITE_LOOKUP" },
+    { V_L2_ANY_LOOKUP, "memsys", "L2_ANY_LOOKUP" },
+    { V_L2_RD_HIT, "memsys", "L2_READ_HIT" },
+    { V_L2_WR_HIT, "memsys", "L2_WRITE_HIT" },
+    { V_CORE_ACTIVE, "shadercore", "SHADER_CORE_ACTIVE" },
+    { V_FRAG_ACTIVE, "shadercore", "FRAG_ACTIVE" },
+    { V_NONFRAG_ACTIVE, "shadercore", "COMPUTE_ACTIVE" },
+    { V_EXEC_ACTIVE, "shadercore", "TRIPIPE_ACTIVE" },
+    { V_EXEC_ACTIVE, "shadercore", "EXEC_CORE_ACTIVE" },
+    { V_FPK_ACTIVE, "shadercore", "FRAG_FPK_ACTIVE" },
+    { V_FRAG_PRIMS, "shadercore", "FRAG_PRIMITIVES" },
+    { V_FRAG_PRIMS, "shadercore", "FRAG_PRIM_RAST" },
+    { V_QUADS, "shadercore", "FRAG_QUADS_RAST" },
+    { V_PARTIAL_QUADS, "shadercore", "FRAG_PARTIAL_QUADS_RAST" },
+    { V_COARSE_QUADS, "shadercore", "FRAG_QUADS_COARSE" },
+    { V_EZS_TEST, "shadercore", "FRAG_QUADS_EZS_TEST" },
+    { V_EZS_UPDATE, "shadercore", "FRAG_QUADS_EZS_UPDATE" },
+    { V_EZS_KILL, "shadercore", "FRAG_QUADS_EZS_KILL" },
+    { V_LZS_TEST, "shadercore", "FRAG_LZS_TEST" },
+    { V_LZS_TEST, "shadercore", "FRAG_THREADS_LZS_TEST" },
+    { V_LZS_KILL, "shadercore", "FRAG_LZS_KILL" },
+    { V_LZS_KILL, "shadercore", "FRAG_THREADS_LZS_KILL" },
+    { V_FPK_KILLER, "shadercore", "QUAD_FPK_KILLER" },
+    { V_FRAG_THREADS, "shadercore", "FRAG_THREADS" },
+    { V_FRAG_THREADS, "shadercore", "FRAG_SHADER_THREADS" },
+    { V_HELPER_THREADS, "shadercore", "FRAG_DUMMY_THREADS" },
+    { V_FRAG_WARPS, "shadercore", "FRAG_WARPS" },
+    { V_TILES, "shadercore", "FRAG_PTILES" },
+    { V_TILES_UNCHANGED, "shadercore", "FRAG_TRANS_ELIM" },
+    { V_CORE_NF_TASKS, "shadercore", "COMPUTE_TASKS" },
+    { V_NONFRAG_THREADS, "shadercore", "COMPUTE_THREADS" },
+    { V_NONFRAG_WARPS, "shadercore", "COMPUTE_WARPS" },
+    { V_REG64_WARPS, "shadercore", "WARP_REG_SIZE_64" },
+    { V_FULL_WARPS, "shadercore", "FULL_QUAD_WARPS" },
+    { V_ARITH_WORDS, "shadercore", "ARITH_WORDS" },
+    { V_FMA, "shadercore", "EXEC_INSTR_FMA" },
+    { V_CVT, "shadercore", "EXEC_INSTR_CVT" },
+    { V_SFU, "shadercore", "EXEC_INSTR_SFU" },
+    { V_NARROW, "shadercore", "EXEC_INSTR_NARROW" },
+    { V_DIVERGED, "shadercore", "EXEC_INSTR_DIVERGED" },
+    { V_BLEND_CALLS, "shadercore", "CALL_BLEND_SHADER" },
+    { V_VARY_INSTR, "shadercore", "VARY_INSTR" },
+    { V_VARY_SLOT32, "shadercore", "VARY_SLOT_32" },
+    { V_VARY_SLOT16, "shadercore", "VARY_SLOT_16" },
+    { V_ATTR_INSTR, "shadercore", "ATTR_INSTR" },
+    { V_TEX_FILT, "shadercore", "TEX_ISSUES" },
+    { V_TEX_FILT, "shadercore", "TEX_FILT_NUM_OPERATIONS" },
+    { V_TEX_REQ, "shadercore", "TEX_WORDS" },
+    { V_TEX_FXR, "shadercore", "TEX_FILT_NUM_FXR_OPERATIONS" },
+    { V_TEX_FST, "shadercore", "TEX_FILT_NUM_FST_OPERATIONS" },
+    { V_TEX_MSG, "shadercore", "TEX_MSGO_NUM_MSG" },
+    { V_TEX_MSG_1Q, "shadercore", "TEX_MSGO_NUM_SINGLE_QUAD_MSG" },
+    { V_TEX_IN_BUS, "shadercore", "TEX_MSGI_NUM_FLITS" },
+    { V_TEX_OUT_BUS, "shadercore", "TEX_MSGO_NUM_FLITS" },
+    { V_TEX_OUT_BUS, "shadercore", "TEX_RSPS_NUM_OPERATIONS" },
+    { V_TEX_DIRECT, "shadercore", "TEX_CFCH_NUM_DIRECT_PATH_OPERATIONS" },
+    { V_TEX_L1_OUT, "shadercore", "TEX_CFCH_NUM_L1_CL_OPERATIONS" },
+    { V_TEX_L1_LOOKUP, "shadercore", "TEX_CFCH_NUM_L1_CT_OPERATIONS" },
+    { V_TEX_CACHE_LOOKUP, "shadercore", "TEX_TFCH_NUM_TCL_OPERATIONS" },
+    { V_TEX_COMPLEX, "shadercore", "TEX_CFCH_NUM_RP_OPERATIONS" },
+    { V_TEX_INDEX, "shadercore", "TEX_TIDX_NUM_OPERATIONS" },
+    { V_TEX_OUTPUT, "shadercore", "TEX_CFCH_NUM_OUTPUT_OPERATIONS" },
+    { V_TEX_CLK, "shadercore", "TEX_TEXP_CLK_ACTIVE" },
+    { V_LS_ISSUES, "shadercore", "LS_ISSUES" },
+    { V_LS_WORDS, "shadercore", "LS_WORDS" },
+    { V_LSC_READ, "shadercore", "LSC_READ_OP" },
+    { V_LSC_READ_HITS, "shadercore", "LSC_READ_HITS" },
+    { V_LSC_WRITE, "shadercore", "LSC_WRITE_OP" },
+    { V_LSC_WRITE_HITS, "shadercore", "LSC_WRITE_HITS" },
+    { V_LSC_ATOMIC, "shadercore", "LSC_ATOMIC_OP" },
+    { V_LS_READ_FULL, "shadercore", "LS_MEM_READ_FULL" },
+    { V_LS_READ_SHORT, "shadercore", "LS_MEM_READ_SHORT" },
+    { V_LS_WRITE_FULL, "shadercore", "LS_MEM_WRITE_FULL" },
+    { V_LS_WRITE_SHORT, "shadercore", "LS_MEM_WRITE_SHORT" },
+    { V_LS_ATOMIC, "shadercore", "LS_MEM_ATOMIC" },
+    { V_RD_FTC, "shadercore", "BEATS_RD_FTC" },
+    { V_RD_FTC_EXT, "shadercore", "BEATS_RD_FTC_EXT" },
+    { V_RD_LSC, "shadercore", "BEATS_RD_LSC" },
+    { V_RD_LSC_EXT, "shadercore", "BEATS_RD_LSC_EXT" },
+    { V_RD_TEX, "shadercore", "BEATS_RD_TEX" },
+    { V_RD_TEX_EXT, "shadercore", "BEATS_RD_TEX_EXT" },
+    { V_RD_OTHER, "shadercore", "BEATS_RD_OTHER" },
+    { V_WR_LSC_OTHER, "shadercore", "BEATS_WR_LSC_OTHER" },
+    { V_WR_TIB, "shadercore", "BEATS_WR_TIB" },
+    { V_WR_LSC_WB, "shadercore", "BEATS_WR_LSC_WB" },
+    { V_RT_TRI, "shadercore", "RT_RAY_TRI" },
+    { V_RT_BOX, "shadercore", "RT_RAY_BOX" },
+    { V_RT_TRI_BIN0, "shadercore", "RT_RAY_TRI_BIN_1_4" },
+    { V_RT_TRI_BIN1, "shadercore", "RT_RAY_TRI_BIN_5_8" },
+    { V_RT_TRI_BIN2, "shadercore", "RT_RAY_TRI_BIN_9_12" },
+    { V_RT_TRI_BIN3, "shadercore", "RT_RAY_TRI_BIN_13_16" },
+    { V_RT_BOX_BIN0, "shadercore", "RT_RAY_BOX_BIN_1_4" },
+    { V_RT_BOX_BIN1, "shadercore", "RT_RAY_BOX_BIN_5_8" },
+    { V_RT_BOX_BIN2, "shadercore", "RT_RAY_BOX_BIN_9_12" },
+    { V_RT_BOX_BIN3, "shadercore", "RT_RAY_BOX_BIN_13_16" },
+    { V_RT_OPAQUE, "shadercore", "RT_OPAQUE_HIT" },
+    { V_RT_NON_OPAQUE, "shadercore", "RT_NON_OPAQUE_HIT" },
+    { V_RT_FIRST_HIT, "shadercore", "RT_TERM_FIRST_HIT" },
+    { V_RT_MISS, "shadercore", "RT_MISS" },
+    { V_RT_RAYS, "shadercore", "RT_RAYS_STARTED" },
+    { V_RT_BOX_ISSUED, "shadercore", "RT_RAY_BOX_ISSUED" },
+    { V_RT_TRI_ISSUED, "shadercore", "RT_RAY_TRI_ISSUED" },
+};
+
+struct sim;
+struct work;
+
+/* A simulated product. Core and slice counts follow common configurations:
+ * T830 MP4 with one L2 slice, G715 MC7 and Immortalis-G720 MC12 with 2 and
+ * 4 slices; all with a 128-bit external bus. */
+struct family {
+    const char *name, *table, *gpu;
+    uint64_t gpu_id;
+    uint32_t cores, slices, bus_bits;
+    double top_mhz;
+    double perf;              /* per-core throughput relative to a G715 core */
+    double geom;              /* primitive rate relative to a G715 */
+    uint32_t task_px;         /* pixels per fragment task, as the guide counts them */
+    uint32_t tile_px;         /* pixels per physical tile */
+    int warps;                /* 1: threads run in 16-wide warps (G7xx) */
+    int scissor;              /* 1: a scissor culling stage with its counter */
+    int has_rt;
+    void (*model)(struct sim *m, struct work *w);
+};
+
+struct sim {
+    const struct family *fam;
+    int scene;                /* a scene, or SCENE_CYCLE */
+    uint64_t seed, step_ns;   /* step_ns 0: real time */
+    uint64_t rng;
+    uint64_t last_ns;         /* end of the previous interval */
+    uint64_t own_ns;          /* time this source has run, for scene=cycle */
+    double core_skew[SIM_MAX_INST], slice_skew[SIM_MAX_INST];
+    int *bind;                /* catalogue counter -> enum value, or -1 */
+    uint64_t v[NVALUES][SIM_MAX_INST];
+};
+
+/* One interval's GPU-wide quantities, shared by the steps of a model. */
+struct work {
+    double p[NPARAMS];
+    uint64_t dt_ns, gpu;
+    uint64_t frag_q, vert_q, comp_q;
+    double frag_sc, nf_sc;    /* shares of shader-core active time */
+    uint64_t prims, visible;
+    uint64_t other_rd, other_wr;  /* tiler and front-end external traffic */
+};
+
+/* One shader core's interval. */
+struct core {
+    uint64_t any, frag, nf, exec;
+    uint64_t quads, ezs_test, ezs_kill, reach, shaded;
+    uint64_t warps, threads, nf_threads, pixels, tiles;
+    uint64_t arith, tex, ls, vary, rt_box, rt_tri;
+    uint64_t ls_part[5];      /* full read, short read, full write, short write, atomic */
+    uint64_t rd_ftc, rd_ftc_ext, rd_ls, rd_ls_ext, rd_tex, rd_tex_ext;
+    uint64_t wr_wb, wr_other, wr_tib;
+};
+
+/* ---- arithmetic that keeps the invariants exact ---- */
+
+/* floor(whole * f) for f clamped to 0..1: never more than whole. */
+static uint64_t part(uint64_t whole, double f)
+{
+    double v;
+
+    if (!(f > 0.0))
+        return 0;
+    if (f >= 1.0)
+        return whole;
+    v = (double)whole * f;
+    return v >= (double)whole ? whole : (uint64_t)v;
+}
+
+/* floor(x * f), saturating instead of overflowing. */
+static uint64_t scale(uint64_t x, double f)
+{
+    double v = (double)x * f;
+
+    if (!(v > 0.0))
+        return 0;
+    return v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
+static double clamp01(double x)
+{
+    return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
+}
+
+/* Splits total into n parts in proportion to w; the parts sum to total. */
+static void split(uint64_t total, const double *w, size_t n, uint64_t *out)
+{
+    double rest = 0.0;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        rest += w[i];
+    for (i = 0; i + 1 < n; i++) {
+        out[i] = rest > 0.0 ? part(total, w[i] / rest) : 0;
+        total -= out[i];
+        rest -= w[i];
+    }
+    out[n - 1] = total;
+}
+
+/* ---- random numbers: xorshift64*, seeded through splitmix64 ---- */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t rng_next(struct sim *m)
+{
+    m->rng ^= m->rng >> 12;
+    m->rng ^= m->rng << 25;
+    m->rng ^= m->rng >> 27;
+    return m->rng * 0x2545F4914F6CDD1Dull;
+}
+
+static double rng_unit(struct sim *m)
+{
+    return (double)(rng_next(m) >> 11) * 0x1.0p-53;
+}
+
+/* 1 +- amp, uniformly. */
+static double jitter(struct sim *m, double amp)
+{
+    return 1.0 + amp * (2.0 * rng_unit(m) - 1.0);
+}
+
+static void put(struct sim *m, enum value v, uint32_t inst, uint64_t x)
+{
+    m->v[v][inst] = x;
+}
+
+/* ---- scene parameters ---- */
+
+static int scene_column(const struct sim *m, int scene)
+{
+    /* A GPU without a ray tracing unit runs the ray tracing slot as a game. */
+    return scene == SCENE_RT && !m->fam->has_rt ? SCENE_GAME : scene;
+}
+
+/* The current scene's parameters, faded from the previous scene during the
+ * first second of each scene=cycle period, with a few percent of noise. */
+static void scene_params(struct sim *m, double *p)
+{
+    int cur = m->scene, prev = m->scene, i;
+    double w = 1.0;
+
+    if (m->scene == SCENE_CYCLE) {
+        uint64_t slot = m->own_ns / SIM_SCENE_NS, into = m->own_ns % SIM_SCENE_NS;
+        cur = (int)(slot % NSCENES);
+        prev = (cur + NSCENES - 1) % NSCENES;
+        if (slot > 0 && into < SIM_FADE_NS)
+            w = (double)into / (double)SIM_FADE_NS;
+    }
+    cur = scene_column(m, cur);
+    prev = scene_column(m, prev);
+    for (i = 0; i < NPARAMS; i++) {
+        p[i] = w * scene_table[i][cur] + (1.0 - w) * scene_table[i][prev];
+        p[i] *= jitter(m, 0.04);
+        if (i < P_NFRACTIONS)
+            p[i] = clamp01(p[i]);
+    }
+    /* Headroom under GPU active, so per-core speed differences still show. */
+    if (p[P_CORE] > 0.97)
+        p[P_CORE] = 0.97;
+}
+
+/* ---- model steps shared by the families ---- */
+
+/* Queue activity; vertex and compute share the non-fragment path of a core. */
+static void queues(struct sim *m, struct work *w)
+{
+    const double *p = w->p;
+    double nonfrag = p[P_VERT] > p[P_COMP] ? p[P_VERT] : p[P_COMP];
+    double any = 1.0 - (1.0 - p[P_FRAG]) * (1.0 - nonfrag);
+
+    w->frag_q = part(w->gpu, p[P_FRAG]);
+    w->vert_q = part(w->gpu, p[P_VERT]);
+    w->comp_q = part(w->gpu, p[P_COMP]);
+    w->frag_sc = any > 1e-9 ? p[P_FRAG] / any : 0.0;
+    w->nf_sc = any > 1e-9 ? 0.95 * nonfrag / any : 0.0;
+    w->other_rd = scale(w->vert_q, 0.05);
+    w->other_wr = scale(w->vert_q, 0.03);
+    put(m, V_GPU_ACTIVE, 0, w->gpu);
+    put(m, V_IRQ_ACTIVE, 0, part(w->gpu, 0.004 * jitter(m, 0.3)));
+}
+
+static uint64_t jobs(const struct work *w, double per_frame)
+{
+    return (uint64_t)((double)w->dt_ns * 1e-9 * SIM_FRAME_HZ * per_frame + 0.5);
+}
+
+/* Job manager front-end (Midgard): fragment queue JS0, non-fragment JS1. */
+static void frontend_jm(struct sim *m, struct work *w)
+{
+    const double *p = w->p;
+    double nonfrag = p[P_VERT] > p[P_COMP] ? p[P_VERT] : p[P_COMP];
+    uint64_t js1 = part(w->gpu, nonfrag);
+
+    queues(m, w);
+    put(m, V_FRAG_QUEUE, 0, w->frag_q);
+    put(m, V_NONFRAG_QUEUE, 0, js1);
+    put(m, V_TILER_ACTIVE, 0, part(js1, nonfrag > 0 ? 0.9 * p[P_VERT] / nonfrag : 0));
+    put(m, V_FRAG_JOBS, 0, jobs(w, 3.0 * p[P_FRAG]));
+    put(m, V_NONFRAG_JOBS, 0, jobs(w, 3.0 * nonfrag));
+}
+
+/* Command stream front-end (G7xx): three iterators with endpoint stalls. */
+static void frontend_csf(struct sim *m, struct work *w)
+{
+    const double *p = w->p;
+    double any = 1.0 - (1.0 - p[P_FRAG]) * (1.0 - p[P_VERT]) * (1.0 - p[P_COMP]);
+    uint64_t fj, vj, cj;
+
+    queues(m, w);
+    put(m, V_MCU_ACTIVE, 0, part(w->gpu, 0.03 + 0.1 * p[P_BLOCKED]));
+    put(m, V_ITER_ACTIVE, 0, part(w->gpu, any));
+    put(m, V_FRAG_QUEUE, 0, w->frag_q);
+    put(m, V_VERT_QUEUE, 0, w->vert_q);
+    put(m, V_COMP_QUEUE, 0, w->comp_q);
+    put(m, V_FRAG_BLOCKED, 0, part(w->frag_q, p[P_BLOCKED] * jitter(m, 0.2)));
+    put(m, V_VERT_BLOCKED, 0, part(w->vert_q, p[P_BLOCKED] * jitter(m, 0.2)));
+    put(m, V_COMP_BLOCKED, 0, part(w->comp_q, p[P_BLOCKED] * jitter(m, 0.2)));
+    put(m, V_TILER_ACTIVE, 0, part(w->vert_q, 0.9));
+    fj = jobs(w, 3.0 * p[P_FRAG]);
+    vj = jobs(w, 3.0 * p[P_VERT]);
+    cj = jobs(w, 8.0 * p[P_COMP]);
+    put(m, V_FRAG_JOBS, 0, fj);
+    put(m, V_VERT_JOBS, 0, vj);
+    put(m, V_COMP_JOBS, 0, cj);
+    put(m, V_IRQ_COUNT, 0, fj + vj + cj);
+}
+
+/* Primitives through the culling stages in the order the guides draw them
+ * (frustum, scissor, facing, sample): every primitive lands in exactly one
+ * culling counter or in the visible counter. */
+static void geometry(struct sim *m, struct work *w)
+{
+    const double *p = w->p;
+    uint64_t rest, frustum, scissor, facing, sample;
+
+    w->prims = scale(w->vert_q, p[P_PRIMS] * m->fam->geom);
+    frustum = part(w->prims, p[P_OFFSCREEN]);
+    rest = w->prims - frustum;
+    scissor = m->fam->scissor ? part(rest, 0.02) : 0;
+    rest -= scissor;
+    facing = part(rest, 0.47 * jitter(m, 0.03));
+    rest -= facing;
+    sample = part(rest, p[P_SMALL]);
+    w->visible = rest - sample;
+    put(m, V_TRIANGLES, 0, w->prims);
+    put(m, V_FRONT_FACING, 0, w->visible);
+    put(m, V_PRIM_VISIBLE, 0, w->visible);
+    put(m, V_PRIM_FRUSTUM, 0, frustum);
+    put(m, V_PRIM_SCISSOR, 0, scissor);
+    put(m, V_PRIM_FACE, 0, facing);
+    put(m, V_PRIM_SAMPLE, 0, sample);
+    /* Midgard counts XY-plane and facing culls together, Z-plane apart. */
+    put(m, V_PRIM_CULLED, 0, part(frustum, 0.8) + scissor + facing + sample);
+    put(m, V_PRIM_CLIPPED, 0, frustum - part(frustum, 0.8));
+}
+
+/* IDVS: positions are shaded in groups of 4 indices for every input
+ * primitive's vertices, varyings only for visible ones. deferred is the share
+ * of varying shading moved out of the binning phase (G720). */
+static void idvs(struct sim *m, const struct work *w, double deferred)
+{
+    uint64_t pos = scale(w->prims, w->p[P_VPP] / 4.0) + (w->prims ? 1 : 0);
+    uint64_t var = scale(w->visible, 1.2 * (1.0 - deferred) / 4.0);
+
+    put(m, V_POS_REQ, 0, pos);
+    put(m, V_VAR_REQ, 0, min_u64(var, pos));
+    put(m, V_VERT_TASKS, 0, pos / 64);
+    put(m, V_TILER_READS, 0, w->other_rd);
+}
+
+/* A core's active cycles and fragment flow: rasterized quads, early ZS,
+ * forward pixel kill, then warps of 16 threads (4 quads). */
+static void core_cycles(struct sim *m, const struct work *w, uint32_t c, struct core *k)
+{
+    const double *p = w->p;
+    const struct family *f = m->fam;
+
+    k->any = part(w->gpu, p[P_CORE] * m->core_skew[c] * jitter(m, 0.01));
+    k->frag = part(k->any, w->frag_sc);
+    k->nf = part(k->any, w->nf_sc);
+    k->exec = part(k->any, p[P_EXEC] * jitter(m, 0.02));
+    k->quads = scale(k->frag, p[P_QUADS] * f->perf * jitter(m, 0.03));
+    k->ezs_test = part(k->quads, 0.93 * jitter(m, 0.02));
+    k->ezs_kill = part(k->ezs_test, p[P_EZS_KILL]);
+    k->reach = k->quads - k->ezs_kill;
+    k->shaded = part(k->reach, 0.94 * jitter(m, 0.02));
+    k->warps = k->shaded / 4;
+    /* Midgard counts every thread of a shaded quad; warps run partly full. */
+    k->threads = f->warps ? part(k->warps * 16, 0.9 * jitter(m, 0.03)) : 4 * k->shaded;
+    k->nf_threads = scale(k->nf, p[P_NF_TPC] * f->perf);
+    k->pixels = scale(k->threads, 1.0 / p[P_OVERDRAW]);
+    k->tiles = (k->pixels + f->tile_px - 1) / f->tile_px;
+}
+
+/* Functional unit issue cycles, each a share of execution core cycles. */
+static void core_units(struct sim *m, const struct work *w, struct core *k)
+{
+    static const double ls_mix[5] = { 0.45, 0.15, 0.25, 0.10, 0.05 };
+    const double *p = w->p;
+
+    k->arith = part(k->exec, p[P_ARITH] * jitter(m, 0.03));
+    k->tex = part(k->exec, p[P_TEX] * jitter(m, 0.03));
+    k->ls = part(k->exec, p[P_LS] * jitter(m, 0.03));
+    k->vary = part(k->exec, p[P_VARY] * jitter(m, 0.03));
+    k->rt_box = part(k->exec, p[P_RT] * jitter(m, 0.03));
+    k->rt_tri = part(k->exec, 0.45 * p[P_RT]);
+    split(k->ls, ls_mix, 5, k->ls_part);
+}
+
+/* Bytes a core moves: 16-byte beats to and from the L2, and the share of
+ * reads that miss in the L2 and go to external memory. */
+static void core_traffic(const struct work *w, struct core *k)
+{
+    const double *p = w->p;
+    double miss = 1.0 - p[P_L2HIT];
+    uint64_t writes = k->ls_part[2] + k->ls_part[3];
+
+    k->rd_tex = scale(k->tex, 0.6 * p[P_BYTES] / 16.0);
+    k->rd_ls = scale(k->ls_part[0] + k->ls_part[1], p[P_BYTES] / 16.0);
+    k->rd_ftc = scale(k->frag, 0.01);
+    k->rd_tex_ext = part(k->rd_tex, miss);
+    k->rd_ls_ext = part(k->rd_ls, miss);
+    k->rd_ftc_ext = part(k->rd_ftc, miss);
+    k->wr_wb = scale(writes, 0.25 * p[P_BYTES] / 16.0);
+    k->wr_other = scale(writes, 0.1 * p[P_BYTES] / 16.0);
+    k->wr_tib = scale(k->pixels, 4.0 * 0.5 * (1.0 - p[P_TE]) / 16.0);
+}
+
+static void cores(struct sim *m, const struct work *w, struct core *k)
+{
+    uint32_t c;
+
+    for (c = 0; c < m->fam->cores; c++) {
+        core_cycles(m, w, c, &k[c]);
+        core_units(m, w, &k[c]);
+        core_traffic(w, &k[c]);
+    }
+}
+
+/* One L2 slice: read latency histogram and stalls follow its bus load. */
+static void slice(struct sim *m, const struct work *w, uint32_t s, uint64_t rd, uint64_t wr)
+{
+    static const double fast[6] = { 0.80, 0.13, 0.04, 0.02, 0.007, 0.003 };
+    static const double slow[6] = { 0.05, 0.15, 0.20, 0.20, 0.15, 0.25 };
+    const double *p = w->p;
+    double ru = w->gpu ? (double)rd / (double)w->gpu : 0.0;
+    double wu = w->gpu ? (double)wr / (double)w->gpu : 0.0;
+    double lat = clamp01(0.75 * p[P_LAT] + 0.25 * ru), wt[6];
+    uint64_t bucket[6], lookups;
+    int i;
+
+    for (i = 0; i < 6; i++)
+        wt[i] = (1.0 - lat) * fast[i] + lat * slow[i];
+    /* The sixth share is the guide's derived 384+ bucket: not a counter. */
+    split(rd, wt, 6, bucket);
+    for (i = 0; i < 5; i++)
+        put(m, (enum value)(V_LAT0 + i), s, bucket[i]);
+    put(m, V_EXT_RD_BEATS, s, rd);
+    put(m, V_EXT_WR_BEATS, s, wr);
+    put(m, V_EXT_RD, s, rd / 4);
+    put(m, V_EXT_WR, s, wr / 4);
+    put(m, V_RD_STALL, s, part(w->gpu, p[P_STALL] * (0.4 + 0.8 * ru) * m->slice_skew[s]));
+    put(m, V_WR_STALL, s, part(w->gpu, 0.5 * p[P_STALL] * (0.4 + 0.8 * wu) * m->slice_skew[s]));
+    lookups = scale(rd / 4, 1.0 / (1.0 - 0.9 * p[P_L2HIT]));
+    put(m, V_L2_RD_LOOKUP, s, lookups);
+    put(m, V_L2_RD_HIT, s, lookups - min_u64(lookups, rd / 4));
+    put(m, V_L2_WR_LOOKUP, s, scale(wr / 4, 1.2));
+    put(m, V_L2_WR_HIT, s, part(scale(wr / 4, 1.2), 0.8));
+    put(m, V_L2_ANY_LOOKUP, s, lookups + scale(wr / 4, 1.2));
+}
+
+/* External traffic is what the cores miss plus the tiler's. The bus moves
+ * at most about one beat per cycle per slice, so demand beyond that is cut
+ * back at the cores (fewer misses served in the interval). */
+static void memory(struct sim *m, const struct work *w, struct core *k)
+{
+    const struct family *f = m->fam;
+    uint64_t demand = w->other_rd, cap = 0, wr = w->other_wr, rb[SIM_MAX_INST], wb[SIM_MAX_INST];
+    double weight[SIM_MAX_INST], cut = 1.0;
+    uint32_t c, s;
+
+    for (s = 0; s < f->slices; s++) {
+        weight[s] = m->slice_skew[s] * jitter(m, 0.004);
+        cap += part(w->gpu, 0.92 * m->slice_skew[s]);
+    }
+    for (c = 0; c < f->cores; c++)
+        demand += k[c].rd_ftc_ext + k[c].rd_ls_ext + k[c].rd_tex_ext;
+    if (demand > cap)
+        cut = (double)cap / (double)demand;
+    demand = part(w->other_rd, cut);
+    for (c = 0; c < f->cores; c++) {
+        k[c].rd_ftc_ext = part(k[c].rd_ftc_ext, cut);
+        k[c].rd_ls_ext = part(k[c].rd_ls_ext, cut);
+        k[c].rd_tex_ext = part(k[c].rd_tex_ext, cut);
+        demand += k[c].rd_ftc_ext + k[c].rd_ls_ext + k[c].rd_tex_ext;
+        wr += part(k[c].wr_wb + k[c].wr_other + k[c].wr_tib, 0.8);
+    }
+    split(demand, weight, f->slices, rb);
+    split(wr, weight, f->slices, wb);
+    for (s = 0; s < f->slices; s++)
+        slice(m, w, s, min_u64(rb[s], w->gpu), min_u64(wb[s], part(w->gpu, 0.92)));
+}
+
+/* Fragment tasks cover task_px pixels each (T8xx 16x16, G715 32x32,
+ * G720 64x64), which is how the guides count pixels. */
+static void fragment_tasks(struct sim *m, const struct core *k)
+{
+    uint64_t pixels = 0;
+    uint32_t c;
+
+    for (c = 0; c < m->fam->cores; c++)
+        pixels += k[c].pixels;
+    put(m, V_FRAG_TASKS, 0, (pixels + m->fam->task_px - 1) / m->fam->task_px);
+}
+
+/* A CSF core's fragment path and warps (G715 and G720 alike). */
+static void put_core_frag_csf(struct sim *m, const struct work *w, uint32_t c,
+                              const struct core *k)
+{
+    const double *p = w->p;
+    uint64_t nf_warps = k->nf_threads / 16, warps = k->warps + nf_warps;
+    uint64_t lzs = part(4 * k->warps, p[P_LZS]);
+
+    put(m, V_CORE_ACTIVE, c, k->any);
+    put(m, V_FRAG_ACTIVE, c, k->frag);
+    put(m, V_NONFRAG_ACTIVE, c, k->nf);
+    put(m, V_EXEC_ACTIVE, c, k->exec);
+    put(m, V_FPK_ACTIVE, c, part(k->frag, 0.85 * jitter(m, 0.05)));
+    put(m, V_FRAG_PRIMS, c, scale(w->visible, 1.5 / m->fam->cores));
+    put(m, V_QUADS, c, k->quads);
+    put(m, V_PARTIAL_QUADS, c, part(k->quads, 0.08 + 2.0 * p[P_SMALL]));
+    put(m, V_COARSE_QUADS, c, part(k->quads, p[P_COARSE]));
+    put(m, V_EZS_TEST, c, k->ezs_test);
+    put(m, V_EZS_UPDATE, c, part(k->ezs_test, 0.5 * jitter(m, 0.05)));
+    put(m, V_EZS_KILL, c, k->ezs_kill);
+    /* FPK kills what passed early ZS but never reached a warp. */
+    put(m, V_FPK_KILLER, c, part(k->reach - 4 * k->warps, 0.8));
+    put(m, V_LZS_TEST, c, lzs);
+    put(m, V_LZS_KILL, c, part(lzs, 0.3));
+    put(m, V_FRAG_WARPS, c, k->warps);
+    put(m, V_FRAG_THREADS, c, k->threads);
+    put(m, V_NONFRAG_WARPS, c, nf_warps);
+    put(m, V_CORE_NF_TASKS, c, nf_warps / 16);
+    put(m, V_REG64_WARPS, c, part(warps, 0.1 + 0.3 * p[P_COMP]));
+    put(m, V_FULL_WARPS, c, part(warps, 0.8));
+    put(m, V_TILES, c, k->tiles);
+    /* The guides divide unchanged tiles by 4 x tiles: 4 blocks per tile. */
+    put(m, V_TILES_UNCHANGED, c, part(4 * k->tiles, p[P_TE]));
+}
+
+/* A CSF core's execution units (G715 and G720 alike). */
+static void put_core_exec_csf(struct sim *m, const struct work *w, uint32_t c,
+                              const struct core *k)
+{
+    const double *p = w->p;
+    uint64_t fma, cvt, sfu;
+
+    /* Mix chosen so the guides' arithmetic estimate equals k->arith on
+     * G715 and 7/8 of it on G720: FMA issues two per cycle. */
+    fma = scale(k->arith, 1.5);
+    cvt = part(k->arith, 0.17);
+    sfu = part(k->arith, 0.08);
+    put(m, V_FMA, c, fma);
+    put(m, V_CVT, c, cvt);
+    put(m, V_SFU, c, sfu);
+    put(m, V_NARROW, c, part(fma + cvt + sfu, 0.3));
+    put(m, V_DIVERGED, c, part(fma + cvt + sfu, 0.03 + 0.05 * p[P_COMP]));
+    put(m, V_BLEND_CALLS, c, part(k->warps / 4, 0.03));
+    put(m, V_VARY_SLOT16, c, 4 * part(k->vary, 0.6));
+    put(m, V_VARY_SLOT32, c, 4 * (k->vary - part(k->vary, 0.6)));
+    put(m, V_VARY_INSTR, c, k->vary / 2);
+    put(m, V_ATTR_INSTR, c, scale(k->nf, 0.05));
+    put(m, V_TEX_FILT, c, k->tex);
+    put(m, V_TEX_MSG, c, scale(k->tex, 0.9));
+    put(m, V_TEX_IN_BUS, c, part(k->exec, 0.7 * p[P_TEX]));
+    put(m, V_LS_READ_FULL, c, k->ls_part[0]);
+    put(m, V_LS_READ_SHORT, c, k->ls_part[1]);
+    put(m, V_LS_WRITE_FULL, c, k->ls_part[2]);
+    put(m, V_LS_WRITE_SHORT, c, k->ls_part[3]);
+    put(m, V_LS_ATOMIC, c, k->ls_part[4]);
+}
+
+static void put_core_beats(struct sim *m, uint32_t c, const struct core *k)
+{
+    put(m, V_RD_FTC, c, k->rd_ftc);
+    put(m, V_RD_FTC_EXT, c, k->rd_ftc_ext);
+    put(m, V_RD_LSC, c, k->rd_ls);
+    put(m, V_RD_LSC_EXT, c, k->rd_ls_ext);
+    put(m, V_RD_TEX, c, k->rd_tex);
+    put(m, V_RD_TEX_EXT, c, k->rd_tex_ext);
+    put(m, V_RD_OTHER, c, scale(k->nf, 0.005));
+    put(m, V_WR_LSC_WB, c, k->wr_wb);
+    put(m, V_WR_LSC_OTHER, c, k->wr_other);
+    put(m, V_WR_TIB, c, k->wr_tib);
+}
+
+/* Ray tracing: box and triangle tests of a warp against a node; the
+ * coherency histograms split exactly those totals by active rays. */
+static void put_core_rt(struct sim *m, const struct work *w, uint32_t c, const struct core *k)
+{
+    double coh = w->p[P_COHERENT];
+    double box_w[4] = { 0.25 * (1 - coh), 0.35 * (1 - coh), 0.40 * (1 - coh), coh };
+    double tri_w[4] = { 0.35 * (1 - coh), 0.35 * (1 - coh), 0.30 * (1 - coh), 0.7 * coh };
+    uint64_t box = scale(k->rt_box, 0.7), tri = scale(k->rt_tri, 0.6), rays, opaque;
+    uint64_t bins[4];
+    int i;
+
+    put(m, V_RT_BOX_ISSUED, c, k->rt_box);
+    put(m, V_RT_TRI_ISSUED, c, k->rt_tri);
+    put(m, V_RT_BOX, c, box);
+    put(m, V_RT_TRI, c, tri);
+    split(box, box_w, 4, bins);
+    for (i = 0; i < 4; i++)
+        put(m, (enum value)(V_RT_BOX_BIN0 + i), c, bins[i]);
+    split(tri, tri_w, 4, bins);
+    for (i = 0; i < 4; i++)
+        put(m, (enum value)(V_RT_TRI_BIN0 + i), c, bins[i]);
+    rays = scale(box, 0.35);
+    opaque = part(rays, 0.45);
+    put(m, V_RT_RAYS, c, rays);
+    put(m, V_RT_OPAQUE, c, opaque);
+    put(m, V_RT_NON_OPAQUE, c, part(rays, 0.12));
+    put(m, V_RT_MISS, c, part(rays, 0.3));
+    put(m, V_RT_FIRST_HIT, c, part(opaque, 0.5));
+}
+
+static void compute_tasks(struct sim *m, const struct core *k)
+{
+    uint64_t threads = 0;
+    uint32_t c;
+
+    for (c = 0; c < m->fam->cores; c++)
+        threads += k[c].nf_threads;
+    put(m, V_COMP_TASKS, 0, threads / 256);
+    put(m, V_NONFRAG_TASKS, 0, threads / 256);
+}
+
+/* ---- one model per family ---- */
+
+/* A Midgard core: late ZS counts threads, helper threads are counted, one
+ * texture sample per cycle, load/store split into read and write cycles. */
+static void put_core_jm(struct sim *m, const struct work *w, uint32_t c, const struct core *k)
+{
+    const double *p = w->p;
+    uint64_t lzs = part(k->threads, p[P_LZS]);
+    uint64_t read = part(k->ls, 0.6), write = part(k->ls - read, 0.85);
+
+    put(m, V_FRAG_ACTIVE, c, k->frag);
+    put(m, V_NONFRAG_ACTIVE, c, k->nf);
+    put(m, V_EXEC_ACTIVE, c, k->exec);
+    put(m, V_FPK_ACTIVE, c, part(k->frag, 0.85 * jitter(m, 0.05)));
+    put(m, V_FRAG_PRIMS, c, scale(w->visible, 1.5 / m->fam->cores));
+    put(m, V_QUADS, c, k->quads);
+    put(m, V_EZS_TEST, c, k->ezs_test);
+    put(m, V_EZS_KILL, c, k->ezs_kill);
+    put(m, V_FRAG_THREADS, c, k->threads);
+    put(m, V_HELPER_THREADS, c, part(k->threads, 0.04 + 2.0 * p[P_SMALL]));
+    put(m, V_LZS_TEST, c, lzs);
+    put(m, V_LZS_KILL, c, part(lzs, 0.3));
+    put(m, V_TILES, c, k->tiles);
+    put(m, V_TILES_UNCHANGED, c, part(k->tiles, p[P_TE]));
+    put(m, V_NONFRAG_THREADS, c, k->nf_threads);
+    put(m, V_CORE_NF_TASKS, c, k->nf_threads / 256);
+    put(m, V_ARITH_WORDS, c, k->arith);
+    put(m, V_TEX_FILT, c, k->tex);
+    /* Trilinear and 3D samples take 2-4 cycles: CPI above 1. */
+    put(m, V_TEX_REQ, c, scale(k->tex, 1.0 / (1.4 * jitter(m, 0.05))));
+    put(m, V_LS_ISSUES, c, k->ls);
+    put(m, V_LS_WORDS, c, part(k->ls, 0.9));
+    put(m, V_LSC_READ, c, read);
+    put(m, V_LSC_READ_HITS, c, part(read, 0.85));
+    put(m, V_LSC_WRITE, c, write);
+    put(m, V_LSC_WRITE_HITS, c, part(write, 0.9));
+    put(m, V_LSC_ATOMIC, c, k->ls - read - write);
+}
+
+/* Midgard T8xx: job manager queues, no ray tracing. */
+static void model_t8xx(struct sim *m, struct work *w)
+{
+    struct core k[SIM_MAX_INST];
+    uint32_t c;
+
+    frontend_jm(m, w);
+    geometry(m, w);
+    cores(m, w, k);
+    memory(m, w, k);
+    fragment_tasks(m, k);
+    compute_tasks(m, k);
+    for (c = 0; c < m->fam->cores; c++)
+        put_core_jm(m, w, c, &k[c]);
+}
+
+/* Valhall G715: three iterators, 8x bilinear filtering, ray tracing. */
+static void model_g715(struct sim *m, struct work *w)
+{
+    struct core k[SIM_MAX_INST];
+    uint32_t c;
+
+    frontend_csf(m, w);
+    geometry(m, w);
+    idvs(m, w, 0.0);
+    cores(m, w, k);
+    memory(m, w, k);
+    fragment_tasks(m, k);
+    compute_tasks(m, k);
+    for (c = 0; c < m->fam->cores; c++) {
+        uint64_t fxr = part(k[c].tex, 0.55);
+        put_core_frag_csf(m, w, c, &k[c]);
+        put_core_exec_csf(m, w, c, &k[c]);
+        put_core_beats(m, c, &k[c]);
+        put_core_rt(m, w, c, &k[c]);
+        put(m, V_TEX_FXR, c, fxr);
+        put(m, V_TEX_FST, c, part(k[c].tex - fxr, 0.5));
+        put(m, V_TEX_OUT_BUS, c, scale(k[c].tex, 1.2));
+    }
+}
+
+/* 5th generation G720: binning / main phase / compute queues, deferred
+ * varying shading, a texture unit described by nine activity counters. */
+static void model_g720(struct sim *m, struct work *w)
+{
+    /* Shares of texture load each texture pipeline stage carries. */
+    static const struct { enum value v; double share; } stages[] = {
+        { V_TEX_OUT_BUS, 0.60 }, { V_TEX_DIRECT, 0.30 }, { V_TEX_L1_OUT, 0.75 },
+        { V_TEX_L1_LOOKUP, 0.80 }, { V_TEX_CACHE_LOOKUP, 0.85 },
+        { V_TEX_COMPLEX, 0.25 }, { V_TEX_INDEX, 0.65 }, { V_TEX_OUTPUT, 0.70 },
+        { V_TEX_CLK, 1.10 },
+    };
+    struct core k[SIM_MAX_INST];
+    uint32_t c;
+    size_t i;
+
+    frontend_csf(m, w);
+    geometry(m, w);
+    idvs(m, w, 0.4);
+    cores(m, w, k);
+    memory(m, w, k);
+    fragment_tasks(m, k);
+    compute_tasks(m, k);
+    for (c = 0; c < m->fam->cores; c++) {
+        put_core_frag_csf(m, w, c, &k[c]);
+        put_core_exec_csf(m, w, c, &k[c]);
+        put_core_beats(m, c, &k[c]);
+        put_core_rt(m, w, c, &k[c]);
+        for (i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
+            put(m, stages[i].v, c, part(k[c].exec, stages[i].share * w->p[P_TEX]));
+        put(m, V_TEX_MSG_1Q, c, part(scale(k[c].tex, 0.9), 0.15));
+    }
+}
+
+static const struct family families[] = {
+    { "mali-t8xx", "T830", "Mali-T830 MP4", 0x0830, 4, 1, 128, 650.0, 0.7, 0.3,
+      256, 256, 0, 0, 0, model_t8xx },
+    { "mali-g715", "G715", "Mali-G715 MC7", 0xB002, 7, 2, 128, 850.0, 1.0, 1.0,
+      1024, 256, 1, 0, 1, model_g715 },
+    { "mali-g720", "G720", "Immortalis-G720 MC12", 0xC000, 12, 4, 128, 1000.0, 1.3, 1.3,
+      4096, 1024, 1, 1, 1, model_g720 },
+};
+#define NFAMILIES (sizeof(families) / sizeof(families[0]))
+
+/* ---- the source ---- */
+
+static void model_interval(struct sim *m, uint64_t dt_ns)
+{
+    struct work w;
+    double mhz;
+
+    memset(&w, 0, sizeof(w));
+    scene_params(m, w.p);
+    w.dt_ns = dt_ns;
+    /* DVFS with a little wander; never above the family's top clock. */
+    mhz = m->fam->top_mhz * (w.p[P_DVFS] < 0.99 ? w.p[P_DVFS] : 0.99) * jitter(m, 0.01);
+    w.gpu = part(scale(dt_ns, mhz / 1000.0), w.p[P_BUSY]);
+    memset(m->v, 0, sizeof(m->v));
+    m->fam->model(m, &w);
+}
+
+static void scatter(const struct gt_source *s, const struct sim *m, struct gt_snapshot *out)
+{
+    size_t i;
+
+    memset(out->deltas, 0, (size_t)out->nslots * sizeof(uint64_t));
+    for (i = 0; i < s->catalog.ncounters; i++) {
+        const struct gt_counter *k = &s->catalog.counters[i];
+        if (m->bind[i] >= 0)
+            memcpy(out->deltas + k->slot, m->v[m->bind[i]], k->instances * sizeof(uint64_t));
+    }
+}
+
+static int find_value(const char *block, const char *hw)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(value_names) / sizeof(value_names[0]); i++)
+        if (strcmp(value_names[i].hw, hw) == 0 && strcmp(value_names[i].block, block) == 0)
+            return (int)value_names[i].v;
+    return -1;
+}
+
+/* Resolves every catalogue counter to the value it reports, once. */
+static int bind_counters(const struct gt_catalog *c, struct sim *m)
+{
+    size_t i;
+
+    m->bind = malloc((c->ncounters ? c->ncounters : 1) * sizeof(int));
+    if (!m->bind)
+        return -1;
+    for (i = 0; i < c->ncounters; i++) {
+        const struct gt_counter *k = &c->counters[i];
+        m->bind[i] = -1;
+        if (k->kind == GT_COUNTER_DELTA && k->hw_name && k->instances <= SIM_MAX_INST)
+            m->bind[i] = find_value(k->block, k->hw_name);
+    }
+    return 0;
+}
+
+static const struct family *find_family(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < NFAMILIES; i++)
+        if (strcmp(families[i].name, name) == 0)
+            return &families[i];
+    return NULL;
+}
+
+static int find_scene(const char *name)
+{
+    int i;
+
+    if (strcmp(name, "cycle") == 0)
+        return SCENE_CYCLE;
+    for (i = 0; i < NSCENES; i++)
+        if (strcmp(scene_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* Decimal digits only: no sign, no spaces, no overflow. */
+static int parse_u64(const char *s, uint64_t *out)
+{
+    unsigned long long v;
+    char *end;
+
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_args(struct sim *m, const char *args, struct gt_diag *d)
+{
+    static const char *const keys[] = { "", "scene", "seed", "step", NULL };
+    char buf[64];
+
+    if (gt_args_check(args, keys, "sim", d) < 0)
+        return -1;
+    m->fam = &families[NFAMILIES - 1];
+    if (gt_args_get(args, "", buf, sizeof(buf)) && !(m->fam = find_family(buf))) {
+        gt_diag_set(d, "sim: unknown GPU family '%s' (known: mali-t8xx, mali-g715, mali-g720)",
+                    buf);
+        return -1;
+    }
+    m->scene = SCENE_CYCLE;
+    if (gt_args_get(args, "scene", buf, sizeof(buf)) && (m->scene = find_scene(buf)) < 0) {
+        gt_diag_set(d, "sim: unknown scene '%s' (known: idle, ui, game, compute, raytracing, "
+                    "memory-bound, cycle)", buf);
+        return -1;
+    }
+    m->seed = 1;
+    if (gt_args_get(args, "seed", buf, sizeof(buf)) && parse_u64(buf, &m->seed) < 0) {
+        gt_diag_set(d, "sim: seed '%s' is not an unsigned integer", buf);
+        return -1;
+    }
+    if (gt_args_get(args, "step", buf, sizeof(buf)) &&
+        (parse_u64(buf, &m->step_ns) < 0 || m->step_ns == 0 || m->step_ns > SIM_MAX_STEP)) {
+        gt_diag_set(d, "sim: step '%s' is not a number of nanoseconds from 1 to %llu", buf,
+                    (unsigned long long)SIM_MAX_STEP);
+        return -1;
+    }
+    return 0;
+}
+
+static void describe(struct gt_source *s, const struct sim *m)
+{
+    const struct family *f = m->fam;
+    const char *scene = m->scene == SCENE_CYCLE ? "cycle" : scene_names[m->scene];
+
+    snprintf(s->info.device, sizeof(s->info.device), "simulated");
+    snprintf(s->info.gpu, sizeof(s->info.gpu), "%s", f->gpu);
+    snprintf(s->info.layout, sizeof(s->info.layout), "%s", f->name);
+    snprintf(s->info.family, sizeof(s->info.family), "%s", f->name);
+    s->info.gpu_id = f->gpu_id;
+    s->info.shader_cores = f->cores;
+    s->info.l2_slices = f->slices;
+    s->info.bus_width_bits = f->bus_bits;
+    if (m->step_ns)
+        snprintf(s->info.detail, sizeof(s->info.detail), "scene %s, seed %llu, step %llu ns",
+                 scene, (unsigned long long)m->seed, (unsigned long long)m->step_ns);
+    else
+        snprintf(s->info.detail, sizeof(s->info.detail), "scene %s, seed %llu", scene,
+                 (unsigned long long)m->seed);
+}
+
+/* Fixed per-core and per-slice speed differences of a few percent, spread
+ * by golden-ratio steps so no two instances run at the same speed. */
+static void seed_model(struct sim *m)
+{
+    uint64_t x = m->seed;
+    size_t i;
+
+    m->rng = splitmix64(&x);
+    if (!m->rng)
+        m->rng = 1;
+    for (i = 0; i < SIM_MAX_INST; i++) {
+        double spread = (double)i * 0.6180339887;
+        spread -= (double)(uint64_t)spread;
+        m->core_skew[i] = 0.995 - 0.05 * spread - 0.005 * rng_unit(m);
+        spread += 0.3;
+        spread -= (double)(uint64_t)spread;
+        m->slice_skew[i] = 0.995 - 0.04 * spread - 0.002 * rng_unit(m);
+    }
+}
+
+static void sim_close(struct gt_source *s)
+{
+    struct sim *m = s->priv;
+
+    if (!m)
+        return;
+    free(m->bind);
+    free(m);
+    s->priv = NULL;
+}
+
+static int sim_open(struct gt_source *s, const char *args, struct gt_diag *d)
+{
+    struct gt_device_desc dev;
+    struct sim *m = calloc(1, sizeof(*m));
+
+    if (!m) {
+        gt_diag_set(d, "sim: out of memory");
+        return -1;
+    }
+    s->priv = m;
+    if (parse_args(m, args, d) < 0) {
+        sim_close(s);
+        return -1;
+    }
+    dev.gpu = m->fam->table;
+    dev.shader_cores = m->fam->cores;
+    dev.l2_slices = m->fam->slices;
+    dev.bus_width_bits = m->fam->bus_bits;
+    if (gt_catalog_add_device(&s->catalog, &dev) < 0 || bind_counters(&s->catalog, m) < 0) {
+        gt_diag_set(d, "sim: cannot build the %s counter catalogue", dev.gpu);
+        sim_close(s);
+        return -1;
+    }
+    seed_model(m);
+    describe(s, m);
+    m->last_ns = m->step_ns ? SIM_T0_NS : gt_now_ns();
+    return 0;
+}
+
+static int sim_start(struct gt_source *s, struct gt_diag *d)
+{
+    struct sim *m = s->priv;
+
+    (void)d;
+    m->last_ns = m->step_ns ? SIM_T0_NS : gt_now_ns();
+    m->own_ns = 0;
+    return 0;
+}
+
+static int sim_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+{
+    struct sim *m = s->priv;
+    uint64_t now, dt;
+
+    if (out->nslots < s->catalog.nslots) {
+        gt_diag_set(d, "sim: snapshot has %u slots, the catalogue needs %u", out->nslots,
+                    s->catalog.nslots);
+        return -1;
+    }
+    now = m->step_ns ? m->last_ns + m->step_ns : gt_now_ns();
+    dt = now > m->last_ns ? now - m->last_ns : 0;
+    out->t_start_ns = m->last_ns;
+    out->t_end_ns = now > m->last_ns ? now : m->last_ns;
+    m->last_ns = out->t_end_ns;
+    m->own_ns += dt;
+    model_interval(m, dt);
+    scatter(s, m, out);
+    out->nsamples = 1;
+    return 0;
+}
+
+static int sim_available(const struct gt_sys *sys, char *why, size_t len)
+{
+    (void)sys;
+    (void)why;
+    (void)len;
+    return 0;
+}
+
+const struct gt_source_type gt_source_sim = {
+    .name = "sim",
+    .help = "simulated Mali GPU: sim[:mali-t8xx|mali-g715|mali-g720][,scene=NAME][,seed=N][,step=NS]",
+    .kind = GT_SOURCE_VIRTUAL,
+    .available = sim_available,
+    .open = sim_open,
+    .start = sim_start,
+    .sample = sim_sample,
+    .close = sim_close,
+};
