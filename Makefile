@@ -24,7 +24,11 @@ LIBS           = $(NCURSES_LIBS) -lpthread -lm
 
 LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
 LAYOUTS  := $(sort $(wildcard layouts/*.layout))
-LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/layouts.o
+LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/layouts.o $(BUILD)/obj/gen/terminfo.o
+# Terminal descriptions built into the binary for systems without a
+# terminfo database (Android): compiled here with tic from this machine's
+# ncurses sources (infocmp), never committed as blobs.
+TERMINFO_NAMES := xterm-256color xterm screen tmux-256color vt100 linux
 TEST_SRC := $(sort $(wildcard tests/test_*.c tests/fakes/*.c))
 TEST_OBJ  = $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 BENCH_SRC := $(sort $(wildcard bench/*.c))
@@ -83,17 +87,26 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/obj/gen/layouts.o: $(BUILD)/gen/layouts.c
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-$(BUILD)/gen/layouts.c: $(LAYOUTS) $(BUILD)/tools/embed-layouts
+$(BUILD)/gen/layouts.c: $(LAYOUTS) $(BUILD)/tools/embed-files
 	@mkdir -p $(dir $@)
-	$(BUILD)/tools/embed-layouts $@ $(LAYOUTS)
+	$(BUILD)/tools/embed-files $@ gt_embedded_layouts layouts/ .layout $(LAYOUTS)
 
-$(BUILD)/tools/embed-layouts: tools/embed-layouts.c
+$(BUILD)/gen/terminfo.c: $(BUILD)/tools/embed-files
+	@mkdir -p $(BUILD)/gen/terminfo-src $(BUILD)/gen/terminfo
+	for t in $(TERMINFO_NAMES); do \
+	    infocmp -x $$t > $(BUILD)/gen/terminfo-src/$$t.src && \
+	    tic -x -o $(BUILD)/gen/terminfo $(BUILD)/gen/terminfo-src/$$t.src || exit 1; \
+	done
+	$(BUILD)/tools/embed-files $@ gt_embedded_terminfo $(BUILD)/gen/terminfo/ "" \
+	    $$(cd $(BUILD)/gen/terminfo && find . -type f | sed 's|^\./|$(BUILD)/gen/terminfo/|' | sort)
+
+$(BUILD)/tools/embed-files: tools/embed-files.c
 	@mkdir -p $(dir $@)
-	$(HOSTCC) -O2 -o $@ $<
+	$(HOSTCC) -O2 -Iinclude -o $@ $<
 
 $(BUILD)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)

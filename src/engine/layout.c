@@ -1,6 +1,7 @@
 /* The layout parser: a line-oriented format (man/gputop-layout.5) read into
  * sections, groups and metrics; every error names file:line:column. */
 #include "gputop/layout.h"
+#include "gputop/embedded.h"
 #include "gputop/expr.h"
 
 #include <ctype.h>
@@ -984,4 +985,22 @@ struct gt_layout *gt_layout_load(const char *name_or_path, struct gt_diag *d)
     l = gt_layout_parse(name_or_path, text, len, d);
     free(text);
     return l;
+}
+
+size_t gt_embedded_layout_count(void)
+{
+    return gt_embedded_layouts_count;
+}
+
+const char *gt_embedded_layout_name(size_t i)
+{
+    return i < gt_embedded_layouts_count ? gt_embedded_layouts[i].path : NULL;
+}
+
+const char *gt_embedded_layout_text(size_t i, size_t *len)
+{
+    if (i >= gt_embedded_layouts_count)
+        return NULL;
+    *len = gt_embedded_layouts[i].len;
+    return (const char *)gt_embedded_layouts[i].data;
 }

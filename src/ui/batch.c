@@ -113,7 +113,7 @@ long gt_batch_columns(const struct gt_layout *l, const struct gt_engine *e,
         const struct gt_metric_def *m = &l->metrics[i];
         if (!section_matches(l, (size_t)m->section, o->section) || !metric_matches(m, o->pattern))
             continue;
-        if (!gt_engine_instanced(e, i)) {
+        if (!gt_engine_instanced(e, i) || gt_engine_unavailable(e, i)) {
             if (add_column(cols, &n, &cap, m, i, -1) < 0)
                 return -1;
             continue;

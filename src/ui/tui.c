@@ -4,6 +4,7 @@
 #include "gputop/tui.h"
 #include "gputop/format.h"
 #include "gputop/history.h"
+#include "gputop/terminfo.h"
 
 #include <ctype.h>
 #include <curses.h>
@@ -784,31 +785,43 @@ static int utf8_locale(void)
     return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
 }
 
-/* newterm() with $TERM, then common entries; ncurses returns NULL rather
- * than exiting when an entry is missing. */
-static SCREEN *open_terminal(char *used, size_t len)
+static SCREEN *try_term(const char *name, char *used, size_t len)
+{
+    SCREEN *s = newterm(name, stdout, stdin);
+
+    if (s)
+        snprintf(used, len, "%s", name);
+    return s;
+}
+
+/* newterm() with $TERM, then common entries from the system's database,
+ * then the same from the built-in entries (phones have no database).
+ * ncurses returns NULL rather than exiting when an entry is missing. */
+static SCREEN *open_terminal(char *used, size_t len, char *why, size_t whylen)
 {
     static const char *const fallbacks[] = { "xterm-256color", "xterm", "vt100", "linux" };
     const char *term = getenv("TERM");
-    SCREEN *s;
+    char dir[512];
+    SCREEN *s = NULL;
     size_t i;
 
-    if (term && *term && strcmp(term, "dumb") != 0) {
-        s = newterm(term, stdout, stdin);
-        if (s) {
-            snprintf(used, len, "%s", term);
-            return s;
-        }
-    }
-    if (term && strcmp(term, "dumb") == 0)
+    if (term && strcmp(term, "dumb") == 0) {
+        snprintf(why, whylen, "TERM=dumb cannot draw a dashboard");
         return NULL;
-    for (i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++) {
-        s = newterm(fallbacks[i], stdout, stdin);
-        if (s) {
-            snprintf(used, len, "%s", fallbacks[i]);
-            return s;
-        }
     }
+    if (term && *term && (s = try_term(term, used, len)))
+        return s;
+    for (i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++)
+        if ((s = try_term(fallbacks[i], used, len)))
+            return s;
+    if (gt_terminfo_install(dir, sizeof(dir), why, whylen) < 0)
+        return NULL;
+    if (term && *term && gt_terminfo_builtin(term) && (s = try_term(term, used, len)))
+        return s;
+    for (i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++)
+        if ((s = try_term(fallbacks[i], used, len)))
+            return s;
+    snprintf(why, whylen, "no usable terminal description for TERM=%s", term ? term : "(unset)");
     return NULL;
 }
 
@@ -838,13 +851,12 @@ static void setup_colors(struct tui *t)
 
 static int setup_terminal(struct tui *t, struct gt_diag *d)
 {
-    char used[64] = "";
+    char used[64] = "", why[300] = "";
 
     t->ascii = !utf8_locale();
-    t->screen = open_terminal(used, sizeof(used));
+    t->screen = open_terminal(used, sizeof(used), why, sizeof(why));
     if (!t->screen) {
-        const char *term = getenv("TERM");
-        gt_diag_set(d, "no usable terminal description for TERM=%s", term ? term : "(unset)");
+        gt_diag_set(d, "%s", why);
         return -1;
     }
     set_term(t->screen);

@@ -44,28 +44,35 @@ static void quote(char *out, size_t len, const char *s)
 
 int tmux_start(struct tmux *t, int cols, int rows, const char *env, const char *cmd)
 {
-    char full[4096], q[4096], line[8400], size[32];
+    char full[4096], q[4096], line[8400], size[32], conf[300];
     const char *tmp = getenv("TMPDIR");
+    FILE *f;
 
     snprintf(t->socket, sizeof(t->socket), "gputop-test-%d-%d", (int)getpid(), counter++);
     snprintf(t->raw, sizeof(t->raw), "%s/%s.raw", tmp && *tmp ? tmp : "/tmp", t->socket);
     snprintf(full, sizeof(full), "%s %s", env ? env : "", cmd);
     quote(q, sizeof(q), full);
     snprintf(size, sizeof(size), "-x %d -y %d", cols, rows);
-    /* A clean server: no user config, a known TERM inside the pane. */
+    /* A clean server: our config only (the pane stays after its command
+     * exits, so a crash can be seen), a known TERM inside the pane. */
+    snprintf(conf, sizeof(conf), "%s.conf", t->raw);
+    f = fopen(conf, "w");
+    if (!f)
+        return -1;
+    fputs("set -g remain-on-exit on\n", f);
+    fclose(f);
     snprintf(line, sizeof(line),
-             "tmux -L %s -f /dev/null new-session -d %s -e TERM=xterm-256color sh -c %s",
-             t->socket, size, q);
+             "tmux -L %s -f %s new-session -d %s -e TERM=xterm-256color sh -c %s",
+             t->socket, conf, size, q);
     if (system(line) != 0)
         return -1;
-    run("tmux -L %s set-option -g remain-on-exit on >/dev/null 2>&1", t->socket, "");
     run("tmux -L %s pipe-pane -o 'cat >> %s'", t->socket, t->raw);
     return 0;
 }
 
 void tmux_keys(struct tmux *t, const char *keys)
 {
-    run("tmux -L %s send-keys %s", t->socket, keys);
+    run("tmux -L %s send-keys %s 2>/dev/null", t->socket, keys);
 }
 
 void tmux_literal(struct tmux *t, const char *text)
@@ -73,7 +80,7 @@ void tmux_literal(struct tmux *t, const char *text)
     char q[512];
 
     quote(q, sizeof(q), text);
-    run("tmux -L %s send-keys -l %s", t->socket, q);
+    run("tmux -L %s send-keys -l %s 2>/dev/null", t->socket, q);
 }
 
 void tmux_resize(struct tmux *t, int cols, int rows)
@@ -91,7 +98,7 @@ char *tmux_capture(struct tmux *t)
     char *buf = malloc(cap);
     FILE *p;
 
-    snprintf(cmd, sizeof(cmd), "tmux -L %s capture-pane -p", t->socket);
+    snprintf(cmd, sizeof(cmd), "tmux -L %s capture-pane -p 2>/dev/null", t->socket);
     p = popen(cmd, "r");
     if (!p || !buf) {
         free(buf);
@@ -141,6 +148,10 @@ int tmux_alive(struct tmux *t)
 
 void tmux_stop(struct tmux *t)
 {
+    char conf[300];
+
     run("tmux -L %s kill-server >/dev/null 2>&1", t->socket, "");
     unlink(t->raw);
+    snprintf(conf, sizeof(conf), "%s.conf", t->raw);
+    unlink(conf);
 }
