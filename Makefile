@@ -34,7 +34,12 @@ TEST_OBJ  = $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN  = $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all check asan demo bench install clean gputop test-run bench-run
+CROSS   ?= aarch64-linux-gnu-
+CROSS_BUILD = build/aarch64
+CROSS_PC    = /usr/lib/aarch64-linux-gnu/pkgconfig
+
+.PHONY: all check asan demo bench install clean gputop test-run bench-run cross android \
+        check-android
 .DEFAULT_GOAL := all
 
 all:
@@ -68,6 +73,23 @@ install:
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 
+# A fully static aarch64 binary with every layout and terminal description
+# built in: runs on Android (bionic or not) and on Linux boards.
+android: cross
+
+cross:
+	@scripts/bootstrap.sh cross
+	@$(MAKE) --no-print-directory BUILD=$(CROSS_BUILD) CC=$(CROSS)gcc \
+	    PKG_CONFIG="env PKG_CONFIG_LIBDIR=$(CROSS_PC) pkg-config" \
+	    LDFLAGS="-static" $(CROSS_BUILD)/gputop
+	$(CROSS)strip -o $(CROSS_BUILD)/gputop.stripped $(CROSS_BUILD)/gputop
+	mv $(CROSS_BUILD)/gputop.stripped $(CROSS_BUILD)/gputop
+	@ls -l $(CROSS_BUILD)/gputop
+
+# The static binary checked as a phone would run it (tests/android.sh).
+check-android: cross
+	tests/android.sh $(CROSS_BUILD)/gputop
+
 clean:
 	rm -rf build gputop
 
@@ -77,7 +99,7 @@ gputop: $(BUILD)/gputop
 	cp $(BUILD)/gputop gputop
 
 $(BUILD)/gputop: $(BUILD)/obj/src/main.o $(BUILD)/libgputop.a
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/libgputop.a: $(LIB_OBJ)
 	rm -f $@

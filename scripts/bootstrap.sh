@@ -1,7 +1,7 @@
 #!/bin/sh
 # Checks the build and test dependencies and installs the missing ones with
 # apt-get when it can; otherwise prints the exact command to run.
-# Usage: scripts/bootstrap.sh build|check|bench|android
+# Usage: scripts/bootstrap.sh build|check|bench|cross
 set -u
 what=${1:-build}
 
@@ -19,6 +19,15 @@ check|bench|android)
     have_pc criterion || need libcriterion-dev
     have_pc json-c || need libjson-c-dev
     command -v tmux >/dev/null 2>&1 || need tmux
+    ;;
+esac
+case "$what" in
+cross)
+    command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || need gcc-aarch64-linux-gnu
+    [ -f /usr/lib/aarch64-linux-gnu/libncursesw.a ] || need libncurses-dev:arm64
+    command -v qemu-aarch64-static >/dev/null 2>&1 || need qemu-user-static
+    command -v file >/dev/null 2>&1 || need file
+    command -v tic >/dev/null 2>&1 || need ncurses-bin
     ;;
 esac
 case "$what" in
@@ -45,6 +54,13 @@ if ! command -v apt-get >/dev/null 2>&1 || [ "$sudo" = none ]; then
     exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
+case "$need_pkgs" in
+*:arm64*)
+    # Multiarch: arm64 libraries beside the native ones.
+    dpkg --print-foreign-architectures 2>/dev/null | grep -qx arm64 ||
+        $sudo dpkg --add-architecture arm64
+    ;;
+esac
 echo "bootstrap: installing:$need_pkgs" >&2
 # The package lists may be missing or stale on a fresh machine.
 $sudo apt-get update -qq >/dev/null 2>&1 || true
