@@ -48,6 +48,9 @@ int gt_engine_instanced(const struct gt_engine *e, size_t metric);
  * instance range take the instance's raw value. */
 double gt_engine_eval_instance(const struct gt_engine *e, const struct gt_snapshot *s,
                                size_t metric, uint32_t inst);
+/* Size of the compiled form: counters read per snapshot, instructions run. */
+void gt_engine_size(const struct gt_engine *e, size_t *ninputs, size_t *ninstr);
+
 /* Seconds in the snapshot's interval (0 when unknown). */
 double gt_engine_seconds(const struct gt_snapshot *s);
 

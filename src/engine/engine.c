@@ -38,6 +38,7 @@ struct gt_engine {
     struct gt_unresolved *unres;
     size_t nunres;
     double *regs;
+    uint32_t *result;      /* per metric: the register to read (a NaN one if unavailable) */
 };
 
 static int add_unresolved(struct gt_engine *e, const char *name, size_t metric,
@@ -185,10 +186,15 @@ struct gt_engine *gt_engine_new(const struct gt_layout *l, const struct gt_catal
     for (i = 0; i < l->nmetrics; i++)
         if (compile_metric(e, i) < 0)
             goto fail;
+    /* One register past the program holds NaN for unavailable metrics. */
     e->regs = calloc(gt_program_nregs(e->prog) + 1, sizeof(double));
-    if (!e->regs)
+    e->result = calloc(l->nmetrics ? l->nmetrics : 1, sizeof(uint32_t));
+    if (!e->regs || !e->result)
         goto fail;
     gt_program_init_regs(e->prog, e->regs);
+    e->regs[gt_program_nregs(e->prog)] = NAN;
+    for (i = 0; i < l->nmetrics; i++)
+        e->result[i] = e->m[i].reg >= 0 ? (uint32_t)e->m[i].reg : (uint32_t)gt_program_nregs(e->prog);
     return e;
 fail:
     gt_engine_free(e);
@@ -210,6 +216,7 @@ void gt_engine_free(struct gt_engine *e)
     free(e->input_of);
     free(e->unres);
     free(e->regs);
+    free(e->result);
     gt_program_free(e->prog);
     free(e);
 }
@@ -228,32 +235,47 @@ const struct gt_unresolved *gt_engine_unresolved(const struct gt_engine *e, size
     return i < e->nunres ? &e->unres[i] : NULL;
 }
 
-static double reduce(const struct input *in, const uint64_t *d)
+/* Four running sums let the additions of a 12-core block overlap. */
+static inline uint64_t sum_slots(const uint64_t *d, uint32_t n)
 {
-    uint64_t sum = 0, den = 0;
-    uint32_t j;
+    uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    uint32_t j = 0;
 
-    for (j = 0; j < in->n; j++)
-        sum += d[in->slot + j];
-    if (in->ratio) {
-        for (j = 0; j < in->n; j++)
-            den += d[in->den_slot + j];
-        return gt_op_div(in->scale * (double)sum, (double)den);
+    for (; j + 4 <= n; j += 4) {
+        s0 += d[j];
+        s1 += d[j + 1];
+        s2 += d[j + 2];
+        s3 += d[j + 3];
     }
+    for (; j < n; j++)
+        s0 += d[j];
+    return s0 + s1 + s2 + s3;
+}
+
+/* The one place a counter's slots become the value expressions see: sums
+ * in 64-bit integers first, then the mean and scale as doubles. */
+static inline double reduce(const struct input *in, const uint64_t *d)
+{
+    double v = (double)sum_slots(d + in->slot, in->n);
+
+    if (in->ratio)
+        return gt_op_div(in->scale * v, (double)sum_slots(d + in->den_slot, in->n));
     if (in->mean)
-        return (double)sum / in->n * in->scale;
-    return (double)sum * in->scale;
+        v = v / in->n;
+    return v * in->scale;
 }
 
 void gt_engine_eval(struct gt_engine *e, const struct gt_snapshot *s, double *out)
 {
+    const struct input *in = e->inputs, *end = e->inputs + e->ninputs;
+    double *r = e->regs;
     size_t i;
 
-    for (i = 0; i < e->ninputs; i++)
-        e->regs[i] = reduce(&e->inputs[i], s->deltas);
+    for (; in < end; in++, r++)
+        *r = reduce(in, s->deltas);
     gt_program_run(e->prog, e->regs);
     for (i = 0; i < e->nmetrics; i++)
-        out[i] = e->m[i].reg >= 0 ? e->regs[e->m[i].reg] : NAN;
+        out[i] = e->regs[e->result[i]];
 }
 
 uint32_t gt_engine_instances(const struct gt_engine *e, size_t metric)
@@ -343,4 +365,10 @@ double gt_engine_eval_instance(const struct gt_engine *e, const struct gt_snapsh
 double gt_engine_seconds(const struct gt_snapshot *s)
 {
     return (double)gt_snapshot_ns(s) / 1e9;
+}
+
+void gt_engine_size(const struct gt_engine *e, size_t *ninputs, size_t *ninstr)
+{
+    *ninputs = e->ninputs;
+    *ninstr = gt_program_ninstr(e->prog);
 }

@@ -13,7 +13,9 @@
 /* Deeper nesting than any guide uses by far; bounds recursion on hostile input. */
 #define MAX_DEPTH 256
 
-enum op { OP_NUM, OP_REF, OP_NEG, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MIN, OP_MAX };
+/* OP_CLAMP exists only in programs: max(min(x, hi), lo) with constant
+ * bounds, the guides' percentage guard, run as one instruction. */
+enum op { OP_NUM, OP_REF, OP_NEG, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MIN, OP_MAX, OP_CLAMP };
 
 struct node {
     enum op op;
@@ -598,14 +600,14 @@ int gt_expr_to_c(const struct gt_expr *e, char *buf, size_t len,
 
 struct instr {
     uint8_t op;
-    uint32_t a, b, dst;
+    uint32_t a, b, c, dst;
 };
 
 /* A register's definition, for hash-consing: constants by bit pattern,
- * operations by (op, a, b). */
+ * operations by (op, a, b, c). */
 struct def {
     uint8_t op;          /* OP_NUM for constants */
-    uint32_t a, b;
+    uint32_t a, b, c;
     uint64_t bits;
 };
 
@@ -645,13 +647,14 @@ static uint64_t def_hash(const struct def *d)
     h = (h ^ d->op) * 1099511628211ull;
     h = (h ^ d->a) * 1099511628211ull;
     h = (h ^ d->b) * 1099511628211ull;
+    h = (h ^ d->c) * 1099511628211ull;
     h = (h ^ d->bits) * 1099511628211ull;
     return h ^ (h >> 29);
 }
 
 static int def_equal(const struct def *x, const struct def *y)
 {
-    return x->op == y->op && x->a == y->a && x->b == y->b && x->bits == y->bits;
+    return x->op == y->op && x->a == y->a && x->b == y->b && x->c == y->c && x->bits == y->bits;
 }
 
 static int table_grow(struct gt_program *p)
@@ -725,6 +728,7 @@ static long intern(struct gt_program *p, const struct def *d)
         in->op = d->op;
         in->a = d->a;
         in->b = d->b;
+        in->c = d->c;
         in->dst = reg;
     }
     return (long)reg;
@@ -732,17 +736,56 @@ static long intern(struct gt_program *p, const struct def *d)
 
 static long intern_const(struct gt_program *p, double v)
 {
-    struct def d = { OP_NUM, 0, 0, 0 };
+    struct def d = { OP_NUM, 0, 0, 0, 0 };
 
     memcpy(&d.bits, &v, sizeof(v));
     return intern(p, &d);
 }
 
 static long compile_node(struct gt_program *p, const struct gt_expr *e, int n,
+                         const struct gt_ref_binding *bind);
+
+static long intern_op(struct gt_program *p, enum op op, long a, long b, long c)
+{
+    struct def d = { (uint8_t)op, (uint32_t)a, (uint32_t)b, (uint32_t)c, 0 };
+
+    return intern(p, &d);
+}
+
+/* max(min(x, hi), lo) with constant bounds becomes one OP_CLAMP; returns
+ * -2 when the node does not have that shape. */
+static long compile_clamp(struct gt_program *p, const struct gt_expr *e, const struct node *nd,
+                          const struct gt_ref_binding *bind)
+{
+    const struct node *inner = &e->nodes[nd->a];
+    long x, hi, lo;
+
+    if (nd->op != OP_MAX || inner->op != OP_MIN)
+        return -2;
+    lo = compile_node(p, e, nd->b, bind);
+    hi = lo < 0 ? -1 : compile_node(p, e, inner->b, bind);
+    x = hi < 0 ? -1 : compile_node(p, e, inner->a, bind);
+    if (x < 0)
+        return -1;
+    if (!is_const_reg(p, (uint32_t)lo) || !is_const_reg(p, (uint32_t)hi) ||
+        is_const_reg(p, (uint32_t)x)) {
+        long m = is_const_reg(p, (uint32_t)x) && is_const_reg(p, (uint32_t)hi)
+                 ? intern_const(p, gt_op_min(const_value(p, (uint32_t)x), const_value(p, (uint32_t)hi)))
+                 : intern_op(p, OP_MIN, x, hi, 0);
+        if (m < 0)
+            return -1;
+        if (is_const_reg(p, (uint32_t)m) && is_const_reg(p, (uint32_t)lo))
+            return intern_const(p, gt_op_max(const_value(p, (uint32_t)m), const_value(p, (uint32_t)lo)));
+        return intern_op(p, OP_MAX, m, lo, 0);
+    }
+    return intern_op(p, OP_CLAMP, x, hi, lo);
+}
+
+static long compile_node(struct gt_program *p, const struct gt_expr *e, int n,
                          const struct gt_ref_binding *bind)
 {
     const struct node *nd = &e->nodes[n];
-    struct def d = { 0, 0, 0, 0 };
+    struct def d = { 0, 0, 0, 0, 0 };
     long a, b = 0;
 
     switch (nd->op) {
@@ -755,6 +798,9 @@ static long compile_node(struct gt_program *p, const struct gt_expr *e, int n,
     default:
         break;
     }
+    a = compile_clamp(p, e, nd, bind);
+    if (a != -2)
+        return a;
     a = compile_node(p, e, nd->a, bind);
     if (a < 0)
         return -1;
@@ -794,10 +840,34 @@ void gt_program_init_regs(const struct gt_program *p, double *regs)
             memcpy(&regs[p->ninputs + i], &p->defs[i].bits, sizeof(double));
 }
 
+/* Threaded dispatch where the compiler has labels as values (GCC, Clang):
+ * each instruction jumps straight to the next one's handler, which keeps
+ * the interpreter near native speed; a plain switch elsewhere. */
 void gt_program_run(const struct gt_program *p, double *r)
 {
     const struct instr *in = p->code, *end = p->code + p->ncode;
 
+#if defined(__GNUC__)
+    static const void *const handler[] = {
+        [OP_NUM] = &&op_bad, [OP_REF] = &&op_bad, [OP_NEG] = &&op_neg, [OP_ADD] = &&op_add,
+        [OP_SUB] = &&op_sub, [OP_MUL] = &&op_mul, [OP_DIV] = &&op_div, [OP_MIN] = &&op_min,
+        [OP_MAX] = &&op_max, [OP_CLAMP] = &&op_clamp,
+    };
+#define NEXT() do { if (++in == end) return; goto *handler[in->op]; } while (0)
+    if (in == end)
+        return;
+    goto *handler[in->op];
+op_neg: r[in->dst] = -r[in->a]; NEXT();
+op_add: r[in->dst] = r[in->a] + r[in->b]; NEXT();
+op_sub: r[in->dst] = r[in->a] - r[in->b]; NEXT();
+op_mul: r[in->dst] = r[in->a] * r[in->b]; NEXT();
+op_div: r[in->dst] = gt_op_div(r[in->a], r[in->b]); NEXT();
+op_min: r[in->dst] = gt_op_min(r[in->a], r[in->b]); NEXT();
+op_max: r[in->dst] = gt_op_max(r[in->a], r[in->b]); NEXT();
+op_clamp: r[in->dst] = gt_op_max(gt_op_min(r[in->a], r[in->b]), r[in->c]); NEXT();
+op_bad: r[in->dst] = NAN; NEXT();
+#undef NEXT
+#else
     for (; in < end; in++) {
         double a = r[in->a], b = r[in->b];
         switch (in->op) {
@@ -808,7 +878,9 @@ void gt_program_run(const struct gt_program *p, double *r)
         case OP_DIV: r[in->dst] = gt_op_div(a, b); break;
         case OP_MIN: r[in->dst] = gt_op_min(a, b); break;
         case OP_MAX: r[in->dst] = gt_op_max(a, b); break;
+        case OP_CLAMP: r[in->dst] = gt_op_max(gt_op_min(a, b), r[in->c]); break;
         default: r[in->dst] = NAN; break;
         }
     }
+#endif
 }
