@@ -1,0 +1,176 @@
+/* The Mali layouts against hand-computed values: given per-core deltas,
+ * each checked metric must equal what the guide's expression gives when
+ * worked out by hand, with the layout's own aggregation rule. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "gputop/engine.h"
+
+struct lt {
+    struct gt_layout *l;
+    struct gt_catalog c;
+    struct gt_engine *e;
+    struct gt_snapshot s;
+    double out[512];
+};
+
+static void lt_open(struct lt *t, const char *layout, const char *gpu, uint32_t cores,
+                    uint32_t slices)
+{
+    struct gt_device_desc dev = { gpu, cores, slices, 128 };
+    struct gt_diag d;
+
+    memset(t, 0, sizeof(*t));
+    t->l = gt_layout_load(layout, &d);
+    cr_assert_not_null(t->l, "%s", d.msg);
+    gt_catalog_init(&t->c);
+    cr_assert_eq(gt_catalog_add_device(&t->c, &dev), 0);
+    cr_assert_eq(gt_catalog_add_cpu(&t->c, 2), 0);
+    t->e = gt_engine_new(t->l, &t->c);
+    cr_assert_not_null(t->e);
+    cr_assert_eq(gt_engine_nunresolved(t->e), 0);
+    cr_assert_leq(t->l->nmetrics, 512);
+    gt_snapshot_init(&t->s, t->c.nslots);
+    t->s.t_start_ns = 0;
+    t->s.t_end_ns = 100000000;
+    t->s.nsamples = 1;
+}
+
+static void lt_close(struct lt *t)
+{
+    gt_snapshot_free(&t->s);
+    gt_engine_free(t->e);
+    gt_catalog_free(&t->c);
+    gt_layout_free(t->l);
+}
+
+/* Sets every instance of a counter: values[i] for instance i. */
+static void set(struct lt *t, const char *name, const uint64_t *values)
+{
+    int k = gt_catalog_find(&t->c, name);
+    uint32_t i;
+
+    cr_assert_geq(k, 0, "no counter %s", name);
+    for (i = 0; i < t->c.counters[k].instances; i++)
+        t->s.deltas[t->c.counters[k].slot + i] = values[i];
+}
+
+static void set1(struct lt *t, const char *name, uint64_t v)
+{
+    uint64_t vals[64] = { 0 };
+
+    vals[0] = v;
+    set(t, name, vals);
+}
+
+static double val(struct lt *t, const char *ref)
+{
+    int m = gt_layout_find_metric(t->l, ref);
+
+    cr_assert_geq(m, 0, "no metric %s", ref);
+    gt_engine_eval(t->e, &t->s, t->out);
+    return t->out[m];
+}
+
+#define EQ(t, ref, want) do { \
+    double got_ = val(t, ref), want_ = (want); \
+    cr_assert(fabs(got_ - want_) <= 1e-9 * fabs(want_) + 1e-12, \
+              "%s: got %.17g, want %.17g", ref, got_, want_); \
+} while (0)
+
+static void count_metrics(const char *layout, size_t guide)
+{
+    struct gt_diag d;
+    struct gt_layout *l = gt_layout_load(layout, &d);
+    size_t i, refs = 0;
+
+    cr_assert_not_null(l, "%s", d.msg);
+    /* the guide's numbered definitions plus the two CPU rows (2.1, 2.2) */
+    cr_assert_eq(l->nmetrics, guide + 2, "%s has %zu metrics", layout, l->nmetrics);
+    for (i = 0; i < l->nmetrics; i++)
+        refs += l->metrics[i].ref != NULL;
+    cr_assert_eq(refs, l->nmetrics, "every metric carries the guide's number");
+    gt_layout_free(l);
+}
+
+/* ---- Mali-T820 / T830: shader-core counters summed over cores ---- */
+
+Test(layout_t8xx, has_every_definition_of_the_guide)
+{
+    count_metrics("mali-t8xx", 46);
+}
+
+Test(layout_t8xx, metrics_match_hand_computed_values)
+{
+    static const uint64_t frag_active[4] = { 100, 200, 300, 400 };
+    static const uint64_t frag_threads[4] = { 50, 50, 100, 200 };
+    static const uint64_t exec_active[4] = { 400, 300, 200, 100 };
+    static const uint64_t alu[4] = { 100, 100, 100, 100 };
+    struct lt t;
+
+    lt_open(&t, "mali-t8xx", "T830", 4, 1);
+    set1(&t, "MaliGPUCyclesGPUActive", 1000);
+    set1(&t, "MaliGPUCyclesFragmentQueueActive", 750);
+    set1(&t, "MaliExternalBusBeatsReadBeats", 1000);
+    set1(&t, "MaliExternalBusStallCyclesReadStall", 200);
+    set1(&t, "MaliPrimitiveCullingFacingOrXYPlaneTestCulledPrimitives", 30);
+    set1(&t, "MaliPrimitiveCullingZPlaneTestCulledPrimitives", 10);
+    set1(&t, "MaliPrimitiveCullingVisiblePrimitives", 60);
+    set1(&t, "MaliGPUTasksFragmentTasks", 2);
+    set(&t, "MaliShaderCoreCyclesFragmentActive", frag_active);
+    set(&t, "MaliShaderThreadsFragmentThreads", frag_threads);
+    set(&t, "MaliShaderCoreCyclesExecutionCoreActive", exec_active);
+    set(&t, "MaliALUInstructionsExecutedInstructions", alu);
+    EQ(&t, "3.1.1", 1000);
+    EQ(&t, "3.2.2", 75);
+    EQ(&t, "3.3.1", 1000 * 16);                       /* 128-bit bus: 16 bytes a beat */
+    EQ(&t, "3.4.1", 200.0 / 1 / 1000 * 100);          /* one L2 slice */
+    EQ(&t, "4.1.1", 100);
+    EQ(&t, "4.1.2", 40);
+    EQ(&t, "4.2.1", 60);
+    EQ(&t, "4.2.2", 30);
+    EQ(&t, "4.2.3", 10.0 / (100 - 30) * 100);         /* of what reached the Z stage */
+    EQ(&t, "4.3.1", 2 * 256);
+    EQ(&t, "4.3.2", 1000.0 / 512);
+    EQ(&t, "4.3.3", 400.0 / 512);                     /* threads summed over cores */
+    EQ(&t, "5.2.2", 1000.0 / 400);
+    EQ(&t, "5.3.2", 1000.0 / 4 / 1000 * 100);         /* sum / core count: 25 % */
+    EQ(&t, "5.3.4", 1000.0 / 4 / 1000 * 100);
+    EQ(&t, "6.1.1", 400.0 / 1000 * 100);
+    EQ(&t, "9.1.1", 4);
+    EQ(&t, "9.1.3", 16);
+    lt_close(&t);
+}
+
+Test(layout_t8xx, zero_denominators_show_no_data)
+{
+    struct lt t;
+
+    lt_open(&t, "mali-t8xx", "T820", 1, 1);
+    cr_assert(isnan(val(&t, "3.2.1")), "idle GPU: queue utilisation is no data");
+    cr_assert(isnan(val(&t, "6.2.2")), "no tiles: kill rate is no data");
+    cr_assert(isnan(val(&t, "4.2.1")));
+    cr_assert_eq(val(&t, "3.1.1"), 0);
+    set1(&t, "MaliShaderThreadsFragmentThreads", 10);
+    set1(&t, "MaliShaderThreadsFragmentHelperThreads", 2);
+    EQ(&t, "6.2.1", 100);     /* the guide's inverted ratio, clamped (see the layout) */
+    lt_close(&t);
+}
+
+Test(layout_t8xx, cpu_rows_per_cluster)
+{
+    static const uint64_t user[2] = { 30, 10 }, total[2] = { 100, 200 };
+    struct lt t;
+    int m;
+
+    lt_open(&t, "mali-t8xx", "T830", 4, 1);
+    set(&t, "CPUTicksUser", user);
+    set(&t, "CPUTicksTotal", total);
+    m = gt_layout_find_metric(t.l, "2.1");
+    cr_assert_eq(gt_engine_instanced(t.e, (size_t)m), 1);
+    cr_assert_eq(gt_engine_instances(t.e, (size_t)m), 2);
+    cr_assert_float_eq(gt_engine_eval_instance(t.e, &t.s, (size_t)m, 0), 30.0, 1e-12);
+    cr_assert_float_eq(gt_engine_eval_instance(t.e, &t.s, (size_t)m, 1), 5.0, 1e-12);
+    lt_close(&t);
+}
