@@ -96,7 +96,7 @@ clean:
 # ---- internal targets ----
 
 gputop: $(BUILD)/gputop
-	cp $(BUILD)/gputop gputop
+	cp $(BUILD)/gputop gputop.new && mv -f gputop.new gputop
 
 $(BUILD)/gputop: $(BUILD)/obj/src/main.o $(BUILD)/libgputop.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
@@ -156,7 +156,8 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/libgputop.a $(LIBS)
 
-bench-run: $(BENCH_BIN)
-	@for b in $^; do echo "== $$b"; $$b || exit 1; done
+bench-run: $(BENCH_BIN) $(BUILD)/gputop
+	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+	@for s in bench/*.sh; do echo "== $$s"; $$s $(BUILD)/gputop || exit 1; done
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <wchar.h>
 
 #define HISTORY_DEPTH 64
 #define SPARK_WIDTH 12
@@ -57,9 +58,36 @@ static const char *const SEP_UTF8 = " \u00b7 ";
 
 /* Writes s clipped to the columns left on the line; in ASCII mode bytes
  * outside ASCII become '?', so nothing but ASCII reaches the terminal. */
+/* Next code point of UTF-8 text; malformed bytes become '?'. Decoding
+ * here, rather than through the C library's multibyte conversion for each
+ * character, keeps a refresh cheap. */
+static wchar_t next_utf8(const char **sp)
+{
+    const unsigned char *p = (const unsigned char *)*sp;
+    wchar_t c = *p++;
+    int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
+
+    if (c >= 0x80 && !extra) {
+        *sp = (const char *)p;
+        return L'?';
+    }
+    if (extra)
+        c &= 0x3F >> extra;
+    while (extra-- > 0) {
+        if ((*p & 0xC0) != 0x80) {
+            *sp = (const char *)p;
+            return L'?';
+        }
+        c = (c << 6) | (*p++ & 0x3F);
+    }
+    *sp = (const char *)p;
+    return c;
+}
+
 static void put_clip(struct tui *t, int y, int x, const char *s, int maxw)
 {
     char buf[1024];
+    wchar_t wbuf[1024];
     int room = COLS - x, n = 0;
 
     if (y < 0 || y >= LINES || x >= COLS || room <= 0)
@@ -70,21 +98,14 @@ static void put_clip(struct tui *t, int y, int x, const char *s, int maxw)
         for (; *s && n < room && n < (int)sizeof(buf) - 1; s++)
             buf[n++] = (*s & 0x80) ? '?' : *s;
         buf[n] = '\0';
-        mvaddstr(y, x, buf);
+        mvaddnstr(y, x, buf, n);
         return;
     }
-    /* UTF-8: count columns, not bytes (every character here is one column). */
-    {
-        const char *p = s;
-        int cols = 0;
-        while (*p && cols < room) {
-            p++;
-            while ((*p & 0xC0) == 0x80)
-                p++;
-            cols++;
-        }
-        mvaddnstr(y, x, s, (int)(p - s));
-    }
+    /* Every character drawn here is one column wide. */
+    while (*s && n < room && n < (int)(sizeof(wbuf) / sizeof(wbuf[0])) - 1)
+        wbuf[n++] = next_utf8(&s);
+    wbuf[n] = L'\0';
+    mvaddnwstr(y, x, wbuf, n);
 }
 
 static void style_on(struct tui *t, int pair, attr_t extra)
@@ -391,9 +412,8 @@ static void draw_spark(struct tui *t, int y, int x, size_t m)
         hi = 100;
     }
     gt_fmt_sparkline(buf, sizeof(buf), v, n, lo, hi, t->ascii);
-    style_on(t, PAIR_DIM, 0);
+    /* Default colour: every attribute change costs escape sequences. */
     put_clip(t, y, x, buf, SPARK_WIDTH);
-    style_off(t, PAIR_DIM, 0);
 }
 
 static void draw_metric_row(struct tui *t, int y, const struct row *r)
