@@ -140,6 +140,7 @@ $(BUILD)/tests/run: $(TEST_OBJ) $(BUILD)/libgputop.a
 
 # GPUTOP_BIN lets the UI tests drive the binary this build made.
 test-run: $(BUILD)/tests/run $(BUILD)/gputop
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	GPUTOP_BIN=$(CURDIR)/$(BUILD)/gputop GPUTOP_SRC=$(CURDIR) $(BUILD)/tests/run --jobs 2 $(TEST_ARGS)
 
 $(BUILD)/bench/gen_floor: bench/tools/gen_floor.c bench/bench_setup.h $(BUILD)/libgputop.a
