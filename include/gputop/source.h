@@ -28,6 +28,8 @@ struct gt_source_info {
     uint64_t gpu_id;         /* product id a layout's 'match' line names */
     uint32_t shader_cores, l2_slices, bus_width_bits;
     char detail[256];        /* driver interface and version, scene, ... */
+    char ended[256];         /* why the source stopped early ("" if it did
+                                not): a damaged capture, ... */
     int self_paced;          /* 1: sample() itself waits for the next record
                                 (replay), so the sampler does not sleep */
 };

@@ -8,6 +8,8 @@
 #include <sys/types.h>
 #include <time.h>
 
+struct perf_event_attr;
+
 struct gt_sys {
     void *ctx;
     int     (*open)(void *ctx, const char *path, int flags);
@@ -19,6 +21,10 @@ struct gt_sys {
     int     (*poll)(void *ctx, struct pollfd *fds, nfds_t n, int timeout_ms);
     /* Root of /proc and /sys paths ("" for the real ones), for fake trees. */
     const char *root;
+    /* perf_event_open(2); NULL when the seam offers none (counted as ENOSYS).
+     * The fds it returns are read and closed through read and close above. */
+    int     (*perf_event_open)(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
+                               int group_fd, unsigned long flags);
 };
 
 /* The real kernel. */

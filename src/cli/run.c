@@ -1,6 +1,7 @@
 /* Running gputop: open the sources, merge their catalogues, compile the
  * layout, start the sampler and hand the snapshots to a view. */
 #include "gputop/batch.h"
+#include "gputop/capture.h"
 #include "gputop/cli.h"
 #include "gputop/engine.h"
 #include "gputop/layout.h"
@@ -20,6 +21,7 @@ struct run {
     struct gt_layout *layout;
     struct gt_engine *engine;
     struct gt_sampler *sampler;
+    struct gt_capture_writer *recorder;
 };
 
 int gt_cmd_list_sources(FILE *out)
@@ -149,11 +151,53 @@ static int load_layout(const struct gt_options *o, struct run *r)
     return 0;
 }
 
+/* Runs on the sampler thread, so the capture holds every raw round. */
+static int record_sample(void *arg, const struct gt_snapshot *s, struct gt_diag *d)
+{
+    return gt_capture_write(arg, s, d);
+}
+
+/* The capture's header describes the GPU source; the catalogue is the
+ * merged one, so CPU counters recorded beside it replay too. */
+static int open_recorder(const struct gt_options *o, struct run *r)
+{
+    struct gt_diag d;
+    char buf[1024];
+
+    if (!o->record)
+        return 0;
+    gt_diag_clear(&d);
+    r->recorder = gt_capture_create(o->record, &r->src[0]->info, &r->merged, &d);
+    if (!r->recorder) {
+        fputs(gt_diag_format(&d, buf, sizeof(buf)), stderr);
+        return -1;
+    }
+    return 0;
+}
+
+static int close_recorder(struct run *r)
+{
+    struct gt_diag d;
+    char buf[1024];
+
+    if (!r->recorder)
+        return 0;
+    gt_diag_clear(&d);
+    if (gt_capture_finish(r->recorder, &d) < 0) {
+        r->recorder = NULL;
+        fputs(gt_diag_format(&d, buf, sizeof(buf)), stderr);
+        return -1;
+    }
+    r->recorder = NULL;
+    return 0;
+}
+
 static void cleanup(struct run *r)
 {
     size_t i;
 
     gt_sampler_free(r->sampler);
+    close_recorder(r);
     gt_engine_free(r->engine);
     gt_layout_free(r->layout);
     gt_catalog_free(&r->merged);
@@ -183,6 +227,8 @@ static int start_sampler(const struct gt_options *o, struct run *r, int lossless
     cfg.nslots = r->merged.nslots;
     cfg.interval_ns = o->interval_ns;
     cfg.lossless = lossless;
+    cfg.on_sample = r->recorder ? record_sample : NULL;
+    cfg.arg = r->recorder;
     r->sampler = gt_sampler_new(&cfg);
     if (!r->sampler) {
         fprintf(stderr, "gputop: out of memory\n");
@@ -224,6 +270,18 @@ static int run_dashboard(const struct gt_options *o, struct run *r, volatile sig
     return res;
 }
 
+/* A damaged capture still shows what it held; the user is told, after
+ * the output, where and why it stopped. The sampler thread has been joined,
+ * so the sources' info is ours to read. */
+static void report_early_ends(const struct run *r)
+{
+    size_t i;
+
+    for (i = 0; i < r->nsrc; i++)
+        if (r->src[i]->info.ended[0])
+            fprintf(stderr, "gputop: %s\n", r->src[i]->info.ended);
+}
+
 int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
 {
     struct run r;
@@ -231,7 +289,8 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
     int status = 1, batch = o->batch || !isatty(STDOUT_FILENO);
 
     memset(&r, 0, sizeof(r));
-    if (open_sources(o, &r) < 0 || merge_catalogs(&r) < 0 || load_layout(o, &r) < 0)
+    if (open_sources(o, &r) < 0 || merge_catalogs(&r) < 0 || load_layout(o, &r) < 0 ||
+        open_recorder(o, &r) < 0)
         goto out;
     /* Recorded sources replayed into a pipe keep every sample apart. */
     if (start_sampler(o, &r, batch && any_self_paced(&r)) < 0)
@@ -250,6 +309,10 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
     }
     status = 0;
 out:
+    gt_sampler_stop(r.sampler);
+    if (close_recorder(&r) < 0)
+        status = 1;
+    report_early_ends(&r);
     cleanup(&r);
     return status;
 }

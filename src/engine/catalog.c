@@ -177,14 +177,3 @@ int gt_catalog_merge(struct gt_catalog *dst, const struct gt_catalog *src)
     dst->nslots = slot0 + src->nslots;
     return 0;
 }
-
-const struct gt_counter_table *gt_counter_table_find(const char *gpu)
-{
-    const struct gt_counter_table *t;
-    size_t i;
-
-    for (i = 0; (t = gt_counter_table_at(i)) != NULL; i++)
-        if (strcasecmp(t->gpu, gpu) == 0)
-            return t;
-    return NULL;
-}

@@ -5,10 +5,16 @@
 #include <string.h>
 
 extern const struct gt_source_type gt_source_sim;
+extern const struct gt_source_type gt_source_cpu;
+extern const struct gt_source_type gt_source_replay;
+extern const struct gt_source_type gt_source_csv;
 
 /* Hardware sources first: with no --source, the first that opens wins. */
 const struct gt_source_type *const gt_source_types[] = {
     &gt_source_sim,
+    &gt_source_cpu,
+    &gt_source_replay,
+    &gt_source_csv,
     NULL,
 };
 

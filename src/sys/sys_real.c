@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static int real_open(void *ctx, const char *path, int flags)
@@ -60,8 +61,25 @@ static int real_poll(void *ctx, struct pollfd *fds, nfds_t n, int timeout_ms)
     return poll(fds, n, timeout_ms);
 }
 
+/* glibc and bionic have no wrapper for it. */
+static int real_perf_event_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
+                                int group_fd, unsigned long flags)
+{
+    (void)ctx;
+    return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
 static const struct gt_sys real_sys = {
-    NULL, real_open, real_close, real_ioctl, real_mmap, real_munmap, real_read, real_poll, "",
+    .ctx = NULL,
+    .open = real_open,
+    .close = real_close,
+    .ioctl = real_ioctl,
+    .mmap = real_mmap,
+    .munmap = real_munmap,
+    .read = real_read,
+    .poll = real_poll,
+    .root = "",
+    .perf_event_open = real_perf_event_open,
 };
 
 const struct gt_sys *gt_sys_real(void)
