@@ -174,3 +174,160 @@ Test(layout_t8xx, cpu_rows_per_cluster)
     cr_assert_float_eq(gt_engine_eval_instance(t.e, &t.s, (size_t)m, 1), 5.0, 1e-12);
     lt_close(&t);
 }
+
+/* ---- Mali-G715 (shader cores averaged) and Mali-G720 (summed) ----
+ * Both are fed the same 4-core workload in which every core differs. The
+ * G715 guide's expressions expect the mean over cores (they multiply back
+ * by the core count where a total is wanted); the G720 guide's expect the
+ * sum (they divide by the core count where a per-core figure is wanted).
+ * With the right rule each layout gives the same answers for ratios, and
+ * the plain per-core counts differ by exactly the core count. */
+
+static const uint64_t frag_threads4[4] = { 100, 200, 300, 400 };  /* x4 scale: 4000 */
+static const uint64_t any_active4[4] = { 200, 400, 600, 800 };
+static const uint64_t frag_active4[4] = { 1000, 2000, 3000, 6000 };
+static const uint64_t frag_warps4[4] = { 30, 60, 90, 120 };
+static const uint64_t rays4[4] = { 10, 20, 30, 40 };
+static const uint64_t box_active4[4] = { 100, 100, 100, 100 };
+static const uint64_t tri_active4[4] = { 0, 0, 0, 800 };
+static const uint64_t exec_active4[4] = { 1000, 1000, 1000, 1000 };
+static const uint64_t box_1316[4] = { 1, 2, 3, 4 };
+static const uint64_t read_beats2[2] = { 600, 400 };
+static const uint64_t read_stall2[2] = { 100, 300 };
+
+/* The L2-slice (memsys) counters of both guides: summed over two slices. */
+static void set_latency(struct lt *t, const char *beats, const char *stall)
+{
+    static const uint64_t b0[2] = { 100, 100 }, b1[2] = { 50, 50 }, b2[2] = { 25, 25 },
+                          b3[2] = { 10, 10 }, b4[2] = { 5, 5 };
+
+    set(t, beats, read_beats2);
+    set(t, stall, read_stall2);
+    set(t, "MaliExternalBusReadLatency0127Cycles", b0);
+    set(t, "MaliExternalBusReadLatency128191Cycles", b1);
+    set(t, "MaliExternalBusReadLatency192255Cycles", b2);
+    set(t, "MaliExternalBusReadLatency256319Cycles", b3);
+    set(t, "MaliExternalBusReadLatency320383Cycles", b4);
+}
+
+Test(layout_g715, has_every_definition_of_the_guide)
+{
+    count_metrics("mali-g715", 112);
+}
+
+Test(layout_g715, shader_core_counters_are_averaged_over_cores)
+{
+    struct lt t;
+
+    lt_open(&t, "mali-g715", "G715", 4, 2);
+    set1(&t, "MaliGPUCyclesGPUActive", 1000);
+    set1(&t, "MaliGPUTasksFragmentTasks", 2);
+    set(&t, "MaliCoreThreadsFragmentThreads", frag_threads4);
+    set(&t, "MaliCoreCyclesAnyActive", any_active4);
+    set(&t, "MaliCoreCyclesFragmentActive", frag_active4);
+    set(&t, "MaliCoreWarpsFragmentWarps", frag_warps4);
+    set(&t, "MaliRayTracingRaysStarted", rays4);
+    set(&t, "MaliRayTracingCyclesBoxTesterActive", box_active4);
+    set(&t, "MaliRayTracingCyclesTriangleTesterActive", tri_active4);
+    set(&t, "MaliCoreCyclesExecutionCoreActive", exec_active4);
+    set(&t, "MaliRayTracingBoxTestUsageBoxNodesWith1316Rays", box_1316);
+    set_latency(&t, "MaliExternalBusBeatsReadBeat", "MaliExternalBusStallsReadStallCycles");
+    set1(&t, "MaliPrimitiveCullingFacingTestCulledPrimitives", 30);
+    set1(&t, "MaliPrimitiveCullingFrustumPlaneTestCulledPrimitives", 20);
+    set1(&t, "MaliPrimitiveCullingSampleTestCulledPrimitives", 10);
+    set1(&t, "MaliPrimitiveCullingVisiblePrimitives", 40);
+
+    EQ(&t, "4.4.1", 2 * 1024);
+    /* mean thread count 1000 (raw x4), times 4 cores, over 2048 pixels */
+    EQ(&t, "4.4.3", 1000.0 * 4 / 2048);
+    /* mean 500 active cycles of 1000: 50 %; a sum would clamp at 100 % */
+    EQ(&t, "5.3.1", 50);
+    EQ(&t, "5.2.2", 3000.0 / 1000);
+    EQ(&t, "6.3.2", 1000.0 / (75 * 16) * 100);
+    EQ(&t, "10.2.1", 25);                             /* rays: per-core mean */
+    EQ(&t, "6.1.5", 200.0 / 1000 * 100);              /* max(box, triangle) of the means */
+    EQ(&t, "10.3.1", 2.5);
+    EQ(&t, "3.3.1", 1000 * 16);                       /* read beats summed over slices */
+    EQ(&t, "3.4.1", 400.0 / (2 * 1000) * 100);
+    EQ(&t, "3.5.1", 200);
+    EQ(&t, "3.5.6", 1000 - 200 - 100 - 50 - 20 - 10); /* the derived 384+ bucket */
+    EQ(&t, "4.1.1", 100);
+    EQ(&t, "4.2.1", 40);
+    EQ(&t, "12.1.1", 4);
+    EQ(&t, "12.1.3", 16);
+    lt_close(&t);
+}
+
+Test(layout_g715, zero_denominators_show_no_data)
+{
+    struct lt t;
+
+    lt_open(&t, "mali-g715", "G715", 4, 2);
+    cr_assert(isnan(val(&t, "4.4.3")), "no fragment tasks: fragments per pixel is no data");
+    cr_assert(isnan(val(&t, "5.2.2")), "no fragment threads: cycles per thread is no data");
+    cr_assert(isnan(val(&t, "5.3.1")), "idle GPU: shader core usage is no data, not 0 %%");
+    cr_assert(isnan(val(&t, "6.1.5")));
+    cr_assert_eq(val(&t, "10.2.1"), 0);
+    lt_close(&t);
+}
+
+Test(layout_g720, has_every_definition_of_the_guide)
+{
+    count_metrics("mali-g720", 110);
+}
+
+Test(layout_g720, shader_core_counters_are_summed_over_cores)
+{
+    struct lt t;
+
+    lt_open(&t, "mali-g720", "G720", 4, 2);
+    set1(&t, "MaliGPUCyclesGPUActive", 1000);
+    set1(&t, "MaliGPUTasksMainPhaseTasks", 1);
+    set(&t, "MaliShaderThreadsFragmentThreads", frag_threads4);
+    set(&t, "MaliShaderCoreCyclesAnyWorkloadActive", any_active4);
+    set(&t, "MaliShaderCoreCyclesMainPhaseActive", frag_active4);
+    set(&t, "MaliShaderWarpsFragmentWarps", frag_warps4);
+    set(&t, "MaliRayTracingUnitRaysStartedRays", rays4);
+    set(&t, "MaliRayTracingUnitCyclesBoxTesterActive", box_active4);
+    set(&t, "MaliRayTracingUnitCyclesTriangleTesterActive", tri_active4);
+    set(&t, "MaliShaderCoreCyclesExecutionCoreActive", exec_active4);
+    set(&t, "MaliRayTracingUnitBoxTestBoxNodesWith1316Rays", box_1316);
+    set_latency(&t, "MaliExternalBusBeatsReadBeats", "MaliExternalBusStallCyclesReadStall");
+    set1(&t, "MaliPrimitiveCullingFacingTestCulledPrimitives", 30);
+    set1(&t, "MaliPrimitiveCullingFrustumTestCulledPrimitives", 20);
+    set1(&t, "MaliPrimitiveCullingSampleTestCulledPrimitives", 10);
+    set1(&t, "MaliPrimitiveCullingScissorTestCulledPrimitives", 5);
+    set1(&t, "MaliPrimitiveCullingVisiblePrimitives", 35);
+
+    EQ(&t, "4.5.1", 4096);
+    EQ(&t, "4.5.3", 4000.0 / 4096);                   /* summed threads (raw x4) */
+    /* summed 2000 active cycles over 4 cores, of 1000: 50 % */
+    EQ(&t, "5.3.1", 50);
+    EQ(&t, "5.2.2", 12000.0 / 4000);
+    EQ(&t, "6.3.2", 4000.0 / (300 * 16) * 100);
+    EQ(&t, "10.2.1", 100);                            /* rays: summed over cores */
+    EQ(&t, "6.1.5", 800.0 / 4000 * 100);
+    EQ(&t, "10.3.1", 10);
+    EQ(&t, "3.3.1", 1000 * 16);
+    EQ(&t, "3.4.1", 400.0 / 2 / 1000 * 100);
+    EQ(&t, "3.5.1", 200);
+    EQ(&t, "3.5.6", 1000 - 200 - 100 - 50 - 20 - 10);
+    EQ(&t, "4.1.1", 100);
+    EQ(&t, "4.2.1", 35);
+    EQ(&t, "12.1.1", 4);
+    EQ(&t, "12.1.3", 16);
+    lt_close(&t);
+}
+
+Test(layout_g720, zero_denominators_show_no_data)
+{
+    struct lt t;
+
+    lt_open(&t, "mali-g720", "G720", 4, 2);
+    cr_assert(isnan(val(&t, "4.5.3")), "no main-phase tasks: fragments per pixel is no data");
+    cr_assert(isnan(val(&t, "5.2.2")));
+    cr_assert(isnan(val(&t, "5.3.1")), "idle GPU: shader core usage is no data, not 0 %%");
+    cr_assert(isnan(val(&t, "3.4.1")));
+    cr_assert_eq(val(&t, "3.5.6"), 0);
+    lt_close(&t);
+}
