@@ -1,0 +1,144 @@
+/* The Mali kbase source's parts: GPU-properties parsing and naming
+ * (kbase_props.c), the two counter readers (kbase_vinstr.c for the legacy
+ * hwcnt reader, kbase_kinstr.c for kinstr_prfcnt), and the frame they both
+ * decode a dump into, which mali_kbase.c maps onto the catalogue. */
+#ifndef GPUTOP_KBASE_H
+#define GPUTOP_KBASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gputop/diag.h"
+#include "gputop/sys.h"
+
+/* ---- what the device says about its GPU ---- */
+
+struct gt_kbase_gpu {
+    uint64_t gpu_id;          /* RAW_GPU_ID (u32 or u64 as the kernel sent it) */
+    uint32_t product_key;     /* model: 0x0830 old style; (gpu_id >> 16) & 0xF00F new */
+    uint64_t core_mask;       /* present shader cores (OR of the coherency groups) */
+    uint32_t shader_cores;    /* popcount(core_mask): $MaliConstantsShaderCoreCount */
+    uint32_t l2_slices;       /* $MaliConstantsL2SliceCount */
+    uint32_t bus_width_bits;  /* $MaliConstantsBusWidthBits, 0 if unknown */
+    uint32_t major_rev, minor_rev;
+    uint32_t freq_khz_max;    /* 0 if not given */
+    /* Set by gt_kbase_identify: */
+    char name[48];            /* "Mali-T830", "Immortalis-G720", "Mali (unknown, id 0x....)" */
+    const char *table;        /* counter table ("T830", "G715", "G720"), NULL if none */
+    const char *layout;       /* built-in layout name, NULL if none */
+    int csf;                  /* command-stream front end (G715, G720); 0 for Job Manager */
+    uint32_t values_per_block;/* 64 (T8xx) or 128 (G715, G720) */
+};
+
+/* Parses the packed (key, value) buffer of GET_GPUPROPS. Every length and
+ * size code is checked; an error names the byte offset. Returns 0 or -1. */
+int gt_kbase_props_parse(const void *buf, size_t len, struct gt_kbase_gpu *g,
+                         struct gt_diag *d);
+/* Parses the fixed 536-byte struct of the pre-r21 GET_PROPS call (header
+ * included). Returns 0 or -1. */
+int gt_kbase_props_parse_pre_r21(const void *buf, size_t len, struct gt_kbase_gpu *g,
+                                 struct gt_diag *d);
+/* Names the GPU from its id and core count and picks its table and layout.
+ * Returns 1 when gputop has a layout for it, 0 when it does not (name
+ * still set, with the raw id). */
+int gt_kbase_identify(struct gt_kbase_gpu *g);
+/* The logical index (rank among present cores) of physical core p, or -1
+ * when p is not present. */
+int gt_kbase_core_rank(uint64_t core_mask, unsigned p);
+
+/* ---- an open device ---- */
+
+enum gt_kbase_api {
+    GT_KBASE_API_PRE_R21,     /* UK 10.x legacy encoding */
+    GT_KBASE_API_JM,          /* Job Manager, 11.x */
+    GT_KBASE_API_CSF,         /* command-stream front end, 1.x */
+};
+
+struct gt_kbase_dev {
+    const struct gt_sys *sys;
+    int fd;
+    char path[64];
+    enum gt_kbase_api api;
+    uint16_t major, minor;    /* interface version the kernel reported */
+    struct gt_kbase_gpu gpu;
+};
+
+/* 1 when the kernel version lies in the range whose kinstr_prfcnt is known
+ * to misbehave (JM 11.34..11.36, CSF 1.10..1.16). */
+int gt_kbase_kinstr_buggy(const struct gt_kbase_dev *dev);
+
+/* ---- a decoded dump ---- */
+
+enum { GT_KB_FE, GT_KB_TILER, GT_KB_MEMSYS, GT_KB_SHADER, GT_KB_NBLOCKS };
+#define GT_KB_MAX_VALUES 128
+
+#define GT_KB_FRAME_OVERFLOW  (1u << 0)  /* the kernel's ring filled; counts still whole */
+#define GT_KB_FRAME_ERROR     (1u << 1)  /* the kernel flagged the sample as erroneous */
+#define GT_KB_FRAME_SATURATED (1u << 2)  /* a 32-bit legacy value hit 0xFFFFFFFF */
+
+#define GT_KB_STATE_OFF       (1u << 0)  /* powered off: its zeros mean nothing */
+#define GT_KB_STATE_PROTECTED (1u << 1)  /* protected mode: no data */
+#define GT_KB_STATE_MISSING   (1u << 2)  /* the dump held no block for it */
+
+/* One dump: per block type and instance, GT_KB_MAX_VALUES u64 deltas
+ * (indices as in the counter tables, header values 0..3 included). Shader
+ * instances are logical: instance i is the i-th present core. */
+struct gt_kbase_frame {
+    uint64_t ts_start_ns, ts_end_ns;     /* kernel time of the interval */
+    uint64_t cycles[2];                  /* GPU top clock, shader-core clock */
+    uint32_t ncycles;                    /* clock domains present (0..2) */
+    uint32_t flags;                      /* GT_KB_FRAME_* */
+    uint32_t merged;                     /* extra kernel samples summed in (ring drained) */
+    uint32_t ninst[GT_KB_NBLOCKS];       /* 1, 1, l2_slices, shader_cores */
+    uint32_t base[GT_KB_NBLOCKS];        /* first instance row of each block type */
+    uint32_t nrows;                      /* sum of ninst */
+    uint8_t *state;                      /* nrows GT_KB_STATE_* bits */
+    uint64_t *values;                    /* nrows * GT_KB_MAX_VALUES */
+};
+
+int  gt_kbase_frame_init(struct gt_kbase_frame *f, const struct gt_kbase_gpu *g);
+void gt_kbase_frame_free(struct gt_kbase_frame *f);
+/* Zeroes values, state, flags, cycles and timestamps. */
+void gt_kbase_frame_clear(struct gt_kbase_frame *f);
+static inline uint64_t *gt_kbase_frame_row(struct gt_kbase_frame *f, int block, uint32_t inst)
+{
+    return f->values + (size_t)(f->base[block] + inst) * GT_KB_MAX_VALUES;
+}
+
+/* Counters to enable: bit (i % 64) of mask[block][i / 64] for index i. */
+struct gt_kbase_enable {
+    uint64_t mask[GT_KB_NBLOCKS][2];
+};
+
+/* ---- the two readers ---- */
+
+struct gt_kbase_reader;
+
+struct gt_kbase_reader_ops {
+    const char *name;            /* "legacy hwcnt reader", "kinstr_prfcnt" */
+    /* Starts counting; the next sample covers the time from here. */
+    int  (*start)(struct gt_kbase_reader *r, struct gt_diag *d);
+    /* Takes a dump now and decodes it into f (cleared first). 0, or -1
+     * with d set (the sampler retries later). */
+    int  (*sample)(struct gt_kbase_reader *r, struct gt_kbase_frame *f, struct gt_diag *d);
+    /* Stops, unmaps and closes; safe after a failed start. */
+    void (*close)(struct gt_kbase_reader *r);
+};
+
+struct gt_kbase_reader {
+    const struct gt_kbase_reader_ops *ops;
+    const struct gt_kbase_dev *dev;
+    uint32_t values_per_block;   /* what the reader delivers: 64 legacy, else the kernel's */
+    uint32_t ncycles;            /* clock domains it reports (0..2) */
+    uint32_t buffers;            /* ring size in dumps */
+    void *priv;
+};
+
+/* Each sets up its reader on dev with the given counters enabled and fills
+ * r; -1 with d set (the message names the ioctl and errno and, where the
+ * cause is usual, what to do). */
+int gt_kbase_vinstr_open(struct gt_kbase_reader *r, const struct gt_kbase_dev *dev,
+                         const struct gt_kbase_enable *en, struct gt_diag *d);
+int gt_kbase_kinstr_open(struct gt_kbase_reader *r, const struct gt_kbase_dev *dev,
+                         const struct gt_kbase_enable *en, struct gt_diag *d);
+
+#endif
