@@ -138,10 +138,19 @@ $(BUILD)/tests/run: $(TEST_OBJ) $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) $(BUILD)/libgputop.a $(CRIT_LIBS) $(LIBS)
 
+# gputop with the fake kbase kernel behind its system-call seam, for
+# end-to-end tests of the Mali source (batch output and the dashboard).
+$(BUILD)/tests/gputop-fake: tests/tools/gputop_fake.c $(BUILD)/obj/tests/fakes/fake_kbase.o \
+                            $(BUILD)/libgputop.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/obj/tests/fakes/fake_kbase.o \
+	    $(BUILD)/libgputop.a $(LIBS)
+
 # GPUTOP_BIN lets the UI tests drive the binary this build made.
-test-run: $(BUILD)/tests/run $(BUILD)/gputop
+test-run: $(BUILD)/tests/run $(BUILD)/gputop $(BUILD)/tests/gputop-fake
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
-	GPUTOP_BIN=$(CURDIR)/$(BUILD)/gputop GPUTOP_SRC=$(CURDIR) $(BUILD)/tests/run --jobs 2 $(TEST_ARGS)
+	GPUTOP_BIN=$(CURDIR)/$(BUILD)/gputop GPUTOP_FAKE_BIN=$(CURDIR)/$(BUILD)/tests/gputop-fake \
+	GPUTOP_SRC=$(CURDIR) $(BUILD)/tests/run --jobs 2 $(TEST_ARGS)
 
 $(BUILD)/bench/gen_floor: bench/tools/gen_floor.c bench/bench_setup.h $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)

@@ -16,7 +16,7 @@ struct bench_setup {
 static inline int bench_setup(struct bench_setup *b)
 {
     struct gt_diag d;
-    struct gt_device_desc dev = { NULL, 12, 4, 128 };
+    struct gt_device_desc dev = { NULL, 12, 4, 128, 0 };
     size_t i, best = 0, most = 0;
 
     for (i = 0; i < gt_embedded_layout_count(); i++) {

@@ -43,6 +43,8 @@ int main(int argc, char **argv)
         return gt_cmd_list_layouts(stdout);
     case GT_CMD_LIST_SOURCES:
         return gt_cmd_list_sources(stdout);
+    case GT_CMD_PROBE:
+        return gt_cmd_probe(&o, gt_sys_real(), stdout);
     case GT_CMD_CHECK_LAYOUT:
         return gt_cmd_check_layout(o.check_file, o.gpu, stdout, stderr);
     case GT_CMD_RUN:

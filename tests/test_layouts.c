@@ -18,7 +18,7 @@ struct lt {
 static void lt_open(struct lt *t, const char *layout, const char *gpu, uint32_t cores,
                     uint32_t slices)
 {
-    struct gt_device_desc dev = { gpu, cores, slices, 128 };
+    struct gt_device_desc dev = { gpu, cores, slices, 128, 0 };
     struct gt_diag d;
 
     memset(t, 0, sizeof(*t));

@@ -87,7 +87,9 @@ struct gt_device_desc {
     const char *gpu;          /* counter table name: "T830", "G720", ... */
     uint32_t shader_cores;    /* present cores ($MaliConstantsShaderCoreCount) */
     uint32_t l2_slices;       /* $MaliConstantsL2SliceCount */
-    uint32_t bus_width_bits;  /* $MaliConstantsBusWidthBits */
+    uint32_t bus_width_bits;  /* $MaliConstantsBusWidthBits; 0 = unknown (left out) */
+    int max_hw_index;         /* counters at this block index or above are left
+                                 out (a reader that cannot deliver them); 0: none */
 };
 
 /* Adds a GPU's counter table with one instance per shader core (block

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "gputop/batch.h"
+#include "gputop/sys.h"
 
 enum gt_command {
     GT_CMD_RUN,            /* the dashboard or batch output */
@@ -14,6 +15,7 @@ enum gt_command {
     GT_CMD_LIST_LAYOUTS,
     GT_CMD_LIST_SOURCES,
     GT_CMD_CHECK_LAYOUT,
+    GT_CMD_PROBE,
 };
 
 #define GT_MAX_SOURCES 8
@@ -32,6 +34,7 @@ struct gt_options {
     uint64_t refresh_ns;         /* --refresh */
     int no_color, no_mouse;      /* --no-color, --no-mouse */
     struct gt_batch_opts out;    /* --format --count --duration --section --metrics --per-second */
+    const struct gt_sys *sys;    /* kernel seam for hardware sources; NULL: the real one */
 };
 
 /* Parses argv; on a usage error prints it to err and returns -1. */
@@ -43,6 +46,9 @@ int gt_cmd_list_layouts(FILE *out);
 int gt_cmd_list_sources(FILE *out);
 /* Returns the process exit status: 0 clean, 1 errors or unresolved names. */
 int gt_cmd_check_layout(const char *file, const char *gpu, FILE *out, FILE *err);
+/* --probe: looks for Mali devices (or the one a --source mali:PATH
+ * names) through sys and reports each step; 0 when one works end to end. */
+int gt_cmd_probe(const struct gt_options *o, const struct gt_sys *sys, FILE *out);
 /* Runs sources, sampler, engine and a view until done or *stop; returns
  * the exit status. */
 int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop);

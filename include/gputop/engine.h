@@ -26,6 +26,9 @@ struct gt_engine *gt_engine_new(const struct gt_layout *l, const struct gt_catal
 void gt_engine_free(struct gt_engine *e);
 
 size_t gt_engine_nmetrics(const struct gt_engine *e);
+/* 1 when counter k of the catalogue feeds some metric (directly, or as the
+ * denominator of a ratio counter that does). */
+int gt_engine_uses(const struct gt_engine *e, size_t k);
 /* NULL when the metric is available, else why not. */
 const char *gt_engine_unavailable(const struct gt_engine *e, size_t metric);
 size_t gt_engine_nunresolved(const struct gt_engine *e);

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "gputop/diag.h"
 #include "gputop/sys.h"
 
@@ -61,6 +62,22 @@ struct gt_kbase_dev {
     uint16_t major, minor;    /* interface version the kernel reported */
     struct gt_kbase_gpu gpu;
 };
+
+/* Opens the device node, agrees an interface version (pre-r21, then Job
+ * Manager, then CSF), sets the context flags, reads and parses the GPU
+ * properties and names the GPU. Returns 0, or -1 with d saying what to do. */
+int  gt_kbase_dev_open(struct gt_kbase_dev *dev, const struct gt_sys *sys, const char *path,
+                       struct gt_diag *d);
+void gt_kbase_dev_close(struct gt_kbase_dev *dev);
+/* The reader to use: 1 legacy, 2 kinstr_prfcnt; forced is 0 (choose), 1
+ * or 2. -1 with why set when the kernel has none (or not the forced one). */
+int  gt_kbase_choose(const struct gt_kbase_dev *dev, int forced, char *why, size_t len);
+
+/* For --probe: the device's description, and an open mali source's reader
+ * and enabled counters. */
+struct gt_source;
+void gt_kbase_describe_dev(const struct gt_kbase_dev *dev, FILE *out);
+void gt_kbase_describe_source(const struct gt_source *s, FILE *out);
 
 /* 1 when the kernel version lies in the range whose kinstr_prfcnt is known
  * to misbehave (JM 11.34..11.36, CSF 1.10..1.16). */

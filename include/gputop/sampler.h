@@ -26,8 +26,10 @@ struct gt_sampler_stats {
     uint64_t merged;        /* rounds added into a snapshot not yet read */
     uint64_t late;          /* wake-ups that missed their deadline by a whole interval */
     uint64_t errors;        /* failed source samples */
+    uint64_t warnings;      /* good samples a source warned about */
     enum gt_sampler_state state;
     char last_error[GT_DIAG_MSG + 64];
+    char last_warning[GT_DIAG_MSG + 64];
 };
 
 struct gt_sampler_config {

@@ -45,10 +45,16 @@ struct gt_source_type {
     int  (*start)(struct gt_source *s, struct gt_diag *d);
     /* Writes the deltas since the previous sample into out, laid out by
      * s->catalog, with the interval's start and end times; nsamples = 1.
-     * Returns 0; 1 when the source is exhausted (end of a replay); -1 with
-     * d set on an error, after which the sampler retries. */
+     * Returns 0; 2 when the sample is good but d holds a warning for the
+     * user (a saturated counter, ...); 1 when the source is exhausted (end
+     * of a replay); -1 with d set on an error, after which the sampler
+     * retries. */
     int  (*sample)(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d);
     void (*close)(struct gt_source *s);
+    /* Optional, before start: used[k] is non-zero when counter k of
+     * s->catalog feeds a metric, so hardware sources can enable only those.
+     * Returns 0 or -1 with d set. */
+    int  (*select)(struct gt_source *s, const unsigned char *used, struct gt_diag *d);
 };
 
 struct gt_source {

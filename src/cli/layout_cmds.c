@@ -34,7 +34,7 @@ int gt_cmd_list_layouts(FILE *out)
 /* A device with a few of everything, so per-instance names resolve. */
 static int check_catalog(struct gt_catalog *c, const char *gpu)
 {
-    struct gt_device_desc d = { gpu, 4, 2, 128 };
+    struct gt_device_desc d = { gpu, 4, 2, 128, 0 };
 
     gt_catalog_init(c);
     if (gt_catalog_add_device(c, &d) < 0)

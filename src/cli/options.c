@@ -18,11 +18,13 @@ void gt_usage(FILE *out)
 "Live GPU hardware-counter monitor: the vendor guides' metrics as live bars.\n"
 "\n"
 "Sources and layouts:\n"
-"  --source SPEC           counter source, repeatable: sim[:FAMILY][,scene=S][,seed=N],\n"
+"  --source SPEC           counter source, repeatable: mali[:/dev/maliN][,interface=I],\n"
+"                          sim[:FAMILY][,scene=S][,seed=N],\n"
 "                          cpu[:cycles=auto|on|off][,clusters=MODE],\n"
     "                          replay:FILE[,speed=1|N|max], csv:FILE[,gpu=T820|T830|G715|G720]\n"
 "  --no-cpu                do not add the cpu source beside the GPU source\n"
 "  --list-sources          list the sources and whether they can run here\n"
+"  --probe                 find the Mali GPU, say what it is and test its counters\n"
 "  --layout NAME|FILE      use a built-in layout or a layout file\n"
 "  --list-layouts          list the built-in layouts and the devices they match\n"
 "  --check-layout FILE     parse a layout, compile it, list unresolved counters\n"
@@ -98,7 +100,7 @@ static int parse_format(const char *s, enum gt_batch_format *f)
 enum {
     OPT_LAYOUT = 256, OPT_LIST_LAYOUTS, OPT_CHECK_LAYOUT, OPT_GPU, OPT_SOURCE, OPT_NO_CPU,
     OPT_LIST_SOURCES, OPT_RECORD, OPT_SECTION, OPT_METRICS, OPT_PER_SECOND,
-    OPT_NO_COLOR, OPT_NO_MOUSE,
+    OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PROBE,
 };
 
 static const struct option longopts[] = {
@@ -111,6 +113,7 @@ static const struct option longopts[] = {
     { "source", required_argument, 0, OPT_SOURCE },
     { "no-cpu", no_argument, 0, OPT_NO_CPU },
     { "list-sources", no_argument, 0, OPT_LIST_SOURCES },
+    { "probe", no_argument, 0, OPT_PROBE },
     { "interval", required_argument, 0, 'i' },
     { "record", required_argument, 0, OPT_RECORD },
     { "batch", no_argument, 0, 'b' },
@@ -141,6 +144,7 @@ static int one_option(struct gt_options *o, int c, const char *arg, FILE *err)
     case OPT_LAYOUT: o->layout = arg; return 0;
     case OPT_LIST_LAYOUTS: o->cmd = GT_CMD_LIST_LAYOUTS; return 0;
     case OPT_LIST_SOURCES: o->cmd = GT_CMD_LIST_SOURCES; return 0;
+    case OPT_PROBE: o->cmd = GT_CMD_PROBE; return 0;
     case OPT_CHECK_LAYOUT: o->cmd = GT_CMD_CHECK_LAYOUT; o->check_file = arg; return 0;
     case OPT_GPU: o->gpu = arg; return 0;
     case OPT_NO_CPU: o->no_cpu = 1; return 0;

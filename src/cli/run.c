@@ -39,10 +39,22 @@ int gt_cmd_list_sources(FILE *out)
     return 0;
 }
 
-static int open_one(struct run *r, const char *spec)
+/* Hardware sources reach the kernel through o->sys (a fake one in the
+ * end-to-end tests); the others always use the real system. */
+static const struct gt_sys *sys_for(const struct gt_options *o, const char *spec)
+{
+    char name[32];
+    const struct gt_source_type *t;
+
+    snprintf(name, sizeof(name), "%.*s", (int)strcspn(spec, ":"), spec);
+    t = gt_source_type_find(name);
+    return t && t->kind == GT_SOURCE_HARDWARE && o->sys ? o->sys : gt_sys_real();
+}
+
+static int open_one(const struct gt_options *o, struct run *r, const char *spec)
 {
     struct gt_diag d;
-    struct gt_source *s = gt_source_open(spec, NULL, &d);
+    struct gt_source *s = gt_source_open(spec, sys_for(o, spec), &d);
 
     if (!s) {
         fprintf(stderr, "gputop: --source %s: %s\n", spec, d.msg);
@@ -54,7 +66,7 @@ static int open_one(struct run *r, const char *spec)
 
 /* No --source: the first hardware source that opens; the probe results
  * are listed when none does. */
-static int open_default(struct run *r)
+static int open_default(const struct gt_options *o, struct run *r)
 {
     char why[256], probed[1024] = "";
     size_t i;
@@ -63,12 +75,12 @@ static int open_default(struct run *r)
         const struct gt_source_type *t = gt_source_types[i];
         if (t->kind != GT_SOURCE_HARDWARE)
             continue;
-        if (t->available && t->available(gt_sys_real(), why, sizeof(why)) < 0) {
+        if (t->available && t->available(sys_for(o, t->name), why, sizeof(why)) < 0) {
             snprintf(probed + strlen(probed), sizeof(probed) - strlen(probed), "\n  %s: %s",
                      t->name, why);
             continue;
         }
-        return open_one(r, t->name);
+        return open_one(o, r, t->name);
     }
     fprintf(stderr, "gputop: no supported GPU found; probed:%s\n"
                     "  try the simulated GPU: gputop --source sim\n",
@@ -98,12 +110,12 @@ static int open_sources(const struct gt_options *o, struct run *r)
     int i;
 
     for (i = 0; i < o->nsources; i++)
-        if (open_one(r, o->sources[i]) < 0)
+        if (open_one(o, r, o->sources[i]) < 0)
             return -1;
-    if (o->nsources == 0 && open_default(r) < 0)
+    if (o->nsources == 0 && open_default(o, r) < 0)
         return -1;
     if (wants_cpu(o, r) && (!cpu->available || cpu->available(gt_sys_real(), why, sizeof(why)) == 0))
-        return open_one(r, "cpu");
+        return open_one(o, r, "cpu");
     return 0;
 }
 
@@ -147,6 +159,41 @@ static int load_layout(const struct gt_options *o, struct run *r)
     if (!r->engine) {
         fprintf(stderr, "gputop: out of memory\n");
         return -1;
+    }
+    return 0;
+}
+
+/* Hardware sources count only what the layout reads: fewer enabled
+ * counter groups, less for the kernel to copy. */
+static int select_counters(struct run *r)
+{
+    size_t i, k, base = 0;
+    char buf[1024];
+    struct gt_diag d;
+
+    for (i = 0; i < r->nsrc; i++) {
+        struct gt_source *s = r->src[i];
+        size_t n = s->catalog.ncounters;
+        unsigned char *used;
+        int res = 0;
+
+        if (s->type->select) {
+            used = calloc(n ? n : 1, 1);
+            if (!used) {
+                fprintf(stderr, "gputop: out of memory\n");
+                return -1;
+            }
+            for (k = 0; k < n; k++)
+                used[k] = (unsigned char)gt_engine_uses(r->engine, base + k);
+            gt_diag_clear(&d);
+            res = s->type->select(s, used, &d);
+            free(used);
+            if (res < 0) {
+                fputs(gt_diag_format(&d, buf, sizeof(buf)), stderr);
+                return -1;
+            }
+        }
+        base += n;
     }
     return 0;
 }
@@ -290,7 +337,7 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
 
     memset(&r, 0, sizeof(r));
     if (open_sources(o, &r) < 0 || merge_catalogs(&r) < 0 || load_layout(o, &r) < 0 ||
-        open_recorder(o, &r) < 0)
+        select_counters(&r) < 0 || open_recorder(o, &r) < 0)
         goto out;
     /* Recorded sources replayed into a pipe keep every sample apart. */
     if (start_sampler(o, &r, batch && any_self_paced(&r)) < 0)

@@ -221,6 +221,22 @@ void gt_engine_free(struct gt_engine *e)
     free(e);
 }
 
+int gt_engine_uses(const struct gt_engine *e, size_t k)
+{
+    size_t i;
+
+    if (k >= e->c->ncounters)
+        return 0;
+    if (e->input_of[k] >= 0)
+        return 1;
+    for (i = 0; i < e->c->ncounters; i++)
+        if (e->input_of[i] >= 0 && e->c->counters[i].kind == GT_COUNTER_RATIO &&
+            (e->c->counters[i].denominator == (int)k ||
+             e->c->counters[i].slot == e->c->counters[k].slot))
+            return 1;
+    return 0;
+}
+
 size_t gt_engine_nmetrics(const struct gt_engine *e) { return e->nmetrics; }
 
 const char *gt_engine_unavailable(const struct gt_engine *e, size_t metric)

@@ -92,6 +92,16 @@ static void note_error(struct gt_sampler *s, const struct gt_source *src, const 
     pthread_mutex_unlock(&s->lock);
 }
 
+static void note_warning(struct gt_sampler *s, const struct gt_source *src,
+                         const struct gt_diag *d)
+{
+    pthread_mutex_lock(&s->lock);
+    s->stats.warnings++;
+    snprintf(s->stats.last_warning, sizeof(s->stats.last_warning), "%s: %s",
+             src->type->name, d->msg);
+    pthread_mutex_unlock(&s->lock);
+}
+
 /* One round over every source; returns how many produced data, or -1 when
  * all of them have ended. */
 static int sample_sources(struct gt_sampler *s, uint64_t now)
@@ -125,6 +135,8 @@ static int sample_sources(struct gt_sampler *s, uint64_t now)
             note_error(s, src, &d);
             continue;
         }
+        if (r == 2)
+            note_warning(s, src, &d);
         ss->retry_at = 0;
         ss->backoff = 0;
         produced++;

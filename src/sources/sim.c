@@ -1144,7 +1144,7 @@ static void sim_close(struct gt_source *s)
 
 static int sim_open(struct gt_source *s, const char *args, struct gt_diag *d)
 {
-    struct gt_device_desc dev;
+    struct gt_device_desc dev = { NULL, 0, 0, 0, 0 };
     struct sim *m = calloc(1, sizeof(*m));
 
     if (!m) {

@@ -371,6 +371,18 @@ static int check_write(FILE *f, struct gt_diag *d)
     return -1;
 }
 
+/* A source's warning (a saturated counter, a drained ring) goes to
+ * stderr once, apart from the records on stdout. */
+static uint64_t report_warning(struct gt_sampler *s, uint64_t seen)
+{
+    struct gt_sampler_stats st;
+
+    gt_sampler_get_stats(s, &st);
+    if (st.warnings != seen && st.last_warning[0])
+        fprintf(stderr, "gputop: warning: %s\n", st.last_warning);
+    return st.warnings;
+}
+
 int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
                  const struct gt_layout *l, struct gt_source *const *sources, size_t nsources,
                  const struct gt_batch_opts *o, volatile sig_atomic_t *stop,
@@ -383,6 +395,7 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
     uint64_t written = 0, start = gt_now_ns();
     long n = gt_batch_columns(l, e, o, &cols, d);
     int r, status = 0;
+    uint64_t warned = 0;
 
     if (n <= 0)
         return -1;
@@ -410,6 +423,7 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
             continue;
         if (!w.t0)
             w.t0 = snap.t_start_ns;
+        warned = report_warning(s, warned);
         gt_engine_eval(e, &snap, vals);
         write_record(&w, &snap, vals);
         written++;

@@ -50,6 +50,8 @@ struct tui {
     struct row *rows;
     size_t nrows, rowcap;
     int triage_section;          /* section showing the triage line, -1 none */
+    uint64_t warnings_seen;      /* sampler warnings already noticed */
+    time_t warning_until;        /* the last warning shows until then */
 };
 
 static const char *const SEP_UTF8 = " \u00b7 ";
@@ -249,8 +251,18 @@ static void draw_header(struct tui *t)
     mvhline(0, 0, ' ', COLS);
     put_clip(t, 0, 0, buf, -1);
     style_off(t, PAIR_TITLE, A_REVERSE);
+    /* A new warning stays on screen for ten seconds. */
+    if (st.warnings != t->warnings_seen) {
+        t->warnings_seen = st.warnings;
+        t->warning_until = now + 10;
+    }
     if (st.state == GT_SAMPLER_RETRYING && LINES > 3) {
         snprintf(buf, sizeof(buf), " %s (retrying)", st.last_error);
+        style_on(t, PAIR_ALERT, A_BOLD);
+        put_clip(t, LINES - 2, 0, buf, -1);
+        style_off(t, PAIR_ALERT, A_BOLD);
+    } else if (now < t->warning_until && LINES > 3) {
+        snprintf(buf, sizeof(buf), " warning: %s", st.last_warning);
         style_on(t, PAIR_ALERT, A_BOLD);
         put_clip(t, LINES - 2, 0, buf, -1);
         style_off(t, PAIR_ALERT, A_BOLD);
@@ -890,6 +902,10 @@ static int setup_terminal(struct tui *t, struct gt_diag *d)
     keypad(stdscr, TRUE);
     curs_set(0);
     set_escdelay(25);
+    /* Without this, ncurses polls the keyboard between lines of every
+     * update and flushes before each poll: dozens of small writes per
+     * refresh instead of one. A keypress waits at most one refresh. */
+    typeahead(-1);
     setup_colors(t);
     if (!t->cfg->no_mouse)
         t->mouse = mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL) != 0;

@@ -1,0 +1,133 @@
+/* gputop --probe: what a new device offers, step by step — the device
+ * node, the driver interface, the GPU and its configuration, the layout,
+ * the counters enabled and whether a first sample arrives. */
+#include "gputop/cli.h"
+#include "gputop/engine.h"
+#include "gputop/kbase.h"
+#include "gputop/layout.h"
+#include "gputop/source.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_NODES 8
+
+/* The layout's counters enabled, one sample taken: the whole path. */
+static int try_source(const char *path, const struct gt_sys *sys, FILE *out)
+{
+    char spec[96];
+    struct gt_diag d;
+    struct gt_source *s;
+    struct gt_layout *l = NULL;
+    struct gt_engine *e = NULL;
+    struct gt_snapshot snap = { 0, 0, 0, 0, NULL };
+    unsigned char *used = NULL;
+    size_t k, unavailable = 0;
+    int status = 1;
+
+    snprintf(spec, sizeof(spec), "mali:%s", path);
+    s = gt_source_open(spec, sys, &d);
+    if (!s) {
+        fprintf(out, "counters:         unavailable: %s\n", d.msg);
+        return 1;
+    }
+    l = gt_layout_load(s->info.layout, &d);
+    e = l ? gt_engine_new(l, &s->catalog) : NULL;
+    used = calloc(s->catalog.ncounters + 1, 1);
+    if (!l || !e || !used || gt_snapshot_init(&snap, s->catalog.nslots) < 0) {
+        fprintf(out, "layout:           cannot load '%s': %s\n", s->info.layout,
+                l ? "out of memory" : d.msg);
+        goto out;
+    }
+    for (k = 0; k < s->catalog.ncounters; k++)
+        used[k] = (unsigned char)gt_engine_uses(e, k);
+    for (k = 0; k < gt_engine_nmetrics(e); k++)
+        unavailable += gt_engine_unavailable(e, k) != NULL;
+    fprintf(out, "metrics:          %zu of %zu computable from this GPU's counters\n",
+            gt_engine_nmetrics(e) - unavailable, gt_engine_nmetrics(e));
+    gt_diag_clear(&d);
+    if (s->type->select(s, used, &d) < 0 || s->type->start(s, &d) < 0) {
+        gt_kbase_describe_source(s, out);
+        fprintf(out, "first sample:     failed: %s\n", d.msg);
+        goto out;
+    }
+    gt_kbase_describe_source(s, out);
+    nanosleep(&(struct timespec){ 0, 100000000L }, NULL);
+    gt_diag_clear(&d);
+    if (s->type->sample(s, &snap, &d) < 0) {
+        fprintf(out, "first sample:     failed: %s\n", d.msg);
+        goto out;
+    }
+    fprintf(out, "first sample:     ok, %.1f ms of kernel time%s%s\n",
+            (double)gt_snapshot_ns(&snap) / 1e6, d.msg[0] ? "; " : "", d.msg);
+    status = 0;
+out:
+    free(used);
+    gt_snapshot_free(&snap);
+    gt_engine_free(e);
+    gt_layout_free(l);
+    gt_source_close(s);
+    return status;
+}
+
+static int probe_node(const char *path, const struct gt_sys *sys, FILE *out)
+{
+    struct gt_kbase_dev dev;
+    struct gt_diag d;
+
+    gt_diag_clear(&d);
+    if (gt_kbase_dev_open(&dev, sys, path, &d) < 0) {
+        fprintf(out, "device:           %s\nerror:            %s\n", path, d.msg);
+        return 1;
+    }
+    gt_kbase_describe_dev(&dev, out);
+    gt_kbase_dev_close(&dev);
+    if (!dev.gpu.layout) {
+        fprintf(out, "counters:         not read (no layout for this GPU yet)\n");
+        return 1;
+    }
+    return try_source(path, sys, out);
+}
+
+/* A node that exists answers open with anything but ENOENT. */
+static int node_exists(const struct gt_sys *sys, const char *path)
+{
+    int fd = sys->open(sys->ctx, path, O_RDONLY | O_CLOEXEC);
+
+    if (fd >= 0) {
+        sys->close(sys->ctx, fd);
+        return 1;
+    }
+    return errno != ENOENT && errno != ENODEV && errno != ENXIO;
+}
+
+int gt_cmd_probe(const struct gt_options *o, const struct gt_sys *sys, FILE *out)
+{
+    char path[32];
+    int i, found = 0, status = 1;
+
+    for (i = 0; i < o->nsources; i++)
+        if (strncmp(o->sources[i], "mali:", 5) == 0) {
+            char p[64];
+            snprintf(p, sizeof(p), "%.*s", (int)strcspn(o->sources[i] + 5, ","),
+                     o->sources[i] + 5);
+            return probe_node(p, sys, out);
+        }
+    for (i = 0; i < MAX_NODES; i++) {
+        snprintf(path, sizeof(path), "/dev/mali%d", i);
+        if (!node_exists(sys, path))
+            continue;
+        if (found++)
+            fputc('\n', out);
+        if (probe_node(path, sys, out) == 0)
+            status = 0;
+    }
+    if (!found)
+        fprintf(out, "no Mali GPU device: /dev/mali0../dev/mali%d do not exist (no kbase "
+                     "driver, or another GPU)\ntry the simulated GPU: gputop --source sim\n",
+                MAX_NODES - 1);
+    return status;
+}

@@ -1,0 +1,406 @@
+/* The legacy kbase hardware-counter reader ("vinstr"): a ring of 32-bit
+ * dumps in the v5 block order, filled by DUMP and handed over with
+ * GET_BUFFER / PUT_BUFFER. Used for Job Manager GPUs such as Mali-T8xx. */
+#include "gputop/kbase.h"
+#include "gputop/kbase_uapi.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define VINSTR_POLL_MS 1000
+
+struct vinstr {
+    int fd;
+    uint8_t *map;
+    size_t map_len;
+    uint32_t dump_size;        /* bytes per dump */
+    uint32_t nbuffers;
+    uint32_t shader_blocks;    /* highest present core + 1 */
+    int with_cycles;           /* the 32-byte GET/PUT forms are accepted */
+    int started;
+    uint64_t prev_ts;          /* end of the previous dump: start of the next interval */
+    uint32_t enabled[GT_KB_NBLOCKS];
+};
+
+static int sys_ioctl(const struct gt_kbase_dev *dev, int fd, unsigned long req, void *arg)
+{
+    return dev->sys->ioctl(dev->sys->ctx, fd, req, arg);
+}
+
+/* Bit k of a block's legacy mask enables counters 4k..4k+3; the reader
+ * carries only the first 64 counters of a block. */
+static uint32_t legacy_mask(const uint64_t mask[2])
+{
+    uint32_t bm = 0;
+    unsigned k;
+
+    for (k = 0; k < 16; k++)
+        if ((mask[0] >> (4 * k)) & 0xFull)
+            bm |= 1u << k;
+    return bm;
+}
+
+static unsigned highest_core(uint64_t mask)
+{
+    unsigned n = 0;
+
+    while (n < 64 && (mask >> n) != 0)
+        n++;
+    return n;
+}
+
+static const char *blocked_hint(int err)
+{
+    if (err == EACCES || err == EPERM)
+        return " — the driver or the vendor's SELinux policy refuses counter access to this "
+               "user; try `adb root` on a userdebug build";
+    if (err == ENOTTY)
+        return " — this kernel has no legacy counter reader";
+    return "";
+}
+
+static int setup_post_r21(const struct gt_kbase_dev *dev, const uint32_t bm[GT_KB_NBLOCKS],
+                          uint32_t count)
+{
+    struct gt_kbase_hwcnt_reader_setup s = {
+        .buffer_count = count,
+        .fe_bm = bm[GT_KB_FE],
+        .shader_bm = bm[GT_KB_SHADER],
+        .tiler_bm = bm[GT_KB_TILER],
+        .mmu_l2_bm = bm[GT_KB_MEMSYS],
+    };
+
+    return sys_ioctl(dev, dev->fd, GT_KBASE_IOCTL_HWCNT_READER_SETUP, &s);
+}
+
+static int setup_pre_r21(const struct gt_kbase_dev *dev, const uint32_t bm[GT_KB_NBLOCKS],
+                         uint32_t count)
+{
+    struct gt_uk_hwcnt_reader_setup s;
+
+    memset(&s, 0, sizeof(s));
+    s.header.id = GT_UK_FUNC_HWCNT_READER_SETUP;
+    s.buffer_count = count;
+    s.jm_bm = bm[GT_KB_FE];
+    s.shader_bm = bm[GT_KB_SHADER];
+    s.tiler_bm = bm[GT_KB_TILER];
+    s.mmu_l2_bm = bm[GT_KB_MEMSYS];
+    if (sys_ioctl(dev, dev->fd, GT_UK_IOCTL_HWCNT_READER_SETUP, &s) < 0)
+        return -1;
+    if (s.header.ret != 0 || s.fd < 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    return s.fd;
+}
+
+/* The buffers come from one physically contiguous allocation, so a large
+ * ring can fail with ENOMEM; smaller ones are tried in turn. */
+static int open_reader(struct vinstr *v, const struct gt_kbase_dev *dev, struct gt_diag *d)
+{
+    uint32_t count;
+    int fd = -1;
+
+    for (count = 16; count >= 2; count /= 2) {
+        fd = dev->api == GT_KBASE_API_PRE_R21 ? setup_pre_r21(dev, v->enabled, count)
+                                              : setup_post_r21(dev, v->enabled, count);
+        if (fd >= 0 || errno != ENOMEM)
+            break;
+    }
+    if (fd < 0) {
+        int err = errno;
+        gt_diag_set(d, "%s: HWCNT_READER_SETUP failed: %s%s", dev->path, strerror(err),
+                    blocked_hint(err));
+        return -1;
+    }
+    v->fd = fd;
+    v->nbuffers = count;
+    return 0;
+}
+
+/* Newer kernels report whether dumps carry clock cycles; older ones only
+ * know the plain version call and the 16-byte GET/PUT forms. */
+static void query_features(struct vinstr *v, const struct gt_kbase_dev *dev, uint32_t *ncycles)
+{
+    struct gt_kbase_hwcnt_reader_api_version av = { 0, 0 };
+    uint32_t version = 0;
+
+    *ncycles = 0;
+    if (sys_ioctl(dev, v->fd, GT_KBASE_HWCNT_READER_GET_API_VERSION_WITH_FEATURES, &av) == 0) {
+        v->with_cycles = (av.features & (GT_KBASE_HWCNT_FEATURE_CYCLES_TOP |
+                                         GT_KBASE_HWCNT_FEATURE_CYCLES_SHADER)) != 0;
+        if (av.features & GT_KBASE_HWCNT_FEATURE_CYCLES_TOP)
+            *ncycles = 1;
+        if (av.features & GT_KBASE_HWCNT_FEATURE_CYCLES_SHADER)
+            *ncycles = 2;
+        return;
+    }
+    (void)sys_ioctl(dev, v->fd, GT_KBASE_HWCNT_READER_GET_API_VERSION, &version);
+}
+
+static int check_sizes(struct vinstr *v, const struct gt_kbase_dev *dev, struct gt_diag *d)
+{
+    uint32_t hwver = 0, size = 0, blocks;
+
+    if (sys_ioctl(dev, v->fd, GT_KBASE_HWCNT_READER_GET_HWVER, &hwver) == 0 && hwver == 4) {
+        gt_diag_set(d, "%s: the counter reader uses the v4 dump layout (Mali-T60x/T62x/T72x), "
+                       "which gputop does not read", dev->path);
+        return -1;
+    }
+    if (sys_ioctl(dev, v->fd, GT_KBASE_HWCNT_READER_GET_BUFFER_SIZE, &size) < 0) {
+        gt_diag_set(d, "%s: GET_BUFFER_SIZE failed: %s", dev->path, strerror(errno));
+        return -1;
+    }
+    v->shader_blocks = highest_core(dev->gpu.core_mask);
+    blocks = 2 + dev->gpu.l2_slices + v->shader_blocks;
+    if (size < blocks * GT_KBASE_LEGACY_VALUES_PER_BLOCK * 4u || size > (1u << 24)) {
+        gt_diag_set(d, "%s: the kernel's dump size %u bytes does not fit %u blocks of %u counters "
+                       "(%u L2 slices, core mask 0x%llx)", dev->path, size, blocks,
+                    GT_KBASE_LEGACY_VALUES_PER_BLOCK, dev->gpu.l2_slices,
+                    (unsigned long long)dev->gpu.core_mask);
+        return -1;
+    }
+    v->dump_size = size;
+    return 0;
+}
+
+static int map_ring(struct vinstr *v, const struct gt_kbase_dev *dev, struct gt_diag *d)
+{
+    size_t len = (size_t)v->dump_size * v->nbuffers;
+    void *p = dev->sys->mmap(dev->sys->ctx, NULL, len, PROT_READ, MAP_PRIVATE, v->fd, 0);
+
+    if (p == MAP_FAILED) {
+        gt_diag_set(d, "%s: cannot map the counter ring (%zu bytes): %s", dev->path, len,
+                    strerror(errno));
+        return -1;
+    }
+    v->map = p;
+    v->map_len = len;
+    return 0;
+}
+
+/* ---- taking dumps ---- */
+
+static int get_buffer(struct vinstr *v, const struct gt_kbase_dev *dev,
+                      struct gt_kbase_hwcnt_reader_metadata_cycles *md)
+{
+    memset(md, 0, sizeof(*md));
+    if (v->with_cycles)
+        return sys_ioctl(dev, v->fd, GT_KBASE_HWCNT_READER_GET_BUFFER_WITH_CYCLES, md);
+    return sys_ioctl(dev, v->fd, GT_KBASE_HWCNT_READER_GET_BUFFER, &md->md);
+}
+
+static int put_buffer(struct vinstr *v, const struct gt_kbase_dev *dev,
+                      struct gt_kbase_hwcnt_reader_metadata_cycles *md)
+{
+    if (v->with_cycles)
+        return sys_ioctl(dev, v->fd, GT_KBASE_HWCNT_READER_PUT_BUFFER_WITH_CYCLES, md);
+    return sys_ioctl(dev, v->fd, GT_KBASE_HWCNT_READER_PUT_BUFFER, &md->md);
+}
+
+static void add_block(struct gt_kbase_frame *f, int block, uint32_t inst, const uint8_t *src,
+                      uint32_t enabled)
+{
+    uint64_t *row = gt_kbase_frame_row(f, block, inst);
+    unsigned i;
+
+    f->state[f->base[block] + inst] &= (uint8_t)~GT_KB_STATE_MISSING;
+    for (i = 4; i < GT_KBASE_LEGACY_VALUES_PER_BLOCK; i++) {
+        uint32_t x;
+
+        memcpy(&x, src + 4 * i, 4);
+        row[i] += x;
+        /* The hardware counters are 32 bits wide; a full one means lost counts. */
+        if (x == 0xFFFFFFFFu && (enabled >> (i / 4)) & 1u)
+            f->flags |= GT_KB_FRAME_SATURATED;
+    }
+}
+
+/* Decodes the dump in buffer idx: FE, tiler, one block per L2 slice, then
+ * one per physical core position, holes included. */
+static void decode(struct vinstr *v, const struct gt_kbase_dev *dev, uint32_t idx,
+                   struct gt_kbase_frame *f)
+{
+    const size_t bsize = GT_KBASE_LEGACY_VALUES_PER_BLOCK * 4;
+    const uint8_t *dump = v->map + (size_t)idx * v->dump_size;
+    uint32_t i;
+    unsigned p;
+
+    add_block(f, GT_KB_FE, 0, dump, v->enabled[GT_KB_FE]);
+    add_block(f, GT_KB_TILER, 0, dump + bsize, v->enabled[GT_KB_TILER]);
+    for (i = 0; i < dev->gpu.l2_slices && i < f->ninst[GT_KB_MEMSYS]; i++)
+        add_block(f, GT_KB_MEMSYS, i, dump + (2 + i) * bsize, v->enabled[GT_KB_MEMSYS]);
+    for (p = 0; p < v->shader_blocks; p++) {
+        int rank = gt_kbase_core_rank(dev->gpu.core_mask, p);
+        if (rank >= 0 && (uint32_t)rank < f->ninst[GT_KB_SHADER])
+            add_block(f, GT_KB_SHADER, (uint32_t)rank,
+                      dump + (2 + dev->gpu.l2_slices + p) * bsize, v->enabled[GT_KB_SHADER]);
+    }
+}
+
+static int wait_ready(struct vinstr *v, const struct gt_kbase_dev *dev, int timeout_ms)
+{
+    struct pollfd pfd = { .fd = v->fd, .events = POLLIN, .revents = 0 };
+    int r = dev->sys->poll(dev->sys->ctx, &pfd, 1, timeout_ms);
+
+    if (r < 0)
+        return -1;
+    if (r == 0) {
+        errno = ETIMEDOUT;
+        return -1;
+    }
+    if (pfd.revents & (POLLERR | POLLHUP | POLLNVAL)) {
+        errno = ENODEV;
+        return -1;
+    }
+    return 0;
+}
+
+/* Takes one filled buffer, adds it into f (when f is not NULL) and hands
+ * it back. Returns 0, or -1 with errno. */
+static int consume(struct vinstr *v, const struct gt_kbase_dev *dev, struct gt_kbase_frame *f)
+{
+    struct gt_kbase_hwcnt_reader_metadata_cycles md;
+
+    if (get_buffer(v, dev, &md) < 0)
+        return -1;
+    if (md.md.buffer_idx >= v->nbuffers) {
+        errno = ERANGE;
+        return -1;
+    }
+    if (f) {
+        decode(v, dev, md.md.buffer_idx, f);
+        if (!f->ts_start_ns)
+            f->ts_start_ns = v->prev_ts;
+        f->ts_end_ns = md.md.timestamp;
+        f->cycles[0] += md.top;
+        f->cycles[1] += md.shader_cores;
+    }
+    v->prev_ts = md.md.timestamp;
+    return put_buffer(v, dev, &md);
+}
+
+/* A full ring means dumps we have not read: they are deltas too, so they
+ * are added in rather than dropped. */
+static int drain(struct vinstr *v, const struct gt_kbase_dev *dev, struct gt_kbase_frame *f)
+{
+    uint32_t n = 0;
+
+    while (n < v->nbuffers && wait_ready(v, dev, 0) == 0) {
+        if (consume(v, dev, f) < 0)
+            return -1;
+        n++;
+    }
+    if (f && n) {
+        f->merged += n;
+        f->flags |= GT_KB_FRAME_OVERFLOW;
+    }
+    return 0;
+}
+
+static int dump_now(struct vinstr *v, const struct gt_kbase_dev *dev, struct gt_kbase_frame *f)
+{
+    uint32_t unused = 0;
+
+    if (sys_ioctl(dev, v->fd, GT_KBASE_HWCNT_READER_DUMP, &unused) == 0)
+        return 0;
+    if (errno != EBUSY)
+        return -1;
+    if (drain(v, dev, f) < 0)
+        return -1;
+    return sys_ioctl(dev, v->fd, GT_KBASE_HWCNT_READER_DUMP, &unused);
+}
+
+static const char *lost_hint(int err)
+{
+    return err == ENODEV || err == EIO || err == ESHUTDOWN ? " (GPU device lost)" : "";
+}
+
+static int vinstr_sample(struct gt_kbase_reader *r, struct gt_kbase_frame *f, struct gt_diag *d)
+{
+    struct vinstr *v = r->priv;
+    const struct gt_kbase_dev *dev = r->dev;
+
+    gt_kbase_frame_clear(f);
+    if (dump_now(v, dev, f) < 0 || wait_ready(v, dev, VINSTR_POLL_MS) < 0 ||
+        consume(v, dev, f) < 0) {
+        int err = errno;
+        gt_diag_set(d, "%s: counter dump failed: %s%s", dev->path, strerror(err), lost_hint(err));
+        return -1;
+    }
+    f->ncycles = r->ncycles;
+    return 0;
+}
+
+/* The first dump after CLEAR only fixes the kernel time the next interval
+ * starts from. */
+static int vinstr_start(struct gt_kbase_reader *r, struct gt_diag *d)
+{
+    struct vinstr *v = r->priv;
+    const struct gt_kbase_dev *dev = r->dev;
+    uint32_t unused = 0;
+
+    if (sys_ioctl(dev, v->fd, GT_KBASE_HWCNT_READER_CLEAR, &unused) < 0 ||
+        dump_now(v, dev, NULL) < 0 || wait_ready(v, dev, VINSTR_POLL_MS) < 0 ||
+        consume(v, dev, NULL) < 0) {
+        int err = errno;
+        gt_diag_set(d, "%s: starting the counter reader failed: %s%s", dev->path,
+                    strerror(err), lost_hint(err));
+        return -1;
+    }
+    v->started = 1;
+    return 0;
+}
+
+static void vinstr_close(struct gt_kbase_reader *r)
+{
+    struct vinstr *v = r->priv;
+    const struct gt_kbase_dev *dev = r->dev;
+
+    if (!v)
+        return;
+    if (v->map)
+        dev->sys->munmap(dev->sys->ctx, v->map, v->map_len);
+    if (v->fd >= 0)
+        dev->sys->close(dev->sys->ctx, v->fd);
+    free(v);
+    r->priv = NULL;
+}
+
+static const struct gt_kbase_reader_ops vinstr_ops = {
+    .name = "legacy hwcnt reader",
+    .start = vinstr_start,
+    .sample = vinstr_sample,
+    .close = vinstr_close,
+};
+
+int gt_kbase_vinstr_open(struct gt_kbase_reader *r, const struct gt_kbase_dev *dev,
+                         const struct gt_kbase_enable *en, struct gt_diag *d)
+{
+    struct vinstr *v = calloc(1, sizeof(*v));
+    int b;
+
+    memset(r, 0, sizeof(*r));
+    r->ops = &vinstr_ops;
+    r->dev = dev;
+    if (!v) {
+        gt_diag_set(d, "out of memory");
+        return -1;
+    }
+    v->fd = -1;
+    r->priv = v;
+    for (b = 0; b < GT_KB_NBLOCKS; b++)
+        v->enabled[b] = legacy_mask(en->mask[b]);
+    if (open_reader(v, dev, d) < 0 || check_sizes(v, dev, d) < 0 || map_ring(v, dev, d) < 0) {
+        vinstr_close(r);
+        return -1;
+    }
+    query_features(v, dev, &r->ncycles);
+    r->values_per_block = GT_KBASE_LEGACY_VALUES_PER_BLOCK;
+    r->buffers = v->nbuffers;
+    return 0;
+}

@@ -1,0 +1,696 @@
+/* The Mali hardware source: opens /dev/mali* (Arm's kbase driver), probes
+ * its interface version, reads the GPU's properties, picks the counter
+ * reader the kernel supports and maps each dump onto the catalogue. */
+#include "gputop/kbase.h"
+#include "gputop/kbase_uapi.h"
+#include "gputop/source.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define GPUPROPS_MAX (1u << 16)
+
+/* One catalogue counter read from the hardware blocks. */
+struct hw_map {
+    uint32_t counter;          /* index in the catalogue */
+    uint32_t slot, instances;
+    uint16_t block, index;
+};
+
+struct kbase_src {
+    struct gt_kbase_dev dev;
+    struct gt_kbase_reader reader;
+    int reader_open, started;
+    enum { IFACE_AUTO, IFACE_LEGACY, IFACE_KINSTR } forced, iface;
+    char iface_why[128];
+    struct gt_kbase_enable enabled;
+    struct gt_kbase_frame frame;
+    struct hw_map *map;
+    size_t nmap;
+    int clock_counter[2];      /* catalogue index of the clock counters, -1 if none */
+    uint64_t saturations, overflows;
+};
+
+/* ---- frames ---- */
+
+int gt_kbase_frame_init(struct gt_kbase_frame *f, const struct gt_kbase_gpu *g)
+{
+    memset(f, 0, sizeof(*f));
+    f->ninst[GT_KB_FE] = 1;
+    f->ninst[GT_KB_TILER] = 1;
+    f->ninst[GT_KB_MEMSYS] = g->l2_slices;
+    f->ninst[GT_KB_SHADER] = g->shader_cores;
+    for (int b = 0; b < GT_KB_NBLOCKS; b++) {
+        f->base[b] = f->nrows;
+        f->nrows += f->ninst[b];
+    }
+    f->state = calloc(f->nrows, 1);
+    f->values = calloc((size_t)f->nrows * GT_KB_MAX_VALUES, sizeof(uint64_t));
+    if (!f->state || !f->values) {
+        gt_kbase_frame_free(f);
+        return -1;
+    }
+    return 0;
+}
+
+void gt_kbase_frame_free(struct gt_kbase_frame *f)
+{
+    free(f->state);
+    free(f->values);
+    f->state = NULL;
+    f->values = NULL;
+}
+
+void gt_kbase_frame_clear(struct gt_kbase_frame *f)
+{
+    memset(f->values, 0, (size_t)f->nrows * GT_KB_MAX_VALUES * sizeof(uint64_t));
+    memset(f->state, GT_KB_STATE_MISSING, f->nrows);
+    f->ts_start_ns = f->ts_end_ns = 0;
+    f->cycles[0] = f->cycles[1] = 0;
+    f->ncycles = 0;
+    f->flags = 0;
+    f->merged = 0;
+}
+
+int gt_kbase_kinstr_buggy(const struct gt_kbase_dev *dev)
+{
+    if (dev->api == GT_KBASE_API_JM)
+        return dev->major == 11 && dev->minor >= 34 && dev->minor <= 36;
+    if (dev->api == GT_KBASE_API_CSF)
+        return dev->major == 1 && dev->minor >= 10 && dev->minor <= 16;
+    return 0;
+}
+
+/* ---- opening the device ---- */
+
+static int kioctl(const struct gt_kbase_dev *dev, unsigned long req, void *arg)
+{
+    return dev->sys->ioctl(dev->sys->ctx, dev->fd, req, arg);
+}
+
+static const char *open_hint(int err)
+{
+    switch (err) {
+    case ENOENT:
+    case ENXIO:
+    case ENODEV:
+        return " — no Mali kbase driver here (the simulated GPU runs anywhere: --source sim)";
+    case EACCES:
+    case EPERM:
+        return " — the GPU device is not open to this user; on Android, SELinux or the "
+               "vendor's policy may forbid it: check `ls -lZ /dev/mali0`, or try `adb root` "
+               "on a userdebug build";
+    default:
+        return "";
+    }
+}
+
+static int open_node(struct gt_kbase_dev *dev, struct gt_diag *d)
+{
+    dev->fd = dev->sys->open(dev->sys->ctx, dev->path, O_RDONLY | O_CLOEXEC);
+    if (dev->fd < 0) {
+        int err = errno;
+        gt_diag_set(d, "%s: %s%s", dev->path, strerror(err), open_hint(err));
+        return -1;
+    }
+    return 0;
+}
+
+/* Pre-r21 kernels speak only the UK encoding; newer ones reject it as an
+ * unknown ioctl. A {0, 0} request makes the kernel reply with its own
+ * version. */
+static int probe_pre_r21(struct gt_kbase_dev *dev)
+{
+    struct gt_uk_version_check v;
+
+    memset(&v, 0, sizeof(v));
+    v.header.id = GT_UK_FUNC_VERSION_CHECK;
+    if (kioctl(dev, GT_UK_IOCTL_VERSION_CHECK, &v) < 0 || v.header.ret != 0)
+        return 0;
+    if (!v.major && !v.minor)
+        return 0;
+    dev->api = GT_KBASE_API_PRE_R21;
+    dev->major = v.major;
+    dev->minor = v.minor;
+    return 1;
+}
+
+/* Number 0 on a CSF kernel and 52 on a Job Manager kernel are reserved
+ * and fail without recording a version, so both can be tried in turn. */
+static int probe_post_r21(struct gt_kbase_dev *dev, unsigned long req, enum gt_kbase_api api)
+{
+    struct gt_kbase_version_check v = { 0, 0 };
+
+    if (kioctl(dev, req, &v) < 0 || (!v.major && !v.minor))
+        return 0;
+    dev->api = api;
+    dev->major = v.major;
+    dev->minor = v.minor;
+    return 1;
+}
+
+static int check_version(struct gt_kbase_dev *dev, struct gt_diag *d)
+{
+    int err;
+
+    if (probe_pre_r21(dev) || probe_post_r21(dev, GT_KBASE_IOCTL_VERSION_CHECK_JM,
+                                             GT_KBASE_API_JM) ||
+        probe_post_r21(dev, GT_KBASE_IOCTL_VERSION_CHECK_CSF, GT_KBASE_API_CSF)) {
+        if (dev->api == GT_KBASE_API_PRE_R21 && (dev->major < 10 ||
+                                                 (dev->major == 10 && dev->minor < 2))) {
+            gt_diag_set(d, "%s: kbase interface %u.%u is too old: the counter reader needs "
+                           "10.2 or newer", dev->path, dev->major, dev->minor);
+            return -1;
+        }
+        return 0;
+    }
+    err = errno;
+    gt_diag_set(d, "%s: not a Mali kbase device, or an interface gputop does not know "
+                   "(every version check failed; last: %s)", dev->path, strerror(err));
+    return -1;
+}
+
+/* Clients that only read counters say so; a kernel that has already set
+ * up the context (EPERM) or predates the flag (EINVAL) is fine as it is. */
+static int set_flags(struct gt_kbase_dev *dev, struct gt_diag *d)
+{
+    int r, err;
+
+    if (dev->api == GT_KBASE_API_PRE_R21) {
+        struct gt_uk_set_flags f;
+        memset(&f, 0, sizeof(f));
+        f.header.id = GT_UK_FUNC_SET_FLAGS;
+        f.create_flags = GT_KBASE_CONTEXT_SYSTEM_MONITOR_SUBMIT_DISABLED;
+        r = kioctl(dev, GT_UK_IOCTL_SET_FLAGS, &f);
+        if (r == 0 && f.header.ret != 0) {
+            errno = EINVAL;
+            r = -1;
+        }
+    } else {
+        struct gt_kbase_set_flags f = { GT_KBASE_CONTEXT_SYSTEM_MONITOR_SUBMIT_DISABLED };
+        r = kioctl(dev, GT_KBASE_IOCTL_SET_FLAGS, &f);
+    }
+    err = errno;
+    if (r == 0 || err == EPERM || err == EINVAL ||
+        (err == EFAULT && dev->api == GT_KBASE_API_PRE_R21))
+        return 0;
+    gt_diag_set(d, "%s: SET_FLAGS failed: %s%s", dev->path, strerror(err), open_hint(err));
+    return -1;
+}
+
+static int read_props(struct gt_kbase_dev *dev, struct gt_diag *d)
+{
+    struct gt_kbase_get_gpuprops q = { 0, 0, 0 };
+    uint8_t *buf;
+    int n, r;
+
+    if (dev->api == GT_KBASE_API_PRE_R21) {
+        struct gt_uk_gpuprops p;
+        memset(&p, 0, sizeof(p));
+        p.header.id = GT_UK_FUNC_GPU_PROPS;
+        if (kioctl(dev, GT_UK_IOCTL_GPU_PROPS, &p) < 0 || p.header.ret != 0) {
+            gt_diag_set(d, "%s: GPU_PROPS failed: %s", dev->path, strerror(errno));
+            return -1;
+        }
+        return gt_kbase_props_parse_pre_r21(&p, sizeof(p), &dev->gpu, d);
+    }
+    n = kioctl(dev, GT_KBASE_IOCTL_GET_GPUPROPS, &q);
+    if (n <= 0 || (unsigned)n > GPUPROPS_MAX) {
+        if (n < 0)
+            gt_diag_set(d, "%s: GET_GPUPROPS failed: %s", dev->path, strerror(errno));
+        else
+            gt_diag_set(d, "%s: GET_GPUPROPS wants %d bytes, outside 1..%u", dev->path, n,
+                        GPUPROPS_MAX);
+        return -1;
+    }
+    buf = calloc(1, (size_t)n);
+    if (!buf) {
+        gt_diag_set(d, "out of memory");
+        return -1;
+    }
+    q.buffer = (uint64_t)(uintptr_t)buf;
+    q.size = (uint32_t)n;
+    r = kioctl(dev, GT_KBASE_IOCTL_GET_GPUPROPS, &q);
+    if (r < 0 || r > n) {
+        gt_diag_set(d, "%s: GET_GPUPROPS failed: %s", dev->path,
+                    r < 0 ? strerror(errno) : "the kernel wrote more than it asked for");
+        free(buf);
+        return -1;
+    }
+    r = gt_kbase_props_parse(buf, (size_t)r, &dev->gpu, d);
+    free(buf);
+    return r;
+}
+
+void gt_kbase_dev_close(struct gt_kbase_dev *dev)
+{
+    if (dev->fd >= 0)
+        dev->sys->close(dev->sys->ctx, dev->fd);
+    dev->fd = -1;
+}
+
+int gt_kbase_dev_open(struct gt_kbase_dev *dev, const struct gt_sys *sys, const char *path,
+                      struct gt_diag *d)
+{
+    memset(dev, 0, sizeof(*dev));
+    dev->sys = sys;
+    dev->fd = -1;
+    snprintf(dev->path, sizeof(dev->path), "%s", path);
+    if (open_node(dev, d) < 0)
+        return -1;
+    if (check_version(dev, d) < 0 || set_flags(dev, d) < 0 || read_props(dev, d) < 0) {
+        gt_kbase_dev_close(dev);
+        return -1;
+    }
+    gt_kbase_identify(&dev->gpu);
+    return 0;
+}
+
+/* ---- which reader ---- */
+
+static int has_legacy(const struct gt_kbase_dev *dev)
+{
+    if (dev->api == GT_KBASE_API_JM)
+        return dev->minor < 40;
+    if (dev->api == GT_KBASE_API_CSF)
+        return dev->minor < 21;
+    return 1;
+}
+
+static int has_kinstr(const struct gt_kbase_dev *dev)
+{
+    if (dev->api == GT_KBASE_API_JM)
+        return dev->minor >= 34;
+    if (dev->api == GT_KBASE_API_CSF)
+        return dev->minor >= 10;
+    return 0;
+}
+
+/* The legacy reader carries 64 counters a block, so GPUs with 128 use
+ * kinstr_prfcnt where the kernel has it; older GPUs keep the reader that
+ * has served them longest. */
+int gt_kbase_choose(const struct gt_kbase_dev *dev, int forced, char *why, size_t len)
+{
+    int legacy = has_legacy(dev), kinstr = has_kinstr(dev);
+    const char *api = dev->api == GT_KBASE_API_CSF ? "CSF" : dev->api == GT_KBASE_API_JM
+                      ? "JM" : "pre-r21";
+
+    if (forced == 1 && !legacy) {
+        snprintf(why, len, "the %s %u.%u kernel has no legacy counter reader", api,
+                 dev->major, dev->minor);
+        return -1;
+    }
+    if (forced == 2 && !kinstr) {
+        snprintf(why, len, "the %s %u.%u kernel has no kinstr_prfcnt interface", api,
+                 dev->major, dev->minor);
+        return -1;
+    }
+    if (forced)
+        return forced;
+    if (kinstr && (dev->gpu.values_per_block > 64 || !legacy))
+        return 2;
+    if (legacy)
+        return 1;
+    snprintf(why, len, "the %s %u.%u kernel offers no counter interface", api, dev->major,
+             dev->minor);
+    return -1;
+}
+
+/* ---- the catalogue and the counter map ---- */
+
+static int block_of(const char *name)
+{
+    if (strcmp(name, "front-end") == 0)
+        return GT_KB_FE;
+    if (strcmp(name, "tiler") == 0)
+        return GT_KB_TILER;
+    if (strcmp(name, "memsys") == 0)
+        return GT_KB_MEMSYS;
+    if (strcmp(name, "shadercore") == 0)
+        return GT_KB_SHADER;
+    return -1;
+}
+
+static int build_map(struct kbase_src *k, const struct gt_catalog *c)
+{
+    size_t i;
+
+    k->map = calloc(c->ncounters ? c->ncounters : 1, sizeof(*k->map));
+    if (!k->map)
+        return -1;
+    for (i = 0; i < c->ncounters; i++) {
+        const struct gt_counter *ct = &c->counters[i];
+        int b = block_of(ct->block);
+        if (ct->kind != GT_COUNTER_DELTA || b < 0 || ct->hw_index < 0 ||
+            ct->hw_index >= GT_KB_MAX_VALUES)
+            continue;
+        k->map[k->nmap].counter = (uint32_t)i;
+        k->map[k->nmap].slot = ct->slot;
+        k->map[k->nmap].instances = ct->instances;
+        k->map[k->nmap].block = (uint16_t)b;
+        k->map[k->nmap].index = (uint16_t)ct->hw_index;
+        k->nmap++;
+    }
+    return 0;
+}
+
+/* Enables the mapped counters marked in used (all when NULL), which is
+ * indexed by catalogue counter. */
+static void masks_for(const struct kbase_src *k, const unsigned char *used,
+                      struct gt_kbase_enable *en)
+{
+    size_t i;
+
+    memset(en, 0, sizeof(*en));
+    for (i = 0; i < k->nmap; i++) {
+        const struct hw_map *m = &k->map[i];
+        if (used && !used[m->counter])
+            continue;
+        en->mask[m->block][m->index / 64] |= 1ull << (m->index % 64);
+    }
+}
+
+static int open_reader(struct kbase_src *k, const struct gt_kbase_enable *en, struct gt_diag *d)
+{
+    int r = k->iface == IFACE_LEGACY ? gt_kbase_vinstr_open(&k->reader, &k->dev, en, d)
+                                     : gt_kbase_kinstr_open(&k->reader, &k->dev, en, d);
+    if (r < 0)
+        return -1;
+    k->reader_open = 1;
+    k->enabled = *en;
+    return 0;
+}
+
+static void close_reader(struct kbase_src *k)
+{
+    if (k->reader_open)
+        k->reader.ops->close(&k->reader);
+    k->reader_open = 0;
+}
+
+/* GPU clock cycles from the kernel's own clock items, when it sends them. */
+static int add_clock_counters(struct gt_source *s, struct kbase_src *k)
+{
+    static const char *const names[2] = { "MaliGPUClockCycles", "MaliShaderCoreClockCycles" };
+    uint32_t i;
+
+    k->clock_counter[0] = k->clock_counter[1] = -1;
+    for (i = 0; i < k->reader.ncycles && i < 2; i++) {
+        k->clock_counter[i] = gt_catalog_add(&s->catalog, names[i], "front-end",
+                                             GT_COUNTER_DELTA, 1, 1.0);
+        if (k->clock_counter[i] < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int build_catalog(struct gt_source *s, struct kbase_src *k, struct gt_diag *d)
+{
+    const struct gt_kbase_gpu *g = &k->dev.gpu;
+    struct gt_device_desc desc = { g->table, g->shader_cores, g->l2_slices, g->bus_width_bits,
+                                   0 };
+
+    /* The legacy reader stops at counter 63 of each block. */
+    if (k->iface == IFACE_LEGACY && g->values_per_block > GT_KBASE_LEGACY_VALUES_PER_BLOCK)
+        desc.max_hw_index = GT_KBASE_LEGACY_VALUES_PER_BLOCK;
+    if (gt_catalog_add_device(&s->catalog, &desc) < 0 || build_map(k, &s->catalog) < 0) {
+        gt_diag_set(d, "%s: cannot build the %s counter catalogue", k->dev.path, g->table);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- the source ---- */
+
+static int parse_args(struct kbase_src *k, const char *args, char *path, size_t len,
+                      struct gt_diag *d)
+{
+    static const char *const keys[] = { "", "interface", NULL };
+    char buf[64];
+
+    if (gt_args_check(args, keys, "mali", d) < 0)
+        return -1;
+    if (!gt_args_get(args, "", path, len) || !path[0])
+        snprintf(path, len, "/dev/mali0");
+    k->forced = IFACE_AUTO;
+    if (gt_args_get(args, "interface", buf, sizeof(buf))) {
+        if (strcmp(buf, "legacy") == 0)
+            k->forced = IFACE_LEGACY;
+        else if (strcmp(buf, "kinstr") == 0)
+            k->forced = IFACE_KINSTR;
+        else if (strcmp(buf, "auto") != 0) {
+            gt_diag_set(d, "mali: interface must be auto, legacy or kinstr, not '%s'", buf);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void describe(struct gt_source *s, const struct kbase_src *k)
+{
+    const struct gt_kbase_dev *dev = &k->dev;
+    const char *api = dev->api == GT_KBASE_API_CSF ? "CSF" : dev->api == GT_KBASE_API_JM
+                      ? "JM" : "pre-r21";
+
+    snprintf(s->info.device, sizeof(s->info.device), "%s", dev->path);
+    snprintf(s->info.gpu, sizeof(s->info.gpu), "%s MC%u", dev->gpu.name, dev->gpu.shader_cores);
+    snprintf(s->info.layout, sizeof(s->info.layout), "%s", dev->gpu.layout ? dev->gpu.layout : "");
+    snprintf(s->info.family, sizeof(s->info.family), "%s", dev->gpu.layout ? dev->gpu.layout : "");
+    s->info.gpu_id = dev->gpu.gpu_id;
+    s->info.shader_cores = dev->gpu.shader_cores;
+    s->info.l2_slices = dev->gpu.l2_slices;
+    s->info.bus_width_bits = dev->gpu.bus_width_bits;
+    snprintf(s->info.detail, sizeof(s->info.detail), "kbase %s %u.%u, %s, r%up%u", api,
+             dev->major, dev->minor, k->reader.ops ? k->reader.ops->name : "no reader",
+             dev->gpu.major_rev, dev->gpu.minor_rev);
+}
+
+static void kbase_close(struct gt_source *s)
+{
+    struct kbase_src *k = s->priv;
+
+    if (!k)
+        return;
+    close_reader(k);
+    gt_kbase_dev_close(&k->dev);
+    gt_kbase_frame_free(&k->frame);
+    free(k->map);
+    free(k);
+    s->priv = NULL;
+}
+
+static int no_layout(const struct kbase_src *k, struct gt_diag *d)
+{
+    gt_diag_set(d, "%s: %s (GPU id 0x%llx, %u cores) has no gputop layout yet; gputop knows "
+                   "Mali-T820/T830, Mali-G615/G715/Immortalis-G715 and "
+                   "Mali-G620/G720/Immortalis-G720 (see gputop --probe)",
+                k->dev.path, k->dev.gpu.name, (unsigned long long)k->dev.gpu.gpu_id,
+                k->dev.gpu.shader_cores);
+    return -1;
+}
+
+static int kbase_open(struct gt_source *s, const char *args, struct gt_diag *d)
+{
+    struct kbase_src *k = calloc(1, sizeof(*k));
+    struct gt_kbase_enable all;
+    char path[64], why[128];
+    int iface;
+
+    if (!k) {
+        gt_diag_set(d, "out of memory");
+        return -1;
+    }
+    k->dev.fd = -1;
+    s->priv = k;
+    if (parse_args(k, args, path, sizeof(path), d) < 0 ||
+        gt_kbase_dev_open(&k->dev, s->sys, path, d) < 0)
+        goto fail;
+    if (!k->dev.gpu.table) {
+        no_layout(k, d);
+        goto fail;
+    }
+    iface = gt_kbase_choose(&k->dev, (int)k->forced, why, sizeof(why));
+    if (iface < 0) {
+        gt_diag_set(d, "%s: %s", path, why);
+        goto fail;
+    }
+    k->iface = iface == 1 ? IFACE_LEGACY : IFACE_KINSTR;
+    if (build_catalog(s, k, d) < 0 || gt_kbase_frame_init(&k->frame, &k->dev.gpu) < 0)
+        goto fail;
+    /* Set up now with every counter, so access problems show before the
+     * dashboard does; select() narrows it to what the layout reads. */
+    masks_for(k, NULL, &all);
+    if (open_reader(k, &all, d) < 0 || add_clock_counters(s, k) < 0)
+        goto fail;
+    describe(s, k);
+    return 0;
+fail:
+    if (!d->msg[0])
+        gt_diag_set(d, "%s: out of memory", path);
+    kbase_close(s);
+    return -1;
+}
+
+static int kbase_select(struct gt_source *s, const unsigned char *used, struct gt_diag *d)
+{
+    struct kbase_src *k = s->priv;
+    struct gt_kbase_enable en;
+
+    masks_for(k, used, &en);
+    if (memcmp(&en, &k->enabled, sizeof(en)) == 0)
+        return 0;
+    close_reader(k);
+    return open_reader(k, &en, d);
+}
+
+static int kbase_start(struct gt_source *s, struct gt_diag *d)
+{
+    struct kbase_src *k = s->priv;
+
+    if (k->reader.ops->start(&k->reader, d) < 0)
+        return -1;
+    k->started = 1;
+    return 0;
+}
+
+static void copy_frame(struct gt_source *s, struct kbase_src *k, struct gt_snapshot *out)
+{
+    struct gt_kbase_frame *f = &k->frame;
+    size_t i;
+    uint32_t n;
+
+    for (i = 0; i < k->nmap; i++) {
+        const struct hw_map *m = &k->map[i];
+        for (n = 0; n < m->instances && n < f->ninst[m->block]; n++)
+            out->deltas[m->slot + n] = gt_kbase_frame_row(f, m->block, n)[m->index];
+    }
+    for (i = 0; i < 2; i++)
+        if (k->clock_counter[i] >= 0 && i < f->ncycles)
+            out->deltas[s->catalog.counters[k->clock_counter[i]].slot] = f->cycles[i];
+}
+
+static int kbase_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+{
+    struct kbase_src *k = s->priv;
+    struct gt_kbase_frame *f = &k->frame;
+
+    if (k->reader.ops->sample(&k->reader, f, d) < 0)
+        return -1;
+    copy_frame(s, k, out);
+    out->t_start_ns = f->ts_start_ns;
+    out->t_end_ns = f->ts_end_ns;
+    out->nsamples = 1;
+    if (f->ts_end_ns <= f->ts_start_ns) {
+        /* A kernel clock that did not move gives no interval; our own does. */
+        out->t_end_ns = gt_now_ns();
+        out->t_start_ns = out->t_end_ns;
+    }
+    if (f->flags & GT_KB_FRAME_SATURATED) {
+        k->saturations++;
+        gt_diag_set(d, "%s: a 32-bit counter saturated in the legacy reader's dump (%llu so "
+                       "far); its values are too low — use a shorter --interval",
+                    k->dev.path, (unsigned long long)k->saturations);
+        return 2;
+    }
+    if (f->flags & GT_KB_FRAME_ERROR) {
+        gt_diag_set(d, "%s: the kernel marked this sample as erroneous", k->dev.path);
+        return 2;
+    }
+    if (f->merged) {
+        k->overflows += f->merged;
+        gt_diag_set(d, "%s: the kernel's counter ring was full; %u dumps were drained into "
+                       "this sample (%llu so far), no counts lost", k->dev.path, f->merged,
+                    (unsigned long long)k->overflows);
+        return 2;
+    }
+    return 0;
+}
+
+static int kbase_available(const struct gt_sys *sys, char *why, size_t len)
+{
+    int fd = sys->open(sys->ctx, "/dev/mali0", O_RDONLY | O_CLOEXEC);
+    int err = errno;
+
+    if (fd >= 0) {
+        sys->close(sys->ctx, fd);
+        return 0;
+    }
+    /* A node that exists but refuses us is worth opening for the full
+     * diagnosis (permissions, SELinux). */
+    if (err != ENOENT && err != ENODEV && err != ENXIO)
+        return 0;
+    snprintf(why, len, "/dev/mali0: %s", strerror(err));
+    return -1;
+}
+
+const struct gt_source_type gt_source_mali = {
+    .name = "mali",
+    .help = "Arm Mali GPU through the kbase driver: mali[:/dev/maliN][,interface=auto|legacy|kinstr]",
+    .kind = GT_SOURCE_HARDWARE,
+    .available = kbase_available,
+    .open = kbase_open,
+    .select = kbase_select,
+    .start = kbase_start,
+    .sample = kbase_sample,
+    .close = kbase_close,
+};
+
+/* ---- what --probe shows ---- */
+
+static unsigned popcount128(const uint64_t m[2])
+{
+    return (unsigned)(__builtin_popcountll(m[0]) + __builtin_popcountll(m[1]));
+}
+
+void gt_kbase_describe_source(const struct gt_source *s, FILE *out)
+{
+    const struct kbase_src *k = s->priv;
+    const struct gt_kbase_dev *dev = &k->dev;
+    static const char *const blocks[GT_KB_NBLOCKS] = { "front-end", "tiler", "memsys",
+                                                       "shader core" };
+    unsigned total = 0;
+    int b;
+
+    fprintf(out, "counter reader:   %s (%u buffers, %u values per block%s)\n",
+            k->reader.ops->name, k->reader.buffers, k->reader.values_per_block,
+            k->reader.ncycles ? ", with GPU clock cycles" : "");
+    if (k->iface == IFACE_LEGACY && dev->gpu.values_per_block > GT_KBASE_LEGACY_VALUES_PER_BLOCK)
+        fprintf(out, "                  counters 64..127 of each block are out of its reach\n");
+    if (gt_kbase_kinstr_buggy(dev) && k->iface == IFACE_KINSTR)
+        fprintf(out, "                  kernel in the range with known kinstr_prfcnt bugs; "
+                     "worked around\n");
+    for (b = 0; b < GT_KB_NBLOCKS; b++) {
+        unsigned n = popcount128(k->enabled.mask[b]);
+        total += n;
+        fprintf(out, "  %-12s %3u counters enabled (mask 0x%016llx%016llx)\n", blocks[b], n,
+                (unsigned long long)k->enabled.mask[b][1],
+                (unsigned long long)k->enabled.mask[b][0]);
+    }
+    fprintf(out, "counters enabled: %u\n", total);
+}
+
+void gt_kbase_describe_dev(const struct gt_kbase_dev *dev, FILE *out)
+{
+    const char *api = dev->api == GT_KBASE_API_CSF ? "CSF (command-stream front end)"
+                      : dev->api == GT_KBASE_API_JM ? "JM (job manager)" : "pre-r21 (UK)";
+
+    fprintf(out, "device:           %s\n", dev->path);
+    fprintf(out, "driver interface: kbase %s, version %u.%u\n", api, dev->major, dev->minor);
+    fprintf(out, "GPU:              %s, id 0x%08llx, r%up%u\n", dev->gpu.name,
+            (unsigned long long)dev->gpu.gpu_id, dev->gpu.major_rev, dev->gpu.minor_rev);
+    fprintf(out, "shader cores:     %u (core mask 0x%llx)\n", dev->gpu.shader_cores,
+            (unsigned long long)dev->gpu.core_mask);
+    fprintf(out, "L2 slices:        %u\n", dev->gpu.l2_slices);
+    if (dev->gpu.bus_width_bits)
+        fprintf(out, "bus width:        %u bits\n", dev->gpu.bus_width_bits);
+    else
+        fprintf(out, "bus width:        unknown (byte metrics unavailable)\n");
+    if (dev->gpu.freq_khz_max)
+        fprintf(out, "max frequency:    %u MHz\n", dev->gpu.freq_khz_max / 1000);
+    fprintf(out, "layout:           %s\n", dev->gpu.layout ? dev->gpu.layout
+                                                           : "none yet for this GPU");
+}

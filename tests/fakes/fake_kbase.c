@@ -1,0 +1,948 @@
+/* The fake kbase kernel: request numbers as literal values and arguments
+ * at the byte offsets of the kernel's UAPI headers (see fake_kbase.h). */
+#include "fakes/fake_kbase.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define NFILES     16
+#define FD_BASE    100
+#define MAXINST    16
+#define NVAL_MAX   128
+#define RING       32          /* kinstr sample buffers */
+#define MD_SIZE    48
+#define ITEM_SIZE  32
+
+enum { F_FREE, F_DEV, F_LEGACY, F_KINSTR };
+
+struct file {
+    int kind;
+    /* device */
+    int version_set, flags_set, enum_done;
+    /* legacy reader */
+    uint32_t nbuf, bufsize, bm[4];
+    uint8_t *ring;
+    int queue[RING], nqueued, held;
+    uint64_t ts[RING];           /* kernel time each buffer was dumped */
+    /* kinstr reader */
+    uint64_t mask[4][2];
+    int periodic, started;
+    uint8_t *buf;
+    size_t slot_size, buf_len;
+    uint64_t write_seq, read_seq;
+    int pending, kheld;
+    uint64_t last_ts;
+};
+
+struct fake_kbase {
+    struct fk_config cfg;
+    struct gt_sys sys;
+    struct fk_stats st;
+    uint64_t gpu_id, core_mask;
+    int id_u64;
+    unsigned cores, phys, slices, nvalues;
+    uint64_t delta[4][MAXINST][NVAL_MAX];
+    uint32_t state[4][MAXINST];
+    uint64_t now, step, cyc_top, cyc_shader;
+    int lost;
+    struct file files[NFILES];
+};
+
+/* ---- little-endian access ---- */
+
+static uint64_t get(const void *p, size_t off, size_t n)
+{
+    const uint8_t *b = (const uint8_t *)p + off;
+    uint64_t v = 0;
+
+    while (n--)
+        v = (v << 8) | b[n];
+    return v;
+}
+
+static void put(void *p, size_t off, size_t n, uint64_t v)
+{
+    uint8_t *b = (uint8_t *)p + off;
+    size_t i;
+
+    for (i = 0; i < n; i++, v >>= 8)
+        b[i] = (uint8_t)v;
+}
+
+static int fail(int err)
+{
+    errno = err;
+    return -1;
+}
+
+static int protocol(struct fake_kbase *fk, int err, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(fk->st.last_error, sizeof(fk->st.last_error), fmt, ap);
+    va_end(ap);
+    fk->st.protocol_errors++;
+    return fail(err);
+}
+
+static struct file *file_of(struct fake_kbase *fk, int fd)
+{
+    if (fd < FD_BASE || fd >= FD_BASE + NFILES || fk->files[fd - FD_BASE].kind == F_FREE)
+        return NULL;
+    return &fk->files[fd - FD_BASE];
+}
+
+static int new_file(struct fake_kbase *fk, int kind)
+{
+    int i;
+
+    for (i = 0; i < NFILES; i++)
+        if (fk->files[i].kind == F_FREE) {
+            memset(&fk->files[i], 0, sizeof(fk->files[i]));
+            fk->files[i].kind = kind;
+            fk->files[i].held = -1;
+            fk->st.open_fds++;
+            return FD_BASE + i;
+        }
+    return fail(EMFILE);
+}
+
+/* ---- the GPU ---- */
+
+static int phys_of(const struct fake_kbase *fk, unsigned logical)
+{
+    unsigned p, n = 0;
+
+    for (p = 0; p < 64; p++)
+        if ((fk->core_mask >> p) & 1 && n++ == logical)
+            return (int)p;
+    return -1;
+}
+
+static unsigned instances(const struct fake_kbase *fk, int block)
+{
+    return block == FK_MEMSYS ? fk->slices : block == FK_SHADER ? fk->cores : 1;
+}
+
+static int has_legacy(const struct fake_kbase *fk)
+{
+    if (fk->cfg.api == FK_JM)
+        return fk->cfg.minor < 40;
+    if (fk->cfg.api == FK_CSF)
+        return fk->cfg.minor < 21;
+    return 1;
+}
+
+static int has_kinstr(const struct fake_kbase *fk)
+{
+    if (fk->cfg.api == FK_JM)
+        return fk->cfg.minor >= 34;
+    if (fk->cfg.api == FK_CSF)
+        return fk->cfg.minor >= 10;
+    return 0;
+}
+
+static int buggy(const struct fake_kbase *fk)
+{
+    return (fk->cfg.api == FK_JM && fk->cfg.minor >= 34 && fk->cfg.minor <= 36) ||
+           (fk->cfg.api == FK_CSF && fk->cfg.minor >= 10 && fk->cfg.minor <= 16);
+}
+
+/* The delta a dump delivers: zero when the counter's group of four is not
+ * enabled or the block is off or protected. */
+static uint64_t value(const struct fake_kbase *fk, const uint64_t mask[2], int block,
+                      unsigned inst, unsigned index)
+{
+    unsigned g = index / 4 * 4, i;
+    int on = 0;
+
+    for (i = g; i < g + 4; i++)
+        on |= (int)((mask[i / 64] >> (i % 64)) & 1);
+    if (!on || (fk->state[block][inst] & (2u | 32u)))
+        return 0;
+    return fk->delta[block][inst][index];
+}
+
+/* ---- device ioctls ---- */
+
+static int version_reply(struct fake_kbase *fk, struct file *f, void *arg, size_t off)
+{
+    unsigned major = (unsigned)get(arg, off, 2), minor = (unsigned)get(arg, off + 2, 2);
+
+    fk->st.version_checks++;
+    if (f->version_set)
+        return fail(EPERM);
+    if (major == fk->cfg.major)
+        minor = minor < fk->cfg.minor ? minor : fk->cfg.minor;
+    else {
+        major = fk->cfg.major;
+        minor = fk->cfg.minor;
+    }
+    put(arg, off, 2, major);
+    put(arg, off + 2, 2, minor);
+    f->version_set = 1;
+    return 0;
+}
+
+static size_t props_buffer(const struct fake_kbase *fk, uint8_t *out)
+{
+    struct { unsigned id, code; uint64_t v; } p[] = {
+        { 29, 2, 0x07120206 },                  /* RAW_L2_FEATURES: 2^7-bit bus */
+        { 1, 2, (fk->gpu_id >> 16) & 0xFFFF },  /* PRODUCT_ID */
+        { 4, 2, 1 }, { 3, 2, 0 },               /* r1p0 */
+        { 25, 3, fk->core_mask },               /* RAW_SHADER_PRESENT */
+        { 14, 0, 19 },                          /* L2 log2 size */
+        { 55, fk->id_u64 ? 3u : 2u, fk->gpu_id },
+        { 62, 2, 1 },                           /* one core group */
+        { 6, 2, 850000 },                       /* 850 MHz */
+        { 64, 3, fk->core_mask },
+        { 15, 0, fk->slices },
+        { 27, 3, (1ull << fk->slices) - 1 },
+        { 61, 2, 1 },
+        { 59, 2, 0x04000400 },
+        { 82, 0, 2 },
+    };
+    size_t i, n = 0;
+
+    for (i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
+        size_t sz = 1u << p[i].code;
+        if (out) {
+            put(out, n, 4, (p[i].id << 2) | p[i].code);
+            put(out, n + 4, sz, p[i].v);
+        }
+        n += 4 + sz;
+    }
+    return n;
+}
+
+static int get_gpuprops(struct fake_kbase *fk, void *arg)
+{
+    uint64_t ptr = get(arg, 0, 8);
+    uint32_t size = (uint32_t)get(arg, 8, 4), flags = (uint32_t)get(arg, 12, 4);
+    size_t need = props_buffer(fk, NULL);
+
+    fk->st.gpuprops_calls++;
+    if (flags)
+        return protocol(fk, EINVAL, "GET_GPUPROPS flags %u", flags);
+    if (size == 0)
+        return (int)need;
+    if (size < need || !ptr)
+        return protocol(fk, EINVAL, "GET_GPUPROPS buffer of %u bytes, %zu needed", size, need);
+    props_buffer(fk, (uint8_t *)(uintptr_t)ptr);
+    return (int)need;
+}
+
+static int uk_gpuprops(struct fake_kbase *fk, void *arg)
+{
+    memset((uint8_t *)arg + 8, 0, 536 - 8);
+    put(arg, 0, 4, 0);
+    put(arg, 58, 1, fk->slices);
+    put(arg, 136, 4, 0x07120206);
+    put(arg, 240, 4, fk->gpu_id);
+    put(arg, 268, 4, 1);
+    put(arg, 280, 8, fk->core_mask);
+    put(arg, 288, 2, fk->cores);
+    fk->st.gpuprops_calls++;
+    return 0;
+}
+
+static int legacy_setup(struct fake_kbase *fk, uint32_t count, const uint32_t bm[4])
+{
+    struct file *r;
+    int fd;
+
+    fk->st.reader_setups++;
+    if (!has_legacy(fk))
+        return fail(ENOTTY);
+    if (count < 1 || count > 32 || (count & (count - 1)))
+        return protocol(fk, EINVAL, "buffer_count %u is not a power of two in 1..32", count);
+    fd = new_file(fk, F_LEGACY);
+    if (fd < 0)
+        return -1;
+    r = file_of(fk, fd);
+    if (!r)
+        return fail(EBADF);
+    r->nbuf = count;
+    r->bufsize = 256u * (2 + fk->slices + fk->phys);
+    memcpy(r->bm, bm, sizeof(r->bm));
+    memcpy(fk->st.legacy_bm, bm, sizeof(fk->st.legacy_bm));
+    r->ring = calloc(count, r->bufsize);
+    return fd;
+}
+
+/* ---- kinstr_prfcnt setup ---- */
+
+static void enum_item(uint8_t *it, unsigned type, unsigned a, unsigned b, unsigned c)
+{
+    memset(it, 0, ITEM_SIZE);
+    put(it, 0, 2, type);
+    if (type == 0x0000) {            /* block: type, set, instances, values, mask */
+        put(it, 8, 1, a);
+        put(it, 12, 2, b);
+        put(it, 14, 2, c);
+        put(it, 16, 8, ~0ull);
+        put(it, 24, 8, c > 64 ? ~0ull : 0);
+    } else if (type == 0x0001) {     /* request: kind, versions mask */
+        put(it, 8, 2, a);
+        put(it, 12, 4, 1);
+    } else if (type == 0x0002) {
+        put(it, 8, 4, a);            /* clock domains */
+    }
+}
+
+static int enum_info(struct fake_kbase *fk, struct file *f, void *arg)
+{
+    const unsigned count = 8;
+    uint64_t ptr = get(arg, 8, 8);
+    uint8_t *l;
+    int b;
+
+    fk->st.enum_infos++;
+    if (!has_kinstr(fk))
+        return fail(ENOTTY);
+    if (!ptr) {
+        put(arg, 0, 4, ITEM_SIZE);
+        put(arg, 4, 4, count);
+        return 0;
+    }
+    if (get(arg, 0, 4) != ITEM_SIZE || get(arg, 4, 4) != count)
+        return protocol(fk, EINVAL, "ENUM_INFO with %u items of %u bytes",
+                        (unsigned)get(arg, 4, 4), (unsigned)get(arg, 0, 4));
+    l = (uint8_t *)(uintptr_t)ptr;
+    enum_item(l, 0x0001, 0, 0, 0);
+    enum_item(l + ITEM_SIZE, 0x0001, 1, 0, 0);
+    enum_item(l + 2 * ITEM_SIZE, 0x0002, 2, 0, 0);
+    for (b = 0; b < 4; b++)
+        enum_item(l + (3 + b) * ITEM_SIZE, 0x0000, (unsigned)b, instances(fk, b), fk->nvalues);
+    memset(l + 7 * ITEM_SIZE, 0, ITEM_SIZE);
+    f->enum_done = 1;
+    return 0;
+}
+
+/* Sample slot: metadata items, then the values, the shader blocks first
+ * so that a client assuming the kernel's block order reads wrong data. */
+static size_t md_items(const struct fake_kbase *fk)
+{
+    return 2 + 2 + fk->slices + fk->cores + 1;
+}
+
+static int kinstr_setup(struct fake_kbase *fk, struct file *dev, void *arg)
+{
+    uint32_t count = (uint32_t)get(arg, 0, 4), size = (uint32_t)get(arg, 4, 4);
+    const uint8_t *req = (const uint8_t *)(uintptr_t)get(arg, 8, 8);
+    uint64_t mask[4][2];
+    int mode = -1, enables = 0, fd;
+    uint32_t i;
+    struct file *r;
+
+    fk->st.kinstr_setups++;
+    if (!has_kinstr(fk))
+        return fail(ENOTTY);
+    if (!dev->enum_done)
+        return protocol(fk, EINVAL, "KINSTR_PRFCNT_SETUP before ENUM_INFO");
+    if (count < 2 || count > 16 || size != ITEM_SIZE || !req)
+        return protocol(fk, EINVAL, "SETUP with %u items of %u bytes", count, size);
+    memset(mask, 0, sizeof(mask));
+    for (i = 0; i + 1 < count; i++) {
+        const uint8_t *it = req + (size_t)i * ITEM_SIZE;
+        unsigned type = (unsigned)get(it, 0, 2);
+        if (type == 0x1000) {
+            mode = (int)get(it, 8, 1);
+            if (mode == 1 && get(it, 16, 8) == 0)
+                return protocol(fk, EINVAL, "periodic mode with period 0");
+        } else if (type == 0x1001) {
+            unsigned bt = (unsigned)get(it, 8, 1);
+            if (bt > 3 || get(it, 9, 1) != 0)
+                return protocol(fk, EINVAL, "ENABLE for block type %u set %u", bt,
+                                (unsigned)get(it, 9, 1));
+            mask[bt][0] |= get(it, 16, 8);
+            mask[bt][1] |= get(it, 24, 8);
+            enables++;
+        } else if (type != 0x1002) {
+            return protocol(fk, EINVAL, "request item %u has type 0x%04x", i, type);
+        }
+    }
+    if (get(req + (size_t)(count - 1) * ITEM_SIZE, 0, 4) != 0)
+        return protocol(fk, EINVAL, "request list without its sentinel");
+    if (mode < 0 || !enables)
+        return protocol(fk, EINVAL, "SETUP needs a MODE and an ENABLE item");
+    fd = new_file(fk, F_KINSTR);
+    if (fd < 0)
+        return -1;
+    r = file_of(fk, fd);
+    if (!r)
+        return fail(EBADF);
+    memcpy(r->mask, mask, sizeof(mask));
+    memcpy(fk->st.kinstr_mask, mask, sizeof(mask));
+    r->periodic = mode == 1;
+    r->slot_size = md_items(fk) * MD_SIZE + (size_t)(2 + fk->slices + fk->cores) * fk->nvalues * 8;
+    r->buf_len = RING * r->slot_size;
+    r->buf = calloc(1, r->buf_len);
+    put(arg, 0, 4, MD_SIZE);
+    put(arg, 4, 4, r->buf_len);
+    return fd;
+}
+
+/* ---- gates ---- */
+
+static int gate(struct fake_kbase *fk, struct file *f, unsigned long req)
+{
+    int early = req == 0x40108003ul || req == 0xC0108038ul || req == 0xC0108039ul;
+
+    if (f->flags_set)
+        return 0;
+    if (fk->cfg.new_gate && early && f->version_set)
+        return 0;
+    return protocol(fk, fk->cfg.new_gate ? EPERM : EINVAL,
+                    "request 0x%lx before VERSION_CHECK and SET_FLAGS", req);
+}
+
+static int set_flags(struct fake_kbase *fk, struct file *f, void *arg, size_t off)
+{
+    fk->st.set_flags++;
+    if (!f->version_set)
+        return protocol(fk, fk->cfg.new_gate ? EPERM : EINVAL, "SET_FLAGS before VERSION_CHECK");
+    if (f->flags_set)
+        return fail(EPERM);
+    if (get(arg, off, 4) & ~0x7ull)
+        return protocol(fk, EINVAL, "SET_FLAGS 0x%llx", (unsigned long long)get(arg, off, 4));
+    f->flags_set = 1;
+    return 0;
+}
+
+static int dev_pre_r21(struct fake_kbase *fk, struct file *f, unsigned long req, void *arg)
+{
+    uint32_t bm[4];
+    int fd;
+
+    switch (req) {
+    case 0xC0108000ul:
+        put(arg, 0, 4, 0);
+        return version_reply(fk, f, arg, 8);
+    case 0xC0108212ul:
+        put(arg, 0, 4, 0);
+        return set_flags(fk, f, arg, 8);
+    case 0xC218820Eul:
+        if (gate(fk, f, req) < 0)
+            return -1;
+        return uk_gpuprops(fk, arg);
+    case 0xC0208224ul:
+        if (gate(fk, f, req) < 0)
+            return -1;
+        bm[FK_FE] = (uint32_t)get(arg, 12, 4);
+        bm[FK_SHADER] = (uint32_t)get(arg, 16, 4);
+        bm[FK_TILER] = (uint32_t)get(arg, 20, 4);
+        bm[FK_MEMSYS] = (uint32_t)get(arg, 24, 4);
+        fd = legacy_setup(fk, (uint32_t)get(arg, 8, 4), bm);
+        if (fd < 0)
+            return -1;
+        put(arg, 0, 4, 0);
+        put(arg, 28, 4, (uint32_t)fd);
+        return 0;
+    default:
+        return fail(ENOTTY);
+    }
+}
+
+static int dev_ioctl(struct fake_kbase *fk, struct file *f, unsigned long req, void *arg)
+{
+    int csf = fk->cfg.api == FK_CSF;
+    uint32_t bm[4];
+
+    if (fk->cfg.api == FK_PRE_R21)
+        return dev_pre_r21(fk, f, req, arg);
+    switch (req) {
+    case 0xC0048000ul:
+    case 0xC0048034ul:
+        if ((req == 0xC0048034ul) != csf)
+            return fail(EPERM);       /* the other front end's reserved number */
+        return version_reply(fk, f, arg, 0);
+    case 0x40048001ul:
+        return set_flags(fk, f, arg, 0);
+    case 0x40108003ul:
+        return gate(fk, f, req) < 0 ? -1 : get_gpuprops(fk, arg);
+    case 0x40148008ul:
+        if (!f->flags_set)
+            return protocol(fk, EINVAL, "HWCNT_READER_SETUP before SET_FLAGS");
+        bm[FK_FE] = (uint32_t)get(arg, 4, 4);
+        bm[FK_SHADER] = (uint32_t)get(arg, 8, 4);
+        bm[FK_TILER] = (uint32_t)get(arg, 12, 4);
+        bm[FK_MEMSYS] = (uint32_t)get(arg, 16, 4);
+        return legacy_setup(fk, (uint32_t)get(arg, 0, 4), bm);
+    case 0xC0108038ul:
+        return gate(fk, f, req) < 0 ? -1 : enum_info(fk, f, arg);
+    case 0xC0108039ul:
+        return gate(fk, f, req) < 0 ? -1 : kinstr_setup(fk, f, arg);
+    default:
+        return fail(ENOTTY);
+    }
+}
+
+/* ---- the legacy reader ---- */
+
+static void legacy_dump(struct fake_kbase *fk, struct file *r)
+{
+    int used[RING] = { 0 }, i, b, idx = -1;
+    uint8_t *d;
+    unsigned inst, k;
+
+    for (i = 0; i < r->nqueued; i++)
+        used[r->queue[i]] = 1;
+    if (r->held >= 0)
+        used[r->held] = 1;
+    for (i = 0; i < (int)r->nbuf && idx < 0; i++)
+        if (!used[i])
+            idx = i;
+    d = r->ring + (size_t)idx * r->bufsize;
+    memset(d, 0, r->bufsize);
+    fk->now += fk->step;
+    for (b = 0; b < 4; b++) {
+        uint64_t mask[2] = { 0, 0 };
+        for (k = 0; k < 16; k++)
+            if ((r->bm[b] >> k) & 1)
+                mask[0] |= 0xFull << (4 * k);
+        for (inst = 0; inst < instances(fk, b); inst++) {
+            unsigned pos = b == FK_FE ? 0 : b == FK_TILER ? 1 : b == FK_MEMSYS ? 2 + inst
+                         : 2 + fk->slices + (unsigned)phys_of(fk, inst);
+            uint8_t *blk = d + (size_t)pos * 256;
+            for (k = 4; k < 64; k++) {
+                uint64_t v = value(fk, mask, b, inst, k);
+                put(blk, 4 * k, 4, v > 0xFFFFFFFFull ? 0xFFFFFFFFull : v);
+            }
+            put(blk, 8, 4, r->bm[b]);          /* PRFCNT_EN */
+        }
+    }
+    r->ts[idx] = fk->now;
+    r->queue[r->nqueued++] = idx;
+    fk->st.dumps++;
+}
+
+static int legacy_free_buffers(const struct file *r)
+{
+    return (int)r->nbuf - r->nqueued - (r->held >= 0);
+}
+
+static int legacy_get(struct fake_kbase *fk, struct file *r, void *arg, int cycles)
+{
+    int idx, i;
+
+    fk->st.gets++;
+    if (r->held >= 0)
+        return protocol(fk, EBUSY, "GET_BUFFER before the previous PUT_BUFFER");
+    if (!r->nqueued)
+        return fail(EAGAIN);
+    idx = r->queue[0];
+    for (i = 1; i < r->nqueued; i++)
+        r->queue[i - 1] = r->queue[i];
+    r->nqueued--;
+    r->held = idx;
+    put(arg, 0, 8, r->ts[idx]);
+    put(arg, 8, 4, 0);
+    put(arg, 12, 4, (uint32_t)idx);
+    if (cycles) {
+        put(arg, 16, 8, fk->cyc_top);
+        put(arg, 24, 8, fk->cyc_shader);
+    }
+    return 0;
+}
+
+static int legacy_ioctl(struct fake_kbase *fk, struct file *r, unsigned long req, void *arg)
+{
+    switch (req) {
+    case 0x8004BE00ul:
+        put(arg, 0, 4, 5);
+        return 0;
+    case 0x8004BE01ul:
+        put(arg, 0, 4, r->bufsize);
+        return 0;
+    case 0x4004BE10ul:
+        if (legacy_free_buffers(r) <= 0)
+            return fail(EBUSY);
+        legacy_dump(fk, r);
+        return 0;
+    case 0x4004BE11ul:
+        return 0;
+    case 0x8010BE20ul:
+        return legacy_get(fk, r, arg, 0);
+    case 0x8020BE20ul:
+        return fk->cfg.no_cycles ? fail(EINVAL) : legacy_get(fk, r, arg, 1);
+    case 0x4010BE21ul:
+    case 0x4020BE21ul:
+        if (req == 0x4020BE21ul && fk->cfg.no_cycles)
+            return fail(EINVAL);
+        fk->st.puts++;
+        if (r->held < 0 || get(arg, 12, 4) != (uint64_t)r->held)
+            return protocol(fk, EINVAL, "PUT_BUFFER of buffer %u, held %d",
+                            (unsigned)get(arg, 12, 4), r->held);
+        r->held = -1;
+        return 0;
+    case 0x4004BE30ul:
+        return 0;
+    case 0x4004BEFFul:
+        put(arg, 0, 4, 1);
+        return 0;
+    case 0x4008BEFFul:
+        if (fk->cfg.no_cycles)
+            return fail(EINVAL);
+        put(arg, 0, 4, 1);
+        put(arg, 4, 4, 3);
+        return 0;
+    default:
+        return fail(ENOTTY);
+    }
+}
+
+/* ---- the kinstr reader ---- */
+
+static void md_sample(uint8_t *it, uint64_t start, uint64_t end, uint64_t seq)
+{
+    memset(it, 0, MD_SIZE);
+    put(it, 0, 2, 0x2000);
+    put(it, 8, 8, start);
+    put(it, 16, 8, end);
+    put(it, 24, 8, seq);
+    put(it, 32, 8, 0x67707574ull);
+}
+
+static void kinstr_write(struct fake_kbase *fk, struct file *r)
+{
+    size_t slot = (size_t)(r->write_seq % RING) * r->slot_size, vals;
+    uint8_t *s = r->buf + slot, *it = s;
+    static const int order[4] = { FK_SHADER, FK_MEMSYS, FK_TILER, FK_FE };
+    unsigned inst, k;
+    int o;
+
+    memset(s, 0, r->slot_size);
+    fk->now += fk->step;
+    md_sample(it, r->last_ts, fk->now, r->write_seq);
+    r->last_ts = fk->now;
+    it += MD_SIZE;
+    put(it, 0, 2, 0x2001);
+    put(it, 8, 4, 2);
+    put(it, 16, 8, fk->cyc_top);
+    put(it, 24, 8, fk->cyc_shader);
+    it += MD_SIZE;
+    vals = slot + md_items(fk) * MD_SIZE;
+    for (o = 0; o < 4; o++) {
+        int b = order[o];
+        for (inst = 0; inst < instances(fk, b); inst++) {
+            unsigned idx = b == FK_SHADER && buggy(fk) ? (unsigned)phys_of(fk, inst) : inst;
+            put(it, 0, 2, 0x2002);
+            put(it, 8, 1, (unsigned)b);
+            put(it, 9, 1, idx);
+            put(it, 12, 4, fk->state[b][inst] ? fk->state[b][inst] : 1u | 4u | 16u);
+            put(it, 16, 4, vals);
+            for (k = 0; k < fk->nvalues; k++)
+                put(r->buf, vals + 8 * k, 8, k < 4 ? 0 : value(fk, r->mask[b], b, inst, k));
+            vals += (size_t)fk->nvalues * 8;
+            it += MD_SIZE;
+        }
+    }
+    r->write_seq++;
+    r->pending++;
+}
+
+static int kinstr_cmd(struct fake_kbase *fk, struct file *r, void *arg)
+{
+    unsigned cmd = (unsigned)get(arg, 0, 2);
+
+    switch (cmd) {
+    case 1:
+        if (r->started)
+            return protocol(fk, EINVAL, "START twice");
+        r->started = 1;
+        r->last_ts = fk->now;
+        fk->st.started++;
+        return 0;
+    case 2:
+        if (!r->started)
+            return protocol(fk, EINVAL, "STOP before START");
+        r->started = 0;
+        fk->st.stopped++;
+        /* the known bug: a full ring left no room for the STOP sample */
+        if (!(buggy(fk) && r->pending >= RING - 1))
+            kinstr_write(fk, r);
+        return 0;
+    case 3:
+        if (!r->started || r->periodic)
+            return protocol(fk, EINVAL, "SAMPLE_SYNC while %s",
+                            r->periodic ? "periodic" : "stopped");
+        if (r->pending >= RING - 1)
+            return fail(EBUSY);
+        kinstr_write(fk, r);
+        fk->st.dumps++;
+        return 0;
+    case 5:
+        r->read_seq += (uint64_t)r->pending;
+        r->pending = 0;
+        return 0;
+    default:
+        return protocol(fk, EINVAL, "control command %u", cmd);
+    }
+}
+
+static int kinstr_ioctl(struct fake_kbase *fk, struct file *r, unsigned long req, void *arg)
+{
+    switch (req) {
+    case 0x4010BF00ul:
+        return kinstr_cmd(fk, r, arg);
+    case 0x8010BF01ul:
+        fk->st.gets++;
+        if (r->kheld)
+            return protocol(fk, EBUSY, "GET_SAMPLE before the previous PUT_SAMPLE");
+        if (!r->pending)
+            return fail(EINVAL);
+        put(arg, 0, 8, r->read_seq);
+        put(arg, 8, 8, (uint64_t)(r->read_seq % RING) * r->slot_size);
+        r->kheld = 1;
+        return 0;
+    case 0x4010BF10ul:
+        fk->st.puts++;
+        if (!r->kheld || get(arg, 0, 8) != r->read_seq ||
+            get(arg, 8, 8) != (r->read_seq % RING) * r->slot_size)
+            return protocol(fk, EINVAL, "PUT_SAMPLE of sequence %llu",
+                            (unsigned long long)get(arg, 0, 8));
+        r->kheld = 0;
+        r->read_seq++;
+        r->pending--;
+        return 0;
+    default:
+        return fail(ENOTTY);
+    }
+}
+
+/* ---- the seam ---- */
+
+static int f_open(void *ctx, const char *path, int flags)
+{
+    struct fake_kbase *fk = ctx;
+
+    if (strcmp(path, "/dev/mali0") != 0)
+        return fail(ENOENT);
+    if (fk->cfg.open_errno)
+        return fail(fk->cfg.open_errno);
+    if ((flags & O_ACCMODE) == O_WRONLY)
+        return fail(EINVAL);
+    return new_file(fk, F_DEV);
+}
+
+static int f_close(void *ctx, int fd)
+{
+    struct fake_kbase *fk = ctx;
+    struct file *f = file_of(fk, fd);
+
+    if (!f)
+        return fail(EBADF);
+    free(f->ring);
+    free(f->buf);
+    memset(f, 0, sizeof(*f));
+    fk->st.open_fds--;
+    return 0;
+}
+
+static int f_ioctl(void *ctx, int fd, unsigned long req, void *arg)
+{
+    struct fake_kbase *fk = ctx;
+    struct file *f = file_of(fk, fd);
+
+    if (!f)
+        return fail(EBADF);
+    if (fk->lost)
+        return fail(ENODEV);
+    if (fk->cfg.deny_request && req == fk->cfg.deny_request)
+        return fail(fk->cfg.deny_errno);
+    if (!arg)
+        return protocol(fk, EFAULT, "request 0x%lx without an argument", req);
+    switch (f->kind) {
+    case F_DEV: return dev_ioctl(fk, f, req, arg);
+    case F_LEGACY: return legacy_ioctl(fk, f, req, arg);
+    default: return kinstr_ioctl(fk, f, req, arg);
+    }
+}
+
+static void *f_mmap(void *ctx, void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+    struct fake_kbase *fk = ctx;
+    struct file *f = file_of(fk, fd);
+
+    (void)addr;
+    (void)flags;
+    if (!f || f->kind == F_DEV || off != 0 || (prot & PROT_WRITE)) {
+        errno = EINVAL;
+        return MAP_FAILED;
+    }
+    if ((f->kind == F_LEGACY && len != (size_t)f->nbuf * f->bufsize) ||
+        (f->kind == F_KINSTR && len != f->buf_len)) {
+        protocol(fk, EINVAL, "mmap of %zu bytes", len);
+        return MAP_FAILED;
+    }
+    fk->st.mapped++;
+    return f->kind == F_LEGACY ? (void *)f->ring : (void *)f->buf;
+}
+
+static int f_munmap(void *ctx, void *addr, size_t len)
+{
+    struct fake_kbase *fk = ctx;
+    int i;
+
+    (void)len;
+    for (i = 0; i < NFILES; i++)
+        if (fk->files[i].kind != F_FREE &&
+            (addr == fk->files[i].ring || addr == fk->files[i].buf)) {
+            fk->st.mapped--;
+            return 0;
+        }
+    return protocol(fk, EINVAL, "munmap of an address never mapped");
+}
+
+static ssize_t f_read(void *ctx, int fd, void *buf, size_t len)
+{
+    (void)ctx;
+    (void)fd;
+    (void)buf;
+    (void)len;
+    return fail(EINVAL);
+}
+
+static int f_poll(void *ctx, struct pollfd *fds, nfds_t n, int timeout_ms)
+{
+    struct fake_kbase *fk = ctx;
+    nfds_t i;
+    int ready = 0;
+
+    (void)timeout_ms;
+    for (i = 0; i < n; i++) {
+        struct file *f = file_of(fk, fds[i].fd);
+        fds[i].revents = 0;
+        if (!f)
+            fds[i].revents = POLLNVAL;
+        else if (fk->lost)
+            fds[i].revents = POLLERR | POLLHUP;
+        else if ((f->kind == F_LEGACY && f->nqueued) || (f->kind == F_KINSTR && f->pending))
+            fds[i].revents = POLLIN;
+        ready += fds[i].revents != 0;
+    }
+    return ready;
+}
+
+/* ---- set-up ---- */
+
+struct fake_kbase *fk_new(const struct fk_config *cfg)
+{
+    struct fake_kbase *fk = calloc(1, sizeof(*fk));
+    unsigned p;
+
+    if (!fk)
+        return NULL;
+    fk->cfg = *cfg;
+    fk->step = 100000000ull;
+    fk->now = 1000000000000ull;
+    switch (cfg->gpu) {
+    case FK_T830:
+        fk->gpu_id = 0x08301000;
+        fk->core_mask = 0xF;
+        fk->slices = 1;
+        fk->nvalues = 64;
+        break;
+    case FK_G715:
+        fk->gpu_id = 0xB0021010;
+        fk->core_mask = 0xEF;
+        fk->slices = 2;
+        fk->nvalues = 128;
+        break;
+    case FK_G720:
+        fk->gpu_id = 0xC0001010;
+        fk->id_u64 = 1;
+        fk->core_mask = 0x1FFB;
+        fk->slices = 2;
+        fk->nvalues = 128;
+        break;
+    }
+    fk->cores = (unsigned)__builtin_popcountll(fk->core_mask);
+    for (p = 0; p < 64; p++)
+        if ((fk->core_mask >> p) & 1)
+            fk->phys = p + 1;
+    fk->sys.ctx = fk;
+    fk->sys.open = f_open;
+    fk->sys.close = f_close;
+    fk->sys.ioctl = f_ioctl;
+    fk->sys.mmap = f_mmap;
+    fk->sys.munmap = f_munmap;
+    fk->sys.read = f_read;
+    fk->sys.poll = f_poll;
+    fk->sys.root = "";
+    return fk;
+}
+
+void fk_free(struct fake_kbase *fk)
+{
+    int i;
+
+    if (!fk)
+        return;
+    for (i = 0; i < NFILES; i++) {
+        free(fk->files[i].ring);
+        free(fk->files[i].buf);
+    }
+    free(fk);
+}
+
+const struct gt_sys *fk_sys(struct fake_kbase *fk)
+{
+    return &fk->sys;
+}
+
+void fk_set_counter(struct fake_kbase *fk, int block, unsigned instance, unsigned index,
+                    uint64_t delta)
+{
+    if (block >= 0 && block < 4 && instance < MAXINST && index < NVAL_MAX)
+        fk->delta[block][instance][index] = delta;
+}
+
+void fk_set_block_state(struct fake_kbase *fk, int block, unsigned instance, uint32_t state)
+{
+    if (block >= 0 && block < 4 && instance < MAXINST)
+        fk->state[block][instance] = state;
+}
+
+void fk_set_time_step(struct fake_kbase *fk, uint64_t ns)
+{
+    fk->step = ns;
+}
+
+void fk_set_cycles(struct fake_kbase *fk, uint64_t top, uint64_t shader)
+{
+    fk->cyc_top = top;
+    fk->cyc_shader = shader;
+}
+
+void fk_lose_device(struct fake_kbase *fk)
+{
+    fk->lost = 1;
+}
+
+void fk_fill_ring(struct fake_kbase *fk)
+{
+    int i;
+
+    for (i = 0; i < NFILES; i++) {
+        struct file *f = &fk->files[i];
+        if (f->kind == F_LEGACY)
+            while (legacy_free_buffers(f) > 0)
+                legacy_dump(fk, f);
+        if (f->kind == F_KINSTR && f->started)
+            while (f->pending < RING - 1)
+                kinstr_write(fk, f);
+    }
+}
+
+const struct fk_stats *fk_stats(const struct fake_kbase *fk)
+{
+    return &fk->st;
+}

@@ -1,0 +1,60 @@
+/* A fake Arm Mali kbase kernel behind the system-call seam: /dev/mali0
+ * with the version checks, context flags, GPU properties, the legacy
+ * hardware-counter reader and kinstr_prfcnt, byte for byte as the kernel
+ * headers lay them out. It decodes every argument by raw byte offset, not
+ * through gputop's own structs, so the two check each other.
+ *
+ * GPUs: T830 (JM, old-style id 0x0830, 4 cores mask 0xF, 1 L2 slice, 64
+ * values a block); G715 (CSF, id 0xB002, 7 cores in the sparse mask 0xEF,
+ * 2 slices, 128 values); G720 (CSF, id 0xC000 sent as a u64, 12 cores in
+ * the mask 0x1FFB, 2 slices, 128 values). All have a 128-bit bus. */
+#ifndef GPUTOP_TEST_FAKE_KBASE_H
+#define GPUTOP_TEST_FAKE_KBASE_H
+
+#include <stdint.h>
+#include "gputop/sys.h"
+
+enum fk_api { FK_PRE_R21, FK_JM, FK_CSF };
+enum fk_gpu { FK_T830, FK_G715, FK_G720 };
+enum { FK_FE = 0, FK_TILER = 1, FK_MEMSYS = 2, FK_SHADER = 3 };
+
+struct fk_config {
+    enum fk_gpu gpu;
+    enum fk_api api;
+    unsigned major, minor;      /* pre-r21 10.x, JM 11.x, CSF 1.x */
+    int open_errno;             /* open() of the device fails with it */
+    unsigned long deny_request; /* this ioctl request fails with deny_errno */
+    int deny_errno;
+    int new_gate;               /* 1: EPERM before SET_FLAGS, properties and kinstr
+                                   calls allowed early; 0: EINVAL for all but the
+                                   version check and SET_FLAGS */
+    int no_cycles;              /* legacy reader without the _WITH_CYCLES forms */
+};
+
+struct fake_kbase;
+
+struct fake_kbase *fk_new(const struct fk_config *cfg);
+void fk_free(struct fake_kbase *fk);
+const struct gt_sys *fk_sys(struct fake_kbase *fk);
+/* Delta every following dump delivers at (block, logical instance, index). */
+void fk_set_counter(struct fake_kbase *fk, int block, unsigned instance, unsigned index,
+                    uint64_t delta);
+/* kinstr block_state bits (ON 1, OFF 2, ..., PROTECTED 32); OFF and
+ * PROTECTED blocks deliver zeros. */
+void fk_set_block_state(struct fake_kbase *fk, int block, unsigned instance, uint32_t state);
+void fk_set_time_step(struct fake_kbase *fk, uint64_t ns);   /* default 100 ms */
+void fk_set_cycles(struct fake_kbase *fk, uint64_t top, uint64_t shader);
+void fk_lose_device(struct fake_kbase *fk);   /* every later ioctl fails with ENODEV */
+void fk_fill_ring(struct fake_kbase *fk);     /* queue dumps until every reader's ring is full */
+
+struct fk_stats {
+    int version_checks, set_flags, gpuprops_calls, reader_setups, enum_infos, kinstr_setups;
+    int dumps, gets, puts, started, stopped, open_fds, mapped;
+    uint32_t legacy_bm[4];          /* last legacy masks, by FK_ block */
+    uint64_t kinstr_mask[4][2];     /* last kinstr ENABLE masks, by block type */
+    int protocol_errors;            /* calls a real kernel would have rejected */
+    char last_error[256];
+};
+const struct fk_stats *fk_stats(const struct fake_kbase *fk);
+
+#endif

@@ -1,0 +1,558 @@
+/* The Mali kbase source against the fake kernel: the real source code,
+ * through the real engine and layouts, with counter values injected at
+ * hardware block and index positions; every error a user can hit; the
+ * --probe report; and the binary itself, in batch mode and on screen. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fakes/fake_kbase.h"
+#include "fakes/tmux.h"
+#include "gputop/cli.h"
+#include "gputop/engine.h"
+#include "gputop/kbase_uapi.h"
+#include "gputop/layout.h"
+#include "gputop/source.h"
+
+struct kb {
+    struct fake_kbase *fk;
+    struct gt_source *s;
+    struct gt_layout *l;
+    struct gt_engine *e;
+    struct gt_snapshot snap;
+    double out[512];
+    struct gt_diag d;
+};
+
+static struct fake_kbase *fake(enum fk_gpu gpu, enum fk_api api, unsigned major, unsigned minor)
+{
+    struct fk_config c;
+    struct fake_kbase *fk;
+
+    memset(&c, 0, sizeof(c));
+    c.gpu = gpu;
+    c.api = api;
+    c.major = major;
+    c.minor = minor;
+    c.new_gate = 1;
+    fk = fk_new(&c);
+    cr_assert_not_null(fk);
+    return fk;
+}
+
+/* Opens the source on fk, loads its layout, enables what it reads, starts. */
+static void kb_start(struct kb *t, struct fake_kbase *fk, const char *spec)
+{
+    unsigned char used[4096];
+    size_t k;
+
+    memset(t, 0, sizeof(*t));
+    t->fk = fk;
+    t->s = gt_source_open(spec, fk_sys(fk), &t->d);
+    cr_assert_not_null(t->s, "%s: %s", spec, t->d.msg);
+    t->l = gt_layout_load(t->s->info.layout, &t->d);
+    cr_assert_not_null(t->l, "%s", t->d.msg);
+    t->e = gt_engine_new(t->l, &t->s->catalog);
+    cr_assert_not_null(t->e);
+    cr_assert_lt(t->s->catalog.ncounters, sizeof(used));
+    for (k = 0; k < t->s->catalog.ncounters; k++)
+        used[k] = (unsigned char)gt_engine_uses(t->e, k);
+    cr_assert_eq(t->s->type->select(t->s, used, &t->d), 0, "%s", t->d.msg);
+    cr_assert_eq(t->s->type->start(t->s, &t->d), 0, "%s", t->d.msg);
+    cr_assert_eq(gt_snapshot_init(&t->snap, t->s->catalog.nslots), 0);
+}
+
+/* One sample; returns the source's result (0, 2 warning, -1 error). */
+static int kb_sample(struct kb *t)
+{
+    gt_snapshot_zero(&t->snap);
+    gt_diag_clear(&t->d);
+    return t->s->type->sample(t->s, &t->snap, &t->d);
+}
+
+static double kb_metric(struct kb *t, const char *ref)
+{
+    int m = gt_layout_find_metric(t->l, ref);
+
+    cr_assert_geq(m, 0, "no metric %s", ref);
+    gt_engine_eval(t->e, &t->snap, t->out);
+    return t->out[m];
+}
+
+static uint64_t kb_counter(struct kb *t, const char *name, uint32_t inst)
+{
+    int k = gt_catalog_find(&t->s->catalog, name);
+
+    cr_assert_geq(k, 0, "no counter %s", name);
+    cr_assert_lt(inst, t->s->catalog.counters[k].instances);
+    return t->snap.deltas[t->s->catalog.counters[k].slot + inst];
+}
+
+static void kb_stop(struct kb *t)
+{
+    const struct fk_stats *st;
+
+    gt_snapshot_free(&t->snap);
+    gt_engine_free(t->e);
+    gt_layout_free(t->l);
+    gt_source_close(t->s);
+    st = fk_stats(t->fk);
+    cr_expect_eq(st->open_fds, 0, "file descriptors left open: %d", st->open_fds);
+    cr_expect_eq(st->mapped, 0, "mappings left: %d", st->mapped);
+    cr_expect_eq(st->protocol_errors, 0, "protocol errors: %s", st->last_error);
+    fk_free(t->fk);
+}
+
+static const char *open_error(struct fake_kbase *fk, const char *spec, struct gt_diag *d)
+{
+    struct gt_source *s = gt_source_open(spec, fk_sys(fk), d);
+
+    cr_assert_null(s, "%s opened, but should have failed", spec);
+    return d->msg;
+}
+
+#define HAS(msg, text) cr_assert(strstr((msg), (text)), "'%s' not in: %s", (text), (msg))
+
+/* ---- the right reader for each kernel, values where they belong ---- */
+
+Test(mali_kbase, t830_legacy_reader_values_reach_the_metrics)
+{
+    struct kb t;
+    uint32_t c;
+
+    kb_start(&t, fake(FK_T830, FK_JM, 11, 20), "mali");
+    HAS(t.s->info.gpu, "Mali-T830");
+    cr_assert_str_eq(t.s->info.layout, "mali-t8xx");
+    HAS(t.s->info.detail, "legacy");
+    fk_set_counter(t.fk, FK_FE, 0, 6, 1000);     /* GPU_ACTIVE */
+    fk_set_counter(t.fk, FK_FE, 0, 10, 750);     /* JS0_ACTIVE */
+    for (c = 0; c < 4; c++)
+        fk_set_counter(t.fk, FK_SHADER, c, 4, 100 * (c + 1));   /* FRAG_ACTIVE */
+    cr_assert_eq(kb_sample(&t), 0, "%s", t.d.msg);
+    cr_assert_float_eq(kb_metric(&t, "3.1.1"), 1000, 1e-9);
+    cr_assert_float_eq(kb_metric(&t, "3.2.2"), 75, 1e-9);
+    for (c = 0; c < 4; c++)
+        cr_assert_eq(kb_counter(&t, "MaliShaderCoreCyclesFragmentActive", c), 100 * (c + 1));
+    cr_assert_eq(gt_snapshot_ns(&t.snap), 100000000ull, "interval from the kernel's timestamps");
+    kb_stop(&t);
+}
+
+Test(mali_kbase, t830_pre_r21_kernel_uses_the_uk_encoding)
+{
+    struct kb t;
+
+    kb_start(&t, fake(FK_T830, FK_PRE_R21, 10, 6), "mali:/dev/mali0");
+    HAS(t.s->info.detail, "pre-r21");
+    fk_set_counter(t.fk, FK_FE, 0, 6, 4242);
+    cr_assert_eq(kb_sample(&t), 0, "%s", t.d.msg);
+    cr_assert_float_eq(kb_metric(&t, "3.1.1"), 4242, 1e-9);
+    kb_stop(&t);
+}
+
+Test(mali_kbase, g715_kinstr_averages_sparse_cores)
+{
+    static const unsigned active[7] = { 100, 200, 300, 400, 500, 600, 700 };
+    struct kb t;
+    unsigned c;
+
+    kb_start(&t, fake(FK_G715, FK_CSF, 1, 21), "mali");
+    HAS(t.s->info.gpu, "Mali-G715");
+    cr_assert_eq(t.s->info.shader_cores, 7);
+    HAS(t.s->info.detail, "kinstr_prfcnt");
+    fk_set_counter(t.fk, FK_FE, 0, 4, 1000);                  /* GPU_ACTIVE */
+    fk_set_counter(t.fk, FK_FE, 0, 34, 2);                    /* fragment tasks */
+    for (c = 0; c < 7; c++) {
+        fk_set_counter(t.fk, FK_SHADER, c, 53, active[c]);    /* SHADER_CORE_ACTIVE */
+        fk_set_counter(t.fk, FK_SHADER, c, 69, 250);          /* FRAG_SHADER_THREADS, x4 */
+    }
+    cr_assert_eq(kb_sample(&t), 0, "%s", t.d.msg);
+    for (c = 0; c < 7; c++)
+        cr_assert_eq(kb_counter(&t, "MaliCoreCyclesAnyActive", c), active[c],
+                     "core %u (logical) got another core's value", c);
+    cr_assert_float_eq(kb_metric(&t, "5.3.1"), 400.0 / 1000 * 100, 1e-9);  /* mean 400 */
+    cr_assert_float_eq(kb_metric(&t, "4.4.3"), 1000.0 * 7 / 2048, 1e-9);   /* counter 69 */
+    kb_stop(&t);
+}
+
+Test(mali_kbase, g720_kinstr_sums_twelve_cores)
+{
+    struct kb t;
+    unsigned c;
+
+    kb_start(&t, fake(FK_G720, FK_CSF, 1, 24), "mali");
+    HAS(t.s->info.gpu, "Immortalis-G720");
+    cr_assert_eq(t.s->info.shader_cores, 12);
+    fk_set_counter(t.fk, FK_FE, 0, 4, 1000);
+    for (c = 0; c < 12; c++)
+        fk_set_counter(t.fk, FK_SHADER, c, 53, 100 * (c % 3));   /* 0, 100, 200, ... */
+    cr_assert_eq(kb_sample(&t), 0, "%s", t.d.msg);
+    /* sum 1200 over 12 cores, of 1000 cycles: 10 % */
+    cr_assert_float_eq(kb_metric(&t, "5.3.1"), 1200.0 / 12 / 1000 * 100, 1e-9);
+    kb_stop(&t);
+}
+
+Test(mali_kbase, buggy_kinstr_kernel_block_gaps_are_remapped)
+{
+    struct kb t;
+    unsigned c;
+
+    kb_start(&t, fake(FK_G715, FK_CSF, 1, 12), "mali");
+    HAS(t.s->info.detail, "kinstr_prfcnt");
+    for (c = 0; c < 7; c++)
+        fk_set_counter(t.fk, FK_SHADER, c, 53, 10 + c);
+    cr_assert_eq(kb_sample(&t), 0, "%s", t.d.msg);
+    for (c = 0; c < 7; c++)
+        cr_assert_eq(kb_counter(&t, "MaliCoreCyclesAnyActive", c), 10 + c, "core %u", c);
+    kb_stop(&t);
+}
+
+Test(mali_kbase, legacy_reader_on_g715_leaves_out_counters_past_63)
+{
+    struct kb t;
+    int m;
+
+    kb_start(&t, fake(FK_G715, FK_CSF, 1, 9), "mali");
+    HAS(t.s->info.detail, "legacy");
+    cr_assert_lt(gt_catalog_find(&t.s->catalog, "MaliCoreThreadsFragmentThreads"), 0);
+    m = gt_layout_find_metric(t.l, "4.4.3");
+    cr_assert_not_null(gt_engine_unavailable(t.e, (size_t)m), "fragments per pixel needs counter 69");
+    fk_set_counter(t.fk, FK_FE, 0, 4, 1000);
+    fk_set_counter(t.fk, FK_SHADER, 6, 53, 700);     /* the last core, physical position 7 */
+    cr_assert_eq(kb_sample(&t), 0, "%s", t.d.msg);
+    cr_assert_eq(kb_counter(&t, "MaliCoreCyclesAnyActive", 6), 700);
+    cr_assert_float_eq(kb_metric(&t, "5.3.1"), 100.0 / 1000 * 100, 1e-9);
+    kb_stop(&t);
+}
+
+Test(mali_kbase, interface_can_be_forced)
+{
+    struct kb t;
+    struct gt_diag d;
+    struct fake_kbase *fk = fake(FK_G715, FK_CSF, 1, 15);
+
+    kb_start(&t, fk, "mali:/dev/mali0,interface=legacy");
+    HAS(t.s->info.detail, "legacy");
+    kb_stop(&t);
+    fk = fake(FK_G715, FK_CSF, 1, 21);
+    HAS(open_error(fk, "mali:interface=legacy", &d), "no legacy counter reader");
+    fk_free(fk);
+    fk = fake(FK_T830, FK_JM, 11, 20);
+    HAS(open_error(fk, "mali:interface=kinstr", &d), "no kinstr_prfcnt");
+    HAS(open_error(fk, "mali:interface=fast", &d), "auto, legacy or kinstr");
+    fk_free(fk);
+}
+
+/* ---- enabling only what the layout reads ---- */
+
+Test(mali_kbase, only_the_layouts_counter_groups_are_enabled)
+{
+    struct kb t;
+    const struct fk_stats *st;
+    unsigned n = 0;
+    int b;
+
+    kb_start(&t, fake(FK_G715, FK_CSF, 1, 21), "mali");
+    st = fk_stats(t.fk);
+    cr_assert_eq(st->kinstr_setups, 2, "set up with everything, then with the layout's set");
+    cr_assert(st->kinstr_mask[FK_FE][0] & (1ull << 4), "GPU_ACTIVE enabled");
+    cr_assert(st->kinstr_mask[FK_SHADER][1] & (1ull << (69 - 64)), "FRAG_SHADER_THREADS enabled");
+    for (b = 0; b < 4; b++)
+        n += (unsigned)(__builtin_popcountll(st->kinstr_mask[b][0]) +
+                        __builtin_popcountll(st->kinstr_mask[b][1]));
+    cr_assert_lt(n, 4 * 128, "not everything");
+    cr_assert_gt(n, 20);
+    kb_stop(&t);
+
+    kb_start(&t, fake(FK_T830, FK_JM, 11, 20), "mali");
+    st = fk_stats(t.fk);
+    cr_assert(st->legacy_bm[FK_FE] & (1u << (6 / 4)), "GPU_ACTIVE's group");
+    cr_assert(st->legacy_bm[FK_FE] & (1u << (10 / 4)), "JS0_ACTIVE's group");
+    cr_assert_neq(st->legacy_bm[FK_SHADER], 0xFFFFu);
+    kb_stop(&t);
+}
+
+/* ---- clocks, timestamps, ring, saturation, device loss ---- */
+
+Test(mali_kbase, clock_cycles_and_kernel_timestamps)
+{
+    struct kb t;
+
+    kb_start(&t, fake(FK_G715, FK_CSF, 1, 21), "mali");
+    fk_set_cycles(t.fk, 5000, 4000);
+    fk_set_time_step(t.fk, 50000000ull);
+    cr_assert_eq(kb_sample(&t), 0, "%s", t.d.msg);
+    cr_assert_eq(kb_counter(&t, "MaliGPUClockCycles", 0), 5000);
+    cr_assert_eq(kb_counter(&t, "MaliShaderCoreClockCycles", 0), 4000);
+    cr_assert_eq(gt_snapshot_ns(&t.snap), 50000000ull);
+    kb_stop(&t);
+}
+
+Test(mali_kbase, full_ring_is_drained_and_no_count_is_lost)
+{
+    struct kb t;
+    uint64_t v;
+
+    kb_start(&t, fake(FK_G720, FK_CSF, 1, 24), "mali");
+    fk_set_counter(t.fk, FK_FE, 0, 4, 1000);
+    fk_fill_ring(t.fk);
+    cr_assert_eq(kb_sample(&t), 2, "a warning, with the data");
+    HAS(t.d.msg, "ring was full");
+    v = kb_counter(&t, "MaliGPUCyclesGPUActive", 0);
+    cr_assert_eq(v, 1000ull * 32, "31 waiting samples and the new one: got %llu",
+                 (unsigned long long)v);
+    cr_assert_eq(kb_sample(&t), 0, "%s", t.d.msg);
+    cr_assert_eq(kb_counter(&t, "MaliGPUCyclesGPUActive", 0), 1000);
+    kb_stop(&t);
+
+    kb_start(&t, fake(FK_T830, FK_JM, 11, 20), "mali");
+    fk_set_counter(t.fk, FK_FE, 0, 6, 1000);
+    fk_fill_ring(t.fk);
+    cr_assert_eq(kb_sample(&t), 2, "%s", t.d.msg);
+    v = kb_counter(&t, "MaliGPUCyclesGPUActive", 0);
+    cr_assert(v > 1000 && v % 1000 == 0, "every drained dump added: %llu", (unsigned long long)v);
+    kb_stop(&t);
+}
+
+Test(mali_kbase, legacy_saturation_is_reported)
+{
+    struct kb t;
+
+    kb_start(&t, fake(FK_T830, FK_JM, 11, 20), "mali");
+    fk_set_counter(t.fk, FK_FE, 0, 6, 0x100000000ull);
+    cr_assert_eq(kb_sample(&t), 2);
+    HAS(t.d.msg, "saturated");
+    HAS(t.d.msg, "--interval");
+    kb_stop(&t);
+}
+
+Test(mali_kbase, device_lost_mid_run_is_an_error_to_retry)
+{
+    struct kb t;
+
+    kb_start(&t, fake(FK_G715, FK_CSF, 1, 21), "mali");
+    cr_assert_eq(kb_sample(&t), 0, "%s", t.d.msg);
+    fk_lose_device(t.fk);
+    cr_assert_eq(kb_sample(&t), -1);
+    HAS(t.d.msg, "lost");
+    cr_assert_eq(kb_sample(&t), -1, "and again, without crashing");
+    gt_snapshot_free(&t.snap);
+    gt_engine_free(t.e);
+    gt_layout_free(t.l);
+    gt_source_close(t.s);
+    fk_free(t.fk);
+}
+
+/* ---- errors at open, each saying what to do ---- */
+
+Test(mali_kbase, open_errors_say_what_to_do)
+{
+    struct fk_config c;
+    struct fake_kbase *fk;
+    struct gt_diag d;
+
+    memset(&c, 0, sizeof(c));
+    c.gpu = FK_T830;
+    c.api = FK_JM;
+    c.major = 11;
+    c.minor = 20;
+    c.new_gate = 1;
+
+    c.open_errno = ENOENT;
+    fk = fk_new(&c);
+    HAS(open_error(fk, "mali", &d), "/dev/mali0");
+    HAS(d.msg, "--source sim");
+    fk_free(fk);
+
+    c.open_errno = EACCES;
+    fk = fk_new(&c);
+    HAS(open_error(fk, "mali", &d), "SELinux");
+    HAS(d.msg, "adb root");
+    fk_free(fk);
+
+    c.open_errno = 0;
+    c.deny_request = GT_KBASE_IOCTL_HWCNT_READER_SETUP;
+    c.deny_errno = EACCES;
+    fk = fk_new(&c);
+    HAS(open_error(fk, "mali", &d), "HWCNT_READER_SETUP");
+    HAS(d.msg, "adb root");
+    fk_free(fk);
+
+    c.gpu = FK_G715;
+    c.api = FK_CSF;
+    c.major = 1;
+    c.minor = 21;
+    c.deny_request = GT_KBASE_IOCTL_KINSTR_PRFCNT_SETUP;
+    c.deny_errno = EPERM;
+    fk = fk_new(&c);
+    open_error(fk, "mali", &d);
+    HAS(d.msg, "SETUP");
+    HAS(d.msg, "adb root");
+    fk_free(fk);
+
+    c.deny_request = GT_KBASE_IOCTL_GET_GPUPROPS;
+    c.deny_errno = EINVAL;
+    fk = fk_new(&c);
+    HAS(open_error(fk, "mali", &d), "GET_GPUPROPS");
+    fk_free(fk);
+
+    memset(&c, 0, sizeof(c));
+    c.gpu = FK_T830;
+    c.api = FK_PRE_R21;
+    c.major = 10;
+    c.minor = 1;
+    fk = fk_new(&c);
+    HAS(open_error(fk, "mali", &d), "too old");
+    fk_free(fk);
+}
+
+Test(mali_kbase, old_gate_kernel_still_opens)
+{
+    struct fk_config c;
+    struct kb t;
+
+    memset(&c, 0, sizeof(c));
+    c.gpu = FK_T830;
+    c.api = FK_JM;
+    c.major = 11;
+    c.minor = 10;
+    c.no_cycles = 1;
+    kb_start(&t, fk_new(&c), "mali");
+    fk_set_counter(t.fk, FK_FE, 0, 6, 7);
+    cr_assert_eq(kb_sample(&t), 0, "%s", t.d.msg);
+    cr_assert_float_eq(kb_metric(&t, "3.1.1"), 7, 1e-9);
+    cr_assert_lt(gt_catalog_find(&t.s->catalog, "MaliGPUClockCycles"), 0, "no cycles form");
+    kb_stop(&t);
+}
+
+/* ---- --probe ---- */
+
+static char *probe(struct fake_kbase *fk, int *status)
+{
+    struct gt_options o;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    memset(&o, 0, sizeof(o));
+    *status = gt_cmd_probe(&o, fk_sys(fk), f);
+    fclose(f);
+    return buf;
+}
+
+Test(mali_kbase, probe_reports_every_step)
+{
+    struct fake_kbase *fk = fake(FK_G715, FK_CSF, 1, 21);
+    int status;
+    char *out = probe(fk, &status);
+
+    cr_assert_eq(status, 0, "%s", out);
+    HAS(out, "/dev/mali0");
+    HAS(out, "CSF");
+    HAS(out, "1.21");
+    HAS(out, "Mali-G715");
+    HAS(out, "core mask 0x");
+    HAS(out, "L2 slices:        2");
+    HAS(out, "bus width:        128 bits");
+    HAS(out, "mali-g715");
+    HAS(out, "kinstr_prfcnt");
+    HAS(out, "counters enabled:");
+    HAS(out, "first sample:     ok");
+    free(out);
+    fk_free(fk);
+}
+
+Test(mali_kbase, probe_without_a_device)
+{
+    struct fk_config c;
+    struct fake_kbase *fk;
+    int status;
+    char *out;
+
+    memset(&c, 0, sizeof(c));
+    c.gpu = FK_T830;
+    c.api = FK_JM;
+    c.major = 11;
+    c.minor = 20;
+    c.open_errno = ENOENT;
+    fk = fk_new(&c);
+    out = probe(fk, &status);
+    cr_assert_eq(status, 1);
+    HAS(out, "no Mali GPU device");
+    free(out);
+    fk_free(fk);
+}
+
+/* ---- the binary, as a user runs it ---- */
+
+static const char *fake_bin(void)
+{
+    const char *b = getenv("GPUTOP_FAKE_BIN");
+
+    return b ? b : "build/native/tests/gputop-fake";
+}
+
+static char *run(const char *args, int *status)
+{
+    char cmd[1024], *buf = NULL;
+    size_t len = 0, n;
+    char chunk[4096];
+    FILE *p, *m = open_memstream(&buf, &len);
+
+    snprintf(cmd, sizeof(cmd), "%s %s 2>&1", fake_bin(), args);
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+        fwrite(chunk, 1, n, m);
+    *status = pclose(p);
+    fclose(m);
+    return buf;
+}
+
+Test(mali_kbase, batch_output_shows_the_injected_values, .timeout = 60)
+{
+    int status;
+    /* no --source: the Mali device is found on its own */
+    char *out = run("T830 jm 11.20 0:0:6=1000 0:0:10=750 -- -b -f csv -n 2 -i 50 --no-cpu "
+                    "--metrics '3.2.2'", &status);
+
+    cr_assert_eq(status, 0, "%s", out);
+    HAS(out, "Fragment queue utilization");
+    HAS(out, ",75\n");
+    free(out);
+    out = run("G715 csf 1.21 0:0:4=1000 3:3:53=700 -- -b -f json -n 1 --no-cpu "
+              "--metrics 'Shader core usage'", &status);
+    cr_assert_eq(status, 0, "%s", out);
+    HAS(out, "\"5.3.1\":10}");   /* mean 100 of 1000 cycles */
+    HAS(out, "Mali-G715");
+    free(out);
+    out = run("G715 csf 1.21 -- --probe", &status);
+    cr_assert_eq(status, 0, "%s", out);
+    HAS(out, "first sample:     ok");
+    free(out);
+}
+
+Test(mali_kbase, dashboard_shows_the_injected_values, .timeout = 60)
+{
+    struct tmux t;
+    char cmd[512], *s;
+    int found;
+
+    /* 350 cycles of 1000 on each of the 7 cores: 35 % shader core usage */
+    snprintf(cmd, sizeof(cmd),
+             "%s G715 csf 1.21 0:0:4=1000 3:0:53=350 3:1:53=350 3:2:53=350 3:3:53=350 "
+             "3:4:53=350 3:5:53=350 3:6:53=350 -- --no-cpu", fake_bin());
+    cr_assert_eq(tmux_start(&t, 100, 30, "", cmd), 0);
+    s = tmux_wait_for(&t, "Mali-G715", 10000, &found);
+    cr_assert(found, "header names the GPU:\n%s", s);
+    free(s);
+    tmux_literal(&t, "4");                      /* shader core data path */
+    s = tmux_wait_for(&t, "35.0 %", 10000, &found);
+    cr_assert(found, "shader core usage 35.0 %% on screen:\n%s", s);
+    cr_assert(strstr(s, "Shader core usage"), "%s", s);
+    free(s);
+    tmux_literal(&t, "q");
+    tmux_stop(&t);
+}

@@ -1,0 +1,92 @@
+/* gputop with the fake kbase kernel behind the system-call seam, so the
+ * end-to-end tests drive the real Mali source, engine and views as a user
+ * would: gputop-fake GPU API VERSION [BLOCK:INST:INDEX=DELTA ...] -- ARGS.
+ * GPU is T830, G715 or G720; API pre-r21, jm or csf; VERSION "11.20". */
+#include "gputop/cli.h"
+#include "fakes/fake_kbase.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+static int parse_kernel(struct fk_config *c, char **argv)
+{
+    memset(c, 0, sizeof(*c));
+    c->new_gate = 1;
+    if (strcmp(argv[0], "T830") == 0)
+        c->gpu = FK_T830;
+    else if (strcmp(argv[0], "G715") == 0)
+        c->gpu = FK_G715;
+    else if (strcmp(argv[0], "G720") == 0)
+        c->gpu = FK_G720;
+    else
+        return -1;
+    if (strcmp(argv[1], "pre-r21") == 0)
+        c->api = FK_PRE_R21;
+    else if (strcmp(argv[1], "jm") == 0)
+        c->api = FK_JM;
+    else if (strcmp(argv[1], "csf") == 0)
+        c->api = FK_CSF;
+    else
+        return -1;
+    return sscanf(argv[2], "%u.%u", &c->major, &c->minor) == 2 ? 0 : -1;
+}
+
+static int set_counter(struct fake_kbase *fk, const char *spec)
+{
+    int block;
+    unsigned inst, index;
+    unsigned long long delta;
+
+    if (sscanf(spec, "%d:%u:%u=%llu", &block, &inst, &index, &delta) != 4)
+        return -1;
+    fk_set_counter(fk, block, inst, index, delta);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct fk_config cfg;
+    struct fake_kbase *fk;
+    struct gt_options o;
+    int i, status;
+
+    if (argc < 5 || parse_kernel(&cfg, argv + 1) < 0) {
+        fprintf(stderr, "usage: gputop-fake T830|G715|G720 pre-r21|jm|csf MAJOR.MINOR "
+                        "[BLOCK:INST:INDEX=DELTA ...] -- gputop options\n");
+        return 2;
+    }
+    fk = fk_new(&cfg);
+    if (!fk)
+        return 1;
+    for (i = 4; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (set_counter(fk, argv[i]) < 0) {
+            fprintf(stderr, "gputop-fake: bad counter '%s'\n", argv[i]);
+            fk_free(fk);
+            return 2;
+        }
+    /* what follows "--" is a gputop command line; argv[i] stands in for argv[0] */
+    if (gt_options_parse(&o, argc - i, argv + i, stderr) < 0) {
+        fk_free(fk);
+        return 2;
+    }
+    o.sys = fk_sys(fk);
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGPIPE, SIG_IGN);
+    if (o.cmd == GT_CMD_PROBE)
+        status = gt_cmd_probe(&o, o.sys, stdout);
+    else
+        status = gt_cmd_run(&o, &stop_requested);
+    fk_free(fk);
+    return status;
+}
