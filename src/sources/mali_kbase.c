@@ -573,6 +573,18 @@ static void copy_frame(struct gt_source *s, struct kbase_src *k, struct gt_snaps
             out->deltas[s->catalog.counters[k->clock_counter[i]].slot] = f->cycles[i];
 }
 
+/* Powered-off blocks count nothing and add zeros, as the vendor's tools
+ * treat them; protected-mode blocks hide work, which the user is told. */
+static unsigned protected_blocks(const struct gt_kbase_frame *f)
+{
+    unsigned n = 0;
+    uint32_t i;
+
+    for (i = 0; i < f->nrows; i++)
+        n += (f->state[i] & GT_KB_STATE_PROTECTED) != 0;
+    return n;
+}
+
 static int kbase_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
 {
     struct kbase_src *k = s->priv;
@@ -594,6 +606,12 @@ static int kbase_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_
         gt_diag_set(d, "%s: a 32-bit counter saturated in the legacy reader's dump (%llu so "
                        "far); its values are too low — use a shorter --interval",
                     k->dev.path, (unsigned long long)k->saturations);
+        return 2;
+    }
+    if (protected_blocks(f)) {
+        gt_diag_set(d, "%s: the GPU was in protected mode (secure content) during this "
+                       "interval; %u counter blocks have no data for it", k->dev.path,
+                    protected_blocks(f));
         return 2;
     }
     if (f->flags & GT_KB_FRAME_ERROR) {

@@ -864,6 +864,8 @@ struct fake_kbase *fk_new(const struct fk_config *cfg)
         fk->nvalues = 128;
         break;
     }
+    if (cfg->gpu_id)
+        fk->gpu_id = cfg->gpu_id;
     fk->cores = (unsigned)__builtin_popcountll(fk->core_mask);
     for (p = 0; p < 64; p++)
         if ((fk->core_mask >> p) & 1)

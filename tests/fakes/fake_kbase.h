@@ -29,6 +29,7 @@ struct fk_config {
                                    calls allowed early; 0: EINVAL for all but the
                                    version check and SET_FLAGS */
     int no_cycles;              /* legacy reader without the _WITH_CYCLES forms */
+    uint64_t gpu_id;            /* if set, this RAW_GPU_ID instead of the GPU's own */
 };
 
 struct fake_kbase;
