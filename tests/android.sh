@@ -44,6 +44,13 @@ out=$(env -i PATH=/usr/bin:/bin $run --source sim:mali-t8xx,step=100000000 --no-
 check "batch mode prints CSV" 'echo "$out" | head -1 | grep -q "^time_s,interval_s,.*GPU active cycles" &&
     [ "$(echo "$out" | wc -l)" -eq 4 ]'
 
+out=$(env -i PATH=/usr/bin:/bin $run --probe 2>&1); status=$?
+check "--probe without /dev/mali0 says so and fails" '[ "$status" -eq 1 ] &&
+    echo "$out" | grep -q "no Mali GPU device"'
+out=$(env -i PATH=/usr/bin:/bin $run --no-cpu -b -n 1 2>&1); status=$?
+check "no --source and no GPU: suggests the sim" '[ "$status" -ne 0 ] &&
+    echo "$out" | grep -q "source sim"'
+
 cat > "$root/conf" <<CONF
 set -g remain-on-exit on
 CONF
