@@ -86,6 +86,14 @@ static wchar_t next_utf8(const char **sp)
     return c;
 }
 
+static int is_ascii(const char *s, int n)
+{
+    for (; n > 0 && *s; s++, n--)
+        if (*s & 0x80)
+            return 0;
+    return 1;
+}
+
 static void put_clip(struct tui *t, int y, int x, const char *s, int maxw)
 {
     char buf[1024];
@@ -101,6 +109,12 @@ static void put_clip(struct tui *t, int y, int x, const char *s, int maxw)
             buf[n++] = (*s & 0x80) ? '?' : *s;
         buf[n] = '\0';
         mvaddnstr(y, x, buf, n);
+        return;
+    }
+    /* Plain ASCII takes ncurses' byte path, which skips the per-cell
+     * wcwidth() of the wide one: most of a refresh is ASCII. */
+    if (is_ascii(s, room)) {
+        mvaddnstr(y, x, s, room);
         return;
     }
     /* Every character drawn here is one column wide. */
