@@ -25,6 +25,7 @@ case "$what" in
 cross)
     command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || need gcc-aarch64-linux-gnu
     [ -f /usr/lib/aarch64-linux-gnu/libncursesw.a ] || need libncurses-dev:arm64
+    [ -f /usr/lib/aarch64-linux-gnu/pkgconfig/libdrm.pc ] || need libdrm-dev:arm64
     command -v qemu-aarch64-static >/dev/null 2>&1 || need qemu-user-static
     command -v file >/dev/null 2>&1 || need file
     command -v tic >/dev/null 2>&1 || need ncurses-bin
