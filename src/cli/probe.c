@@ -48,6 +48,10 @@ static int try_source(const char *path, const struct gt_sys *sys, FILE *out)
         unavailable += gt_engine_unavailable(e, k) != NULL;
     fprintf(out, "metrics:          %zu of %zu computable from this GPU's counters\n",
             gt_engine_nmetrics(e) - unavailable, gt_engine_nmetrics(e));
+    for (k = 0; k < gt_engine_nmetrics(e); k++)
+        if (gt_engine_unavailable(e, k))
+            fprintf(out, "  not here: %s %s (%s)\n", l->metrics[k].ref ? l->metrics[k].ref : "",
+                    l->metrics[k].title, gt_engine_unavailable(e, k));
     gt_diag_clear(&d);
     if (s->type->select(s, used, &d) < 0 || s->type->start(s, &d) < 0) {
         gt_kbase_describe_source(s, out);

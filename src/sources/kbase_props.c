@@ -88,6 +88,11 @@ static int finish(const struct raw_props *r, struct gt_kbase_gpu *g, struct gt_d
     g->bus_width_bits = r->have_l2_features ? bus_width(r->l2_features) : 0;
     g->major_rev = r->major;
     g->minor_rev = r->minor;
+    /* Without the revision properties, the id's version fields say it. */
+    if (!r->major && !r->minor) {
+        g->major_rev = (uint32_t)(g->gpu_id >> 12) & 0xF;
+        g->minor_rev = (uint32_t)(g->gpu_id >> 4) & 0xFF;
+    }
     g->freq_khz_max = r->freq;
     return 0;
 }
