@@ -378,6 +378,11 @@ Test(cpu, cpufreq_policies_make_three_clusters)
     cr_expect_eq(value(&x, "CPUTicksTotal", 1), 74 + 75 + 76);
     cr_expect_eq(value(&x, "CPUTicksUser", 2), 18);
     cr_expect_eq(value(&x, "CPUTicksTotal", 2), 77);
+    /* each CPU on its own too: cpu7 is cluster 2 alone, cpu4..6 sum to cluster 1 */
+    cr_expect_eq(value(&x, "CPUCoreTicksUser", 7), 18);
+    cr_expect_eq(value(&x, "CPUCoreTicksTotal", 7), 77);
+    cr_expect_eq(value(&x, "CPUCoreTicksTotal", 4) + value(&x, "CPUCoreTicksTotal", 5) +
+                 value(&x, "CPUCoreTicksTotal", 6), 74 + 75 + 76);
     eng_new(&g, &x.src.catalog);
     cr_expect_float_eq(gt_engine_eval_instance(g.e, &x.snap, 0, 0), 100.0 * 50 / 286, 1e-9);
     cr_expect_float_eq(gt_engine_eval_instance(g.e, &x.snap, 0, 2), 100.0 * 18 / 77, 1e-9);
@@ -803,11 +808,12 @@ Test(cpu, perf_cycles_summed_per_cluster)
     cr_expect_eq(x.fake->last_attr.type, PERF_TYPE_HARDWARE);
     cr_expect_eq(x.fake->last_attr.config, PERF_COUNT_HW_CPU_CYCLES);
 
-    /* the catalogue is exactly gt_catalog_add_cpu's */
+    /* the catalogue starts with exactly gt_catalog_add_cpu's, then the
+     * five per-CPU counters */
     gt_catalog_init(&ref);
     cr_assert_eq(gt_catalog_add_cpu(&ref, 3), 0);
-    cr_assert_eq(x.src.catalog.ncounters, ref.ncounters);
-    cr_assert_eq(x.src.catalog.nslots, ref.nslots);
+    cr_assert_eq(x.src.catalog.ncounters, ref.ncounters + 5);
+    cr_assert_eq(x.src.catalog.nslots, ref.nslots + 3 * NCPU);
     for (i = 0; i < ref.ncounters; i++) {
         cr_expect_str_eq(x.src.catalog.counters[i].name, ref.counters[i].name);
         cr_expect_eq(x.src.catalog.counters[i].slot, ref.counters[i].slot);

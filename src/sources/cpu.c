@@ -66,6 +66,7 @@ struct cpu_src {
     int cycles_off;            /* cycles=off: perf never tried */
     char cycles_why[80];       /* why not, when perf was tried and failed */
     uint32_t slot_user, slot_sys, slot_total, slot_cycles;
+    uint32_t slot_core_user, slot_core_sys, slot_core_total;  /* per CPU */
     char *buf;                 /* /proc/stat and sysfs files */
     size_t buflen;
     uint64_t last_ns;
@@ -569,6 +570,9 @@ static void advance_ticks(struct cpu_src *p, struct gt_snapshot *out)
             out->deltas[p->slot_user + c->cluster] += d[F_USER] + d[F_NICE];
             out->deltas[p->slot_sys + c->cluster] += d[F_SYSTEM] + d[F_IRQ] + d[F_SOFTIRQ];
             out->deltas[p->slot_total + c->cluster] += total;
+            out->deltas[p->slot_core_user + i] = d[F_USER] + d[F_NICE];
+            out->deltas[p->slot_core_sys + i] = d[F_SYSTEM] + d[F_IRQ] + d[F_SOFTIRQ];
+            out->deltas[p->slot_core_total + i] = total;
         }
         c->prev = c->cur;
         c->have_prev = 1;
@@ -685,13 +689,33 @@ static uint32_t slot_of(const struct gt_catalog *c, const char *name)
     return i < 0 ? 0 : c->counters[i].slot;
 }
 
+/* The same tick counters for each CPU on its own (block "cpu", one
+ * instance per CPU in ascending kernel numbering), for layouts that want
+ * more than the guides' per-cluster rows. */
+static int add_per_cpu(struct gt_catalog *c, uint32_t n)
+{
+    int user = gt_catalog_add(c, "CPUCoreTicksUser", "cpu", GT_COUNTER_DELTA, n, 1.0);
+    int sys = gt_catalog_add(c, "CPUCoreTicksSystem", "cpu", GT_COUNTER_DELTA, n, 1.0);
+    int total = gt_catalog_add(c, "CPUCoreTicksTotal", "cpu", GT_COUNTER_DELTA, n, 1.0);
+
+    if (user < 0 || sys < 0 || total < 0)
+        return -1;
+    if (gt_catalog_add_ratio(c, "CPUCoreActivityUser", user, total, 100.0) < 0 ||
+        gt_catalog_add_ratio(c, "CPUCoreActivitySystem", sys, total, 100.0) < 0)
+        return -1;
+    return 0;
+}
+
 static int build_catalog(struct gt_source *s, struct cpu_src *p, struct gt_diag *d)
 {
     int r = p->cycles ? gt_catalog_add_cpu(&s->catalog, p->nclusters)
                       : add_ticks_only(&s->catalog, p->nclusters);
 
-    if (r < 0)
+    if (r < 0 || add_per_cpu(&s->catalog, (uint32_t)p->ncpus) < 0)
         return fail(d, "cannot build the CPU counter catalogue");
+    p->slot_core_user = slot_of(&s->catalog, "CPUCoreTicksUser");
+    p->slot_core_sys = slot_of(&s->catalog, "CPUCoreTicksSystem");
+    p->slot_core_total = slot_of(&s->catalog, "CPUCoreTicksTotal");
     p->slot_user = slot_of(&s->catalog, "CPUTicksUser");
     p->slot_sys = slot_of(&s->catalog, "CPUTicksSystem");
     p->slot_total = slot_of(&s->catalog, "CPUTicksTotal");
