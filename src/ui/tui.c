@@ -920,6 +920,12 @@ static int setup_terminal(struct tui *t, struct gt_diag *d)
      * update and flushes before each poll: dozens of small writes per
      * refresh instead of one. A keypress waits at most one refresh. */
     typeahead(-1);
+    /* ncurses 6.4 leaves a new screen marked "initial" until it resumes
+     * from endwin(), and while so marked it flushes after every cursor
+     * movement: a refresh became dozens of small writes. One suspend and
+     * resume before anything is drawn marks it running. */
+    endwin();
+    refresh();
     setup_colors(t);
     if (!t->cfg->no_mouse)
         t->mouse = mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL) != 0;
