@@ -288,7 +288,9 @@ int gt_sampler_take(struct gt_sampler *s, struct gt_snapshot *out, uint64_t time
 
     ts_from_ns(&ts, gt_now_ns() + timeout_ns);
     pthread_mutex_lock(&s->lock);
-    while (!s->front_full && s->stats.state != GT_SAMPLER_ENDED)
+    /* A zero timeout only looks: a wait on a deadline already past still
+     * costs a trip through the scheduler. */
+    while (timeout_ns && !s->front_full && s->stats.state != GT_SAMPLER_ENDED)
         if (pthread_cond_timedwait(&s->ready, &s->lock, &ts) == ETIMEDOUT)
             break;
     if (s->front_full) {
