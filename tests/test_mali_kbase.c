@@ -328,21 +328,24 @@ Test(mali_kbase, legacy_saturation_is_reported)
     kb_stop(&t);
 }
 
-Test(mali_kbase, device_lost_mid_run_is_an_error_to_retry)
+Test(mali_kbase, device_lost_mid_run_is_retried_until_it_returns)
 {
     struct kb t;
 
     kb_start(&t, fake(FK_G715, FK_CSF, 1, 21), "mali");
+    fk_set_counter(t.fk, FK_FE, 0, 4, 1000);
     cr_assert_eq(kb_sample(&t), 0, "%s", t.d.msg);
     fk_lose_device(t.fk);
     cr_assert_eq(kb_sample(&t), -1);
     HAS(t.d.msg, "lost");
-    cr_assert_eq(kb_sample(&t), -1, "and again, without crashing");
-    gt_snapshot_free(&t.snap);
-    gt_engine_free(t.e);
-    gt_layout_free(t.l);
-    gt_source_close(t.s);
-    fk_free(t.fk);
+    cr_assert_eq(kb_sample(&t), -1, "still gone: reopening fails, without crashing");
+    HAS(t.d.msg, "reopening failed");
+    fk_restore_device(t.fk);
+    cr_assert_eq(kb_sample(&t), 0, "the device is back: %s", t.d.msg);
+    cr_assert_eq(kb_counter(&t, "MaliGPUCyclesGPUActive", 0), 1000);
+    cr_assert(fk_stats(t.fk)->kinstr_mask[FK_FE][0] & (1ull << 4),
+              "the layout's counters enabled again");
+    kb_stop(&t);
 }
 
 /* ---- errors at open, each saying what to do ---- */

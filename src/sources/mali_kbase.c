@@ -33,6 +33,7 @@ struct kbase_src {
     size_t nmap;
     int clock_counter[2];      /* catalogue index of the clock counters, -1 if none */
     uint64_t saturations, overflows;
+    int broken;                /* the last sample failed: reopen before the next */
 };
 
 /* ---- frames ---- */
@@ -585,13 +586,56 @@ static unsigned protected_blocks(const struct gt_kbase_frame *f)
     return n;
 }
 
+static int same_gpu(const struct gt_kbase_gpu *a, const struct gt_kbase_gpu *b)
+{
+    return a->gpu_id == b->gpu_id && a->core_mask == b->core_mask &&
+           a->l2_slices == b->l2_slices;
+}
+
+/* A failed sample may mean the device is gone for good (a driver reset, a
+ * GPU power domain lost): the sampler's next attempt reopens it from
+ * scratch, and only the same GPU is taken back, so the catalogue holds. */
+static int reconnect(struct kbase_src *k, struct gt_diag *d)
+{
+    struct gt_kbase_dev dev;
+    struct gt_kbase_enable en = k->enabled;
+    struct gt_diag why;
+
+    close_reader(k);
+    gt_diag_clear(&why);
+    if (gt_kbase_dev_open(&dev, k->dev.sys, k->dev.path, &why) < 0) {
+        gt_diag_set(d, "GPU device lost; reopening failed: %s", why.msg);
+        return -1;
+    }
+    if (!same_gpu(&dev.gpu, &k->dev.gpu)) {
+        gt_diag_set(d, "%s: a different GPU (%s) answered after the device was lost",
+                    dev.path, dev.gpu.name);
+        gt_kbase_dev_close(&dev);
+        return -1;
+    }
+    gt_kbase_dev_close(&k->dev);
+    k->dev = dev;
+    if (open_reader(k, &en, d) < 0)
+        return -1;
+    if (k->reader.ops->start(&k->reader, d) < 0) {
+        close_reader(k);
+        return -1;
+    }
+    k->broken = 0;
+    return 0;
+}
+
 static int kbase_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
 {
     struct kbase_src *k = s->priv;
     struct gt_kbase_frame *f = &k->frame;
 
-    if (k->reader.ops->sample(&k->reader, f, d) < 0)
+    if (k->broken && reconnect(k, d) < 0)
         return -1;
+    if (k->reader.ops->sample(&k->reader, f, d) < 0) {
+        k->broken = 1;
+        return -1;
+    }
     copy_frame(s, k, out);
     out->t_start_ns = f->ts_start_ns;
     out->t_end_ns = f->ts_end_ns;

@@ -22,6 +22,7 @@ enum { F_FREE, F_DEV, F_LEGACY, F_KINSTR };
 
 struct file {
     int kind;
+    int dead;                    /* opened before the device was lost */
     /* device */
     int version_set, flags_set, enum_done;
     /* legacy reader */
@@ -727,6 +728,8 @@ static int f_open(void *ctx, const char *path, int flags)
         return fail(ENOENT);
     if (fk->cfg.open_errno)
         return fail(fk->cfg.open_errno);
+    if (fk->lost)
+        return fail(ENODEV);
     if ((flags & O_ACCMODE) == O_WRONLY)
         return fail(EINVAL);
     return new_file(fk, F_DEV);
@@ -753,7 +756,7 @@ static int f_ioctl(void *ctx, int fd, unsigned long req, void *arg)
 
     if (!f)
         return fail(EBADF);
-    if (fk->lost)
+    if (fk->lost || f->dead)
         return fail(ENODEV);
     if (fk->cfg.deny_request && req == fk->cfg.deny_request)
         return fail(fk->cfg.deny_errno);
@@ -822,7 +825,7 @@ static int f_poll(void *ctx, struct pollfd *fds, nfds_t n, int timeout_ms)
         fds[i].revents = 0;
         if (!f)
             fds[i].revents = POLLNVAL;
-        else if (fk->lost)
+        else if (fk->lost || f->dead)
             fds[i].revents = POLLERR | POLLHUP;
         else if ((f->kind == F_LEGACY && f->nqueued) || (f->kind == F_KINSTR && f->pending))
             fds[i].revents = POLLIN;
@@ -926,7 +929,17 @@ void fk_set_cycles(struct fake_kbase *fk, uint64_t top, uint64_t shader)
 
 void fk_lose_device(struct fake_kbase *fk)
 {
+    int i;
+
     fk->lost = 1;
+    for (i = 0; i < NFILES; i++)
+        if (fk->files[i].kind != F_FREE)
+            fk->files[i].dead = 1;
+}
+
+void fk_restore_device(struct fake_kbase *fk)
+{
+    fk->lost = 0;
 }
 
 void fk_fill_ring(struct fake_kbase *fk)

@@ -45,7 +45,8 @@ void fk_set_counter(struct fake_kbase *fk, int block, unsigned instance, unsigne
 void fk_set_block_state(struct fake_kbase *fk, int block, unsigned instance, uint32_t state);
 void fk_set_time_step(struct fake_kbase *fk, uint64_t ns);   /* default 100 ms */
 void fk_set_cycles(struct fake_kbase *fk, uint64_t top, uint64_t shader);
-void fk_lose_device(struct fake_kbase *fk);   /* every later ioctl fails with ENODEV */
+void fk_lose_device(struct fake_kbase *fk);   /* every later ioctl, and open, fails with ENODEV */
+void fk_restore_device(struct fake_kbase *fk);   /* the device is back (old fds stay dead) */
 void fk_fill_ring(struct fake_kbase *fk);     /* queue dumps until every reader's ring is full */
 
 struct fk_stats {
