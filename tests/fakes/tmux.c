@@ -42,12 +42,28 @@ static void quote(char *out, size_t len, const char *s)
     out[n] = '\0';
 }
 
+/* A failed assertion ends the test before its tmux_stop(); the servers
+ * this process started are killed when it exits, so no gputop is left
+ * running behind a failed test. */
+static void kill_leftovers(void)
+{
+    char sock[64];
+    int i;
+
+    for (i = 0; i < counter; i++) {
+        snprintf(sock, sizeof(sock), "gputop-test-%d-%d", (int)getpid(), i);
+        run("tmux -L %s kill-server >/dev/null 2>&1", sock, "");
+    }
+}
+
 int tmux_start(struct tmux *t, int cols, int rows, const char *env, const char *cmd)
 {
     char full[4096], q[4096], line[8400], size[32], conf[300];
     const char *tmp = getenv("TMPDIR");
     FILE *f;
 
+    if (counter == 0)
+        atexit(kill_leftovers);
     snprintf(t->socket, sizeof(t->socket), "gputop-test-%d-%d", (int)getpid(), counter++);
     snprintf(t->raw, sizeof(t->raw), "%s/%s.raw", tmp && *tmp ? tmp : "/tmp", t->socket);
     snprintf(full, sizeof(full), "%s %s", env ? env : "", cmd);
