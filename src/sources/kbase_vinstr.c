@@ -21,7 +21,6 @@ struct vinstr {
     uint32_t nbuffers;
     uint32_t shader_blocks;    /* highest present core + 1 */
     int with_cycles;           /* the 32-byte GET/PUT forms are accepted */
-    int started;
     uint64_t prev_ts;          /* end of the previous dump: start of the next interval */
     uint32_t enabled[GT_KB_NBLOCKS];
 };
@@ -352,7 +351,6 @@ static int vinstr_start(struct gt_kbase_reader *r, struct gt_diag *d)
                     strerror(err), lost_hint(err));
         return -1;
     }
-    v->started = 1;
     return 0;
 }
 

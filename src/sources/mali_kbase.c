@@ -24,9 +24,8 @@ struct hw_map {
 struct kbase_src {
     struct gt_kbase_dev dev;
     struct gt_kbase_reader reader;
-    int reader_open, started;
+    int reader_open;
     enum { IFACE_AUTO, IFACE_LEGACY, IFACE_KINSTR } forced, iface;
-    char iface_why[128];
     struct gt_kbase_enable enabled;
     struct gt_kbase_frame frame;
     struct hw_map *map;
@@ -552,10 +551,7 @@ static int kbase_start(struct gt_source *s, struct gt_diag *d)
 {
     struct kbase_src *k = s->priv;
 
-    if (k->reader.ops->start(&k->reader, d) < 0)
-        return -1;
-    k->started = 1;
-    return 0;
+    return k->reader.ops->start(&k->reader, d);
 }
 
 static void copy_frame(struct gt_source *s, struct kbase_src *k, struct gt_snapshot *out)
