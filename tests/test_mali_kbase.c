@@ -227,6 +227,19 @@ Test(mali_kbase, legacy_reader_on_g715_leaves_out_counters_past_63)
     kb_stop(&t);
 }
 
+Test(mali_kbase, t830_on_a_kernel_without_the_legacy_reader_uses_kinstr)
+{
+    struct kb t;
+
+    kb_start(&t, fake(FK_T830, FK_JM, 11, 40), "mali");
+    HAS(t.s->info.detail, "kinstr_prfcnt");
+    fk_set_counter(t.fk, FK_FE, 0, 6, 1000);
+    fk_set_counter(t.fk, FK_FE, 0, 10, 250);
+    cr_assert_eq(kb_sample(&t), 0, "%s", t.d.msg);
+    cr_assert_float_eq(kb_metric(&t, "3.2.2"), 25, 1e-9);
+    kb_stop(&t);
+}
+
 Test(mali_kbase, interface_can_be_forced)
 {
     struct kb t;
