@@ -666,20 +666,32 @@ static void describe(struct gt_source *s, const struct cpu_src *p)
 
 /* ---- catalogue ---- */
 
+/* Three tick counters and the two activity ratios over them, named
+ * "CPU<what>TicksUser" ... "CPU<what>ActivitySystem". */
+static int add_tick_set(struct gt_catalog *c, const char *what, const char *block, uint32_t n)
+{
+    static const char *const kinds[3] = { "User", "System", "Total" };
+    char name[64];
+    int k[3], i;
+
+    for (i = 0; i < 3; i++) {
+        snprintf(name, sizeof(name), "CPU%sTicks%s", what, kinds[i]);
+        if ((k[i] = gt_catalog_add(c, name, block, GT_COUNTER_DELTA, n, 1.0)) < 0)
+            return -1;
+    }
+    for (i = 0; i < 2; i++) {
+        snprintf(name, sizeof(name), "CPU%sActivity%s", what, kinds[i]);
+        if (gt_catalog_add_ratio(c, name, k[i], k[2], 100.0) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* gt_catalog_add_cpu's counters without CyclesCPUCycles, so metrics using
  * cycles are reported unavailable instead of reading as zero. */
 static int add_ticks_only(struct gt_catalog *c, uint32_t n)
 {
-    int user = gt_catalog_add(c, "CPUTicksUser", "cluster", GT_COUNTER_DELTA, n, 1.0);
-    int sys = gt_catalog_add(c, "CPUTicksSystem", "cluster", GT_COUNTER_DELTA, n, 1.0);
-    int total = gt_catalog_add(c, "CPUTicksTotal", "cluster", GT_COUNTER_DELTA, n, 1.0);
-
-    if (user < 0 || sys < 0 || total < 0)
-        return -1;
-    if (gt_catalog_add_ratio(c, "CPUActivityUser", user, total, 100.0) < 0 ||
-        gt_catalog_add_ratio(c, "CPUActivitySystem", sys, total, 100.0) < 0)
-        return -1;
-    return 0;
+    return add_tick_set(c, "", "cluster", n);
 }
 
 static uint32_t slot_of(const struct gt_catalog *c, const char *name)
@@ -694,16 +706,7 @@ static uint32_t slot_of(const struct gt_catalog *c, const char *name)
  * more than the guides' per-cluster rows. */
 static int add_per_cpu(struct gt_catalog *c, uint32_t n)
 {
-    int user = gt_catalog_add(c, "CPUCoreTicksUser", "cpu", GT_COUNTER_DELTA, n, 1.0);
-    int sys = gt_catalog_add(c, "CPUCoreTicksSystem", "cpu", GT_COUNTER_DELTA, n, 1.0);
-    int total = gt_catalog_add(c, "CPUCoreTicksTotal", "cpu", GT_COUNTER_DELTA, n, 1.0);
-
-    if (user < 0 || sys < 0 || total < 0)
-        return -1;
-    if (gt_catalog_add_ratio(c, "CPUCoreActivityUser", user, total, 100.0) < 0 ||
-        gt_catalog_add_ratio(c, "CPUCoreActivitySystem", sys, total, 100.0) < 0)
-        return -1;
-    return 0;
+    return add_tick_set(c, "Core", "cpu", n);
 }
 
 static int build_catalog(struct gt_source *s, struct cpu_src *p, struct gt_diag *d)

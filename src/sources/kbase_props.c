@@ -1,11 +1,15 @@
-/* GPU properties from kbase (the packed key/value buffer, or the fixed
- * pre-r21 struct), and naming the GPU from its id and core count. */
+/* GPU properties from kbase (the packed key/value buffer of GET_GPUPROPS, or
+ * the fixed pre-r21 struct), and naming the GPU from its id and core count. */
 #include "gputop/kbase.h"
 #include "gputop/kbase_uapi.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#define MAX_CORE_GROUPS 16   /* kbase's BASE_MAX_COHERENT_GROUPS */
+#define MAX_L2_SLICES   64   /* MEM_FEATURES[11:8] + 1 gives at most 16; leave headroom */
+
+/* Little-endian bytes to a value, byte by byte: props values are unaligned. */
 static uint64_t get_le(const uint8_t *p, size_t n)
 {
     uint64_t v = 0;
@@ -20,38 +24,63 @@ static unsigned popcount64(uint64_t m)
     return (unsigned)__builtin_popcountll(m);
 }
 
+/* What the kernel said, before any of it is believed. */
 struct raw_props {
-    uint64_t gpu_id, product_id, shader_present, l2_features, groups[16];
-    uint32_t ngroups, slices, major, minor, freq;
+    uint64_t gpu_id, product_id, shader_present, l2_features, freq;
+    uint64_t groups[MAX_CORE_GROUPS];
+    uint64_t ngroups, slices, major, minor;
+    uint32_t groups_seen;                   /* bit i: COHERENCY_GROUP_i given */
     unsigned have_gpu_id : 1, have_product : 1, have_present : 1, have_slices : 1,
-        have_l2_features : 1, have_ngroups : 1;
+        have_l2_features : 1, have_ngroups : 1, have_major : 1, have_minor : 1;
 };
 
+static void keep_group(struct raw_props *r, unsigned i, uint64_t v)
+{
+    r->groups[i] = v;
+    r->groups_seen |= 1u << i;
+}
+
+/* Records the properties gputop uses; any other id is simply not kept. */
 static void keep(struct raw_props *r, unsigned id, uint64_t v)
 {
-    if (id >= GT_KBASE_PROP_COHERENCY_GROUP_0 && id < GT_KBASE_PROP_COHERENCY_GROUP_0 + 16) {
-        r->groups[id - GT_KBASE_PROP_COHERENCY_GROUP_0] = v;
+    if (id >= GT_KBASE_PROP_COHERENCY_GROUP_0 &&
+        id < GT_KBASE_PROP_COHERENCY_GROUP_0 + MAX_CORE_GROUPS) {
+        keep_group(r, id - GT_KBASE_PROP_COHERENCY_GROUP_0, v);
         return;
     }
     switch (id) {
     case GT_KBASE_PROP_PRODUCT_ID: r->product_id = v; r->have_product = 1; break;
-    case GT_KBASE_PROP_MINOR_REVISION: r->minor = (uint32_t)v; break;
-    case GT_KBASE_PROP_MAJOR_REVISION: r->major = (uint32_t)v; break;
-    case GT_KBASE_PROP_GPU_FREQ_KHZ_MAX: r->freq = (uint32_t)v; break;
-    case GT_KBASE_PROP_L2_NUM_L2_SLICES: r->slices = (uint32_t)v; r->have_slices = 1; break;
+    case GT_KBASE_PROP_MINOR_REVISION: r->minor = v; r->have_minor = 1; break;
+    case GT_KBASE_PROP_MAJOR_REVISION: r->major = v; r->have_major = 1; break;
+    case GT_KBASE_PROP_GPU_FREQ_KHZ_MAX: r->freq = v; break;
+    case GT_KBASE_PROP_L2_NUM_L2_SLICES: r->slices = v; r->have_slices = 1; break;
     case GT_KBASE_PROP_RAW_SHADER_PRESENT: r->shader_present = v; r->have_present = 1; break;
     case GT_KBASE_PROP_RAW_L2_FEATURES: r->l2_features = v; r->have_l2_features = 1; break;
     case GT_KBASE_PROP_RAW_GPU_ID: r->gpu_id = v; r->have_gpu_id = 1; break;
-    case GT_KBASE_PROP_COHERENCY_NUM_CORE_GROUPS:
-        r->ngroups = (uint32_t)v;
-        r->have_ngroups = 1;
-        break;
+    case GT_KBASE_PROP_COHERENCY_NUM_CORE_GROUPS: r->ngroups = v; r->have_ngroups = 1; break;
     default: break;
     }
 }
 
-/* L2_FEATURES bits 31:24 hold log2 of the bus width in bits; anything
- * outside 8..4096 bits is not a bus we believe in. */
+/* HWCPipe's rule: the OR of the masks of the first NUM_CORE_GROUPS groups.
+ * A kernel that lists no (non-empty) group still has the raw register. */
+static uint64_t core_mask_of(const struct raw_props *r)
+{
+    uint64_t mask = 0, n = r->have_ngroups ? r->ngroups : 0, i;
+
+    if (n > MAX_CORE_GROUPS)
+        n = MAX_CORE_GROUPS;
+    for (i = 0; i < n; i++)
+        if (r->groups_seen & (1u << i))
+            mask |= r->groups[i];
+    if (!mask && r->have_present)
+        mask = r->shader_present;
+    return mask;
+}
+
+/* L2_FEATURES bits 31:24 hold log2 of the external bus width in bits;
+ * outside 8..4096 bits it is not a bus we believe in, so the constant is
+ * left unknown (0) rather than wrong. */
 static uint32_t bus_width(uint64_t l2_features)
 {
     unsigned e = (unsigned)((l2_features >> 24) & 0xFF);
@@ -59,42 +88,104 @@ static uint32_t bus_width(uint64_t l2_features)
     return e >= 3 && e <= 12 ? 1u << e : 0;
 }
 
-static int finish(const struct raw_props *r, struct gt_kbase_gpu *g, struct gt_diag *d)
+/* 64-bit GPU ids (arch 14 on) flag themselves with 0xF in bits 31:28 and
+ * carry the architecture major in bits 63:56. */
+static int id_is_64bit(uint64_t id)
 {
-    uint32_t i;
+    return ((id >> 28) & 0xF) == 0xF && (id >> 56) >= 14;
+}
 
-    memset(g, 0, sizeof(*g));
-    if (!r->have_gpu_id && !r->have_product) {
-        gt_diag_set(d, "GPU properties: no GPU id");
+/* r<major>p<minor>: the kernel's properties when given, else the id's
+ * version fields (15:12 and 11:4 in both 32-bit layouts; the pre-r21 path
+ * reads no revision at all). 64-bit ids keep them elsewhere: left as 0. */
+static void fill_revision(const struct raw_props *r, struct gt_kbase_gpu *g)
+{
+    int from_id = !id_is_64bit(g->gpu_id);
+
+    g->major_rev = r->have_major ? (uint32_t)r->major
+                   : from_id ? (uint32_t)(g->gpu_id >> 12) & 0xF : 0;
+    g->minor_rev = r->have_minor ? (uint32_t)r->minor
+                   : from_id ? (uint32_t)(g->gpu_id >> 4) & 0xFF : 0;
+}
+
+static int fill_gpu_id(const struct raw_props *r, struct gt_kbase_gpu *g, struct gt_diag *d)
+{
+    if (r->have_gpu_id)
+        g->gpu_id = r->gpu_id;
+    else if (r->have_product)
+        g->gpu_id = (r->product_id & 0xFFFF) << 16;   /* PRODUCT_ID = GPU_ID >> 16 */
+    else {
+        gt_diag_set(d, "GPU properties lack a GPU id (neither RAW_GPU_ID nor PRODUCT_ID)");
         return -1;
     }
-    g->gpu_id = r->have_gpu_id ? r->gpu_id : r->product_id << 16;
-    if (r->have_ngroups && r->ngroups >= 1 && r->ngroups <= 16)
-        for (i = 0; i < r->ngroups; i++)
-            g->core_mask |= r->groups[i];
-    if (!g->core_mask && r->have_present)
-        g->core_mask = r->shader_present;
+    return 0;
+}
+
+static int fill_cores(const struct raw_props *r, struct gt_kbase_gpu *g, struct gt_diag *d)
+{
+    g->core_mask = core_mask_of(r);
     g->shader_cores = popcount64(g->core_mask);
     if (!g->shader_cores) {
         gt_diag_set(d, "GPU properties: no shader cores present (core mask 0)");
         return -1;
     }
-    if (!r->have_slices || r->slices == 0 || r->slices > 64) {
-        gt_diag_set(d, "GPU properties: L2 slice count %s",
-                    r->have_slices ? "out of range" : "missing");
+    return 0;
+}
+
+/* Strict: the slice count is a guide constant and the number of memsys
+ * blocks in every dump, so guessing it would misplace counters. */
+static int fill_slices(const struct raw_props *r, struct gt_kbase_gpu *g, struct gt_diag *d)
+{
+    if (!r->have_slices) {
+        gt_diag_set(d, "GPU properties lack L2 slice count");
         return -1;
     }
-    g->l2_slices = r->slices;
-    g->bus_width_bits = r->have_l2_features ? bus_width(r->l2_features) : 0;
-    g->major_rev = r->major;
-    g->minor_rev = r->minor;
-    /* Without the revision properties, the id's version fields say it. */
-    if (!r->major && !r->minor) {
-        g->major_rev = (uint32_t)(g->gpu_id >> 12) & 0xF;
-        g->minor_rev = (uint32_t)(g->gpu_id >> 4) & 0xFF;
+    if (r->slices == 0 || r->slices > MAX_L2_SLICES) {
+        gt_diag_set(d, "GPU properties: L2 slice count %llu, expected 1..%d",
+                    (unsigned long long)r->slices, MAX_L2_SLICES);
+        return -1;
     }
-    g->freq_khz_max = r->freq;
+    g->l2_slices = (uint32_t)r->slices;
     return 0;
+}
+
+/* Turns what the kernel said into g; the naming fields are left for
+ * gt_kbase_identify. */
+static int finish(const struct raw_props *r, struct gt_kbase_gpu *g, struct gt_diag *d)
+{
+    memset(g, 0, sizeof(*g));
+    if (fill_gpu_id(r, g, d) < 0 || fill_cores(r, g, d) < 0 || fill_slices(r, g, d) < 0)
+        return -1;
+    g->bus_width_bits = r->have_l2_features ? bus_width(r->l2_features) : 0;
+    fill_revision(r, g);
+    g->freq_khz_max = r->freq > UINT32_MAX ? UINT32_MAX : (uint32_t)r->freq;
+    return 0;
+}
+
+/* One (key, value) at off; the next offset, or 0 with d set. Every length
+ * is compared with what is left before a byte is read. */
+static size_t read_prop(const uint8_t *p, size_t len, size_t off, struct raw_props *r,
+                        struct gt_diag *d)
+{
+    uint32_t key;
+    unsigned id;
+    size_t size;
+
+    if (len - off < 4) {
+        gt_diag_set(d, "GPU properties: key at byte %zu cut short (%zu bytes left)", off,
+                    len - off);
+        return 0;
+    }
+    key = (uint32_t)get_le(p + off, 4);
+    id = key >> 2;
+    size = (size_t)1 << (key & 3);          /* size code 0..3: u8, u16, u32, u64 */
+    if (len - off - 4 < size) {
+        gt_diag_set(d, "GPU properties: property %u at byte %zu needs %zu bytes, only %zu left",
+                    id, off, size, len - off - 4);
+        return 0;
+    }
+    keep(r, id, get_le(p + off + 4, size));
+    return off + 4 + size;
 }
 
 int gt_kbase_props_parse(const void *buf, size_t len, struct gt_kbase_gpu *g, struct gt_diag *d)
@@ -105,24 +196,9 @@ int gt_kbase_props_parse(const void *buf, size_t len, struct gt_kbase_gpu *g, st
 
     memset(&r, 0, sizeof(r));
     while (off < len) {
-        uint32_t key;
-        unsigned id, size;
-
-        if (len - off < 4) {
-            gt_diag_set(d, "GPU properties: key at byte %zu cut short (%zu bytes left)", off,
-                        len - off);
+        off = read_prop(p, len, off, &r, d);
+        if (!off)
             return -1;
-        }
-        key = (uint32_t)get_le(p + off, 4);
-        id = key >> 2;
-        size = 1u << (key & 3);
-        if (len - off - 4 < size) {
-            gt_diag_set(d, "GPU properties: property %u at byte %zu needs %u bytes, only %zu left",
-                        id, off, size, len - off - 4);
-            return -1;
-        }
-        keep(&r, id, get_le(p + off + 4, size));
-        off += 4 + size;
     }
     return finish(&r, g, d);
 }
@@ -132,27 +208,26 @@ int gt_kbase_props_parse_pre_r21(const void *buf, size_t len, struct gt_kbase_gp
 {
     const uint8_t *p = buf;
     struct raw_props r;
-    uint32_t i;
+    unsigned i;
 
     if (len < GT_UK_GPUPROPS_SIZE) {
         gt_diag_set(d, "GPU properties (pre-r21): %zu bytes, need %d", len, GT_UK_GPUPROPS_SIZE);
         return -1;
     }
     memset(&r, 0, sizeof(r));
-    r.slices = p[GT_UK_PROPS_L2_NUM_SLICES];
-    r.have_slices = 1;
-    r.l2_features = get_le(p + GT_UK_PROPS_L2_FEATURES, 4);
-    r.have_l2_features = 1;
-    r.gpu_id = get_le(p + GT_UK_PROPS_GPU_ID, 4);
-    r.have_gpu_id = 1;
-    r.ngroups = (uint32_t)get_le(p + GT_UK_PROPS_NUM_CORE_GROUPS, 4);
+    r.ngroups = get_le(p + GT_UK_PROPS_NUM_CORE_GROUPS, 4);
     r.have_ngroups = 1;
-    if (r.ngroups < 1 || r.ngroups > 16) {
-        gt_diag_set(d, "GPU properties (pre-r21): %u core groups, expected 1..16", r.ngroups);
+    /* the struct has room for 16 groups: any other count is not a count */
+    if (r.ngroups < 1 || r.ngroups > MAX_CORE_GROUPS) {
+        gt_diag_set(d, "GPU properties (pre-r21): %llu core groups, expected 1..%d",
+                    (unsigned long long)r.ngroups, MAX_CORE_GROUPS);
         return -1;
     }
     for (i = 0; i < r.ngroups; i++)
-        r.groups[i] = get_le(p + GT_UK_PROPS_CORE_MASK(i), 8);
+        keep_group(&r, i, get_le(p + GT_UK_PROPS_CORE_MASK(i), 8));
+    keep(&r, GT_KBASE_PROP_L2_NUM_L2_SLICES, p[GT_UK_PROPS_L2_NUM_SLICES]);
+    keep(&r, GT_KBASE_PROP_RAW_L2_FEATURES, get_le(p + GT_UK_PROPS_L2_FEATURES, 4));
+    keep(&r, GT_KBASE_PROP_RAW_GPU_ID, get_le(p + GT_UK_PROPS_GPU_ID, 4));
     return finish(&r, g, d);
 }
 
@@ -163,72 +238,99 @@ int gt_kbase_core_rank(uint64_t core_mask, unsigned p)
     return (int)popcount64(core_mask & ((1ull << p) - 1));
 }
 
+/* ---- naming ---- */
+
 struct model {
-    uint32_t key;
-    const char *big, *mid, *small;   /* by core count: >= 10, >= mid_min, else */
-    uint32_t mid_min;
-    const char *table, *layout;
+    uint32_t key;          /* product key, see product_key() */
+    uint32_t min_cores;    /* the first entry of a key whose minimum is met wins */
+    const char *name, *table, *layout;
 };
 
-/* Mali and Immortalis parts share an id; the core count tells them apart. */
+/* Keys and names as in kbase's own product table (GPU_ID2_PRODUCT_* and its
+ * sysfs gpuinfo names) and Arm's libGPUInfo, which also gives the core
+ * counts that tell Immortalis, Mali and the smaller part of one id apart. */
 static const struct model models[] = {
-    { 0x0820, "Mali-T820", "Mali-T820", "Mali-T820", 0, "T820", "mali-t8xx" },
-    { 0x0830, "Mali-T830", "Mali-T830", "Mali-T830", 0, "T830", "mali-t8xx" },
-    { 0xB002, "Immortalis-G715", "Mali-G715", "Mali-G615", 7, "G715", "mali-g715" },
-    { 0xB003, "Mali-G615", "Mali-G615", "Mali-G615", 0, "G715", "mali-g715" },
-    { 0xC000, "Immortalis-G720", "Mali-G720", "Mali-G620", 6, "G720", "mali-g720" },
-    { 0xC001, "Mali-G620", "Mali-G620", "Mali-G620", 0, "G720", "mali-g720" },
-    { 0x0720, "Mali-T720", NULL, NULL, 0, NULL, NULL },
-    { 0x0750, "Mali-T760", NULL, NULL, 0, NULL, NULL },
-    { 0x0860, "Mali-T860", NULL, NULL, 0, NULL, NULL },
-    { 0x0880, "Mali-T880", NULL, NULL, 0, NULL, NULL },
-    { 0x6956, "Mali-T60x", NULL, NULL, 0, NULL, NULL },
-    { 0x6000, "Mali-G71", NULL, NULL, 0, NULL, NULL },
-    { 0x6001, "Mali-G72", NULL, NULL, 0, NULL, NULL },
-    { 0x7000, "Mali-G51", NULL, NULL, 0, NULL, NULL },
-    { 0x7001, "Mali-G76", NULL, NULL, 0, NULL, NULL },
-    { 0x7002, "Mali-G52", NULL, NULL, 0, NULL, NULL },
-    { 0x7003, "Mali-G31", NULL, NULL, 0, NULL, NULL },
-    { 0x9000, "Mali-G77", NULL, NULL, 0, NULL, NULL },
-    { 0x9002, "Mali-G78", NULL, NULL, 0, NULL, NULL },
-    { 0xA002, "Mali-G710", NULL, NULL, 0, NULL, NULL },
+    { 0x0820, 0, "Mali-T820", "T820", "mali-t8xx" },
+    { 0x0830, 0, "Mali-T830", "T830", "mali-t8xx" },
+    { 0xB002, 10, "Immortalis-G715", "G715", "mali-g715" },
+    { 0xB002, 7, "Mali-G715", "G715", "mali-g715" },
+    { 0xB002, 0, "Mali-G615", "G715", "mali-g715" },
+    { 0xB003, 0, "Mali-G615", "G715", "mali-g715" },    /* LTUx */
+    { 0xC000, 10, "Immortalis-G720", "G720", "mali-g720" },
+    { 0xC000, 6, "Mali-G720", "G720", "mali-g720" },
+    { 0xC000, 0, "Mali-G620", "G720", "mali-g720" },
+    { 0xC001, 0, "Mali-G620", "G720", "mali-g720" },    /* LTIx */
+    /* Named, but gputop has no counter layout for them. */
+    { 0x6956, 0, "Mali-T60x", NULL, NULL },
+    { 0x0620, 0, "Mali-T620", NULL, NULL },
+    { 0x0720, 0, "Mali-T720", NULL, NULL },
+    { 0x0750, 0, "Mali-T760", NULL, NULL },
+    { 0x0860, 0, "Mali-T860", NULL, NULL },
+    { 0x0880, 0, "Mali-T880", NULL, NULL },
+    { 0x6000, 0, "Mali-G71", NULL, NULL },     /* TMIx */
+    { 0x6001, 0, "Mali-G72", NULL, NULL },     /* THEx */
+    { 0x7000, 0, "Mali-G51", NULL, NULL },     /* TSIx */
+    { 0x7001, 0, "Mali-G76", NULL, NULL },     /* TNOx */
+    { 0x7002, 0, "Mali-G52", NULL, NULL },     /* TGOx */
+    { 0x7003, 0, "Mali-G31", NULL, NULL },     /* TDVx */
+    { 0x9000, 0, "Mali-G77", NULL, NULL },     /* TTRx */
+    { 0x9001, 0, "Mali-G57", NULL, NULL },     /* TNAx */
+    { 0x9003, 0, "Mali-G57", NULL, NULL },     /* libGPUInfo */
+    { 0x9002, 0, "Mali-G78", NULL, NULL },     /* TBEx */
+    { 0x9004, 0, "Mali-G68", NULL, NULL },     /* LBEx */
+    { 0x9005, 0, "Mali-G78AE", NULL, NULL },   /* TBAx */
+    { 0xA002, 0, "Mali-G710", NULL, NULL },    /* TODx */
+    { 0xA003, 0, "Mali-G510", NULL, NULL },    /* TGRx */
+    { 0xA004, 0, "Mali-G310", NULL, NULL },    /* TVAx */
+    { 0xA007, 0, "Mali-G610", NULL, NULL },    /* LODx */
 };
 
+/* The model: old (Midgard) ids carry a 16-bit product id in bits 31:16
+ * (HWCPipe: below 0x1000, or T60x's 0x6956); newer ones are arch_major
+ * (31:28) and product_major (19:16), hence gator's mask 0xF00F; 64-bit ids
+ * move both up (arch 63:56, product 39:32). */
 static uint32_t product_key(uint64_t id)
 {
-    uint32_t lo = (uint32_t)id, old = lo >> 16;
+    uint32_t old = (uint32_t)id >> 16;
 
     if (old < 0x1000 || old == 0x6956)
         return old;
-    /* 64-bit ids (arch 14 and later) flag themselves with 0xF in 31:28 */
-    if ((lo >> 28) == 0xF && (id >> 32))
-        return (uint32_t)(((id >> 56) & 0xFF) << 12) | (uint32_t)((id >> 32) & 0xF);
+    if (id_is_64bit(id))
+        return ((uint32_t)((id >> 56) & 0xFF) << 12) | (uint32_t)((id >> 32) & 0xFF);
     return old & 0xF00F;
+}
+
+static const struct model *find_model(uint32_t key, uint32_t cores)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+        if (models[i].key == key && cores >= models[i].min_cores)
+            return &models[i];
+    return NULL;
 }
 
 int gt_kbase_identify(struct gt_kbase_gpu *g)
 {
-    size_t i;
+    const struct model *m;
 
     g->product_key = product_key(g->gpu_id);
-    g->table = g->layout = NULL;
-    g->csf = (g->product_key >> 12) >= 10 && g->product_key >= 0x1000;
-    /* Midgard and Bifrost blocks hold 64 counters; Valhall's from G715 on 128 */
+    /* Architecture 10 (G710) on uses the command-stream front end; old keys
+     * (below 0x1000) and T60x's 0x6956 give 0 and 6 here. */
+    g->csf = (g->product_key >> 12) >= 10;
+    /* Midgard, Bifrost and the first Valhall generations have 64 values a
+     * block; G715 ("gTUx", arch 11) and later 128 (kbase.md section 0: why
+     * HWCPipe stops offering the 64-value legacy reader from G715 on). */
     g->values_per_block = g->product_key >= 0xB000 ? 128 : 64;
-    for (i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
-        const struct model *m = &models[i];
-        const char *name;
-
-        if (m->key != g->product_key)
-            continue;
-        name = !m->mid ? m->big : g->shader_cores >= 10 ? m->big
-               : g->shader_cores >= m->mid_min ? m->mid : m->small;
-        snprintf(g->name, sizeof(g->name), "%s", name);
-        g->table = m->table;
-        g->layout = m->layout;
-        return g->layout != NULL;
+    m = find_model(g->product_key, g->shader_cores);
+    if (!m) {
+        snprintf(g->name, sizeof(g->name), "Mali GPU (unknown id 0x%08llx)",
+                 (unsigned long long)g->gpu_id);
+        g->table = g->layout = NULL;
+        return 0;
     }
-    snprintf(g->name, sizeof(g->name), "Mali GPU (unknown id 0x%08llx)",
-             (unsigned long long)g->gpu_id);
-    return 0;
+    snprintf(g->name, sizeof(g->name), "%s", m->name);
+    g->table = m->table;
+    g->layout = m->layout;
+    return m->layout != NULL;
 }
