@@ -85,7 +85,7 @@ Test(sampler, slow_reader_loses_no_counts)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_sampler_stats st;
     struct gt_snapshot snap;
@@ -128,7 +128,7 @@ Test(sampler, lossless_mode_hands_over_every_sample)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 1, NULL, NULL };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 1, NULL, NULL, NULL, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_snapshot snap;
     struct gt_diag d;
@@ -185,7 +185,7 @@ Test(sampler, live_wakeups_are_never_early_and_do_not_drift)
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
     uint64_t interval = 1000000;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, interval, 0, NULL, NULL };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, interval, 0, NULL, NULL, NULL, 0 };
     struct gt_sampler *s;
     struct gt_sampler_stats st;
     struct gt_snapshot snap;
@@ -225,7 +225,7 @@ Test(sampler, source_errors_are_counted_and_retried)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_sampler_stats st;
     struct gt_snapshot snap;

@@ -29,6 +29,10 @@ size_t gt_engine_nmetrics(const struct gt_engine *e);
 /* 1 when counter k of the catalogue feeds some metric (directly, or as the
  * denominator of a ratio counter that does). */
 int gt_engine_uses(const struct gt_engine *e, size_t k);
+/* The snapshot slots the engine reads (every metric, per-instance views
+ * included), sorted and joined: *out is malloc'd, *n its length. Returns 0,
+ * or -1 out of memory. */
+int gt_engine_spans(const struct gt_engine *e, struct gt_span **out, size_t *n);
 /* NULL when the metric is available, else why not. */
 const char *gt_engine_unavailable(const struct gt_engine *e, size_t metric);
 size_t gt_engine_nunresolved(const struct gt_engine *e);

@@ -43,6 +43,11 @@ struct gt_sampler_config {
      * a non-zero return is reported as an error once. */
     int (*on_sample)(void *arg, const struct gt_snapshot *s, struct gt_diag *d);
     void *arg;
+    /* The slots anyone reads (gt_engine_spans); only these are cleared,
+     * merged and handed over, and the others of a taken snapshot are left
+     * as they were. NULL: every slot (a recorder needs them all). */
+    const struct gt_span *spans;
+    size_t nspans;
 };
 
 struct gt_sampler;
@@ -50,7 +55,7 @@ struct gt_sampler;
 struct gt_sampler *gt_sampler_new(const struct gt_sampler_config *cfg);
 int  gt_sampler_start(struct gt_sampler *s, struct gt_diag *d);
 /* Waits up to timeout_ns for a snapshot, copies it into out (sized for
- * nslots) and marks it read. Returns 1 when one was taken, 0 on timeout,
+ * nslots; only the configured spans are written) and marks it read. Returns 1 when one was taken, 0 on timeout,
  * -1 when the sampler has ended and everything was read. */
 int  gt_sampler_take(struct gt_sampler *s, struct gt_snapshot *out, uint64_t timeout_ns);
 void gt_sampler_set_interval(struct gt_sampler *s, uint64_t ns);

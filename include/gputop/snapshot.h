@@ -13,12 +13,30 @@ struct gt_snapshot {
     uint64_t *deltas;       /* nslots values */
 };
 
+/* A run of slots [first, first + count): the part of a snapshot a layout
+ * reads. Snapshots are copied and merged by spans so that the sampler and
+ * the views touch only those slots, not a whole catalogue. */
+struct gt_span {
+    uint32_t first, count;
+};
+
 int  gt_snapshot_init(struct gt_snapshot *s, uint32_t nslots);
 void gt_snapshot_free(struct gt_snapshot *s);
 void gt_snapshot_zero(struct gt_snapshot *s);
 /* dst += src: deltas summed, interval widened; slot counts must match. */
 void gt_snapshot_accumulate(struct gt_snapshot *dst, const struct gt_snapshot *src);
 void gt_snapshot_copy(struct gt_snapshot *dst, const struct gt_snapshot *src);
+/* The same on the slots of spans only (each within both snapshots); the
+ * other slots keep their values. */
+void gt_snapshot_zero_spans(struct gt_snapshot *s, const struct gt_span *sp, size_t n);
+void gt_snapshot_accumulate_spans(struct gt_snapshot *dst, const struct gt_snapshot *src,
+                                  const struct gt_span *sp, size_t n);
+void gt_snapshot_copy_spans(struct gt_snapshot *dst, const struct gt_snapshot *src,
+                            const struct gt_span *sp, size_t n);
+/* Sorts spans by first slot and joins those that overlap or lie within
+ * gap slots of each other (copying a few idle slots is cheaper than a
+ * loop turn); returns the new count. */
+size_t gt_spans_normalize(struct gt_span *sp, size_t n, uint32_t gap);
 static inline uint64_t gt_snapshot_ns(const struct gt_snapshot *s)
 {
     return s->t_end_ns > s->t_start_ns ? s->t_end_ns - s->t_start_ns : 0;

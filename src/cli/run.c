@@ -165,7 +165,7 @@ static int load_layout(const struct gt_options *o, struct run *r)
 
 /* Hardware sources count only what the layout reads: fewer enabled
  * counter groups, less for the kernel to copy. */
-static int select_counters(struct run *r)
+static int select_counters(const struct gt_options *o, struct run *r)
 {
     size_t i, k, base = 0;
     char buf[1024];
@@ -177,7 +177,9 @@ static int select_counters(struct run *r)
         unsigned char *used;
         int res = 0;
 
-        if (s->type->select) {
+        /* A capture keeps everything a simulated GPU counts, so that it
+         * replays under any layout; hardware is limited either way. */
+        if (s->type->select && !(o->record && s->type->kind != GT_SOURCE_HARDWARE)) {
             used = calloc(n ? n : 1, 1);
             if (!used) {
                 fprintf(stderr, "gputop: out of memory\n");
@@ -266,8 +268,18 @@ static int start_sampler(const struct gt_options *o, struct run *r, int lossless
 {
     struct gt_sampler_config cfg;
     struct gt_diag d;
+    struct gt_span *spans = NULL;
+    size_t nspans = 0;
 
     memset(&cfg, 0, sizeof(cfg));
+    /* The sampler moves only what the layout reads, unless every slot
+     * goes into a capture. */
+    if (!r->recorder && gt_engine_spans(r->engine, &spans, &nspans) < 0) {
+        fprintf(stderr, "gputop: out of memory\n");
+        return -1;
+    }
+    cfg.spans = spans;
+    cfg.nspans = nspans;
     cfg.sources = r->src;
     cfg.nsources = r->nsrc;
     cfg.slot_offset = r->offset;
@@ -277,6 +289,7 @@ static int start_sampler(const struct gt_options *o, struct run *r, int lossless
     cfg.on_sample = r->recorder ? record_sample : NULL;
     cfg.arg = r->recorder;
     r->sampler = gt_sampler_new(&cfg);
+    free(spans);
     if (!r->sampler) {
         fprintf(stderr, "gputop: out of memory\n");
         return -1;
@@ -337,7 +350,7 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
 
     memset(&r, 0, sizeof(r));
     if (open_sources(o, &r) < 0 || merge_catalogs(&r) < 0 || load_layout(o, &r) < 0 ||
-        select_counters(&r) < 0 || open_recorder(o, &r) < 0)
+        select_counters(o, &r) < 0 || open_recorder(o, &r) < 0)
         goto out;
     /* Recorded sources replayed into a pipe keep every sample apart. */
     if (start_sampler(o, &r, batch && any_self_paced(&r)) < 0)

@@ -237,6 +237,36 @@ int gt_engine_uses(const struct gt_engine *e, size_t k)
     return 0;
 }
 
+static void add_span(struct gt_span *sp, size_t *n, const struct gt_counter *k)
+{
+    sp[*n].first = k->slot;
+    sp[*n].count = k->instances;
+    (*n)++;
+}
+
+int gt_engine_spans(const struct gt_engine *e, struct gt_span **out, size_t *nout)
+{
+    const struct gt_catalog *c = e->c;
+    struct gt_span *sp = malloc((2 * c->ncounters + 1) * sizeof(*sp));
+    size_t k, n = 0;
+
+    *out = NULL;
+    *nout = 0;
+    if (!sp)
+        return -1;
+    for (k = 0; k < c->ncounters; k++) {
+        const struct gt_counter *kc = &c->counters[k];
+        if (e->input_of[k] < 0 || kc->kind == GT_COUNTER_CONSTANT)
+            continue;
+        add_span(sp, &n, kc);
+        if (kc->kind == GT_COUNTER_RATIO && kc->denominator >= 0)
+            add_span(sp, &n, &c->counters[kc->denominator]);
+    }
+    *out = sp;
+    *nout = gt_spans_normalize(sp, n, 4);
+    return 0;
+}
+
 size_t gt_engine_nmetrics(const struct gt_engine *e) { return e->nmetrics; }
 
 const char *gt_engine_unavailable(const struct gt_engine *e, size_t metric)

@@ -21,31 +21,110 @@ void gt_snapshot_free(struct gt_snapshot *s)
     memset(s, 0, sizeof(*s));
 }
 
-void gt_snapshot_zero(struct gt_snapshot *s)
+static void clear_times(struct gt_snapshot *s)
 {
-    memset(s->deltas, 0, (size_t)s->nslots * sizeof(uint64_t));
     s->t_start_ns = s->t_end_ns = 0;
     s->nsamples = 0;
 }
 
-void gt_snapshot_accumulate(struct gt_snapshot *dst, const struct gt_snapshot *src)
+static void widen_times(struct gt_snapshot *dst, const struct gt_snapshot *src)
 {
-    uint32_t i, n = dst->nslots < src->nslots ? dst->nslots : src->nslots;
-
-    for (i = 0; i < n; i++)
-        dst->deltas[i] += src->deltas[i];
     if (dst->nsamples == 0)
         dst->t_start_ns = src->t_start_ns;
     dst->t_end_ns = src->t_end_ns;
     dst->nsamples += src->nsamples;
 }
 
-void gt_snapshot_copy(struct gt_snapshot *dst, const struct gt_snapshot *src)
+static void copy_times(struct gt_snapshot *dst, const struct gt_snapshot *src)
 {
-    uint32_t n = dst->nslots < src->nslots ? dst->nslots : src->nslots;
-
-    memcpy(dst->deltas, src->deltas, (size_t)n * sizeof(uint64_t));
     dst->t_start_ns = src->t_start_ns;
     dst->t_end_ns = src->t_end_ns;
     dst->nsamples = src->nsamples;
+}
+
+static uint32_t common_slots(const struct gt_snapshot *a, const struct gt_snapshot *b)
+{
+    return a->nslots < b->nslots ? a->nslots : b->nslots;
+}
+
+void gt_snapshot_zero(struct gt_snapshot *s)
+{
+    memset(s->deltas, 0, (size_t)s->nslots * sizeof(uint64_t));
+    clear_times(s);
+}
+
+void gt_snapshot_accumulate(struct gt_snapshot *dst, const struct gt_snapshot *src)
+{
+    struct gt_span all = { 0, common_slots(dst, src) };
+
+    gt_snapshot_accumulate_spans(dst, src, &all, 1);
+}
+
+void gt_snapshot_copy(struct gt_snapshot *dst, const struct gt_snapshot *src)
+{
+    memcpy(dst->deltas, src->deltas, (size_t)common_slots(dst, src) * sizeof(uint64_t));
+    copy_times(dst, src);
+}
+
+void gt_snapshot_zero_spans(struct gt_snapshot *s, const struct gt_span *sp, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        memset(s->deltas + sp[i].first, 0, (size_t)sp[i].count * sizeof(uint64_t));
+    clear_times(s);
+}
+
+void gt_snapshot_accumulate_spans(struct gt_snapshot *dst, const struct gt_snapshot *src,
+                                  const struct gt_span *sp, size_t n)
+{
+    size_t i;
+    uint32_t j;
+
+    for (i = 0; i < n; i++) {
+        uint64_t *d = dst->deltas + sp[i].first;
+        const uint64_t *s = src->deltas + sp[i].first;
+        for (j = 0; j < sp[i].count; j++)
+            d[j] += s[j];
+    }
+    widen_times(dst, src);
+}
+
+void gt_snapshot_copy_spans(struct gt_snapshot *dst, const struct gt_snapshot *src,
+                            const struct gt_span *sp, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        memcpy(dst->deltas + sp[i].first, src->deltas + sp[i].first,
+               (size_t)sp[i].count * sizeof(uint64_t));
+    copy_times(dst, src);
+}
+
+static int by_first(const void *a, const void *b)
+{
+    const struct gt_span *x = a, *y = b;
+
+    return (x->first > y->first) - (x->first < y->first);
+}
+
+size_t gt_spans_normalize(struct gt_span *sp, size_t n, uint32_t gap)
+{
+    size_t i, out = 0;
+
+    if (n == 0)
+        return 0;
+    qsort(sp, n, sizeof(*sp), by_first);
+    for (i = 1; i < n; i++) {
+        struct gt_span *last = &sp[out];
+        uint64_t end = (uint64_t)last->first + last->count;
+        if ((uint64_t)sp[i].first <= end + gap) {
+            uint64_t e2 = (uint64_t)sp[i].first + sp[i].count;
+            if (e2 > end)
+                last->count = (uint32_t)(e2 - last->first);
+        } else {
+            sp[++out] = sp[i];
+        }
+    }
+    return out + 1;
 }

@@ -23,6 +23,8 @@ struct gt_sampler {
     struct gt_sampler_config cfg;
     struct source_slot *src;
     struct gt_snapshot back, front;
+    struct gt_span *spans;     /* what is cleared, merged and copied */
+    size_t nspans;
     int front_full;            /* front holds deltas not yet taken */
     pthread_t thread;
     int started, stopping;
@@ -52,6 +54,31 @@ static int cond_init_monotonic(pthread_cond_t *c)
     return r ? -1 : 0;
 }
 
+/* The configured spans, clipped to the snapshot; one span of every slot
+ * when none are given. */
+static int copy_spans(struct gt_sampler *s, const struct gt_sampler_config *cfg)
+{
+    size_t i, n = cfg->spans ? cfg->nspans : 1;
+
+    s->spans = calloc(n ? n : 1, sizeof(*s->spans));
+    if (!s->spans)
+        return -1;
+    if (!cfg->spans) {
+        s->spans[0].count = cfg->nslots;
+        s->nspans = 1;
+        return 0;
+    }
+    for (i = 0; i < n; i++) {
+        struct gt_span sp = cfg->spans[i];
+        if (sp.first >= cfg->nslots)
+            continue;
+        if (sp.count > cfg->nslots - sp.first)
+            sp.count = cfg->nslots - sp.first;
+        s->spans[s->nspans++] = sp;
+    }
+    return 0;
+}
+
 struct gt_sampler *gt_sampler_new(const struct gt_sampler_config *cfg)
 {
     struct gt_sampler *s = calloc(1, sizeof(*s));
@@ -60,11 +87,13 @@ struct gt_sampler *gt_sampler_new(const struct gt_sampler_config *cfg)
     if (!s)
         return NULL;
     s->cfg = *cfg;
+    s->cfg.spans = NULL;
     s->interval_ns = cfg->interval_ns;
     s->src = calloc(cfg->nsources ? cfg->nsources : 1, sizeof(*s->src));
-    if (!s->src || gt_snapshot_init(&s->back, cfg->nslots) < 0 ||
+    if (!s->src || copy_spans(s, cfg) < 0 || gt_snapshot_init(&s->back, cfg->nslots) < 0 ||
         gt_snapshot_init(&s->front, cfg->nslots) < 0) {
         gt_snapshot_free(&s->back);
+        free(s->spans);
         free(s->src);
         free(s);
         return NULL;
@@ -110,7 +139,7 @@ static int sample_sources(struct gt_sampler *s, uint64_t now)
     int produced = 0, first = 1;
     struct gt_diag d;
 
-    gt_snapshot_zero(&s->back);
+    gt_snapshot_zero_spans(&s->back, s->spans, s->nspans);
     for (i = 0; i < s->cfg.nsources; i++) {
         struct source_slot *ss = &s->src[i];
         struct gt_source *src = s->cfg.sources[i];
@@ -170,10 +199,10 @@ static void publish(struct gt_sampler *s)
     while (s->cfg.lossless && s->front_full && !s->stopping)
         pthread_cond_wait(&s->taken, &s->lock);
     if (s->front_full) {
-        gt_snapshot_accumulate(&s->front, &s->back);
+        gt_snapshot_accumulate_spans(&s->front, &s->back, s->spans, s->nspans);
         s->stats.merged++;
     } else {
-        gt_snapshot_copy(&s->front, &s->back);
+        gt_snapshot_copy_spans(&s->front, &s->back, s->spans, s->nspans);
         s->front_full = 1;
     }
     s->stats.samples++;
@@ -294,7 +323,7 @@ int gt_sampler_take(struct gt_sampler *s, struct gt_snapshot *out, uint64_t time
         if (pthread_cond_timedwait(&s->ready, &s->lock, &ts) == ETIMEDOUT)
             break;
     if (s->front_full) {
-        gt_snapshot_copy(out, &s->front);
+        gt_snapshot_copy_spans(out, &s->front, s->spans, s->nspans);
         s->front_full = 0;
         pthread_cond_signal(&s->taken);
         r = 1;
@@ -363,6 +392,7 @@ void gt_sampler_free(struct gt_sampler *s)
     pthread_mutex_destroy(&s->lock);
     gt_snapshot_free(&s->back);
     gt_snapshot_free(&s->front);
+    free(s->spans);
     free(s->src);
     free(s);
 }

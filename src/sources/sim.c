@@ -319,7 +319,15 @@ struct sim {
     uint64_t own_ns;          /* time this source has run, for scene=cycle */
     double core_skew[SIM_MAX_INST], slice_skew[SIM_MAX_INST];
     int *bind;                /* catalogue counter -> enum value, or -1 */
+    struct sim_put *sel;      /* after select(): the counters written, else NULL */
+    size_t nsel;
     uint64_t v[NVALUES][SIM_MAX_INST];
+};
+
+/* A selected counter: where its deltas go and which value they are. */
+struct sim_put {
+    uint32_t slot, instances;
+    int v;                    /* enum value, or -1: always zero */
 };
 
 /* One interval's GPU-wide quantities, shared by the steps of a model. */
@@ -976,14 +984,33 @@ static void model_interval(struct sim *m, uint64_t dt_ns)
     /* DVFS with a little wander; never above the family's top clock. */
     mhz = m->fam->top_mhz * (w.p[P_DVFS] < 0.99 ? w.p[P_DVFS] : 0.99) * jitter(m, 0.01);
     w.gpu = part(scale(dt_ns, mhz / 1000.0), w.p[P_BUSY]);
-    memset(m->v, 0, sizeof(m->v));
+    /* A value the model does not set this interval reads 0. Selected, the
+     * values read were cleared as they were scattered, and the others are
+     * never read: no need to clear the whole table. */
+    if (!m->sel)
+        memset(m->v, 0, sizeof(m->v));
     m->fam->model(m, &w);
 }
 
-static void scatter(const struct gt_source *s, const struct sim *m, struct gt_snapshot *out)
+static void scatter(const struct gt_source *s, struct sim *m, struct gt_snapshot *out)
 {
     size_t i;
 
+    /* Selected: only the counters a layout reads, without walking (and
+     * pulling into cache) the whole catalogue and snapshot. */
+    for (i = 0; m->sel && i < m->nsel; i++) {
+        const struct sim_put *p = &m->sel[i];
+        if (p->v >= 0)
+            memcpy(out->deltas + p->slot, m->v[p->v], p->instances * sizeof(uint64_t));
+        else
+            memset(out->deltas + p->slot, 0, p->instances * sizeof(uint64_t));
+    }
+    /* Cleared after every copy: two counters may read one value. */
+    for (i = 0; m->sel && i < m->nsel; i++)
+        if (m->sel[i].v >= 0)
+            memset(m->v[m->sel[i].v], 0, m->sel[i].instances * sizeof(uint64_t));
+    if (m->sel)
+        return;
     memset(out->deltas, 0, (size_t)out->nslots * sizeof(uint64_t));
     for (i = 0; i < s->catalog.ncounters; i++) {
         const struct gt_counter *k = &s->catalog.counters[i];
@@ -1138,6 +1165,7 @@ static void sim_close(struct gt_source *s)
     if (!m)
         return;
     free(m->bind);
+    free(m->sel);
     free(m);
     s->priv = NULL;
 }
@@ -1203,6 +1231,31 @@ static int sim_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     return 0;
 }
 
+static int sim_select(struct gt_source *s, const unsigned char *used, struct gt_diag *d)
+{
+    struct sim *m = s->priv;
+    size_t k, n = 0;
+    struct sim_put *sel = malloc((s->catalog.ncounters + 1) * sizeof(*sel));
+
+    if (!sel) {
+        gt_diag_set(d, "sim: out of memory");
+        return -1;
+    }
+    for (k = 0; k < s->catalog.ncounters; k++) {
+        const struct gt_counter *c = &s->catalog.counters[k];
+        if (!used[k] || c->kind != GT_COUNTER_DELTA)
+            continue;
+        sel[n].slot = c->slot;
+        sel[n].instances = c->instances;
+        sel[n].v = m->bind[k];
+        n++;
+    }
+    free(m->sel);
+    m->sel = sel;
+    m->nsel = n;
+    return 0;
+}
+
 static int sim_available(const struct gt_sys *sys, char *why, size_t len)
 {
     (void)sys;
@@ -1220,4 +1273,5 @@ const struct gt_source_type gt_source_sim = {
     .start = sim_start,
     .sample = sim_sample,
     .close = sim_close,
+    .select = sim_select,
 };

@@ -1,13 +1,16 @@
 /* The live dashboard: a header, section tabs, the current section's groups
- * as bars, values and histograms, and a footer. Each refresh redraws into
- * ncurses' virtual screen and lets it send only what changed. */
+ * as bars, values and histograms, and a footer. Each refresh composes the
+ * frame in a cell buffer and hands ncurses only the cells that changed. */
 #include "gputop/tui.h"
+#include "gputop/cellbuf.h"
 #include "gputop/format.h"
+#include "gputop/termout.h"
 #include "gputop/history.h"
 #include "gputop/terminfo.h"
 
 #include <ctype.h>
 #include <curses.h>
+#include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
@@ -16,6 +19,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #define HISTORY_DEPTH 64
@@ -29,12 +33,37 @@ struct row {
     int inst;            /* ROW_INSTANCE */
 };
 
-enum { PAIR_LOW = 1, PAIR_MID, PAIR_HIGH, PAIR_TITLE, PAIR_DIM, PAIR_ALERT };
+/* What a cell looks like: a foreground colour from the terminal's own
+ * palette (dropped without colour) and attributes, which stay, so that a
+ * monochrome screen still shows them. */
+enum style {
+    ST_PLAIN, ST_HEADER, ST_TAB, ST_HEADING, ST_ALERT, ST_SELECTED, ST_DIM,
+    ST_LOW, ST_MID, ST_HIGH, ST_ACCENT, NSTYLES
+};
+
+static const struct {
+    short fg;
+    unsigned attrs;
+} styles[NSTYLES] = {
+    [ST_PLAIN] = { -1, 0 },
+    [ST_HEADER] = { COLOR_CYAN, GT_TERM_REVERSE },
+    [ST_TAB] = { COLOR_CYAN, GT_TERM_REVERSE | GT_TERM_BOLD },
+    [ST_HEADING] = { COLOR_CYAN, GT_TERM_BOLD },
+    [ST_ALERT] = { COLOR_MAGENTA, GT_TERM_BOLD },
+    [ST_SELECTED] = { -1, GT_TERM_REVERSE },
+    [ST_DIM] = { COLOR_BLUE, 0 },
+    [ST_LOW] = { COLOR_GREEN, 0 },
+    [ST_MID] = { COLOR_YELLOW, 0 },
+    [ST_HIGH] = { COLOR_RED, 0 },
+    [ST_ACCENT] = { COLOR_CYAN, 0 },
+};
 
 struct tui {
     const struct gt_tui_config *cfg;
     const struct gt_layout *l;
     SCREEN *screen;
+    struct gt_cellbuf *cells;    /* the frame being composed */
+    struct gt_termout *out;      /* how it reaches the terminal */
     int ascii, color, mouse;
     size_t section;
     int scroll;
@@ -50,101 +79,33 @@ struct tui {
     struct row *rows;
     size_t nrows, rowcap;
     int triage_section;          /* section showing the triage line, -1 none */
+    int *triage_metric;          /* per triage rule: its metric, -1 none */
     uint64_t warnings_seen;      /* sampler warnings already noticed */
     time_t warning_until;        /* the last warning shows until then */
+    time_t clock_at;             /* when clock was formatted */
+    char clock[16];
+    struct sigaction old_tstp;   /* SIGTSTP as it was before the dashboard */
 };
+
+/* Ctrl-Z while the dashboard runs. A signal handler reaches the loop only
+ * through static storage; this flag is the dashboard's one piece of it. */
+static volatile sig_atomic_t suspend_pending;
 
 static const char *const SEP_UTF8 = " \u00b7 ";
 
 /* ---- text helpers ---- */
 
-/* Writes s clipped to the columns left on the line; in ASCII mode bytes
- * outside ASCII become '?', so nothing but ASCII reaches the terminal. */
-/* Next code point of UTF-8 text; malformed bytes become '?'. Decoding
- * here, rather than through the C library's multibyte conversion for each
- * character, keeps a refresh cheap. */
-static wchar_t next_utf8(const char **sp)
+/* Writes s from (y, x), at most maxw columns (-1: to the end of the row). */
+static void put(struct tui *t, int y, int x, const char *s, int maxw, enum style st)
 {
-    const unsigned char *p = (const unsigned char *)*sp;
-    wchar_t c = *p++;
-    int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
-
-    if (c >= 0x80 && !extra) {
-        *sp = (const char *)p;
-        return L'?';
-    }
-    if (extra)
-        c &= 0x3F >> extra;
-    while (extra-- > 0) {
-        if ((*p & 0xC0) != 0x80) {
-            *sp = (const char *)p;
-            return L'?';
-        }
-        c = (c << 6) | (*p++ & 0x3F);
-    }
-    *sp = (const char *)p;
-    return c;
+    gt_cellbuf_text(t->cells, y, x, s, maxw, st);
 }
 
-static int is_ascii(const char *s, int n)
-{
-    for (; n > 0 && *s; s++, n--)
-        if (*s & 0x80)
-            return 0;
-    return 1;
-}
-
-static void put_clip(struct tui *t, int y, int x, const char *s, int maxw)
-{
-    char buf[1024];
-    wchar_t wbuf[1024];
-    int room = COLS - x, n = 0;
-
-    if (y < 0 || y >= LINES || x >= COLS || room <= 0)
-        return;
-    if (maxw >= 0 && maxw < room)
-        room = maxw;
-    if (t->ascii) {
-        for (; *s && n < room && n < (int)sizeof(buf) - 1; s++)
-            buf[n++] = (*s & 0x80) ? '?' : *s;
-        buf[n] = '\0';
-        mvaddnstr(y, x, buf, n);
-        return;
-    }
-    /* Plain ASCII takes ncurses' byte path, which skips the per-cell
-     * wcwidth() of the wide one: most of a refresh is ASCII. */
-    if (is_ascii(s, room)) {
-        mvaddnstr(y, x, s, room);
-        return;
-    }
-    /* Every character drawn here is one column wide. */
-    while (*s && n < room && n < (int)(sizeof(wbuf) / sizeof(wbuf[0])) - 1)
-        wbuf[n++] = next_utf8(&s);
-    wbuf[n] = L'\0';
-    mvaddnwstr(y, x, wbuf, n);
-}
-
-static void style_on(struct tui *t, int pair, attr_t extra)
-{
-    if (t->color && pair)
-        attron(COLOR_PAIR(pair));
-    if (extra)
-        attron(extra);
-}
-
-static void style_off(struct tui *t, int pair, attr_t extra)
-{
-    if (t->color && pair)
-        attroff(COLOR_PAIR(pair));
-    if (extra)
-        attroff(extra);
-}
-
-static int level_pair(double pct)
+static enum style level_style(double pct)
 {
     if (isnan(pct))
-        return PAIR_DIM;
-    return pct < 50 ? PAIR_LOW : pct < 80 ? PAIR_MID : PAIR_HIGH;
+        return ST_DIM;
+    return pct < 50 ? ST_LOW : pct < 80 ? ST_MID : ST_HIGH;
 }
 
 static const char *sep(const struct tui *t)
@@ -242,29 +203,38 @@ static void build_rows(struct tui *t)
 
 /* ---- drawing ---- */
 
+/* The wall clock changes once a second; the time zone lookup need not run
+ * on every refresh. */
+static const char *clock_text(struct tui *t, time_t now)
+{
+    struct tm tm;
+
+    if (now != t->clock_at) {
+        t->clock_at = now;
+        localtime_r(&now, &tm);
+        strftime(t->clock, sizeof(t->clock), "%H:%M:%S", &tm);
+    }
+    return t->clock;
+}
+
 static void draw_header(struct tui *t)
 {
     const struct gt_source_info *in = &t->cfg->sources[0]->info;
     struct gt_sampler_stats st;
-    char buf[768], clock[16];
+    char buf[768];
     time_t now = time(NULL);
-    struct tm tm;
     uint64_t ms = gt_sampler_interval(t->cfg->sampler) / 1000000ull;
 
     gt_sampler_get_stats(t->cfg->sampler, &st);
-    localtime_r(&now, &tm);
-    strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
     snprintf(buf, sizeof(buf), " gputop%s%s%s%u cores%s%s%s%s%llu ms%s%s%s%s%s",
              sep(t), in->gpu[0] ? in->gpu : in->device, sep(t), in->shader_cores,
              sep(t), t->cfg->sources[0]->type->name,
              st.state == GT_SAMPLER_RETRYING ? " RETRYING" :
              st.state == GT_SAMPLER_ENDED ? " ENDED" : "",
              sep(t), (unsigned long long)ms, t->per_second ? " (rates /s)" : "",
-             sep(t), t->paused ? "PAUSED" : "live", sep(t), clock);
-    style_on(t, PAIR_TITLE, A_REVERSE);
-    mvhline(0, 0, ' ', COLS);
-    put_clip(t, 0, 0, buf, -1);
-    style_off(t, PAIR_TITLE, A_REVERSE);
+             sep(t), t->paused ? "PAUSED" : "live", sep(t), clock_text(t, now));
+    gt_cellbuf_fill(t->cells, 0, 0, COLS, ' ', ST_HEADER);
+    put(t, 0, 0, buf, -1, ST_HEADER);
     /* A new warning stays on screen for ten seconds. */
     if (st.warnings != t->warnings_seen) {
         t->warnings_seen = st.warnings;
@@ -272,14 +242,10 @@ static void draw_header(struct tui *t)
     }
     if (st.state == GT_SAMPLER_RETRYING && LINES > 3) {
         snprintf(buf, sizeof(buf), " %s (retrying)", st.last_error);
-        style_on(t, PAIR_ALERT, A_BOLD);
-        put_clip(t, LINES - 2, 0, buf, -1);
-        style_off(t, PAIR_ALERT, A_BOLD);
+        put(t, LINES - 2, 0, buf, -1, ST_ALERT);
     } else if (now < t->warning_until && LINES > 3) {
         snprintf(buf, sizeof(buf), " warning: %s", st.last_warning);
-        style_on(t, PAIR_ALERT, A_BOLD);
-        put_clip(t, LINES - 2, 0, buf, -1);
-        style_off(t, PAIR_ALERT, A_BOLD);
+        put(t, LINES - 2, 0, buf, -1, ST_ALERT);
     }
 }
 
@@ -305,26 +271,18 @@ static void draw_tabs(struct tui *t)
     char buf[128];
     size_t i;
 
-    move(1, 0);
-    clrtoeol();
     for (i = 0; i < t->l->nsections && x < COLS; i++) {
         const struct gt_section_def *s = &t->l->sections[i];
         if (keys_only)
             snprintf(buf, sizeof(buf), " %c ", s->key);
         else
             snprintf(buf, sizeof(buf), " %c %s ", s->key, s->title);
-        if (i == t->section)
-            style_on(t, PAIR_TITLE, A_REVERSE | A_BOLD);
-        put_clip(t, 1, x, buf, -1);
-        if (i == t->section)
-            style_off(t, PAIR_TITLE, A_REVERSE | A_BOLD);
-        x += (int)strlen(buf) + (keys_only ? 0 : 0);
+        put(t, 1, x, buf, -1, i == t->section ? ST_TAB : ST_PLAIN);
+        x += (int)strlen(buf);
     }
     if (keys_only && LINES > 12) {
         snprintf(buf, sizeof(buf), " %s", t->l->sections[t->section].title);
-        style_on(t, PAIR_TITLE, A_BOLD);
-        put_clip(t, 1, x, buf, -1);
-        style_off(t, PAIR_TITLE, A_BOLD);
+        put(t, 1, x, buf, -1, ST_HEADING);
     }
 }
 
@@ -337,7 +295,7 @@ static void triage_text(struct tui *t, char *buf, size_t len)
 
     for (i = 0; i < t->l->ntriage; i++) {
         const struct gt_triage_rule *r = &t->l->triage[i];
-        int m = gt_layout_find_metric(t->l, r->metric);
+        int m = t->triage_metric[i];
         double v = m >= 0 && t->have_data ? t->vals[m] : NAN;
         if (isnan(v))
             continue;
@@ -439,7 +397,7 @@ static void draw_spark(struct tui *t, int y, int x, size_t m)
     }
     gt_fmt_sparkline(buf, sizeof(buf), v, n, lo, hi, t->ascii);
     /* Default colour: every attribute change costs escape sequences. */
-    put_clip(t, y, x, buf, SPARK_WIDTH);
+    put(t, y, x, buf, SPARK_WIDTH, ST_PLAIN);
 }
 
 static void draw_metric_row(struct tui *t, int y, const struct row *r)
@@ -456,16 +414,10 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r)
                  ? "cluster" : "instance", r->inst);
     else
         snprintf(name, sizeof(name), "  %s", md->title);
-    if (selected)
-        attron(A_REVERSE);
-    put_clip(t, y, 0, name, nw);
-    if (selected)
-        attroff(A_REVERSE);
+    put(t, y, 0, name, nw, selected ? ST_SELECTED : ST_PLAIN);
     x = nw + 1;
     if (why) {
-        style_on(t, PAIR_DIM, 0);
-        put_clip(t, y, x, "unavailable", -1);
-        style_off(t, PAIR_DIM, 0);
+        put(t, y, x, "unavailable", -1, ST_DIM);
         return;
     }
     if (r->kind == ROW_BUCKET && !isnan(v) && (frac = bar_fraction(t, r, t->vals[r->idx])) >= 0) {
@@ -479,15 +431,12 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r)
     frac = r->kind == ROW_BUCKET ? bar_fraction(t, r, t->have_data ? t->vals[r->idx] : NAN)
                                  : bar_fraction(t, r, v);
     if (bw >= 4 && frac >= 0) {
-        int pair = md->show == GT_SHOW_PERCENT ? level_pair(v) : PAIR_TITLE;
         gt_fmt_bar(bar, sizeof(bar), bw, frac, t->ascii);
-        style_on(t, pair, 0);
-        put_clip(t, y, x, bar, bw);
-        style_off(t, pair, 0);
+        put(t, y, x, bar, bw, md->show == GT_SHOW_PERCENT ? level_style(v) : ST_ACCENT);
     }
     if (bw < 4)
         bw = 0;
-    put_clip(t, y, x + (bw ? bw + 1 : 0), val, vw + (bw ? 0 : COLS));
+    put(t, y, x + (bw ? bw + 1 : 0), val, vw + (bw ? 0 : COLS), ST_PLAIN);
     if (spark)
         draw_spark(t, y, COLS - SPARK_WIDTH, r->idx);
 }
@@ -500,15 +449,11 @@ static void draw_row(struct tui *t, int y, const struct row *r)
     case ROW_GROUP:
         snprintf(buf, sizeof(buf), "%s%s", t->l->groups[r->idx].title,
                  t->l->groups[r->idx].histogram ? " (histogram)" : "");
-        style_on(t, PAIR_TITLE, A_BOLD);
-        put_clip(t, y, 0, buf, -1);
-        style_off(t, PAIR_TITLE, A_BOLD);
+        put(t, y, 0, buf, -1, ST_HEADING);
         return;
     case ROW_TRIAGE:
         triage_text(t, buf, sizeof(buf));
-        style_on(t, PAIR_ALERT, A_BOLD);
-        put_clip(t, y, 0, buf, -1);
-        style_off(t, PAIR_ALERT, A_BOLD);
+        put(t, y, 0, buf, -1, ST_ALERT);
         return;
     default:
         draw_metric_row(t, y, r);
@@ -557,9 +502,9 @@ static void draw_body(struct tui *t)
         draw_row(t, body_top() + y, &t->rows[i]);
     }
     if (t->scroll > 0)
-        put_clip(t, body_top(), COLS - 1, t->ascii ? "^" : "\u2191", 1);
+        put(t, body_top(), COLS - 1, t->ascii ? "^" : "\u2191", 1, ST_PLAIN);
     if ((size_t)(t->scroll + h) < t->nrows)
-        put_clip(t, body_top() + h - 1, COLS - 1, t->ascii ? "v" : "\u2193", 1);
+        put(t, body_top() + h - 1, COLS - 1, t->ascii ? "v" : "\u2193", 1, ST_PLAIN);
 }
 
 static void draw_footer(struct tui *t)
@@ -567,15 +512,13 @@ static void draw_footer(struct tui *t)
     char buf[512];
     const char *why;
 
-    move(LINES - 1, 0);
-    clrtoeol();
     if (t->searching) {
         snprintf(buf, sizeof(buf), "/%s", t->search);
-        put_clip(t, LINES - 1, 0, buf, -1);
+        put(t, LINES - 1, 0, buf, -1, ST_PLAIN);
         return;
     }
     if (t->message[0]) {
-        put_clip(t, LINES - 1, 0, t->message, -1);
+        put(t, LINES - 1, 0, t->message, -1, ST_PLAIN);
         return;
     }
     if (t->selected >= 0 && t->keys_seen) {
@@ -588,15 +531,11 @@ static void draw_footer(struct tui *t)
                                                gt_history_max(t->hist, (size_t)t->selected)));
         snprintf(buf, sizeof(buf), " %s%s%s  [min %s max %s]", md->ref ? md->ref : "",
                  md->ref ? " " : "", why ? why : md->desc ? md->desc : md->title, mn, mx);
-        style_on(t, PAIR_DIM, 0);
-        put_clip(t, LINES - 1, 0, buf, -1);
-        style_off(t, PAIR_DIM, 0);
+        put(t, LINES - 1, 0, buf, -1, ST_DIM);
         return;
     }
-    style_on(t, PAIR_TITLE, 0);
-    put_clip(t, LINES - 1, 0, " h help  keys/Tab sections  up/down select  c per-core  "
-             "space pause  +/- interval  t per-second  s sparklines  / find  q quit", -1);
-    style_off(t, PAIR_TITLE, 0);
+    put(t, LINES - 1, 0, " h help  keys/Tab sections  up/down select  c per-core  "
+        "space pause  +/- interval  t per-second  s sparklines  / find  q quit", -1, ST_ACCENT);
 }
 
 static const char *const help_lines[] = {
@@ -628,21 +567,60 @@ static void draw_help(struct tui *t)
 
     if (w < 10 || h < 3)
         return;
-    for (y = 0; y < h; y++) {
-        move(y0 + y, x0);
-        style_on(t, PAIR_TITLE, A_REVERSE);
-        hline(' ', w);
-        style_off(t, PAIR_TITLE, A_REVERSE);
-    }
-    style_on(t, PAIR_TITLE, A_REVERSE);
+    for (y = 0; y < h; y++)
+        gt_cellbuf_fill(t->cells, y0 + y, x0, w, ' ', ST_HEADER);
     for (i = 0; i < n && (int)i < h - 2; i++)
-        put_clip(t, y0 + 1 + (int)i, x0 + 1, help_lines[i], w - 2);
-    style_off(t, PAIR_TITLE, A_REVERSE);
+        put(t, y0 + 1 + (int)i, x0 + 1, help_lines[i], w - 2, ST_HEADER);
+}
+
+/* All of it, through interrupted and partial writes; a terminal that went
+ * away ends the writing, not the program (SIGHUP ends that). */
+static void write_all(const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(STDOUT_FILENO, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+/* One write() a refresh, of only the cells that changed. */
+static void flush_cells(struct tui *t)
+{
+    const char *bytes;
+    size_t n = gt_termout_render(t->out, t->cells, &bytes);
+
+    write_all(bytes, n);
+}
+
+/* Before ncurses writes to the terminal again: our style off, the cursor
+ * where ncurses left it. */
+static void hand_back(struct tui *t)
+{
+    const char *bytes;
+    size_t n = gt_termout_release(t->out, &bytes);
+
+    write_all(bytes, n);
+}
+
+/* The whole screen is unknown (resized, or back from a suspend): ncurses
+ * clears it, and the next frame is drawn whole. */
+static void repaint_all(struct tui *t)
+{
+    hand_back(t);
+    clearok(curscr, TRUE);
+    refresh();
+    gt_cellbuf_invalidate(t->cells);
 }
 
 static void draw(struct tui *t)
 {
-    erase();
+    if (gt_cellbuf_begin(t->cells, LINES, COLS) < 0)
+        return;
     build_rows(t);
     keep_selection_visible(t);
     draw_header(t);
@@ -653,8 +631,7 @@ static void draw(struct tui *t)
     draw_footer(t);
     if (t->help)
         draw_help(t);
-    wnoutrefresh(stdscr);
-    doupdate();
+    flush_cells(t);
 }
 
 /* ---- input ---- */
@@ -878,21 +855,70 @@ static void restore_on_crash(int sig)
     raise(sig);
 }
 
-static void setup_colors(struct tui *t)
+static void on_tstp(int sig)
+{
+    (void)sig;
+    suspend_pending = 1;
+}
+
+/* Our own SIGTSTP handler, set before the screen opens: ncurses then
+ * leaves the signal alone instead of swapping its handler around every
+ * update (two system calls a refresh), and the loop suspends in its own
+ * time. No SA_RESTART, so the keyboard wait returns at once. */
+static void catch_tstp(struct tui *t)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_tstp;
+    sigemptyset(&sa.sa_mask);
+    suspend_pending = 0;
+    sigaction(SIGTSTP, &sa, &t->old_tstp);
+}
+
+/* Leaves the screen, stops as Ctrl-Z would by default, and comes back on
+ * SIGCONT; ncurses repaints everything on the next update. */
+static void suspend(void)
+{
+    struct sigaction dfl, ours;
+
+    suspend_pending = 0;
+    endwin();
+    memset(&dfl, 0, sizeof(dfl));
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGTSTP, &dfl, &ours);
+    kill(getpid(), SIGTSTP);
+    sigaction(SIGTSTP, &ours, NULL);
+}
+
+/* The styles' escape sequences, from the terminal's terminfo entry. */
+static int setup_output(struct tui *t, struct gt_diag *d)
 {
     const char *nc = getenv("NO_COLOR");
+    struct gt_termout_caps caps;
+    unsigned attrs[NSTYLES];
+    short fg[NSTYLES];
+    char buf[4096];
+    int i;
 
     t->color = !t->cfg->no_color && !(nc && *nc) && has_colors();
-    if (!t->color)
-        return;
-    start_color();
-    use_default_colors();
-    init_pair(PAIR_LOW, COLOR_GREEN, -1);
-    init_pair(PAIR_MID, COLOR_YELLOW, -1);
-    init_pair(PAIR_HIGH, COLOR_RED, -1);
-    init_pair(PAIR_TITLE, COLOR_CYAN, -1);
-    init_pair(PAIR_DIM, COLOR_BLUE, -1);
-    init_pair(PAIR_ALERT, COLOR_MAGENTA, -1);
+    for (i = 0; i < NSTYLES; i++) {
+        attrs[i] = styles[i].attrs;
+        fg[i] = t->color ? styles[i].fg : -1;
+    }
+    if (gt_termout_caps_from_terminfo(&caps, attrs, fg, NSTYLES, !t->ascii, buf,
+                                      sizeof(buf)) < 0) {
+        gt_diag_set(d, "the terminal (TERM=%s) cannot move its cursor",
+                    termname() ? termname() : "?");
+        return -1;
+    }
+    t->out = gt_termout_new(&caps);
+    if (!t->out) {
+        gt_diag_set(d, "out of memory");
+        return -1;
+    }
+    return 0;
 }
 
 static int setup_terminal(struct tui *t, struct gt_diag *d)
@@ -900,8 +926,15 @@ static int setup_terminal(struct tui *t, struct gt_diag *d)
     char used[64] = "", why[300] = "";
 
     t->ascii = !utf8_locale();
+    t->cells = gt_cellbuf_new(t->ascii);
+    if (!t->cells) {
+        gt_diag_set(d, "out of memory");
+        return -1;
+    }
+    catch_tstp(t);
     t->screen = open_terminal(used, sizeof(used), why, sizeof(why));
     if (!t->screen) {
+        sigaction(SIGTSTP, &t->old_tstp, NULL);
         gt_diag_set(d, "%s", why);
         return -1;
     }
@@ -926,7 +959,12 @@ static int setup_terminal(struct tui *t, struct gt_diag *d)
      * resume before anything is drawn marks it running. */
     endwin();
     refresh();
-    setup_colors(t);
+    if (setup_output(t, d) < 0) {
+        endwin();
+        sigaction(SIGTSTP, &t->old_tstp, NULL);
+        delscreen(t->screen);
+        return -1;
+    }
     if (!t->cfg->no_mouse)
         t->mouse = mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL) != 0;
     return 0;
@@ -943,9 +981,13 @@ static int init_state(struct tui *t, const struct gt_tui_config *cfg)
     t->sparks = 1;
     t->count_bars = 0;
     t->triage_section = -1;
-    for (i = 0; i < t->l->ntriage && t->triage_section < 0; i++) {
+    t->triage_metric = calloc(t->l->ntriage + 1, sizeof(int));
+    if (!t->triage_metric)
+        return -1;
+    for (i = 0; i < t->l->ntriage; i++) {
         int m = gt_layout_find_metric(t->l, t->l->triage[i].metric);
-        if (m >= 0)
+        t->triage_metric[i] = m;
+        if (m >= 0 && t->triage_section < 0)
             t->triage_section = t->l->metrics[m].section;
     }
     t->vals = calloc(nm + 1, sizeof(double));
@@ -961,8 +1003,11 @@ static void free_state(struct tui *t)
 {
     free(t->vals);
     free(t->rows);
+    free(t->triage_metric);
     gt_history_free(t->hist);
     gt_snapshot_free(&t->snap);
+    gt_cellbuf_free(t->cells);
+    gt_termout_free(t->out);
 }
 
 static void take_sample(struct tui *t)
@@ -997,6 +1042,12 @@ int gt_tui_run(const struct gt_tui_config *cfg, volatile sig_atomic_t *stop, str
     next = gt_now_ns();
     while (!quit && !*stop) {
         uint64_t now = gt_now_ns();
+        if (suspend_pending) {
+            hand_back(&t);
+            suspend();
+            repaint_all(&t);
+            draw(&t);
+        }
         if (now >= next) {
             take_sample(&t);
             draw(&t);
@@ -1008,10 +1059,14 @@ int gt_tui_run(const struct gt_tui_config *cfg, volatile sig_atomic_t *stop, str
         ch = getch();
         if (ch == ERR)
             continue;
+        if (ch == KEY_RESIZE)
+            repaint_all(&t);
         quit = handle_key(&t, ch);
         draw(&t);
     }
+    hand_back(&t);
     endwin();
+    sigaction(SIGTSTP, &t.old_tstp, NULL);
     delscreen(t.screen);
     free_state(&t);
     return 0;

@@ -1,0 +1,303 @@
+/* Terminal output for the dashboard: walks a cell buffer's changed runs and
+ * emits cursor addressing, style changes and UTF-8 into one byte buffer.
+ * Styles are absolute (normal -> style, style -> normal), so no state but
+ * the cursor and the current style is tracked. */
+#include "gputop/termout.h"
+
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+#include <term.h>
+
+#define ANSI_CUP "\033[%i%p1%d;%p2%dH"
+#define RUN_JOIN 4        /* equal cells rewritten rather than jumped over */
+
+struct gt_termout {
+    char *cup;
+    int ansi_cup;             /* cup is the ANSI form: formatted here */
+    char *on[GT_CELL_STYLES], *off[GT_CELL_STYLES];
+    size_t on_len[GT_CELL_STYLES], off_len[GT_CELL_STYLES];
+    int nstyles, utf8;
+    int row, col;             /* the terminal's cursor; -1 unknown */
+    int style;                /* the terminal's current style */
+    char *buf;
+    size_t len, cap;
+};
+
+static char *dup_or_empty(const char *s)
+{
+    return strdup(s ? s : "");
+}
+
+void gt_termout_free(struct gt_termout *o)
+{
+    int i;
+
+    if (!o)
+        return;
+    for (i = 0; i < GT_CELL_STYLES; i++) {
+        free(o->on[i]);
+        free(o->off[i]);
+    }
+    free(o->cup);
+    free(o->buf);
+    free(o);
+}
+
+struct gt_termout *gt_termout_new(const struct gt_termout_caps *caps)
+{
+    struct gt_termout *o;
+    int i;
+
+    if (!caps->cup || !caps->cup[0] || caps->nstyles < 1 || caps->nstyles > GT_CELL_STYLES)
+        return NULL;
+    o = calloc(1, sizeof(*o));
+    if (!o)
+        return NULL;
+    o->cup = strdup(caps->cup);
+    o->ansi_cup = o->cup && strcmp(o->cup, ANSI_CUP) == 0;
+    o->nstyles = caps->nstyles;
+    o->utf8 = caps->utf8;
+    o->row = o->col = -1;
+    for (i = 0; i < caps->nstyles; i++) {
+        o->on[i] = dup_or_empty(i ? caps->style_on[i] : NULL);
+        o->off[i] = dup_or_empty(i ? caps->style_off[i] : NULL);
+        if (!o->on[i] || !o->off[i])
+            break;
+        o->on_len[i] = strlen(o->on[i]);
+        o->off_len[i] = strlen(o->off[i]);
+    }
+    if (!o->cup || i < caps->nstyles) {
+        gt_termout_free(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* ---- the byte buffer ---- */
+
+static int reserve(struct gt_termout *o, size_t more)
+{
+    size_t cap;
+    char *b;
+
+    if (o->len + more <= o->cap)
+        return 0;
+    cap = o->cap ? o->cap : 4096;
+    while (cap < o->len + more)
+        cap *= 2;
+    b = realloc(o->buf, cap);
+    if (!b)
+        return -1;
+    o->buf = b;
+    o->cap = cap;
+    return 0;
+}
+
+static void emit(struct gt_termout *o, const char *s, size_t n)
+{
+    if (n && reserve(o, n) == 0) {
+        memcpy(o->buf + o->len, s, n);
+        o->len += n;
+    }
+}
+
+static void emit_uint(struct gt_termout *o, unsigned v)
+{
+    char d[12];
+    int n = 0;
+
+    do
+        d[sizeof(d) - 1 - n++] = (char)('0' + v % 10);
+    while ((v /= 10) && n < (int)sizeof(d));
+    emit(o, d + sizeof(d) - n, (size_t)n);
+}
+
+static void emit_char(struct gt_termout *o, uint32_t c)
+{
+    char u[4];
+
+    if (c < 0x80 || !o->utf8) {
+        u[0] = c < 0x80 ? (char)c : '?';
+        emit(o, u, 1);
+    } else if (c < 0x800) {
+        u[0] = (char)(0xC0 | (c >> 6));
+        u[1] = (char)(0x80 | (c & 0x3F));
+        emit(o, u, 2);
+    } else if (c < 0x10000) {
+        u[0] = (char)(0xE0 | (c >> 12));
+        u[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+        u[2] = (char)(0x80 | (c & 0x3F));
+        emit(o, u, 3);
+    } else {
+        u[0] = (char)(0xF0 | (c >> 18));
+        u[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+        u[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+        u[3] = (char)(0x80 | (c & 0x3F));
+        emit(o, u, 4);
+    }
+}
+
+static void move_to(struct gt_termout *o, int y, int x)
+{
+    const char *s;
+
+    if (o->row == y && o->col == x)
+        return;
+    if (o->ansi_cup) {
+        emit(o, "\033[", 2);
+        emit_uint(o, (unsigned)y + 1);
+        emit(o, ";", 1);
+        emit_uint(o, (unsigned)x + 1);
+        emit(o, "H", 1);
+    } else if ((s = tiparm(o->cup, y, x)) != NULL) {
+        emit(o, s, strlen(s));
+    }
+    o->row = y;
+    o->col = x;
+}
+
+static void set_style(struct gt_termout *o, int st)
+{
+    if (st == o->style || st < 0 || st >= o->nstyles)
+        return;
+    emit(o, o->off[o->style], o->off_len[o->style]);
+    emit(o, o->on[st], o->on_len[st]);
+    o->style = st;
+}
+
+size_t gt_termout_render(struct gt_termout *o, struct gt_cellbuf *b, const char **out)
+{
+    struct gt_cell_run r = { 0, 0, 0 };
+    int rows = gt_cellbuf_rows(b), cols = gt_cellbuf_cols(b), i;
+
+    o->len = 0;
+    while (gt_cellbuf_next_run(b, &r, RUN_JOIN)) {
+        int n = r.n;
+        if (r.y == rows - 1 && r.x + n >= cols)
+            n = cols - 1 - r.x;
+        if (n <= 0)
+            continue;
+        move_to(o, r.y, r.x);
+        for (i = 0; i < n; i++) {
+            set_style(o, gt_cellbuf_style(b, r.y, r.x + i));
+            emit_char(o, gt_cellbuf_char(b, r.y, r.x + i));
+        }
+        /* At the right margin the cursor waits to wrap: where it is next
+         * depends on the terminal, so it is addressed again. */
+        o->col = r.x + n < cols ? r.x + n : -1;
+    }
+    gt_cellbuf_commit(b);
+    *out = o->buf;
+    return o->len;
+}
+
+size_t gt_termout_release(struct gt_termout *o, const char **out)
+{
+    o->len = 0;
+    set_style(o, 0);
+    move_to(o, 0, 0);
+    o->row = o->col = -1;
+    *out = o->buf;
+    return o->len;
+}
+
+/* ---- capabilities from terminfo ---- */
+
+static const char *cap(const char *name)
+{
+    char *s = tigetstr(name);
+
+    return s == (char *)-1 ? NULL : s;
+}
+
+/* Appends s to the caps buffer; returns where it starts, or NULL when full. */
+static char *append(char *buf, size_t len, size_t *used, const char *s)
+{
+    size_t n = strlen(s);
+
+    if (*used + n + 1 > len)
+        return NULL;
+    memcpy(buf + *used, s, n + 1);
+    *used += n;
+    return buf + *used - n;
+}
+
+/* The old setf numbers colours blue-green-red, the ANSI order is red-green-blue. */
+static int setf_colour(int ansi)
+{
+    return (ansi & 2) | ((ansi & 1) << 2) | ((ansi & 4) >> 2);
+}
+
+static const char *colour_seq(int fg)
+{
+    const char *setaf = cap("setaf"), *setf = cap("setf");
+
+    if (fg < 0)
+        return "";
+    if (setaf)
+        return tiparm(setaf, fg);
+    if (setf)
+        return tiparm(setf, setf_colour(fg));
+    return "";
+}
+
+/* One style's on and off sequences, written one after the other into buf. */
+static int style_caps(struct gt_termout_caps *caps, int i, unsigned attrs, short fg, char *buf,
+                      size_t len, size_t *used)
+{
+    const char *bold = cap("bold"), *rev = cap("rev"), *sgr0 = cap("sgr0"), *op = cap("op");
+    const char *col = colour_seq(fg);
+    int has_attrs = (attrs & GT_TERM_BOLD && bold) || (attrs & GT_TERM_REVERSE && rev);
+    char *on, *off;
+
+    /* Attributes that cannot be turned off again are not turned on. */
+    if (!sgr0)
+        has_attrs = 0;
+    if (!op && !sgr0)
+        col = "";
+    on = append(buf, len, used, "");
+    if (!on)
+        return -1;
+    if (has_attrs && attrs & GT_TERM_BOLD && bold && !append(buf, len, used, bold))
+        return -1;
+    if (has_attrs && attrs & GT_TERM_REVERSE && rev && !append(buf, len, used, rev))
+        return -1;
+    if (col[0] && !append(buf, len, used, col))
+        return -1;
+    (*used)++;
+    off = append(buf, len, used, "");
+    if (!off)
+        return -1;
+    if ((has_attrs || (col[0] && !op)) && !append(buf, len, used, sgr0))
+        return -1;
+    if (col[0] && op && !append(buf, len, used, op))
+        return -1;
+    (*used)++;
+    caps->style_on[i] = on;
+    caps->style_off[i] = off;
+    return 0;
+}
+
+int gt_termout_caps_from_terminfo(struct gt_termout_caps *caps, const unsigned *attrs,
+                                  const short *fg, int nstyles, int utf8, char *buf,
+                                  size_t len)
+{
+    size_t used = 0;
+    const char *cup = cap("cup");
+    int i;
+
+    memset(caps, 0, sizeof(*caps));
+    if (!cup || nstyles < 1 || nstyles > GT_CELL_STYLES)
+        return -1;
+    caps->cup = append(buf, len, &used, cup);
+    if (!caps->cup)
+        return -1;
+    used++;
+    for (i = 1; i < nstyles; i++)
+        if (style_caps(caps, i, attrs[i], fg[i], buf, len, &used) < 0)
+            return -1;
+    caps->nstyles = nstyles;
+    caps->utf8 = utf8;
+    return 0;
+}
