@@ -50,6 +50,11 @@ struct gt_catalog {
     struct gt_counter *counters;
     size_t ncounters, cap;
     uint32_t nslots;       /* total slots a snapshot of this catalogue needs */
+    /* Name index kept by the functions below (open addressing: counter
+     * index + 1, 0 empty); it covers the first nhashed counters, and
+     * lookups fall back to a scan when counters were added otherwise. */
+    uint32_t *hash;
+    size_t hash_cap, nhashed;
 };
 
 void gt_catalog_init(struct gt_catalog *c);

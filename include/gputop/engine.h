@@ -29,6 +29,8 @@ size_t gt_engine_nmetrics(const struct gt_engine *e);
 /* 1 when counter k of the catalogue feeds some metric (directly, or as the
  * denominator of a ratio counter that does). */
 int gt_engine_uses(const struct gt_engine *e, size_t k);
+/* The same for every counter at once: used[ncounters of the catalogue]. */
+void gt_engine_used(const struct gt_engine *e, unsigned char *used);
 /* The snapshot slots the engine reads (every metric, per-instance views
  * included), sorted and joined: *out is malloc'd, *n its length. Returns 0,
  * or -1 out of memory. */

@@ -58,6 +58,12 @@ int  gt_sampler_start(struct gt_sampler *s, struct gt_diag *d);
  * nslots; only the configured spans are written) and marks it read. Returns 1 when one was taken, 0 on timeout,
  * -1 when the sampler has ended and everything was read. */
 int  gt_sampler_take(struct gt_sampler *s, struct gt_snapshot *out, uint64_t timeout_ns);
+/* A descriptor that becomes readable when a snapshot is published at or
+ * after the time last given to gt_sampler_wake_after (then read it to
+ * clear it); -1 if none can be made. Lets a view refresh right after new
+ * data arrives instead of on a timer of its own. */
+int  gt_sampler_wake_fd(struct gt_sampler *s);
+void gt_sampler_wake_after(struct gt_sampler *s, uint64_t t_ns);
 void gt_sampler_set_interval(struct gt_sampler *s, uint64_t ns);
 uint64_t gt_sampler_interval(struct gt_sampler *s);
 uint32_t gt_sampler_nslots(const struct gt_sampler *s);

@@ -42,8 +42,7 @@ static int try_source(const char *path, const struct gt_sys *sys, FILE *out)
                 l ? "out of memory" : d.msg);
         goto out;
     }
-    for (k = 0; k < s->catalog.ncounters; k++)
-        used[k] = (unsigned char)gt_engine_uses(e, k);
+    gt_engine_used(e, used);
     for (k = 0; k < gt_engine_nmetrics(e); k++)
         unavailable += gt_engine_unavailable(e, k) != NULL;
     fprintf(out, "metrics:          %zu of %zu computable from this GPU's counters\n",

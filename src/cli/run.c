@@ -167,36 +167,31 @@ static int load_layout(const struct gt_options *o, struct run *r)
  * counter groups, less for the kernel to copy. */
 static int select_counters(const struct gt_options *o, struct run *r)
 {
-    size_t i, k, base = 0;
+    size_t i, base = 0;
     char buf[1024];
     struct gt_diag d;
+    unsigned char *used = calloc(r->merged.ncounters + 1, 1);
 
+    if (!used) {
+        fprintf(stderr, "gputop: out of memory\n");
+        return -1;
+    }
+    gt_engine_used(r->engine, used);
     for (i = 0; i < r->nsrc; i++) {
         struct gt_source *s = r->src[i];
-        size_t n = s->catalog.ncounters;
-        unsigned char *used;
-        int res = 0;
-
         /* A capture keeps everything a simulated GPU counts, so that it
          * replays under any layout; hardware is limited either way. */
         if (s->type->select && !(o->record && s->type->kind != GT_SOURCE_HARDWARE)) {
-            used = calloc(n ? n : 1, 1);
-            if (!used) {
-                fprintf(stderr, "gputop: out of memory\n");
-                return -1;
-            }
-            for (k = 0; k < n; k++)
-                used[k] = (unsigned char)gt_engine_uses(r->engine, base + k);
             gt_diag_clear(&d);
-            res = s->type->select(s, used, &d);
-            free(used);
-            if (res < 0) {
+            if (s->type->select(s, used + base, &d) < 0) {
                 fputs(gt_diag_format(&d, buf, sizeof(buf)), stderr);
+                free(used);
                 return -1;
             }
         }
-        base += n;
+        base += s->catalog.ncounters;
     }
+    free(used);
     return 0;
 }
 

@@ -22,17 +22,72 @@ void gt_catalog_free(struct gt_catalog *c)
         free(c->counters[i].hw_name);
     }
     free(c->counters);
+    free(c->hash);
     gt_catalog_init(c);
+}
+
+static size_t name_hash(const char *s)
+{
+    size_t h = 2166136261u;
+
+    while (*s)
+        h = (h ^ (unsigned char)*s++) * 16777619u;
+    return h;
 }
 
 int gt_catalog_find(const struct gt_catalog *c, const char *name)
 {
     size_t i;
 
+    if (c->hash && c->nhashed == c->ncounters) {
+        for (i = name_hash(name) & (c->hash_cap - 1); c->hash[i];
+             i = (i + 1) & (c->hash_cap - 1))
+            if (strcmp(c->counters[c->hash[i] - 1].name, name) == 0)
+                return (int)c->hash[i] - 1;
+        return -1;
+    }
     for (i = 0; i < c->ncounters; i++)
         if (strcmp(c->counters[i].name, name) == 0)
             return (int)i;
     return -1;
+}
+
+static void hash_put(struct gt_catalog *c, size_t k)
+{
+    size_t i = name_hash(c->counters[k].name) & (c->hash_cap - 1);
+
+    while (c->hash[i])
+        i = (i + 1) & (c->hash_cap - 1);
+    c->hash[i] = (uint32_t)k + 1;
+}
+
+/* Indexes the counters added since the last call (by append, or by a
+ * reader filling the array itself), growing the table to stay at most half
+ * full; without memory, lookups scan instead. */
+static void hash_update(struct gt_catalog *c)
+{
+    size_t k;
+
+    if (!c->hash || 2 * c->ncounters > c->hash_cap) {
+        size_t cap = c->hash_cap ? c->hash_cap * 2 : 256;
+        uint32_t *h;
+        while (2 * c->ncounters > cap)
+            cap *= 2;
+        h = calloc(cap, sizeof(*h));
+        if (!h) {
+            free(c->hash);
+            c->hash = NULL;
+            c->hash_cap = c->nhashed = 0;
+            return;
+        }
+        free(c->hash);
+        c->hash = h;
+        c->hash_cap = cap;
+        c->nhashed = 0;
+    }
+    for (k = c->nhashed; k < c->ncounters; k++)
+        hash_put(c, k);
+    c->nhashed = c->ncounters;
 }
 
 static struct gt_counter *append(struct gt_catalog *c, const char *name, const char *block)
@@ -62,6 +117,7 @@ static struct gt_counter *append(struct gt_catalog *c, const char *name, const c
     k->denominator = -1;
     k->scale = 1.0;
     c->ncounters++;
+    hash_update(c);
     return k;
 }
 

@@ -221,6 +221,29 @@ void gt_engine_free(struct gt_engine *e)
     free(e);
 }
 
+void gt_engine_used(const struct gt_engine *e, unsigned char *used)
+{
+    const struct gt_catalog *c = e->c;
+    size_t k;
+
+    memset(used, 0, c->ncounters);
+    for (k = 0; k < c->ncounters; k++)
+        used[k] |= e->input_of[k] >= 0;
+    /* A ratio counter read means its numerator (sharing its slots) and
+     * its denominator are read too. */
+    for (k = 0; k < c->ncounters; k++) {
+        const struct gt_counter *kc = &c->counters[k];
+        size_t j;
+        if (e->input_of[k] < 0 || kc->kind != GT_COUNTER_RATIO)
+            continue;
+        if (kc->denominator >= 0)
+            used[kc->denominator] = 1;
+        for (j = 0; j < c->ncounters; j++)
+            if (c->counters[j].slot == kc->slot && c->counters[j].kind != GT_COUNTER_CONSTANT)
+                used[j] = 1;
+    }
+}
+
 int gt_engine_uses(const struct gt_engine *e, size_t k)
 {
     size_t i;

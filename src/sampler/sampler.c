@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
+#include <unistd.h>
 
 #define BACKOFF_MAX_NS 5000000000ull
 
@@ -34,6 +36,8 @@ struct gt_sampler {
     pthread_cond_t taken;      /* lossless mode: the thread waits for the reader */
     uint64_t interval_ns;
     struct gt_sampler_stats stats;
+    int wake_fd;               /* eventfd a reader polls, -1 none */
+    uint64_t wake_at;          /* 0, or the time from which a publish wakes it */
 };
 
 static void ts_from_ns(struct timespec *ts, uint64_t ns)
@@ -88,6 +92,7 @@ struct gt_sampler *gt_sampler_new(const struct gt_sampler_config *cfg)
         return NULL;
     s->cfg = *cfg;
     s->cfg.spans = NULL;
+    s->wake_fd = -1;
     s->interval_ns = cfg->interval_ns;
     s->src = calloc(cfg->nsources ? cfg->nsources : 1, sizeof(*s->src));
     if (!s->src || copy_spans(s, cfg) < 0 || gt_snapshot_init(&s->back, cfg->nslots) < 0 ||
@@ -184,6 +189,7 @@ static int sample_sources(struct gt_sampler *s, uint64_t now)
 static void publish(struct gt_sampler *s)
 {
     struct gt_diag d;
+    int wake = 0;
 
     if (s->cfg.on_sample) {
         gt_diag_clear(&d);
@@ -206,7 +212,33 @@ static void publish(struct gt_sampler *s)
         s->front_full = 1;
     }
     s->stats.samples++;
+    if (s->wake_at && gt_now_ns() >= s->wake_at) {
+        s->wake_at = 0;
+        wake = s->wake_fd >= 0;
+    }
     pthread_cond_broadcast(&s->ready);
+    pthread_mutex_unlock(&s->lock);
+    if (wake) {
+        uint64_t one = 1;
+        if (write(s->wake_fd, &one, sizeof(one)) < 0) {
+            /* A full counter is a reader already due to wake. */
+        }
+    }
+}
+
+int gt_sampler_wake_fd(struct gt_sampler *s)
+{
+    pthread_mutex_lock(&s->lock);
+    if (s->wake_fd < 0)
+        s->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    pthread_mutex_unlock(&s->lock);
+    return s->wake_fd;
+}
+
+void gt_sampler_wake_after(struct gt_sampler *s, uint64_t t_ns)
+{
+    pthread_mutex_lock(&s->lock);
+    s->wake_at = t_ns ? t_ns : 1;
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -392,6 +424,8 @@ void gt_sampler_free(struct gt_sampler *s)
     pthread_mutex_destroy(&s->lock);
     gt_snapshot_free(&s->back);
     gt_snapshot_free(&s->front);
+    if (s->wake_fd >= 0)
+        close(s->wake_fd);
     free(s->spans);
     free(s->src);
     free(s);

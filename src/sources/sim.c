@@ -1019,29 +1019,39 @@ static void scatter(const struct gt_source *s, struct sim *m, struct gt_snapshot
     }
 }
 
-static int find_value(const char *block, const char *hw)
+static int by_hw_block(const void *a, const void *b)
 {
-    size_t i;
+    const struct value_name *x = *(const struct value_name *const *)a;
+    const struct value_name *y = *(const struct value_name *const *)b;
+    int r = strcmp(x->hw, y->hw);
 
-    for (i = 0; i < sizeof(value_names) / sizeof(value_names[0]); i++)
-        if (strcmp(value_names[i].hw, hw) == 0 && strcmp(value_names[i].block, block) == 0)
-            return (int)value_names[i].v;
-    return -1;
+    return r ? r : strcmp(x->block, y->block);
 }
 
-/* Resolves every catalogue counter to the value it reports, once. */
+/* Resolves every catalogue counter to the value it reports, once, through
+ * the value names sorted by hardware name and block. */
 static int bind_counters(const struct gt_catalog *c, struct sim *m)
 {
+    enum { N = sizeof(value_names) / sizeof(value_names[0]) };
+    const struct value_name *sorted[N], **hit;
     size_t i;
 
     m->bind = malloc((c->ncounters ? c->ncounters : 1) * sizeof(int));
     if (!m->bind)
         return -1;
+    for (i = 0; i < N; i++)
+        sorted[i] = &value_names[i];
+    qsort(sorted, N, sizeof(sorted[0]), by_hw_block);
     for (i = 0; i < c->ncounters; i++) {
         const struct gt_counter *k = &c->counters[i];
+        struct value_name key = { 0, k->block, k->hw_name };
+        const struct value_name *kp = &key;
         m->bind[i] = -1;
-        if (k->kind == GT_COUNTER_DELTA && k->hw_name && k->instances <= SIM_MAX_INST)
-            m->bind[i] = find_value(k->block, k->hw_name);
+        if (k->kind != GT_COUNTER_DELTA || !k->hw_name || k->instances > SIM_MAX_INST)
+            continue;
+        hit = bsearch(&kp, sorted, N, sizeof(sorted[0]), by_hw_block);
+        if (hit)
+            m->bind[i] = (int)(*hit)->v;
     }
     return 0;
 }

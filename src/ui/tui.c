@@ -14,6 +14,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,8 @@ struct tui {
     time_t clock_at;             /* when clock was formatted */
     char clock[16];
     struct sigaction old_tstp;   /* SIGTSTP as it was before the dashboard */
+    int wake_fd;                 /* the sampler's new-data descriptor, -1 none */
+    int sampler_live;            /* it is sampling (not retrying, not ended) */
 };
 
 /* Ctrl-Z while the dashboard runs. A signal handler reaches the loop only
@@ -226,6 +229,7 @@ static void draw_header(struct tui *t)
     uint64_t ms = gt_sampler_interval(t->cfg->sampler) / 1000000ull;
 
     gt_sampler_get_stats(t->cfg->sampler, &st);
+    t->sampler_live = st.state == GT_SAMPLER_RUNNING;
     snprintf(buf, sizeof(buf), " gputop%s%s%s%u cores%s%s%s%s%llu ms%s%s%s%s%s",
              sep(t), in->gpu[0] ? in->gpu : in->device, sep(t), in->shader_cores,
              sep(t), t->cfg->sources[0]->type->name,
@@ -1024,11 +1028,59 @@ static void take_sample(struct tui *t)
     t->have_data = 1;
 }
 
+enum { WOKE_SAMPLE = 1, WOKE_INPUT = 2 };
+
+/* Sleeps until a refresh is due or a key or signal arrives. While the
+ * sampler runs at least as often as the screen refreshes, the refresh
+ * follows the first sample after it is due (fresh data, and no timer of
+ * our own to wake for); a timeout a little past that covers a late one. */
+static int wait_for_work(struct tui *t, uint64_t next, uint64_t refresh)
+{
+    struct pollfd p[2] = { { STDIN_FILENO, POLLIN, 0 }, { t->wake_fd, POLLIN, 0 } };
+    uint64_t interval = gt_sampler_interval(t->cfg->sampler), now = gt_now_ns(), until = next;
+    int paced = t->wake_fd >= 0 && t->sampler_live && interval <= refresh, r, woke = 0;
+    uint64_t junk;
+
+    if (paced) {
+        gt_sampler_wake_after(t->cfg->sampler, next);
+        until = next + interval + interval / 2;
+    }
+    r = poll(p, paced ? 2 : 1, until > now ? (int)((until - now + 999999) / 1000000) : 0);
+    if (r < 0)
+        return errno == EINTR ? WOKE_INPUT : 0;     /* a signal: maybe a resize */
+    if (paced && (p[1].revents & POLLIN)) {
+        if (read(t->wake_fd, &junk, sizeof(junk)) < 0) {
+            /* already cleared */
+        }
+        woke |= WOKE_SAMPLE;
+    }
+    if (p[0].revents)
+        woke |= WOKE_INPUT;
+    return woke;
+}
+
+/* Every key ncurses has, then one redraw; returns 1 to quit. */
+static int read_keys(struct tui *t)
+{
+    int ch, quit = 0, any = 0;
+
+    timeout(0);
+    while (!quit && (ch = getch()) != ERR) {
+        if (ch == KEY_RESIZE)
+            repaint_all(t);
+        quit = handle_key(t, ch);
+        any = 1;
+    }
+    if (any && !quit)
+        draw(t);
+    return quit;
+}
+
 int gt_tui_run(const struct gt_tui_config *cfg, volatile sig_atomic_t *stop, struct gt_diag *d)
 {
     struct tui t;
     uint64_t refresh = cfg->refresh_ns ? cfg->refresh_ns : 250000000ull, next;
-    int ch, quit = 0;
+    int quit = 0;
 
     if (init_state(&t, cfg) < 0) {
         free_state(&t);
@@ -1039,9 +1091,11 @@ int gt_tui_run(const struct gt_tui_config *cfg, volatile sig_atomic_t *stop, str
         free_state(&t);
         return 1;
     }
+    t.wake_fd = gt_sampler_wake_fd(cfg->sampler);
     next = gt_now_ns();
     while (!quit && !*stop) {
         uint64_t now = gt_now_ns();
+        int woke;
         if (suspend_pending) {
             hand_back(&t);
             suspend();
@@ -1055,14 +1109,11 @@ int gt_tui_run(const struct gt_tui_config *cfg, volatile sig_atomic_t *stop, str
             if (next <= now)
                 next = now + refresh;
         }
-        timeout((int)((next - gt_now_ns()) / 1000000ull) + 1);
-        ch = getch();
-        if (ch == ERR)
-            continue;
-        if (ch == KEY_RESIZE)
-            repaint_all(&t);
-        quit = handle_key(&t, ch);
-        draw(&t);
+        /* A sample wakes us only once the refresh is due: the top of the
+         * loop draws, on the same grid of refresh times. */
+        woke = wait_for_work(&t, next, refresh);
+        if (woke & WOKE_INPUT)
+            quit = read_keys(&t);
     }
     hand_back(&t);
     endwin();
