@@ -4,6 +4,9 @@
 
 #include <stddef.h>
 
+/* Exactly what snprintf's "%*.*f" (width, decimals 0-3) writes, faster for
+ * ordinary values; returns the length written. */
+size_t gt_fmt_fixed(char *buf, size_t len, double v, int decimals, int width);
 /* "85.2M", "1.23G", "512", "0.25", "-" for no data; at most 6 columns. */
 void gt_fmt_si(char *buf, size_t len, double v);
 /* A bar of width columns filled to fraction (0..1, clamped). UTF-8 uses
@@ -13,5 +16,19 @@ size_t gt_fmt_bar(char *buf, size_t len, int width, double fraction, int ascii);
 /* One column per value, scaled between lo and hi; no data is a blank. */
 size_t gt_fmt_sparkline(char *buf, size_t len, const double *v, size_t n,
                         double lo, double hi, int ascii);
+
+/* A bounded string under construction: appends are clipped to the buffer
+ * and the text stays terminated, without printf's parsing. */
+struct gt_text {
+    char *p;
+    size_t cap, len;
+};
+
+void gt_text_init(struct gt_text *t, char *buf, size_t cap);   /* cap >= 1 */
+void gt_text_add(struct gt_text *t, const char *s);
+void gt_text_uint(struct gt_text *t, unsigned long long v);
+/* gt_fmt_fixed and gt_fmt_si appended. */
+void gt_text_fixed(struct gt_text *t, double v, int decimals, int width);
+void gt_text_si(struct gt_text *t, double v);
 
 #endif

@@ -4,11 +4,15 @@
 #include "gputop/sampler.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,7 +35,10 @@ struct gt_sampler {
     pthread_t thread;
     int started, stopping;
     pthread_mutex_t lock;
-    pthread_cond_t wake;       /* the thread sleeps on it until a deadline or stop */
+    /* The thread sleeps on this word until a deadline: a futex rather than
+     * a condition variable, so that a sleep is one system call and its
+     * timeout no mutex round trip. Bumped to wake it (stop, new interval). */
+    atomic_uint wake_seq;
     pthread_cond_t ready;      /* readers wait on it for a snapshot */
     pthread_cond_t taken;      /* lossless mode: the thread waits for the reader */
     uint64_t interval_ns;
@@ -108,8 +115,8 @@ struct gt_sampler *gt_sampler_new(const struct gt_sampler_config *cfg)
         s->src[i].view.nslots = cfg->sources[i]->catalog.nslots;
     }
     pthread_mutex_init(&s->lock, NULL);
-    if (cond_init_monotonic(&s->wake) < 0 || cond_init_monotonic(&s->ready) < 0 ||
-        cond_init_monotonic(&s->taken) < 0) {
+    atomic_init(&s->wake_seq, 0);
+    if (cond_init_monotonic(&s->ready) < 0 || cond_init_monotonic(&s->taken) < 0) {
         gt_sampler_free(s);
         return NULL;
     }
@@ -252,20 +259,33 @@ static int self_paced(const struct gt_sampler *s)
     return 0;
 }
 
-/* Sleeps until the absolute deadline or a stop; returns 1 when stopping. */
-static int sleep_until(struct gt_sampler *s, uint64_t deadline)
+static void wake_thread(struct gt_sampler *s)
+{
+    atomic_fetch_add(&s->wake_seq, 1);
+    syscall(SYS_futex, &s->wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+enum { SLEPT, WOKEN };
+
+/* Sleeps until the absolute CLOCK_MONOTONIC deadline, or until woken after
+ * the wake count was seq (returns WOKEN: a stop or a new interval). */
+static int sleep_until(struct gt_sampler *s, uint64_t deadline, unsigned seq)
 {
     struct timespec ts;
-    int stopping;
 
     ts_from_ns(&ts, deadline);
-    pthread_mutex_lock(&s->lock);
-    while (!s->stopping && gt_now_ns() < deadline)
-        if (pthread_cond_timedwait(&s->wake, &s->lock, &ts) == ETIMEDOUT)
-            break;
-    stopping = s->stopping;
-    pthread_mutex_unlock(&s->lock);
-    return stopping;
+    for (;;) {
+        /* FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC time. */
+        long r = syscall(SYS_futex, &s->wake_seq, FUTEX_WAIT_BITSET_PRIVATE, seq, &ts, NULL,
+                         FUTEX_BITSET_MATCH_ANY);
+        if (r < 0 && errno == ETIMEDOUT)
+            return SLEPT;
+        if (atomic_load(&s->wake_seq) != seq)
+            return WOKEN;
+        if (gt_now_ns() >= deadline)
+            return SLEPT;
+        /* EINTR, or a spurious return: sleep on. */
+    }
 }
 
 static void update_state(struct gt_sampler *s)
@@ -285,14 +305,19 @@ static void *run(void *arg)
     struct gt_sampler *s = arg;
     uint64_t next, now, interval;
     int paced = self_paced(s), r;
+    unsigned seq;
 
     pthread_mutex_lock(&s->lock);
     interval = s->interval_ns;
     pthread_mutex_unlock(&s->lock);
     next = gt_now_ns() + interval;
+    seq = atomic_load(&s->wake_seq);
     for (;;) {
-        if (!paced && sleep_until(s, next))
-            break;
+        int woken = !paced && sleep_until(s, next, seq) == WOKEN;
+        uint64_t old = interval;
+        /* Taken before stopping is read: a later stop changes it, so the
+         * next sleep returns at once instead of missing the wake-up. */
+        seq = atomic_load(&s->wake_seq);
         now = gt_now_ns();
         pthread_mutex_lock(&s->lock);
         if (s->stopping) {
@@ -301,6 +326,12 @@ static void *run(void *arg)
         }
         interval = s->interval_ns;
         pthread_mutex_unlock(&s->lock);
+        /* A shorter interval starts now, not at the end of the long one. */
+        if (woken) {
+            if (interval < old && now + interval < next)
+                next = now + interval;
+            continue;
+        }
         r = sample_sources(s, now);
         if (r < 0)
             break;
@@ -374,8 +405,8 @@ void gt_sampler_set_interval(struct gt_sampler *s, uint64_t ns)
         ns = GT_INTERVAL_MAX_NS;
     pthread_mutex_lock(&s->lock);
     s->interval_ns = ns;
-    pthread_cond_signal(&s->wake);
     pthread_mutex_unlock(&s->lock);
+    wake_thread(s);
 }
 
 uint64_t gt_sampler_interval(struct gt_sampler *s)
@@ -406,9 +437,9 @@ void gt_sampler_stop(struct gt_sampler *s)
         return;
     pthread_mutex_lock(&s->lock);
     s->stopping = 1;
-    pthread_cond_broadcast(&s->wake);
     pthread_cond_broadcast(&s->taken);
     pthread_mutex_unlock(&s->lock);
+    wake_thread(s);
     pthread_join(s->thread, NULL);
     s->started = 0;
 }
@@ -418,7 +449,6 @@ void gt_sampler_free(struct gt_sampler *s)
     if (!s)
         return;
     gt_sampler_stop(s);
-    pthread_cond_destroy(&s->wake);
     pthread_cond_destroy(&s->ready);
     pthread_cond_destroy(&s->taken);
     pthread_mutex_destroy(&s->lock);

@@ -225,18 +225,30 @@ static void draw_header(struct tui *t)
     const struct gt_source_info *in = &t->cfg->sources[0]->info;
     struct gt_sampler_stats st;
     char buf[768];
+    struct gt_text h;
     time_t now = time(NULL);
     uint64_t ms = gt_sampler_interval(t->cfg->sampler) / 1000000ull;
 
     gt_sampler_get_stats(t->cfg->sampler, &st);
     t->sampler_live = st.state == GT_SAMPLER_RUNNING;
-    snprintf(buf, sizeof(buf), " gputop%s%s%s%u cores%s%s%s%s%llu ms%s%s%s%s%s",
-             sep(t), in->gpu[0] ? in->gpu : in->device, sep(t), in->shader_cores,
-             sep(t), t->cfg->sources[0]->type->name,
-             st.state == GT_SAMPLER_RETRYING ? " RETRYING" :
-             st.state == GT_SAMPLER_ENDED ? " ENDED" : "",
-             sep(t), (unsigned long long)ms, t->per_second ? " (rates /s)" : "",
-             sep(t), t->paused ? "PAUSED" : "live", sep(t), clock_text(t, now));
+    gt_text_init(&h, buf, sizeof(buf));
+    gt_text_add(&h, " gputop");
+    gt_text_add(&h, sep(t));
+    gt_text_add(&h, in->gpu[0] ? in->gpu : in->device);
+    gt_text_add(&h, sep(t));
+    gt_text_uint(&h, in->shader_cores);
+    gt_text_add(&h, " cores");
+    gt_text_add(&h, sep(t));
+    gt_text_add(&h, t->cfg->sources[0]->type->name);
+    gt_text_add(&h, st.state == GT_SAMPLER_RETRYING ? " RETRYING" :
+                    st.state == GT_SAMPLER_ENDED ? " ENDED" : "");
+    gt_text_add(&h, sep(t));
+    gt_text_uint(&h, ms);
+    gt_text_add(&h, t->per_second ? " ms (rates /s)" : " ms");
+    gt_text_add(&h, sep(t));
+    gt_text_add(&h, t->paused ? "PAUSED" : "live");
+    gt_text_add(&h, sep(t));
+    gt_text_add(&h, clock_text(t, now));
     gt_cellbuf_fill(t->cells, 0, 0, COLS, ' ', ST_HEADER);
     put(t, 0, 0, buf, -1, ST_HEADER);
     /* A new warning stays on screen for ten seconds. */
@@ -272,21 +284,23 @@ static int tabs_keys_only(const struct tui *t)
 static void draw_tabs(struct tui *t)
 {
     int keys_only = tabs_keys_only(t), x = 0;
-    char buf[128];
+    char key[4] = { ' ', 0, ' ', 0 };
     size_t i;
 
     for (i = 0; i < t->l->nsections && x < COLS; i++) {
         const struct gt_section_def *s = &t->l->sections[i];
+        enum style st = i == t->section ? ST_TAB : ST_PLAIN;
+        key[1] = s->key;
+        x += gt_cellbuf_text(t->cells, 1, x, key, -1, st);
         if (keys_only)
-            snprintf(buf, sizeof(buf), " %c ", s->key);
-        else
-            snprintf(buf, sizeof(buf), " %c %s ", s->key, s->title);
-        put(t, 1, x, buf, -1, i == t->section ? ST_TAB : ST_PLAIN);
-        x += (int)strlen(buf);
+            continue;
+        gt_cellbuf_fill(t->cells, 1, x++, 1, ' ', st);
+        x += gt_cellbuf_text(t->cells, 1, x, s->title, -1, st);
+        gt_cellbuf_fill(t->cells, 1, x++, 1, ' ', st);
     }
     if (keys_only && LINES > 12) {
-        snprintf(buf, sizeof(buf), " %s", t->l->sections[t->section].title);
-        put(t, 1, x, buf, -1, ST_HEADING);
+        x += gt_cellbuf_text(t->cells, 1, x, " ", -1, ST_HEADING);
+        put(t, 1, x, t->l->sections[t->section].title, -1, ST_HEADING);
     }
 }
 
@@ -294,7 +308,7 @@ static void triage_text(struct tui *t, char *buf, size_t len)
 {
     double best_q = NAN, best_u = NAN;
     const struct gt_triage_rule *q = NULL, *u = NULL;
-    char tmp[128];
+    struct gt_text s;
     size_t i;
 
     for (i = 0; i < t->l->ntriage; i++) {
@@ -311,19 +325,27 @@ static void triage_text(struct tui *t, char *buf, size_t len)
             u = r;
         }
     }
+    gt_text_init(&s, buf, len);
     if (!q && !u) {
-        snprintf(buf, len, " triage: no data yet");
+        gt_text_add(&s, " triage: no data yet");
         return;
     }
-    buf[0] = '\0';
-    if (q)
-        snprintf(buf, len, " %s %.0f%%", q->label, best_q);
+    if (q) {
+        gt_text_add(&s, " ");
+        gt_text_add(&s, q->label);
+        gt_text_add(&s, " ");
+        gt_text_fixed(&s, best_q, 0, 0);
+        gt_text_add(&s, "%");
+    }
     if (u) {
-        snprintf(tmp, sizeof(tmp), "%s%s %.0f%%", q ? sep(t) : " ", u->label, best_u);
-        strncat(buf, tmp, len - strlen(buf) - 1);
+        gt_text_add(&s, q ? sep(t) : " ");
+        gt_text_add(&s, u->label);
+        gt_text_add(&s, " ");
+        gt_text_fixed(&s, best_u, 0, 0);
+        gt_text_add(&s, "%");
         if (u->verdict) {
-            snprintf(tmp, sizeof(tmp), " %s %s", t->ascii ? "->" : "\u2192", u->verdict);
-            strncat(buf, tmp, len - strlen(buf) - 1);
+            gt_text_add(&s, t->ascii ? " -> " : " \u2192 ");
+            gt_text_add(&s, u->verdict);
         }
     }
 }
@@ -338,18 +360,23 @@ static int name_width(void)
 static void value_text(const struct tui *t, size_t m, double v, char *buf, size_t len)
 {
     const struct gt_metric_def *md = &t->l->metrics[m];
-    char num[32];
+    struct gt_text s;
 
+    gt_text_init(&s, buf, len);
     if (md->show == GT_SHOW_PERCENT) {
-        if (isnan(v))
-            snprintf(buf, len, "-");
-        else
-            snprintf(buf, len, "%5.1f %%", v);
+        if (isnan(v)) {
+            gt_text_add(&s, "-");
+            return;
+        }
+        gt_text_fixed(&s, v, 1, 5);
+        gt_text_add(&s, " %");
         return;
     }
-    gt_fmt_si(num, sizeof(num), v);
-    snprintf(buf, len, "%s %s%s", num, md->unit,
-             t->per_second && is_rate_kind(md->show) ? "/s" : "");
+    gt_text_si(&s, v);
+    gt_text_add(&s, " ");
+    gt_text_add(&s, md->unit);
+    if (t->per_second && is_rate_kind(md->show))
+        gt_text_add(&s, "/s");
 }
 
 /* The bar's fraction: percentages of 100, counts of the highest seen,
@@ -412,12 +439,17 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r)
     double v = metric_value(t, r->idx, r->inst), frac;
     char name[256], val[64], bar[512];
     const char *why = gt_engine_unavailable(t->cfg->engine, r->idx);
+    struct gt_text s;
 
-    if (r->inst >= 0)
-        snprintf(name, sizeof(name), "    %s %d", gt_engine_instanced(t->cfg->engine, r->idx)
-                 ? "cluster" : "instance", r->inst);
-    else
-        snprintf(name, sizeof(name), "  %s", md->title);
+    gt_text_init(&s, name, sizeof(name));
+    if (r->inst >= 0) {
+        gt_text_add(&s, gt_engine_instanced(t->cfg->engine, r->idx) ? "    cluster "
+                                                                    : "    instance ");
+        gt_text_uint(&s, (unsigned)r->inst);
+    } else {
+        gt_text_add(&s, "  ");
+        gt_text_add(&s, md->title);
+    }
     put(t, y, 0, name, nw, selected ? ST_SELECTED : ST_PLAIN);
     x = nw + 1;
     if (why) {
@@ -425,9 +457,10 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r)
         return;
     }
     if (r->kind == ROW_BUCKET && !isnan(v) && (frac = bar_fraction(t, r, t->vals[r->idx])) >= 0) {
-        char num[32];
-        gt_fmt_si(num, sizeof(num), v);
-        snprintf(val, sizeof(val), "%3.0f%% %s", frac * 100, num);
+        gt_text_init(&s, val, sizeof(val));
+        gt_text_fixed(&s, frac * 100, 0, 3);
+        gt_text_add(&s, "% ");
+        gt_text_si(&s, v);
     } else {
         value_text(t, r->idx, v, val, sizeof(val));
     }
@@ -450,11 +483,12 @@ static void draw_row(struct tui *t, int y, const struct row *r)
     char buf[256];
 
     switch (r->kind) {
-    case ROW_GROUP:
-        snprintf(buf, sizeof(buf), "%s%s", t->l->groups[r->idx].title,
-                 t->l->groups[r->idx].histogram ? " (histogram)" : "");
-        put(t, y, 0, buf, -1, ST_HEADING);
+    case ROW_GROUP: {
+        int x = gt_cellbuf_text(t->cells, y, 0, t->l->groups[r->idx].title, -1, ST_HEADING);
+        if (t->l->groups[r->idx].histogram)
+            put(t, y, x, " (histogram)", -1, ST_HEADING);
         return;
+    }
     case ROW_TRIAGE:
         triage_text(t, buf, sizeof(buf));
         put(t, y, 0, buf, -1, ST_ALERT);

@@ -1,0 +1,124 @@
+/* Text for values, bars and sparklines: the fast fixed-point formatter
+ * against snprintf, SI prefixes, and the drawn widths. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gputop/format.h"
+
+static uint64_t next_rand(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+static void same_as_printf(double v, int decimals, int width)
+{
+    char want[64], got[64];
+    size_t n = gt_fmt_fixed(got, sizeof(got), v, decimals, width);
+
+    snprintf(want, sizeof(want), "%*.*f", width, decimals, v);
+    cr_assert_str_eq(got, want, "%.17g with %d decimals, width %d", v, decimals, width);
+    cr_assert_eq(n, strlen(want));
+}
+
+Test(format, fixed_matches_printf_on_random_values)
+{
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    int i, d;
+
+    for (i = 0; i < 200000; i++) {
+        /* Mantissas over twelve decades, both signs, some exact binary fractions. */
+        double mag = pow(10.0, (double)(next_rand(&x) % 120) / 10.0 - 3.0);
+        double v = (double)(next_rand(&x) >> 11) / 9007199254740992.0 * mag;
+        if (i % 7 == 0)
+            v = (double)(next_rand(&x) % 100000) / 8.0;      /* exact ties */
+        if (i % 2)
+            v = -v;
+        for (d = 0; d <= 3; d++)
+            same_as_printf(v, d, (int)(next_rand(&x) % 8));
+    }
+}
+
+Test(format, fixed_matches_printf_on_edges)
+{
+    static const double v[] = { 0.0, -0.0, 0.5, 1.5, 2.5, 0.125, 0.375, 0.005, 0.015, 0.045,
+                                999.95, 999.949999, 1e11, 1e12, 1e300, -1e-300, 9.995,
+                                99.95, 2.675, 1.005, INFINITY, -INFINITY, NAN };
+    size_t i;
+    int d;
+
+    for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+        for (d = 0; d <= 3; d++) {
+            same_as_printf(v[i], d, 0);
+            same_as_printf(v[i], d, 5);
+        }
+}
+
+Test(format, fixed_never_overflows_its_buffer)
+{
+    char buf[4] = "xxx";
+
+    gt_fmt_fixed(buf, sizeof(buf), 12345.678, 2, 0);
+    cr_assert_eq(strlen(buf), 3);
+    cr_assert_eq(gt_fmt_fixed(buf, 0, 1.0, 1, 0), 0);
+}
+
+Test(format, si_prefixes)
+{
+    static const struct {
+        double v;
+        const char *want;
+    } cases[] = {
+        { 0, "0" }, { 512, "512" }, { 0.25, "0.25" }, { 12.5, "12.5" }, { 1000, "1.00k" },
+        { 85200000, "85.2M" }, { 1234000000, "1.23G" }, { 999999, "1.00M" },
+        { 336000, "336k" }, { -4200, "-4.20k" }, { NAN, "-" }, { 5e18, "5.00E" },
+    };
+    char buf[32];
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        gt_fmt_si(buf, sizeof(buf), cases[i].v);
+        cr_assert_str_eq(buf, cases[i].want, "%g", cases[i].v);
+    }
+}
+
+/* Columns of UTF-8 text: every character drawn is one column. */
+static size_t columns(const char *s)
+{
+    size_t n = 0;
+
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+Test(format, bars_fill_their_width)
+{
+    char buf[256];
+
+    gt_fmt_bar(buf, sizeof(buf), 10, 0.5, 1);
+    cr_assert_str_eq(buf, "#####.....");
+    gt_fmt_bar(buf, sizeof(buf), 10, 1.5, 1);
+    cr_assert_str_eq(buf, "##########");
+    gt_fmt_bar(buf, sizeof(buf), 4, NAN, 1);
+    cr_assert_str_eq(buf, "....");
+    gt_fmt_bar(buf, sizeof(buf), 10, 0.55, 0);
+    cr_assert_eq(columns(buf), 10);
+    cr_assert(strstr(buf, "\u258c"), "half a column drawn as a half block: %s", buf);
+}
+
+Test(format, sparklines_scale_between_lo_and_hi)
+{
+    double v[] = { 0, 50, 100, NAN };
+    char buf[64];
+
+    gt_fmt_sparkline(buf, sizeof(buf), v, 4, 0, 100, 1);
+    cr_assert_str_eq(buf, "_:# ");
+    gt_fmt_sparkline(buf, sizeof(buf), v, 4, 0, 100, 0);
+    cr_assert_str_eq(buf, "\u2581\u2584\u2588 ");
+}
