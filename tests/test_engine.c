@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gputop/engine.h"
@@ -233,4 +234,114 @@ Test(engine, catalog_rules)
     cr_assert_eq(gt_catalog_merge(&c, &d), -1);                               /* names clash */
     gt_catalog_free(&c);
     gt_catalog_free(&d);
+}
+
+/* ---- spans: the slots the engine reads ---- */
+
+static int in_spans(const struct gt_span *sp, size_t n, uint32_t slot)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (slot >= sp[i].first && slot < sp[i].first + sp[i].count)
+            return 1;
+    return 0;
+}
+
+Test(engine, spans_cover_every_slot_read_and_give_the_same_results)
+{
+    struct fixture f;
+    struct gt_span *sp;
+    struct gt_snapshot part;
+    double all[16], some[16];
+    size_t n, i, m;
+    uint32_t k;
+
+    setup_fixture(&f, "sum");
+    fill(&f);
+    cr_assert_eq(gt_engine_spans(f.e, &sp, &n), 0);
+    cr_assert_gt(n, 0);
+    for (i = 1; i < n; i++)
+        cr_assert_gt(sp[i].first, sp[i - 1].first + sp[i - 1].count, "sorted, apart");
+    /* Read counters (and the ratio's denominator) are in; Zero feeds a
+     * metric too, so it is in as well. */
+    for (k = 0; k < 4; k++)
+        cr_assert(in_spans(sp, n, f.c.counters[f.cyc].slot + k));
+    cr_assert(in_spans(sp, n, f.c.counters[f.ticks_total].slot + 1));
+    /* A copy of only the spans evaluates the same as the whole snapshot. */
+    cr_assert_eq(gt_snapshot_init(&part, f.c.nslots), 0);
+    for (k = 0; k < part.nslots; k++)
+        part.deltas[k] = 0xdeadbeef;         /* what is outside must not matter */
+    gt_snapshot_copy_spans(&part, &f.s, sp, n);
+    for (k = 0; k < part.nslots; k++)
+        if (!in_spans(sp, n, k))
+            part.deltas[k] = 999999;
+    gt_engine_eval(f.e, &f.s, all);
+    gt_engine_eval(f.e, &part, some);
+    m = gt_engine_nmetrics(f.e);
+    for (i = 0; i < m; i++)
+        cr_assert(memcmp(&all[i], &some[i], sizeof(double)) == 0, "metric %zu: %g vs %g", i,
+                  all[i], some[i]);
+    free(sp);
+    gt_snapshot_free(&part);
+    teardown_fixture(&f);
+}
+
+Test(engine, used_mask_matches_uses)
+{
+    struct fixture f;
+    unsigned char used[64];
+    size_t k;
+
+    setup_fixture(&f, "mean");
+    cr_assert_lt(f.c.ncounters, sizeof(used));
+    gt_engine_used(f.e, used);
+    for (k = 0; k < f.c.ncounters; k++)
+        if (f.c.counters[k].kind != GT_COUNTER_CONSTANT)
+            cr_assert_eq(used[k], gt_engine_uses(f.e, k), "counter %s", f.c.counters[k].name);
+    cr_assert_eq(used[f.ticks_user], 1, "numerator of a ratio read");
+    cr_assert_eq(used[f.ticks_total], 1, "denominator of a ratio read");
+    teardown_fixture(&f);
+}
+
+Test(engine, spans_normalize_sorts_and_joins)
+{
+    struct gt_span sp[] = { { 40, 2 }, { 0, 4 }, { 6, 2 }, { 3, 2 }, { 20, 0 }, { 50, 1 } };
+    size_t n = gt_spans_normalize(sp, 6, 2);
+
+    /* [0,5) and [6,8) are 1 apart: joined; 20 stands alone (empty); [40,42) and
+     * [50,51) are 8 apart: kept. */
+    cr_assert_eq(n, 4);
+    cr_assert(sp[0].first == 0 && sp[0].count == 8);
+    cr_assert(sp[1].first == 20 && sp[1].count == 0);
+    cr_assert(sp[2].first == 40 && sp[2].count == 2);
+    cr_assert(sp[3].first == 50 && sp[3].count == 1);
+    cr_assert_eq(gt_spans_normalize(sp, 0, 2), 0);
+}
+
+Test(engine, span_accumulate_and_zero_touch_only_their_slots)
+{
+    struct gt_snapshot a, b;
+    struct gt_span sp[] = { { 1, 2 } };
+    uint32_t i;
+
+    cr_assert_eq(gt_snapshot_init(&a, 4), 0);
+    cr_assert_eq(gt_snapshot_init(&b, 4), 0);
+    for (i = 0; i < 4; i++) {
+        a.deltas[i] = 10 + i;
+        b.deltas[i] = 100;
+    }
+    a.nsamples = b.nsamples = 1;
+    a.t_start_ns = 1;
+    a.t_end_ns = 2;
+    b.t_start_ns = 2;
+    b.t_end_ns = 3;
+    gt_snapshot_accumulate_spans(&a, &b, sp, 1);
+    cr_assert(a.deltas[0] == 10 && a.deltas[1] == 111 && a.deltas[2] == 112 && a.deltas[3] == 13);
+    cr_assert(a.t_start_ns == 1 && a.t_end_ns == 3 && a.nsamples == 2);
+    gt_snapshot_zero_spans(&a, sp, 1);
+    cr_assert(a.deltas[0] == 10 && a.deltas[1] == 0 && a.deltas[2] == 0 && a.deltas[3] == 13);
+    cr_assert_eq(a.nsamples, 0);
+    gt_snapshot_free(&a);
+    gt_snapshot_free(&b);
 }

@@ -1,9 +1,11 @@
 /* The sampler: no count lost when the reader is slow, deadlines that do
  * not drift, error backoff, interval parsing. */
 #include <criterion/criterion.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "gputop/sampler.h"
 
@@ -259,4 +261,99 @@ Test(sampler, interval_parsing)
     cr_assert_eq(gt_parse_interval("10 m"), 0);
     cr_assert_eq(gt_parse_interval(""), 0);
     cr_assert_eq(gt_parse_interval("nan"), 0);
+}
+
+/* With spans, only their slots are merged and handed over; a slow reader
+ * still loses nothing in them, and the reader's other slots stay as they
+ * were. */
+Test(sampler, spans_move_only_their_slots)
+{
+    struct counting c = { 0 };
+    struct gt_source *src = make_source(&c);
+    uint32_t off = 0;
+    struct gt_span sp = { 1, 2 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, &sp, 1 };
+    struct gt_sampler *s = gt_sampler_new(&cfg);
+    struct gt_snapshot snap;
+    uint64_t sum1 = 0, sum2 = 0;
+    struct gt_diag d;
+    int r;
+
+    c.limit = 200;
+    cr_assert_not_null(s);
+    cr_assert_eq(gt_snapshot_init(&snap, 3), 0);
+    snap.deltas[0] = 42;
+    cr_assert_eq(gt_sampler_start(s, &d), 0);
+    while ((r = gt_sampler_take(s, &snap, 2000000000ull)) >= 0) {
+        if (r == 0)
+            continue;
+        cr_assert_eq(snap.deltas[0], 42, "a slot outside the spans was written");
+        sum1 += snap.deltas[1];
+        sum2 += snap.deltas[2];
+        sleep_ms(3);
+    }
+    gt_sampler_free(s);
+    cr_assert_eq(sum1, c.produced[1]);
+    cr_assert_eq(sum2, c.produced[2]);
+    gt_snapshot_free(&snap);
+    free_source(src);
+}
+
+/* The wake descriptor turns readable at the first publish after the time
+ * asked for, not before. */
+Test(sampler, wake_fd_signals_the_first_sample_after_the_time_given)
+{
+    struct counting c = { 0 };
+    struct gt_source *src = make_source(&c);
+    uint32_t off = 0;
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 10000000, 0, NULL, NULL, NULL, 0 };
+    struct gt_sampler *s = gt_sampler_new(&cfg);
+    struct pollfd p;
+    struct gt_diag d;
+    uint64_t asked, v;
+    int fd;
+
+    cr_assert_not_null(s);
+    fd = gt_sampler_wake_fd(s);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(gt_sampler_wake_fd(s), fd, "one descriptor per sampler");
+    asked = gt_now_ns() + 55000000ull;
+    gt_sampler_wake_after(s, asked);
+    cr_assert_eq(gt_sampler_start(s, &d), 0);
+    p.fd = fd;
+    p.events = POLLIN;
+    cr_assert_eq(poll(&p, 1, 2000), 1, "never woken");
+    cr_assert_geq(gt_now_ns(), asked, "woken before the time asked for");
+    cr_assert_eq(read(fd, &v, sizeof(v)), (ssize_t)sizeof(v));
+    cr_assert_eq(poll(&p, 1, 100), 0, "woken again without being asked");
+    gt_sampler_free(s);
+    free_source(src);
+}
+
+/* From a 10 s interval to 10 ms: the next sample comes within about 10 ms,
+ * not at the end of the long wait. */
+Test(sampler, a_shorter_interval_applies_at_once)
+{
+    struct counting c = { 0 };
+    struct gt_source *src = make_source(&c);
+    uint32_t off = 0;
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 10000000000ull, 0, NULL, NULL, NULL, 0 };
+    struct gt_sampler *s = gt_sampler_new(&cfg);
+    struct gt_snapshot snap;
+    struct gt_diag d;
+    uint64_t t0;
+
+    cr_assert_not_null(s);
+    cr_assert_eq(gt_snapshot_init(&snap, 3), 0);
+    cr_assert_eq(gt_sampler_start(s, &d), 0);
+    sleep_ms(20);
+    t0 = gt_now_ns();
+    gt_sampler_set_interval(s, 10000000ull);
+    cr_assert_eq(gt_sampler_take(s, &snap, 3000000000ull), 1, "no sample within 3 s");
+    cr_assert_lt(gt_now_ns() - t0, 3000000000ull);
+    t0 = gt_now_ns();
+    gt_sampler_free(s);          /* stopping wakes it at once, too */
+    cr_assert_lt(gt_now_ns() - t0, 3000000000ull);
+    gt_snapshot_free(&snap);
+    free_source(src);
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fakes/tmux.h"
 #include "gputop/layout.h"
@@ -183,4 +184,137 @@ Test(tui, stdout_to_a_pipe_prints_batch_output, .timeout = 60)
     cr_assert_eq(pclose(p), 0);
     cr_assert_eq(header, 1);
     cr_assert_eq(lines, 4);
+}
+
+/* Waits for the pane's command to end, so that its output is all logged. */
+static void expect_exit(struct tmux *t)
+{
+    struct timespec ts = { 0, 50000000L };
+    int i;
+
+    for (i = 0; i < 100 && tmux_alive(t); i++)
+        nanosleep(&ts, NULL);
+    nanosleep(&ts, NULL);
+}
+
+/* Everything after the first line (the header, whose clock ticks). */
+static const char *below_header(const char *s)
+{
+    const char *nl = strchr(s, '\n');
+
+    return nl ? nl + 1 : s;
+}
+
+/* Only changed cells are sent each refresh: after many such refreshes the
+ * screen, colours included, must be what a full repaint draws. */
+Test(tui, incremental_updates_equal_a_full_repaint, .timeout = 60)
+{
+    struct tmux t;
+    char *inc, *full;
+    struct timespec pause = { 1, 500000000L };
+
+    start(&t, 100, 30, "", "--source sim:mali-g720,scene=cycle --no-cpu -i 20ms -r 50ms");
+    tmux_literal(&t, "5");                      /* a section with bars of every level */
+    nanosleep(&pause, NULL);
+    tmux_literal(&t, "c");
+    nanosleep(&pause, NULL);
+    tmux_literal(&t, " ");
+    expect(&t, "PAUSED");
+    inc = tmux_capture_styled(&t);
+    tmux_keys(&t, "C-l");
+    nanosleep(&pause, NULL);
+    full = tmux_capture_styled(&t);
+    cr_assert_str_eq(below_header(inc), below_header(full),
+                     "incremental screen differs from a repaint:\n%s\n----\n%s", inc, full);
+    free(inc);
+    free(full);
+    tmux_stop(&t);
+}
+
+Test(tui, ctrl_z_suspends_and_fg_resumes, .timeout = 60)
+{
+    struct tmux t;
+    char cmd[1024];
+
+    cr_assert_eq(tmux_start(&t, 80, 24, "", "PS1='PROMPT$ ' sh -i"), 0);
+    expect(&t, "PROMPT$");
+    snprintf(cmd, sizeof(cmd), "%s --source sim:mali-t8xx --no-cpu", gputop_bin());
+    tmux_literal(&t, cmd);
+    tmux_keys(&t, "Enter");
+    expect(&t, "triage");
+    tmux_keys(&t, "C-z");
+    expect(&t, "Stopped");
+    tmux_literal(&t, "fg");
+    tmux_keys(&t, "Enter");
+    expect(&t, "triage");
+    expect(&t, "live");
+    tmux_literal(&t, "q");
+    tmux_literal(&t, "echo EXIT=$?");
+    tmux_keys(&t, "Enter");
+    expect(&t, "EXIT=0");
+    tmux_stop(&t);
+}
+
+/* SGR sequences (ESC [ params m) that set a foreground or background
+ * colour: 30-38, 40-48, 90-97, 100-107 (39 and 49, the defaults, are not). */
+static int colour_sgrs(const char *s)
+{
+    int n = 0;
+
+    while ((s = strstr(s, "\033[")) != NULL) {
+        const char *p = s + 2, *end = p;
+        while (*end && (*end == ';' || (*end >= '0' && *end <= '9')))
+            end++;
+        if (*end == 'm')
+            while (p < end) {
+                long v = strtol(p, (char **)&p, 10);
+                n += (v >= 30 && v <= 38) || (v >= 40 && v <= 48) || (v >= 90 && v <= 107);
+                if (*p == ';')
+                    p++;
+                else
+                    break;
+            }
+        s = end;
+    }
+    return n;
+}
+
+Test(tui, no_color_sends_no_colour_sequences, .timeout = 60)
+{
+    struct tmux t;
+    FILE *f;
+    char buf[1 << 16];
+    size_t n;
+
+    start(&t, 80, 24, "NO_COLOR=1", "--source sim:mali-t8xx --no-cpu");
+    expect(&t, "triage");
+    tmux_keys(&t, "C-l");                       /* all of it again, into the raw log */
+    tmux_literal(&t, "h");
+    expect(&t, "gputop keys");
+    tmux_literal(&t, "q");
+    expect_exit(&t);
+    f = fopen(t.raw, "rb");
+    cr_assert_not_null(f);
+    n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    cr_assert_gt(n, 100);
+    cr_assert_eq(colour_sgrs(buf), 0, "a foreground colour was set");
+    cr_assert_not_null(strstr(buf, "\033[7m"), "reverse video still marks the header");
+    tmux_stop(&t);
+}
+
+/* A click on a tab, as xterm reports it in SGR mouse mode. */
+Test(tui, mouse_click_on_a_tab, .timeout = 60)
+{
+    struct tmux t;
+
+    start(&t, 120, 30, "", "--source sim:mali-t8xx --no-cpu");
+    expect(&t, "triage");
+    /* Narrow tabs are " 1 ", " 2 ", ...: a press and release on column 1
+     * of row 1, in the encoding ncurses asks for (mode 1000: ESC [ M, then
+     * button, column and row, each plus 32, 1-based). */
+    tmux_literal(&t, "\033[M !\"\033[M#!\"");
+    expect(&t, "CPU activity");
+    tmux_stop(&t);
 }

@@ -24,9 +24,39 @@ struct gt_termout {
     size_t len, cap;
 };
 
-static char *dup_or_empty(const char *s)
+/* Length of s up to the end, leaving out terminfo delays ("$<5>", "$<2*>"):
+ * they tell tputs how long a slow serial terminal needs, and would be
+ * printed as text here. Writes the rest to out when out is not NULL. */
+static size_t without_delays(const char *s, char *out)
 {
-    return strdup(s ? s : "");
+    size_t n = 0;
+
+    while (*s) {
+        const char *end;
+        if (s[0] == '$' && s[1] == '<' && (end = strchr(s, '>')) != NULL) {
+            s = end + 1;
+            continue;
+        }
+        if (out)
+            out[n] = *s;
+        n++;
+        s++;
+    }
+    if (out)
+        out[n] = '\0';
+    return n;
+}
+
+/* A copy without terminfo delays. */
+static char *dup_sequence(const char *s)
+{
+    char *d;
+
+    s = s ? s : "";
+    d = malloc(without_delays(s, NULL) + 1);
+    if (d)
+        without_delays(s, d);
+    return d;
 }
 
 void gt_termout_free(struct gt_termout *o)
@@ -60,8 +90,8 @@ struct gt_termout *gt_termout_new(const struct gt_termout_caps *caps)
     o->utf8 = caps->utf8;
     o->row = o->col = -1;
     for (i = 0; i < caps->nstyles; i++) {
-        o->on[i] = dup_or_empty(i ? caps->style_on[i] : NULL);
-        o->off[i] = dup_or_empty(i ? caps->style_off[i] : NULL);
+        o->on[i] = dup_sequence(i ? caps->style_on[i] : NULL);
+        o->off[i] = dup_sequence(i ? caps->style_off[i] : NULL);
         if (!o->on[i] || !o->off[i])
             break;
         o->on_len[i] = strlen(o->on[i]);
@@ -138,6 +168,14 @@ static void emit_char(struct gt_termout *o, uint32_t c)
     }
 }
 
+static void emit_terminfo(struct gt_termout *o, const char *s)
+{
+    size_t n = without_delays(s, NULL);
+
+    if (reserve(o, n + 1) == 0)
+        o->len += without_delays(s, o->buf + o->len);
+}
+
 static void move_to(struct gt_termout *o, int y, int x)
 {
     const char *s;
@@ -151,7 +189,7 @@ static void move_to(struct gt_termout *o, int y, int x)
         emit_uint(o, (unsigned)x + 1);
         emit(o, "H", 1);
     } else if ((s = tiparm(o->cup, y, x)) != NULL) {
-        emit(o, s, strlen(s));
+        emit_terminfo(o, s);
     }
     o->row = y;
     o->col = x;

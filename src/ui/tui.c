@@ -591,6 +591,7 @@ static const char *const help_lines[] = {
     "  r            reset min / max",
     "  /            find a metric by name (Enter: next match, Esc: cancel)",
     "  h ? F1       this help;  any key closes it",
+    "  Ctrl-L       redraw the whole screen;  Ctrl-Z  suspend (fg resumes)",
     "  q            quit",
     "",
     "  The footer shows the selected metric: guide reference, description",
@@ -775,7 +776,7 @@ static void mouse_key(struct tui *t)
     if (getmouse(&ev) != OK || ev.y != 1)
         return;
     for (i = 0; i < t->l->nsections; i++) {
-        int w = keys_only ? 3 : (int)strlen(t->l->sections[i].title) + 3;
+        int w = tab_width(t, i, keys_only);
         if (ev.x >= x && ev.x < x + w) {
             go_section(t, i);
             return;
@@ -826,6 +827,7 @@ static int handle_key(struct tui *t, int ch)
     case '/': t->searching = 1; t->search[0] = '\0'; return 0;
     case KEY_MOUSE: mouse_key(t); return 0;
     case KEY_RESIZE: return 0;
+    case 12: repaint_all(t); return 0;       /* Ctrl-L: the screen was garbled */
     }
     for (i = 0; i < t->l->nsections; i++)
         if (t->l->sections[i].key == ch) {
@@ -1048,12 +1050,17 @@ static void free_state(struct tui *t)
     gt_termout_free(t->out);
 }
 
+/* Paused, the snapshot on screen stays (the per-core rows are computed
+ * from it); the sampler keeps adding up what comes meanwhile. */
 static void take_sample(struct tui *t)
 {
     size_t i;
-    int r = gt_sampler_take(t->cfg->sampler, &t->snap, 0);
+    int r;
 
-    if (r <= 0 || t->paused)
+    if (t->paused)
+        return;
+    r = gt_sampler_take(t->cfg->sampler, &t->snap, 0);
+    if (r <= 0)
         return;
     gt_engine_eval(t->cfg->engine, &t->snap, t->vals);
     for (i = 0; i < t->l->nmetrics; i++)

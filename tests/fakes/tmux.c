@@ -107,14 +107,14 @@ void tmux_resize(struct tmux *t, int cols, int rows)
     run("tmux -L %s resize-window %s", t->socket, size);
 }
 
-char *tmux_capture(struct tmux *t)
+static char *capture(struct tmux *t, const char *flags)
 {
     char cmd[256];
     size_t cap = 65536, n = 0, r;
     char *buf = malloc(cap);
     FILE *p;
 
-    snprintf(cmd, sizeof(cmd), "tmux -L %s capture-pane -p 2>/dev/null", t->socket);
+    snprintf(cmd, sizeof(cmd), "tmux -L %s capture-pane -p %s 2>/dev/null", t->socket, flags);
     p = popen(cmd, "r");
     if (!p || !buf) {
         free(buf);
@@ -125,6 +125,16 @@ char *tmux_capture(struct tmux *t)
     buf[n] = '\0';
     pclose(p);
     return buf;
+}
+
+char *tmux_capture(struct tmux *t)
+{
+    return capture(t, "");
+}
+
+char *tmux_capture_styled(struct tmux *t)
+{
+    return capture(t, "-e");
 }
 
 char *tmux_wait_for(struct tmux *t, const char *text, int timeout_ms, int *found)

@@ -17,6 +17,8 @@ void tmux_literal(struct tmux *t, const char *text);  /* send-keys -l */
 void tmux_resize(struct tmux *t, int cols, int rows);
 /* The visible pane as text (malloc'd). */
 char *tmux_capture(struct tmux *t);
+/* The same with colours and attributes as escape sequences. */
+char *tmux_capture_styled(struct tmux *t);
 /* Polls the pane until it contains text or timeout_ms passes; returns the
  * last capture (malloc'd) and sets *found. */
 char *tmux_wait_for(struct tmux *t, const char *text, int timeout_ms, int *found);
