@@ -33,10 +33,17 @@ int gt_cellbuf_cols(const struct gt_cellbuf *b);
  * columns (maxw < 0: to the end of the row), clipped to the frame.
  * Malformed bytes become '?'. Returns the columns written. */
 int gt_cellbuf_text(struct gt_cellbuf *b, int y, int x, const char *s, int maxw, int style);
+/* n code points, one a cell, from (y, x), clipped (none of them controls). */
+void gt_cellbuf_chars(struct gt_cellbuf *b, int y, int x, const uint32_t *cp, int n, int style);
 /* n cells of ch from (y, x), clipped. */
 void gt_cellbuf_fill(struct gt_cellbuf *b, int y, int x, int n, uint32_t ch, int style);
 /* Re-styles n cells from (y, x), keeping their characters. */
 void gt_cellbuf_restyle(struct gt_cellbuf *b, int y, int x, int n, int style);
+/* The composed cells of row y (NULL outside the frame), each a code point
+ * and a style as below, for code that walks a whole run. */
+const uint32_t *gt_cellbuf_row(const struct gt_cellbuf *b, int y);
+#define GT_CELL_CHAR(c)  ((c) & 0x1FFFFFu)
+#define GT_CELL_STYLE(c) ((int)((c) >> 24))
 /* A cell's code point and style; 0 and -1 outside the frame. */
 uint32_t gt_cellbuf_char(const struct gt_cellbuf *b, int y, int x);
 int gt_cellbuf_style(const struct gt_cellbuf *b, int y, int x);

@@ -3,6 +3,7 @@
 #define GPUTOP_FORMAT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Exactly what snprintf's "%*.*f" (width, decimals 0-3) writes, faster for
  * ordinary values; returns the length written. */
@@ -16,6 +17,10 @@ size_t gt_fmt_bar(char *buf, size_t len, int width, double fraction, int ascii);
 /* One column per value, scaled between lo and hi; no data is a blank. */
 size_t gt_fmt_sparkline(char *buf, size_t len, const double *v, size_t n,
                         double lo, double hi, int ascii);
+/* The same as code points, one per column, into out[width] / out[n]. */
+void gt_fmt_bar_cells(uint32_t *out, int width, double fraction, int ascii);
+void gt_fmt_sparkline_cells(uint32_t *out, const double *v, size_t n, double lo, double hi,
+                            int ascii);
 
 /* A bounded string under construction: appends are clipped to the buffer
  * and the text stays terminated, without printf's parsing. */

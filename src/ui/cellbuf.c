@@ -142,6 +142,18 @@ int gt_cellbuf_text(struct gt_cellbuf *b, int y, int x, const char *s, int maxw,
     return n;
 }
 
+void gt_cellbuf_chars(struct gt_cellbuf *b, int y, int x, const uint32_t *cp, int n, int style)
+{
+    int i, r = room(b, y, x, n < 0 ? 0 : n);
+    uint32_t *row;
+
+    if (!r)
+        return;
+    row = b->cur + (size_t)y * (size_t)b->cols + x;
+    for (i = 0; i < r; i++)
+        row[i] = cell(b->ascii && cp[i] >= 0x80 ? '?' : cp[i], style);
+}
+
 void gt_cellbuf_fill(struct gt_cellbuf *b, int y, int x, int n, uint32_t ch, int style)
 {
     int i, r = room(b, y, x, n < 0 ? 0 : n);
@@ -167,6 +179,11 @@ void gt_cellbuf_restyle(struct gt_cellbuf *b, int y, int x, int n, int style)
     row = b->cur + (size_t)y * (size_t)b->cols + x;
     for (i = 0; i < r; i++)
         row[i] = cell(row[i] & CH_MASK, style);
+}
+
+const uint32_t *gt_cellbuf_row(const struct gt_cellbuf *b, int y)
+{
+    return y >= 0 && y < b->rows ? b->cur + (size_t)y * (size_t)b->cols : NULL;
 }
 
 uint32_t gt_cellbuf_char(const struct gt_cellbuf *b, int y, int x)

@@ -143,28 +143,29 @@ static void emit_uint(struct gt_termout *o, unsigned v)
     emit(o, d + sizeof(d) - n, (size_t)n);
 }
 
-static void emit_char(struct gt_termout *o, uint32_t c)
+/* One character, into room the caller reserved (4 bytes). */
+static void put_char(struct gt_termout *o, uint32_t c)
 {
-    char u[4];
+    char *u = o->buf + o->len;
 
     if (c < 0x80 || !o->utf8) {
         u[0] = c < 0x80 ? (char)c : '?';
-        emit(o, u, 1);
+        o->len += 1;
     } else if (c < 0x800) {
         u[0] = (char)(0xC0 | (c >> 6));
         u[1] = (char)(0x80 | (c & 0x3F));
-        emit(o, u, 2);
+        o->len += 2;
     } else if (c < 0x10000) {
         u[0] = (char)(0xE0 | (c >> 12));
         u[1] = (char)(0x80 | ((c >> 6) & 0x3F));
         u[2] = (char)(0x80 | (c & 0x3F));
-        emit(o, u, 3);
+        o->len += 3;
     } else {
         u[0] = (char)(0xF0 | (c >> 18));
         u[1] = (char)(0x80 | ((c >> 12) & 0x3F));
         u[2] = (char)(0x80 | ((c >> 6) & 0x3F));
         u[3] = (char)(0x80 | (c & 0x3F));
-        emit(o, u, 4);
+        o->len += 4;
     }
 }
 
@@ -208,6 +209,7 @@ size_t gt_termout_render(struct gt_termout *o, struct gt_cellbuf *b, const char 
 {
     struct gt_cell_run r = { 0, 0, 0 };
     int rows = gt_cellbuf_rows(b), cols = gt_cellbuf_cols(b), i;
+    const uint32_t *row;
 
     o->len = 0;
     while (gt_cellbuf_next_run(b, &r, RUN_JOIN)) {
@@ -217,9 +219,13 @@ size_t gt_termout_render(struct gt_termout *o, struct gt_cellbuf *b, const char 
         if (n <= 0)
             continue;
         move_to(o, r.y, r.x);
+        row = gt_cellbuf_row(b, r.y) + r.x;
         for (i = 0; i < n; i++) {
-            set_style(o, gt_cellbuf_style(b, r.y, r.x + i));
-            emit_char(o, gt_cellbuf_char(b, r.y, r.x + i));
+            if (GT_CELL_STYLE(row[i]) != o->style)
+                set_style(o, GT_CELL_STYLE(row[i]));
+            if (reserve(o, 4) < 0)
+                break;
+            put_char(o, GT_CELL_CHAR(row[i]));
         }
         /* At the right margin the cursor waits to wrap: where it is next
          * depends on the terminal, so it is addressed again. */

@@ -408,7 +408,7 @@ static double bar_fraction(const struct tui *t, const struct row *r, double v)
 static void draw_spark(struct tui *t, int y, int x, size_t m)
 {
     double v[SPARK_WIDTH], lo = 0, hi = 0;
-    char buf[SPARK_WIDTH * 4 + 1];
+    uint32_t cells[SPARK_WIDTH];
     size_t n = gt_history_recent(t->hist, m, v, SPARK_WIDTH), i;
 
     /* Percentages on their own scale; counts between their recent
@@ -426,9 +426,9 @@ static void draw_spark(struct tui *t, int y, int x, size_t m)
         lo = 0;
         hi = 100;
     }
-    gt_fmt_sparkline(buf, sizeof(buf), v, n, lo, hi, t->ascii);
+    gt_fmt_sparkline_cells(cells, v, n, lo, hi, t->ascii);
     /* Default colour: every attribute change costs escape sequences. */
-    put(t, y, x, buf, SPARK_WIDTH, ST_PLAIN);
+    gt_cellbuf_chars(t->cells, y, x, cells, (int)n, ST_PLAIN);
 }
 
 static void draw_metric_row(struct tui *t, int y, const struct row *r)
@@ -437,7 +437,8 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r)
     int nw = name_width(), x, vw = 16, bw, selected = r->inst < 0 && (long)r->idx == t->selected;
     int spark = t->sparks && r->inst < 0 && COLS >= 60;
     double v = metric_value(t, r->idx, r->inst), frac;
-    char name[256], val[64], bar[512];
+    char name[256], val[64];
+    uint32_t bar[512];
     const char *why = gt_engine_unavailable(t->cfg->engine, r->idx);
     struct gt_text s;
 
@@ -468,8 +469,11 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r)
     frac = r->kind == ROW_BUCKET ? bar_fraction(t, r, t->have_data ? t->vals[r->idx] : NAN)
                                  : bar_fraction(t, r, v);
     if (bw >= 4 && frac >= 0) {
-        gt_fmt_bar(bar, sizeof(bar), bw, frac, t->ascii);
-        put(t, y, x, bar, bw, md->show == GT_SHOW_PERCENT ? level_style(v) : ST_ACCENT);
+        if (bw > (int)(sizeof(bar) / sizeof(bar[0])))
+            bw = (int)(sizeof(bar) / sizeof(bar[0]));
+        gt_fmt_bar_cells(bar, bw, frac, t->ascii);
+        gt_cellbuf_chars(t->cells, y, x, bar, bw,
+                         md->show == GT_SHOW_PERCENT ? level_style(v) : ST_ACCENT);
     }
     if (bw < 4)
         bw = 0;
