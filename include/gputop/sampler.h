@@ -44,8 +44,7 @@ struct gt_sampler_config {
     int (*on_sample)(void *arg, const struct gt_snapshot *s, struct gt_diag *d);
     void *arg;
     /* The slots anyone reads (gt_engine_spans); only these are cleared,
-     * merged and handed over, and the others of a taken snapshot are left
-     * as they were. NULL: every slot (a recorder needs them all). */
+     * merged and handed over. NULL: every slot (a recorder needs them all). */
     const struct gt_span *spans;
     size_t nspans;
 };
@@ -54,8 +53,10 @@ struct gt_sampler;
 
 struct gt_sampler *gt_sampler_new(const struct gt_sampler_config *cfg);
 int  gt_sampler_start(struct gt_sampler *s, struct gt_diag *d);
-/* Waits up to timeout_ns for a snapshot, copies it into out (sized for
- * nslots; only the configured spans are written) and marks it read. Returns 1 when one was taken, 0 on timeout,
+/* Waits up to timeout_ns for a snapshot, hands it over in out and marks it
+ * read. out must be sized for nslots (gt_snapshot_init); its array is
+ * exchanged with the sampler's rather than copied, so only the configured
+ * spans of it hold this snapshot's values, the other slots anything. Returns 1 when one was taken, 0 on timeout,
  * -1 when the sampler has ended and everything was read. */
 int  gt_sampler_take(struct gt_sampler *s, struct gt_snapshot *out, uint64_t timeout_ns);
 /* A descriptor that becomes readable when a snapshot is published at or

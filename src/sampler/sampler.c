@@ -156,6 +156,8 @@ static int sample_sources(struct gt_sampler *s, uint64_t now)
         struct source_slot *ss = &s->src[i];
         struct gt_source *src = s->cfg.sources[i];
         int r;
+        /* The back array changes hands with the front one. */
+        ss->view.deltas = s->back.deltas + s->cfg.slot_offset[i];
         if (ss->ended)
             continue;
         live++;
@@ -193,6 +195,23 @@ static int sample_sources(struct gt_sampler *s, uint64_t now)
     return live == 0 ? -1 : produced;
 }
 
+/* Buffers change hands instead of being copied: fewer bytes through the
+ * cache on every sample and every take. */
+static void swap_deltas(struct gt_snapshot *a, struct gt_snapshot *b)
+{
+    uint64_t *t = a->deltas;
+
+    a->deltas = b->deltas;
+    b->deltas = t;
+}
+
+static void copy_times(struct gt_snapshot *dst, const struct gt_snapshot *src)
+{
+    dst->t_start_ns = src->t_start_ns;
+    dst->t_end_ns = src->t_end_ns;
+    dst->nsamples = src->nsamples;
+}
+
 static void publish(struct gt_sampler *s)
 {
     struct gt_diag d;
@@ -215,7 +234,8 @@ static void publish(struct gt_sampler *s)
         gt_snapshot_accumulate_spans(&s->front, &s->back, s->spans, s->nspans);
         s->stats.merged++;
     } else {
-        gt_snapshot_copy_spans(&s->front, &s->back, s->spans, s->nspans);
+        swap_deltas(&s->front, &s->back);
+        copy_times(&s->front, &s->back);
         s->front_full = 1;
     }
     s->stats.samples++;
@@ -386,7 +406,12 @@ int gt_sampler_take(struct gt_sampler *s, struct gt_snapshot *out, uint64_t time
         if (pthread_cond_timedwait(&s->ready, &s->lock, &ts) == ETIMEDOUT)
             break;
     if (s->front_full) {
-        gt_snapshot_copy_spans(out, &s->front, s->spans, s->nspans);
+        if (out->nslots == s->front.nslots) {
+            swap_deltas(out, &s->front);
+            copy_times(out, &s->front);
+        } else {
+            gt_snapshot_copy_spans(out, &s->front, s->spans, s->nspans);
+        }
         s->front_full = 0;
         pthread_cond_signal(&s->taken);
         r = 1;
