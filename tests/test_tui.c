@@ -1,6 +1,7 @@
 /* The dashboard as a person uses it: the real binary in a tmux pane, keys
  * sent with send-keys, the screen read with capture-pane. */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,5 +317,58 @@ Test(tui, mouse_click_on_a_tab, .timeout = 60)
      * button, column and row, each plus 32, 1-based). */
     tmux_literal(&t, "\033[M !\"\033[M#!\"");
     expect(&t, "CPU activity");
+    tmux_stop(&t);
+}
+
+/* CPU time of a process so far, in ms, summed over its threads
+ * (/proc/PID/task/TID/schedstat, first field, in ns). */
+static double cpu_ms(int pid)
+{
+    char path[300], line[128];
+    struct dirent *e;
+    double ms = 0;
+    DIR *d;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/proc/%d/task", pid);
+    d = opendir(path);
+    if (!d)
+        return 0;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof(path), "/proc/%d/task/%s/schedstat", pid, e->d_name);
+        f = fopen(path, "r");
+        if (!f)
+            continue;
+        if (fgets(line, sizeof(line), f))
+            ms += strtod(line, NULL) / 1e6;
+        fclose(f);
+    }
+    closedir(d);
+    return ms;
+}
+
+/* A keyboard at end of file (stdin from /dev/null, a closed pty) is left
+ * alone, not polled in a loop: the dashboard keeps running, idle. */
+Test(tui, a_keyboard_at_end_of_file_is_not_spun_on, .timeout = 60)
+{
+    struct tmux t;
+    char cmd[1024];
+    struct timespec two = { 2, 0 };
+    double before;
+    int pid;
+
+    snprintf(cmd, sizeof(cmd), "exec %s --source sim:mali-t8xx --no-cpu < /dev/null",
+             gputop_bin());
+    cr_assert_eq(tmux_start(&t, 80, 24, "", cmd), 0);
+    expect(&t, "triage");
+    pid = tmux_pane_pid(&t);
+    cr_assert_gt(pid, 0);
+    before = cpu_ms(pid);
+    nanosleep(&two, NULL);
+    /* A spin takes the whole 2000 ms; the dashboard takes a few. */
+    cr_assert_lt(cpu_ms(pid) - before, 1000.0, "%.0f ms of CPU in 2 s", cpu_ms(pid) - before);
+    cr_assert(tmux_alive(&t));
     tmux_stop(&t);
 }

@@ -87,6 +87,7 @@ struct tui {
     char clock[16];
     struct sigaction old_tstp;   /* SIGTSTP as it was before the dashboard */
     int wake_fd;                 /* the sampler's new-data descriptor, -1 none */
+    int empty_reads, input_gone; /* the keyboard's end of file or hang-up */
     int sampler_live;            /* it is sampling (not retrying, not ended) */
 };
 
@@ -1073,7 +1074,7 @@ static void take_sample(struct tui *t)
     t->have_data = 1;
 }
 
-enum { WOKE_SAMPLE = 1, WOKE_INPUT = 2 };
+enum { WOKE_SAMPLE = 1, WOKE_INPUT = 2, WOKE_SIGNAL = 4 };
 
 /* Sleeps until a refresh is due or a key or signal arrives. While the
  * sampler runs at least as often as the screen refreshes, the refresh
@@ -1081,7 +1082,8 @@ enum { WOKE_SAMPLE = 1, WOKE_INPUT = 2 };
  * our own to wake for); a timeout a little past that covers a late one. */
 static int wait_for_work(struct tui *t, uint64_t next, uint64_t refresh)
 {
-    struct pollfd p[2] = { { STDIN_FILENO, POLLIN, 0 }, { t->wake_fd, POLLIN, 0 } };
+    struct pollfd p[2] = { { t->input_gone ? -1 : STDIN_FILENO, POLLIN, 0 },
+                           { t->wake_fd, POLLIN, 0 } };
     uint64_t interval = gt_sampler_interval(t->cfg->sampler), now = gt_now_ns(), until = next;
     int paced = t->wake_fd >= 0 && t->sampler_live && interval <= refresh, r, woke = 0;
     uint64_t junk;
@@ -1092,7 +1094,7 @@ static int wait_for_work(struct tui *t, uint64_t next, uint64_t refresh)
     }
     r = poll(p, paced ? 2 : 1, until > now ? (int)((until - now + 999999) / 1000000) : 0);
     if (r < 0)
-        return errno == EINTR ? WOKE_INPUT : 0;     /* a signal: maybe a resize */
+        return errno == EINTR ? WOKE_SIGNAL : 0;    /* maybe a resize */
     if (paced && (p[1].revents & POLLIN)) {
         if (read(t->wake_fd, &junk, sizeof(junk)) < 0) {
             /* already cleared */
@@ -1104,8 +1106,11 @@ static int wait_for_work(struct tui *t, uint64_t next, uint64_t refresh)
     return woke;
 }
 
-/* Every key ncurses has, then one redraw; returns 1 to quit. */
-static int read_keys(struct tui *t)
+/* Every key ncurses has, then one redraw; returns 1 to quit. A terminal
+ * that keeps saying "readable" with nothing to read has gone (end of file,
+ * hang-up): it is not polled again, rather than spun on; the dashboard
+ * goes on until a signal stops it. */
+static int read_keys(struct tui *t, int woke)
 {
     int ch, quit = 0, any = 0;
 
@@ -1118,6 +1123,10 @@ static int read_keys(struct tui *t)
     }
     if (any && !quit)
         draw(t);
+    if (any || !(woke & WOKE_INPUT))
+        t->empty_reads = 0;
+    else if (++t->empty_reads >= 3)
+        t->input_gone = 1;
     return quit;
 }
 
@@ -1157,8 +1166,8 @@ int gt_tui_run(const struct gt_tui_config *cfg, volatile sig_atomic_t *stop, str
         /* A sample wakes us only once the refresh is due: the top of the
          * loop draws, on the same grid of refresh times. */
         woke = wait_for_work(&t, next, refresh);
-        if (woke & WOKE_INPUT)
-            quit = read_keys(&t);
+        if (woke & (WOKE_INPUT | WOKE_SIGNAL))
+            quit = read_keys(&t, woke);
     }
     hand_back(&t);
     endwin();

@@ -156,6 +156,22 @@ char *tmux_wait_for(struct tmux *t, const char *text, int timeout_ms, int *found
     return s;
 }
 
+int tmux_pane_pid(struct tmux *t)
+{
+    char cmd[256], out[32] = "";
+    FILE *p;
+
+    snprintf(cmd, sizeof(cmd), "tmux -L %s display-message -p '#{pane_pid}' 2>/dev/null",
+             t->socket);
+    p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    if (!fgets(out, sizeof(out), p))
+        out[0] = '\0';
+    pclose(p);
+    return out[0] ? atoi(out) : -1;
+}
+
 int tmux_alive(struct tmux *t)
 {
     char cmd[256], out[16] = "";

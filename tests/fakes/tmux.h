@@ -22,6 +22,8 @@ char *tmux_capture_styled(struct tmux *t);
 /* Polls the pane until it contains text or timeout_ms passes; returns the
  * last capture (malloc'd) and sets *found. */
 char *tmux_wait_for(struct tmux *t, const char *text, int timeout_ms, int *found);
+/* The process id of the pane's command (sh, or what it exec'd), or -1. */
+int  tmux_pane_pid(struct tmux *t);
 /* 1 while the pane's command is still running. */
 int  tmux_alive(struct tmux *t);
 void tmux_stop(struct tmux *t);
