@@ -15,6 +15,7 @@ bin=${1:-./gputop}
 secs=${BENCH_SECONDS:-30}
 rounds=${BENCH_ROUNDS:-3}
 source=${BENCH_SOURCE:-sim:mali-g720}
+floor_bin=${WAKEUP_COST:-$(dirname "$bin")/bench/wakeup_cost}
 sock="gputop-bench-$$"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gputop-bench.XXXXXX")
 trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -46,7 +47,7 @@ median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (
 range() { sort -n | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.2f-%.2f", lo, hi}'; }
 
 g_cmd="$bin --source $source --no-cpu --interval 100 --refresh 250"
-: > "$tmp/g"; : > "$tmp/t"; : > "$tmp/h"; : > "$tmp/b"
+: > "$tmp/g"; : > "$tmp/t"; : > "$tmp/h"; : > "$tmp/b"; : > "$tmp/f"
 net() { awk "BEGIN{v = $1 - $2; printf \"%.2f\", (v > 0 ? v : 0)}"; }
 r=1
 while [ "$r" -le "$rounds" ]; do
@@ -61,6 +62,11 @@ while [ "$r" -le "$rounds" ]; do
     set -- $(measure "htop -d 3")
     net "$1" "$base" >> "$tmp/h"; echo >> "$tmp/h"
     echo "round $r: htop -d 3 $1 ms"
+    # The machine's own cost of gputop's wake-ups, with no work, this round.
+    if [ -x "$floor_bin" ]; then
+        f=$("$floor_bin" | sed -n 's/.*no work[^:]*: \([0-9.]*\) ms.*/\1/p')
+        [ -n "$f" ] && echo "$f" >> "$tmp/f" && echo "round $r: wake-up floor $f ms/s"
+    fi
     r=$((r + 1))
 done
 
@@ -72,6 +78,10 @@ echo
 echo "gputop ($source, 10 Hz sampling, 4 Hz refresh, 80x24), median of $rounds runs:"
 echo "  $(per_s "$g_ms") ms CPU per second of wall time (runs: $(awk -v s="$secs" '{print $1 / s}' "$tmp/g" | range)), its own start-up included"
 echo "  $(awk "BEGIN{printf \"%d\", $bytes / $refreshes}") bytes written to the terminal per refresh"
+if [ -s "$tmp/f" ]; then
+    fl=$(median < "$tmp/f")
+    echo "  of which the wake-ups alone (10 Hz timer + 4 Hz eventfd, no work) cost $fl ms/s on this machine (runs: $(range < "$tmp/f"))"
+fi
 echo "top -d 0.25: $(per_s "$t_ms") ms/s; htop -d 3: $(per_s "$h_ms") ms/s"
 awk "BEGIN{ if ($t_ms > 0) printf \"ratio gputop/top: %.2f\n\", $g_ms/$t_ms;
             if ($h_ms > 0) printf \"ratio gputop/htop: %.2f\n\", $g_ms/$h_ms }"

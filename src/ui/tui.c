@@ -848,7 +848,9 @@ static int utf8_locale(void)
 {
     const char *cs;
 
-    setlocale(LC_ALL, "");
+    /* The character set only: numbers keep the C locale's decimal point,
+     * and the other categories need not be loaded. */
+    setlocale(LC_CTYPE, "");
     cs = nl_langinfo(CODESET);
     return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
 }
