@@ -142,41 +142,38 @@ int gt_cellbuf_text(struct gt_cellbuf *b, int y, int x, const char *s, int maxw,
     return n;
 }
 
+/* The composed cells from (y, x), at most n, clipped to the frame; *r is
+ * how many there are (0: none, and NULL). */
+static uint32_t *cells_at(struct gt_cellbuf *b, int y, int x, int n, int *r)
+{
+    *r = room(b, y, x, n < 0 ? 0 : n);
+    return *r ? b->cur + (size_t)y * (size_t)b->cols + x : NULL;
+}
+
 void gt_cellbuf_chars(struct gt_cellbuf *b, int y, int x, const uint32_t *cp, int n, int style)
 {
-    int i, r = room(b, y, x, n < 0 ? 0 : n);
-    uint32_t *row;
+    int i, r;
+    uint32_t *row = cells_at(b, y, x, n, &r);
 
-    if (!r)
-        return;
-    row = b->cur + (size_t)y * (size_t)b->cols + x;
     for (i = 0; i < r; i++)
         row[i] = cell(b->ascii && cp[i] >= 0x80 ? '?' : cp[i], style);
 }
 
 void gt_cellbuf_fill(struct gt_cellbuf *b, int y, int x, int n, uint32_t ch, int style)
 {
-    int i, r = room(b, y, x, n < 0 ? 0 : n);
-    uint32_t *row, c;
+    int i, r;
+    uint32_t *row = cells_at(b, y, x, n, &r);
+    uint32_t c = cell(b->ascii && ch >= 0x80 ? '?' : ch, style);
 
-    if (!r)
-        return;
-    if (b->ascii && ch >= 0x80)
-        ch = '?';
-    c = cell(ch, style);
-    row = b->cur + (size_t)y * (size_t)b->cols + x;
     for (i = 0; i < r; i++)
         row[i] = c;
 }
 
 void gt_cellbuf_restyle(struct gt_cellbuf *b, int y, int x, int n, int style)
 {
-    int i, r = room(b, y, x, n < 0 ? 0 : n);
-    uint32_t *row;
+    int i, r;
+    uint32_t *row = cells_at(b, y, x, n, &r);
 
-    if (!r)
-        return;
-    row = b->cur + (size_t)y * (size_t)b->cols + x;
     for (i = 0; i < r; i++)
         row[i] = cell(row[i] & CH_MASK, style);
 }

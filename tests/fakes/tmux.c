@@ -156,35 +156,36 @@ char *tmux_wait_for(struct tmux *t, const char *text, int timeout_ms, int *found
     return s;
 }
 
-int tmux_pane_pid(struct tmux *t)
+/* One of tmux's formats for the pane, e.g. "#{pane_pid}"; "" on failure. */
+static void display(struct tmux *t, const char *format, char *out, size_t len)
 {
-    char cmd[256], out[32] = "";
+    char cmd[256];
     FILE *p;
 
-    snprintf(cmd, sizeof(cmd), "tmux -L %s display-message -p '#{pane_pid}' 2>/dev/null",
-             t->socket);
+    out[0] = '\0';
+    snprintf(cmd, sizeof(cmd), "tmux -L %s display-message -p '%s' 2>/dev/null", t->socket,
+             format);
     p = popen(cmd, "r");
     if (!p)
-        return -1;
-    if (!fgets(out, sizeof(out), p))
+        return;
+    if (!fgets(out, (int)len, p))
         out[0] = '\0';
     pclose(p);
+}
+
+int tmux_pane_pid(struct tmux *t)
+{
+    char out[32];
+
+    display(t, "#{pane_pid}", out, sizeof(out));
     return out[0] ? atoi(out) : -1;
 }
 
 int tmux_alive(struct tmux *t)
 {
-    char cmd[256], out[16] = "";
-    FILE *p;
+    char out[16];
 
-    snprintf(cmd, sizeof(cmd), "tmux -L %s display-message -p '#{pane_dead}' 2>/dev/null",
-             t->socket);
-    p = popen(cmd, "r");
-    if (!p)
-        return 0;
-    if (!fgets(out, sizeof(out), p))
-        out[0] = '\0';
-    pclose(p);
+    display(t, "#{pane_dead}", out, sizeof(out));
     return out[0] == '0';
 }
 
