@@ -272,3 +272,20 @@ Test(termout, terminfo_delays_are_not_sent)
     gt_termout_free(o);
     gt_cellbuf_free(b);
 }
+
+Test(termout, after_lost_bytes_the_cursor_and_style_are_set_again)
+{
+    struct gt_termout *o = ansi_out(1);
+    struct gt_cellbuf *b = frame(2, 4, 0);
+
+    gt_cellbuf_text(b, 0, 0, "ab", -1, 1);
+    gt_termout_render(o, b, &(const char *){ NULL });
+    gt_cellbuf_begin(b, 2, 4);
+    gt_cellbuf_text(b, 0, 0, "ab", -1, 1);
+    gt_cellbuf_invalidate(b);
+    gt_termout_forget(o);
+    /* Every style's reset first, then style 1 again, then all cells. */
+    expect_bytes(o, b, "\033[1;1H\033[m\033[39m\033[1mab\033[m  \033[2;1H   ");
+    gt_cellbuf_free(b);
+    gt_termout_free(o);
+}

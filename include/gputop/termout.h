@@ -41,6 +41,9 @@ int gt_termout_caps_from_terminfo(struct gt_termout_caps *caps, const unsigned *
  * valid until the next call. The bottom-right cell is never written, so
  * that no terminal scrolls. */
 size_t gt_termout_render(struct gt_termout *o, struct gt_cellbuf *b, const char **out);
+/* The terminal's cursor and style are unknown (bytes were lost): the next
+ * render addresses the cursor and resets the style before anything else. */
+void gt_termout_forget(struct gt_termout *o);
 /* The bytes that leave the terminal as ncurses last left it (cursor at
  * home, normal style), before ncurses writes again; forgets the cursor. */
 size_t gt_termout_release(struct gt_termout *o, const char **out);

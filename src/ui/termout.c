@@ -198,9 +198,15 @@ static void move_to(struct gt_termout *o, int y, int x)
 
 static void set_style(struct gt_termout *o, int st)
 {
+    int k;
+
     if (st == o->style || st < 0 || st >= o->nstyles)
         return;
-    emit(o, o->off[o->style], o->off_len[o->style]);
+    /* Unknown: whatever is on, every style's way back to normal. */
+    for (k = 0; o->style < 0 && k < o->nstyles; k++)
+        emit(o, o->off[k], o->off_len[k]);
+    if (o->style >= 0)
+        emit(o, o->off[o->style], o->off_len[o->style]);
     emit(o, o->on[st], o->on_len[st]);
     o->style = st;
 }
@@ -234,6 +240,12 @@ size_t gt_termout_render(struct gt_termout *o, struct gt_cellbuf *b, const char 
     gt_cellbuf_commit(b);
     *out = o->buf;
     return o->len;
+}
+
+void gt_termout_forget(struct gt_termout *o)
+{
+    o->row = o->col = -1;
+    o->style = -1;
 }
 
 size_t gt_termout_release(struct gt_termout *o, const char **out)

@@ -617,19 +617,29 @@ static void draw_help(struct tui *t)
         put(t, y0 + 1 + (int)i, x0 + 1, help_lines[i], w - 2, ST_HEADER);
 }
 
-/* All of it, through interrupted and partial writes; a terminal that went
- * away ends the writing, not the program (SIGHUP ends that). */
-static void write_all(const char *p, size_t n)
+/* All of it, through interrupted and partial writes and a terminal that
+ * is not ready (non-blocking, or a slow link): returns 0, or -1 when the
+ * terminal went away or stayed blocked for a second (SIGHUP ends us in the
+ * first case; the caller redraws everything next time in the second). */
+static int write_all(const char *p, size_t n)
 {
+    struct pollfd out = { STDOUT_FILENO, POLLOUT, 0 };
+
     while (n > 0) {
         ssize_t w = write(STDOUT_FILENO, p, n);
         if (w < 0 && errno == EINTR)
             continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (poll(&out, 1, 1000) > 0)
+                continue;
+            return -1;
+        }
         if (w <= 0)
-            return;
+            return -1;
         p += w;
         n -= (size_t)w;
     }
+    return 0;
 }
 
 /* One write() a refresh, of only the cells that changed. */
@@ -638,7 +648,11 @@ static void flush_cells(struct tui *t)
     const char *bytes;
     size_t n = gt_termout_render(t->out, t->cells, &bytes);
 
-    write_all(bytes, n);
+    /* What did not arrive is unknown on screen: all of it next time. */
+    if (write_all(bytes, n) < 0) {
+        gt_cellbuf_invalidate(t->cells);
+        gt_termout_forget(t->out);
+    }
 }
 
 /* Before ncurses writes to the terminal again: our style off, the cursor
@@ -648,7 +662,10 @@ static void hand_back(struct tui *t)
     const char *bytes;
     size_t n = gt_termout_release(t->out, &bytes);
 
-    write_all(bytes, n);
+    if (write_all(bytes, n) < 0) {
+        gt_cellbuf_invalidate(t->cells);
+        gt_termout_forget(t->out);
+    }
 }
 
 /* The whole screen is unknown (resized, or back from a suspend): ncurses
