@@ -105,6 +105,25 @@ static void put(struct tui *t, int y, int x, const char *s, int maxw, enum style
     gt_cellbuf_text(t->cells, y, x, s, maxw, st);
 }
 
+/* Columns of UTF-8 text: every character drawn is one column. */
+static int text_columns(const char *s)
+{
+    int n = 0;
+
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* put(), with an ellipsis in the last column when s is cut short. */
+static void put_clipped(struct tui *t, int y, int x, const char *s, int maxw, enum style st)
+{
+    int n = gt_cellbuf_text(t->cells, y, x, s, maxw, st);
+
+    if (n > 1 && text_columns(s) > n)
+        gt_cellbuf_fill(t->cells, y, x + n - 1, 1, t->ascii ? '~' : 0x2026, st);
+}
+
 static enum style level_style(double pct)
 {
     if (isnan(pct))
@@ -358,10 +377,50 @@ static int name_width(void)
     return w < 12 ? 12 : w > 46 ? 46 : w;
 }
 
-static void value_text(const struct tui *t, size_t m, double v, char *buf, size_t len)
+/* Short forms of the words in the layouts' units, for a value column too
+ * narrow for "0.15 cycles/instruction"; batch output keeps the full units. */
+static const char *unit_word(const char *w, size_t n)
+{
+    static const char *const abbr[][2] = {
+        { "instruction", "instr" }, { "primitive", "prim" }, { "primitives", "prims" },
+        { "fragments", "frags" }, { "pixel", "px" }, { "pixels", "px" }, { "cycles", "cyc" },
+        { "cycle", "cyc" }, { "threads", "thr" }, { "thread", "thr" }, { "bytes", "B" },
+        { "issues", "iss" },
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(abbr) / sizeof(abbr[0]); i++)
+        if (strlen(abbr[i][0]) == n && strncmp(abbr[i][0], w, n) == 0)
+            return abbr[i][1];
+    return NULL;
+}
+
+static void add_short_unit(struct gt_text *s, const char *unit)
+{
+    char word[32];
+
+    while (*unit) {
+        size_t n = strcspn(unit, "/");
+        const char *a = unit_word(unit, n);
+        if (!a) {
+            snprintf(word, sizeof(word), "%.*s", (int)n, unit);
+            a = word;
+        }
+        gt_text_add(s, a);
+        unit += n;
+        if (*unit == '/') {
+            gt_text_add(s, "/");
+            unit++;
+        }
+    }
+}
+
+static void value_text(const struct tui *t, size_t m, double v, char *buf, size_t len,
+                       size_t width)
 {
     const struct gt_metric_def *md = &t->l->metrics[m];
     struct gt_text s;
+    size_t num;
 
     gt_text_init(&s, buf, len);
     if (md->show == GT_SHOW_PERCENT) {
@@ -375,7 +434,14 @@ static void value_text(const struct tui *t, size_t m, double v, char *buf, size_
     }
     gt_text_si(&s, v);
     gt_text_add(&s, " ");
+    num = s.len;
     gt_text_add(&s, md->unit);
+    if (t->per_second && is_rate_kind(md->show))
+        gt_text_add(&s, "/s");
+    if (s.len <= width)
+        return;
+    s.len = num;
+    add_short_unit(&s, md->unit);
     if (t->per_second && is_rate_kind(md->show))
         gt_text_add(&s, "/s");
 }
@@ -452,7 +518,7 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r)
         gt_text_add(&s, "  ");
         gt_text_add(&s, md->title);
     }
-    put(t, y, 0, name, nw, selected ? ST_SELECTED : ST_PLAIN);
+    put_clipped(t, y, 0, name, nw, selected ? ST_SELECTED : ST_PLAIN);
     x = nw + 1;
     if (why) {
         put(t, y, x, "unavailable", -1, ST_DIM);
@@ -464,7 +530,7 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r)
         gt_text_add(&s, "% ");
         gt_text_si(&s, v);
     } else {
-        value_text(t, r->idx, v, val, sizeof(val));
+        value_text(t, r->idx, v, val, sizeof(val), (size_t)vw);
     }
     bw = COLS - x - vw - 2 - (spark ? SPARK_WIDTH + 1 : 0);
     frac = r->kind == ROW_BUCKET ? bar_fraction(t, r, t->have_data ? t->vals[r->idx] : NAN)
