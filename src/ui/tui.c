@@ -8,7 +8,6 @@
 #include "gputop/history.h"
 #include "gputop/terminfo.h"
 
-#include <ctype.h>
 #include <curses.h>
 #include <errno.h>
 #include <langinfo.h>
@@ -21,7 +20,6 @@
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
-#include <wchar.h>
 
 #define HISTORY_DEPTH 64
 #define SPARK_WIDTH 12
