@@ -1081,11 +1081,9 @@ static int setup_terminal(struct tui *t, struct gt_diag *d)
      * update and flushes before each poll: dozens of small writes per
      * refresh instead of one. A keypress waits at most one refresh. */
     typeahead(-1);
-    /* ncurses 6.4 leaves a new screen marked "initial" until it resumes
-     * from endwin(), and while so marked it flushes after every cursor
-     * movement: a refresh became dozens of small writes. One suspend and
-     * resume before anything is drawn marks it running. */
-    endwin();
+    /* ncurses enters the terminal's full-screen mode and clears it; frames
+     * are ours from here (termout.c), ncurses writes again only to clear
+     * (resize, Ctrl-L, resume) and to leave. */
     refresh();
     if (setup_output(t, d) < 0) {
         endwin();
