@@ -22,6 +22,9 @@ void gt_fmt_bar_cells(uint32_t *out, int width, double fraction, int ascii);
 void gt_fmt_sparkline_cells(uint32_t *out, const double *v, size_t n, double lo, double hi,
                             int ascii);
 
+/* One code point (at most U+10FFFF) as UTF-8 into u[4]; returns bytes. */
+size_t gt_utf8_encode(char *u, uint32_t c);
+
 /* A bounded string under construction: appends are clipped to the buffer
  * and the text stays terminated, without printf's parsing. */
 struct gt_text {

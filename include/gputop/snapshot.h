@@ -33,6 +33,10 @@ void gt_snapshot_accumulate_spans(struct gt_snapshot *dst, const struct gt_snaps
                                   const struct gt_span *sp, size_t n);
 void gt_snapshot_copy_spans(struct gt_snapshot *dst, const struct gt_snapshot *src,
                             const struct gt_span *sp, size_t n);
+/* dst takes src's deltas and interval by exchanging arrays, not copying:
+ * src is left with dst's old array, whose values are then anything.
+ * Both must have the same slot count. */
+void gt_snapshot_exchange(struct gt_snapshot *dst, struct gt_snapshot *src);
 /* Sorts spans by first slot and joins those that overlap or lie within
  * gap slots of each other (copying a few idle slots is cheaper than a
  * loop turn); returns the new count. */

@@ -221,41 +221,39 @@ void gt_engine_free(struct gt_engine *e)
     free(e);
 }
 
+/* 1 when counter r is a ratio the program reads and so reads counter k:
+ * its denominator, or a counter on its slots (its numerator). */
+static int ratio_reads(const struct gt_engine *e, size_t r, size_t k)
+{
+    const struct gt_counter *rc = &e->c->counters[r], *kc = &e->c->counters[k];
+
+    if (e->input_of[r] < 0 || rc->kind != GT_COUNTER_RATIO || kc->kind == GT_COUNTER_CONSTANT)
+        return 0;
+    return rc->denominator == (int)k || kc->slot == rc->slot;
+}
+
 void gt_engine_used(const struct gt_engine *e, unsigned char *used)
 {
-    const struct gt_catalog *c = e->c;
-    size_t k;
+    size_t r, k, n = e->c->ncounters;
 
-    memset(used, 0, c->ncounters);
-    for (k = 0; k < c->ncounters; k++)
-        used[k] |= e->input_of[k] >= 0;
-    /* A ratio counter read means its numerator (sharing its slots) and
-     * its denominator are read too. */
-    for (k = 0; k < c->ncounters; k++) {
-        const struct gt_counter *kc = &c->counters[k];
-        size_t j;
-        if (e->input_of[k] < 0 || kc->kind != GT_COUNTER_RATIO)
-            continue;
-        if (kc->denominator >= 0)
-            used[kc->denominator] = 1;
-        for (j = 0; j < c->ncounters; j++)
-            if (c->counters[j].slot == kc->slot && c->counters[j].kind != GT_COUNTER_CONSTANT)
-                used[j] = 1;
-    }
+    for (k = 0; k < n; k++)
+        used[k] = e->input_of[k] >= 0;
+    for (r = 0; r < n; r++)
+        if (e->input_of[r] >= 0 && e->c->counters[r].kind == GT_COUNTER_RATIO)
+            for (k = 0; k < n; k++)
+                used[k] |= (unsigned char)ratio_reads(e, r, k);
 }
 
 int gt_engine_uses(const struct gt_engine *e, size_t k)
 {
-    size_t i;
+    size_t r;
 
     if (k >= e->c->ncounters)
         return 0;
     if (e->input_of[k] >= 0)
         return 1;
-    for (i = 0; i < e->c->ncounters; i++)
-        if (e->input_of[i] >= 0 && e->c->counters[i].kind == GT_COUNTER_RATIO &&
-            (e->c->counters[i].denominator == (int)k ||
-             e->c->counters[i].slot == e->c->counters[k].slot))
+    for (r = 0; r < e->c->ncounters; r++)
+        if (ratio_reads(e, r, k))
             return 1;
     return 0;
 }

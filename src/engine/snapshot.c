@@ -101,6 +101,15 @@ void gt_snapshot_copy_spans(struct gt_snapshot *dst, const struct gt_snapshot *s
     copy_times(dst, src);
 }
 
+void gt_snapshot_exchange(struct gt_snapshot *dst, struct gt_snapshot *src)
+{
+    uint64_t *t = dst->deltas;
+
+    dst->deltas = src->deltas;
+    src->deltas = t;
+    copy_times(dst, src);
+}
+
 static int by_first(const void *a, const void *b)
 {
     const struct gt_span *x = a, *y = b;

@@ -110,10 +110,8 @@ struct gt_sampler *gt_sampler_new(const struct gt_sampler_config *cfg)
         free(s);
         return NULL;
     }
-    for (i = 0; i < cfg->nsources; i++) {
-        s->src[i].view.deltas = s->back.deltas + cfg->slot_offset[i];
+    for (i = 0; i < cfg->nsources; i++)
         s->src[i].view.nslots = cfg->sources[i]->catalog.nslots;
-    }
     pthread_mutex_init(&s->lock, NULL);
     atomic_init(&s->wake_seq, 0);
     if (cond_init_monotonic(&s->ready) < 0 || cond_init_monotonic(&s->taken) < 0) {
@@ -195,23 +193,6 @@ static int sample_sources(struct gt_sampler *s, uint64_t now)
     return live == 0 ? -1 : produced;
 }
 
-/* Buffers change hands instead of being copied: fewer bytes through the
- * cache on every sample and every take. */
-static void swap_deltas(struct gt_snapshot *a, struct gt_snapshot *b)
-{
-    uint64_t *t = a->deltas;
-
-    a->deltas = b->deltas;
-    b->deltas = t;
-}
-
-static void copy_times(struct gt_snapshot *dst, const struct gt_snapshot *src)
-{
-    dst->t_start_ns = src->t_start_ns;
-    dst->t_end_ns = src->t_end_ns;
-    dst->nsamples = src->nsamples;
-}
-
 static void publish(struct gt_sampler *s)
 {
     struct gt_diag d;
@@ -234,8 +215,8 @@ static void publish(struct gt_sampler *s)
         gt_snapshot_accumulate_spans(&s->front, &s->back, s->spans, s->nspans);
         s->stats.merged++;
     } else {
-        swap_deltas(&s->front, &s->back);
-        copy_times(&s->front, &s->back);
+        /* Exchanged, not copied: fewer bytes through the cache. */
+        gt_snapshot_exchange(&s->front, &s->back);
         s->front_full = 1;
     }
     s->stats.samples++;
@@ -407,8 +388,7 @@ int gt_sampler_take(struct gt_sampler *s, struct gt_snapshot *out, uint64_t time
             break;
     if (s->front_full) {
         if (out->nslots == s->front.nslots) {
-            swap_deltas(out, &s->front);
-            copy_times(out, &s->front);
+            gt_snapshot_exchange(out, &s->front);
         } else {
             gt_snapshot_copy_spans(out, &s->front, s->spans, s->nspans);
         }

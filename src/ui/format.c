@@ -89,8 +89,7 @@ void gt_fmt_si(char *buf, size_t len, double v)
     }
 }
 
-/* UTF-8 of one code point; returns its length (1-4). */
-static size_t utf8(char *u, uint32_t c)
+size_t gt_utf8_encode(char *u, uint32_t c)
 {
     if (c < 0x80) {
         u[0] = (char)c;
@@ -101,10 +100,17 @@ static size_t utf8(char *u, uint32_t c)
         u[1] = (char)(0x80 | (c & 0x3F));
         return 2;
     }
-    u[0] = (char)(0xE0 | (c >> 12));
-    u[1] = (char)(0x80 | ((c >> 6) & 0x3F));
-    u[2] = (char)(0x80 | (c & 0x3F));
-    return 3;
+    if (c < 0x10000) {
+        u[0] = (char)(0xE0 | (c >> 12));
+        u[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+        u[2] = (char)(0x80 | (c & 0x3F));
+        return 3;
+    }
+    u[0] = (char)(0xF0 | (c >> 18));
+    u[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+    u[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+    u[3] = (char)(0x80 | (c & 0x3F));
+    return 4;
 }
 
 /* Code points as UTF-8 into buf, whole characters only; returns bytes. */
@@ -116,7 +122,7 @@ static size_t encode(char *buf, size_t len, const uint32_t *cp, size_t n)
     if (len)
         buf[0] = '\0';
     for (i = 0; i < n; i++) {
-        size_t k = utf8(u, cp[i]);
+        size_t k = gt_utf8_encode(u, cp[i]);
         if (pos + k + 1 > len)
             break;
         memcpy(buf + pos, u, k);

@@ -3,6 +3,7 @@
  * Styles are absolute (normal -> style, style -> normal), so no state but
  * the cursor and the current style is tracked. */
 #include "gputop/termout.h"
+#include "gputop/format.h"
 
 #include <curses.h>
 #include <stdlib.h>
@@ -146,27 +147,9 @@ static void emit_uint(struct gt_termout *o, unsigned v)
 /* One character, into room the caller reserved (4 bytes). */
 static void put_char(struct gt_termout *o, uint32_t c)
 {
-    char *u = o->buf + o->len;
-
-    if (c < 0x80 || !o->utf8) {
-        u[0] = c < 0x80 ? (char)c : '?';
-        o->len += 1;
-    } else if (c < 0x800) {
-        u[0] = (char)(0xC0 | (c >> 6));
-        u[1] = (char)(0x80 | (c & 0x3F));
-        o->len += 2;
-    } else if (c < 0x10000) {
-        u[0] = (char)(0xE0 | (c >> 12));
-        u[1] = (char)(0x80 | ((c >> 6) & 0x3F));
-        u[2] = (char)(0x80 | (c & 0x3F));
-        o->len += 3;
-    } else {
-        u[0] = (char)(0xF0 | (c >> 18));
-        u[1] = (char)(0x80 | ((c >> 12) & 0x3F));
-        u[2] = (char)(0x80 | ((c >> 6) & 0x3F));
-        u[3] = (char)(0x80 | (c & 0x3F));
-        o->len += 4;
-    }
+    if (c >= 0x80 && !o->utf8)
+        c = '?';
+    o->len += gt_utf8_encode(o->buf + o->len, c);
 }
 
 static void emit_terminfo(struct gt_termout *o, const char *s)

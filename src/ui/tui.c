@@ -97,10 +97,11 @@ static const char *const SEP_UTF8 = " \u00b7 ";
 
 /* ---- text helpers ---- */
 
-/* Writes s from (y, x), at most maxw columns (-1: to the end of the row). */
-static void put(struct tui *t, int y, int x, const char *s, int maxw, enum style st)
+/* Writes s from (y, x), at most maxw columns (-1: to the end of the row);
+ * returns the columns written. */
+static int put(struct tui *t, int y, int x, const char *s, int maxw, enum style st)
 {
-    gt_cellbuf_text(t->cells, y, x, s, maxw, st);
+    return gt_cellbuf_text(t->cells, y, x, s, maxw, st);
 }
 
 /* Columns of UTF-8 text: every character drawn is one column. */
@@ -116,9 +117,10 @@ static int text_columns(const char *s)
 /* put(), with an ellipsis in the last column when s is cut short. */
 static void put_clipped(struct tui *t, int y, int x, const char *s, int maxw, enum style st)
 {
-    int n = gt_cellbuf_text(t->cells, y, x, s, maxw, st);
+    int n = put(t, y, x, s, maxw, st);
 
-    if (n > 1 && text_columns(s) > n)
+    /* Only text that filled its width or the row can have been cut. */
+    if (n > 1 && (n == maxw || x + n == COLS) && text_columns(s) > n)
         gt_cellbuf_fill(t->cells, y, x + n - 1, 1, t->ascii ? '~' : 0x2026, st);
 }
 
@@ -309,15 +311,15 @@ static void draw_tabs(struct tui *t)
         const struct gt_section_def *s = &t->l->sections[i];
         enum style st = i == t->section ? ST_TAB : ST_PLAIN;
         key[1] = s->key;
-        x += gt_cellbuf_text(t->cells, 1, x, key, -1, st);
+        x += put(t, 1, x, key, -1, st);
         if (keys_only)
             continue;
         gt_cellbuf_fill(t->cells, 1, x++, 1, ' ', st);
-        x += gt_cellbuf_text(t->cells, 1, x, s->title, -1, st);
+        x += put(t, 1, x, s->title, -1, st);
         gt_cellbuf_fill(t->cells, 1, x++, 1, ' ', st);
     }
     if (keys_only && LINES > 12) {
-        x += gt_cellbuf_text(t->cells, 1, x, " ", -1, ST_HEADING);
+        x += put(t, 1, x, " ", -1, ST_HEADING);
         put(t, 1, x, t->l->sections[t->section].title, -1, ST_HEADING);
     }
 }
@@ -553,7 +555,7 @@ static void draw_row(struct tui *t, int y, const struct row *r)
 
     switch (r->kind) {
     case ROW_GROUP: {
-        int x = gt_cellbuf_text(t->cells, y, 0, t->l->groups[r->idx].title, -1, ST_HEADING);
+        int x = put(t, y, 0, t->l->groups[r->idx].title, -1, ST_HEADING);
         if (t->l->groups[r->idx].histogram)
             put(t, y, x, " (histogram)", -1, ST_HEADING);
         return;
