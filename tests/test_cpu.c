@@ -156,6 +156,8 @@ struct fake {
     int perf_errno;            /* 0: counters open */
     int fail_on_cpu;           /* fails only from this CPU on; -1 all */
     int perf_calls, perf_open, closes;
+    int stat_opens;            /* opens of proc/stat through the seam */
+    int stat_errno;            /* next pread of proc/stat fails with it */
     unsigned long long count[MAX_FAKE][3];   /* value, enabled, running */
     struct perf_event_attr last_attr;
 };
@@ -189,6 +191,28 @@ static ssize_t fake_read(void *ctx, int fd, void *buf, size_t len)
     return (ssize_t)len;
 }
 
+static int fake_open(void *ctx, const char *path, int flags)
+{
+    struct fake *f = ctx;
+    size_t n = strlen(path);
+
+    if (n >= 10 && strcmp(path + n - 10, "/proc/stat") == 0)
+        f->stat_opens++;
+    return gt_sys_real()->open(NULL, path, flags);
+}
+
+static ssize_t fake_pread(void *ctx, int fd, void *buf, size_t len, off_t off)
+{
+    struct fake *f = ctx;
+
+    if (f->stat_errno) {
+        errno = f->stat_errno;
+        f->stat_errno = 0;
+        return -1;
+    }
+    return gt_sys_real()->pread(NULL, fd, buf, len, off);
+}
+
 static int fake_close(void *ctx, int fd)
 {
     struct fake *f = ctx;
@@ -206,7 +230,9 @@ static struct fake *fake_new(int perf_errno)
     cr_assert_not_null(f);
     f->sys = *gt_sys_real();
     f->sys.ctx = f;
+    f->sys.open = fake_open;
     f->sys.read = fake_read;
+    f->sys.pread = fake_pread;
     f->sys.close = fake_close;
     f->sys.perf_event_open = fake_perf_open;
     f->perf_errno = perf_errno;
@@ -240,14 +266,20 @@ static int try_open(struct fixture *x, const struct gt_sys *sys, const char *ext
     return 0;
 }
 
-static void fx_open(struct fixture *x, int perf_errno, const char *extra)
+/* Opens and starts the source over x->fake. */
+static void fx_start(struct fixture *x, const char *extra)
 {
     struct gt_diag d;
 
-    x->fake = fake_new(perf_errno);
     cr_assert_eq(try_open(x, &x->fake->sys, extra, &d), 0, "open: %s", d.msg);
     cr_assert_eq(gt_snapshot_init(&x->snap, x->src.catalog.nslots), 0);
     cr_assert_eq(gt_source_cpu.start(&x->src, &d), 0, "start: %s", d.msg);
+}
+
+static void fx_open(struct fixture *x, int perf_errno, const char *extra)
+{
+    x->fake = fake_new(perf_errno);
+    fx_start(x, extra);
 }
 
 static void fx_sample(struct fixture *x)
@@ -658,10 +690,54 @@ Test(cpu, malformed_stat_while_sampling_is_an_error_then_recovers)
     write_stat(&r);
     fx_sample(&x);
     cr_expect_eq(value(&x, "CPUTicksTotal", 0), 70 + 71 + 72 + 73);
-    remove_tree();
+    /* A failed read names the file and the error; the next sample opens
+     * the file afresh and measures from the last good read. */
+    x.fake->stat_errno = EIO;
     cr_assert_eq(gt_source_cpu.sample(&x.src, &x.snap, &d), -1);
-    cr_expect(strstr(d.msg, "cannot read") != NULL, "%s", d.msg);
+    snprintf(want, sizeof(want), "cannot read %s/proc/stat: %s", tree, strerror(EIO));
+    cr_expect(strstr(d.msg, want) != NULL, "%s", d.msg);
+    rows_step(&r);
+    write_stat(&r);
+    fx_sample(&x);
+    cr_expect_eq(value(&x, "CPUTicksTotal", 0), 70 + 71 + 72 + 73);
+    remove_tree();
     fx_close(&x);
+}
+
+/* /proc/stat is opened once and read again from its start every sample;
+ * a seam without pread gets the open-read-close of before. */
+Test(cpu, proc_stat_stays_open_between_samples)
+{
+    static struct stat_rows r;
+    struct fixture x;
+    int i;
+
+    make_tree();
+    rows_init(&r, 2);
+    write_stat(&r);
+    fx_open(&x, 0, "cycles=off");
+    for (i = 0; i < 5; i++) {
+        rows_step(&r);
+        write_stat(&r);
+        fx_sample(&x);
+        cr_expect_eq(value(&x, "CPUTicksTotal", 0), 70 + 71);
+    }
+    cr_expect_eq(x.fake->stat_opens, 1);
+    fx_close(&x);
+
+    x.fake = fake_new(0);
+    x.fake->sys.pread = NULL;
+    fx_start(&x, "cycles=off");
+    for (i = 0; i < 3; i++) {
+        rows_step(&r);
+        write_stat(&r);
+        fx_sample(&x);
+        cr_expect_eq(value(&x, "CPUTicksTotal", 0), 70 + 71);
+    }
+    /* open, start and three samples */
+    cr_expect_eq(x.fake->stat_opens, 5);
+    fx_close(&x);
+    remove_tree();
 }
 
 Test(cpu, arguments_and_availability)

@@ -25,6 +25,9 @@ struct gt_sys {
      * The fds it returns are read and closed through read and close above. */
     int     (*perf_event_open)(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
                                int group_fd, unsigned long flags);
+    /* pread(2), so a file read every sample can stay open; NULL when the
+     * seam offers none (such callers open and close the file each time). */
+    ssize_t (*pread)(void *ctx, int fd, void *buf, size_t len, off_t off);
 };
 
 /* The real kernel. */
@@ -33,6 +36,14 @@ const struct gt_sys *gt_sys_real(void);
 /* Reads a whole small file below sys->root into buf (NUL-terminated);
  * returns the length or -1 with errno set. */
 ssize_t gt_sys_read_file(const struct gt_sys *sys, const char *path, char *buf, size_t len);
+
+/* Opens path below sys->root read-only; the fd or -1 with errno set. */
+int gt_sys_open_below(const struct gt_sys *sys, const char *path);
+
+/* Reads an open file from its start into buf (NUL-terminated) with
+ * sys->pread: /proc files give their current contents again. Returns the
+ * length or -1 with errno set. */
+ssize_t gt_sys_reread(const struct gt_sys *sys, int fd, char *buf, size_t len);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 unsigned long long gt_now_ns(void);

@@ -69,6 +69,7 @@ struct cpu_src {
     uint32_t slot_core_user, slot_core_sys, slot_core_total;  /* per CPU */
     char *buf;                 /* /proc/stat and sysfs files */
     size_t buflen;
+    int stat_fd;               /* /proc/stat kept open between samples; -1 none */
     uint64_t last_ns;
 };
 
@@ -90,13 +91,14 @@ static int fail(struct gt_diag *d, const char *fmt, ...)
 
 /* ---- reading files ---- */
 
-/* Reads path below the root into p->buf, growing it rather than
+/* Reads into p->buf with read_fn, growing the buffer rather than
  * truncating; returns the length or -1 with errno set (EFBIG when the
  * file exceeds BUF_MAX). */
-static ssize_t read_whole(struct cpu_src *p, const char *path)
+static ssize_t read_growing(struct cpu_src *p, ssize_t (*read_fn)(struct cpu_src *, const char *),
+                            const char *path)
 {
     for (;;) {
-        ssize_t n = gt_sys_read_file(&p->sys, path, p->buf, p->buflen);
+        ssize_t n = read_fn(p, path);
         char *bigger;
 
         if (n < 0 || (size_t)n < p->buflen - 1)
@@ -113,6 +115,46 @@ static ssize_t read_whole(struct cpu_src *p, const char *path)
         p->buf = bigger;
         p->buflen *= 2;
     }
+}
+
+static ssize_t read_once(struct cpu_src *p, const char *path)
+{
+    return gt_sys_read_file(&p->sys, path, p->buf, p->buflen);
+}
+
+static void close_stat(struct cpu_src *p)
+{
+    if (p->stat_fd >= 0)
+        p->sys.close(p->sys.ctx, p->stat_fd);
+    p->stat_fd = -1;
+}
+
+/* /proc/stat is read every sample: kept open and read again from its start
+ * (an open, a path walk and a close fewer each time), where the seam can. */
+static ssize_t reread_stat(struct cpu_src *p, const char *path)
+{
+    ssize_t n;
+    int e;
+
+    if (!p->sys.pread)
+        return read_once(p, path);
+    if (p->stat_fd < 0)
+        p->stat_fd = gt_sys_open_below(&p->sys, path);
+    if (p->stat_fd < 0)
+        return -1;
+    n = gt_sys_reread(&p->sys, p->stat_fd, p->buf, p->buflen);
+    if (n >= 0)
+        return n;
+    /* Opened afresh next time, in case the fd itself went bad. */
+    e = errno;
+    close_stat(p);
+    errno = e;
+    return -1;
+}
+
+static ssize_t read_whole(struct cpu_src *p, const char *path)
+{
+    return read_growing(p, read_once, path);
 }
 
 /* A sysfs file holding one integer; -1 when absent or not a number. */
@@ -234,7 +276,7 @@ static int each_cpu_line(struct cpu_src *p, const char *text, size_t n, cpu_line
 
 static int read_stat(struct cpu_src *p, struct gt_diag *d, size_t *len)
 {
-    ssize_t n = read_whole(p, STAT_PATH);
+    ssize_t n = read_growing(p, reread_stat, STAT_PATH);
 
     if (n < 0) {
         if (errno == EFBIG)
@@ -771,6 +813,7 @@ static void cpu_free(struct cpu_src *p)
     if (!p)
         return;
     close_cycles(p);
+    close_stat(p);
     free(p->cpus);
     free(p->buf);
     free(p);
@@ -804,8 +847,10 @@ static int cpu_open(struct gt_source *s, const char *args, struct gt_diag *d)
 {
     struct cpu_src *p = calloc(1, sizeof(*p));
 
-    if (p)
+    if (p) {
         p->buf = malloc(BUF_MIN);
+        p->stat_fd = -1;
+    }
     if (!p || !p->buf) {
         free(p);
         return fail(d, "out of memory");

@@ -55,6 +55,17 @@ static ssize_t real_read(void *ctx, int fd, void *buf, size_t len)
     return r;
 }
 
+static ssize_t real_pread(void *ctx, int fd, void *buf, size_t len, off_t off)
+{
+    ssize_t r;
+
+    (void)ctx;
+    do
+        r = pread(fd, buf, len, off);
+    while (r < 0 && errno == EINTR);
+    return r;
+}
+
 static int real_poll(void *ctx, struct pollfd *fds, nfds_t n, int timeout_ms)
 {
     (void)ctx;
@@ -80,6 +91,7 @@ static const struct gt_sys real_sys = {
     .poll = real_poll,
     .root = "",
     .perf_event_open = real_perf_event_open,
+    .pread = real_pread,
 };
 
 const struct gt_sys *gt_sys_real(void)
@@ -87,38 +99,67 @@ const struct gt_sys *gt_sys_real(void)
     return &real_sys;
 }
 
-ssize_t gt_sys_read_file(const struct gt_sys *sys, const char *path, char *buf, size_t len)
+int gt_sys_open_below(const struct gt_sys *sys, const char *path)
 {
     char full[4096];
-    ssize_t n, total = 0;
-    int fd;
+
+    if (snprintf(full, sizeof(full), "%s%s", sys->root ? sys->root : "", path) >= (int)sizeof(full)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return sys->open(sys->ctx, full, O_RDONLY);
+}
+
+/* Fills buf (NUL-terminated) from fd until end of file or a full buffer:
+ * from the current position with read, or from the start with pread. */
+static ssize_t fill(const struct gt_sys *sys, int fd, char *buf, size_t len, int from_start)
+{
+    size_t total = 0;
 
     if (len == 0) {
         errno = EINVAL;
         return -1;
     }
-    if (snprintf(full, sizeof(full), "%s%s", sys->root ? sys->root : "", path) >= (int)sizeof(full)) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    fd = sys->open(sys->ctx, full, O_RDONLY);
-    if (fd < 0)
-        return -1;
-    while ((size_t)total < len - 1) {
-        n = sys->read(sys->ctx, fd, buf + total, len - 1 - (size_t)total);
-        if (n < 0) {
-            int e = errno;
-            sys->close(sys->ctx, fd);
-            errno = e;
+    while (total < len - 1) {
+        ssize_t n = from_start
+            ? sys->pread(sys->ctx, fd, buf + total, len - 1 - total, (off_t)total)
+            : sys->read(sys->ctx, fd, buf + total, len - 1 - total);
+        if (n < 0)
             return -1;
-        }
         if (n == 0)
             break;
-        total += n;
+        total += (size_t)n;
     }
-    sys->close(sys->ctx, fd);
     buf[total] = '\0';
-    return total;
+    return (ssize_t)total;
+}
+
+ssize_t gt_sys_reread(const struct gt_sys *sys, int fd, char *buf, size_t len)
+{
+    if (!sys->pread) {
+        errno = ENOSYS;
+        return -1;
+    }
+    return fill(sys, fd, buf, len, 1);
+}
+
+ssize_t gt_sys_read_file(const struct gt_sys *sys, const char *path, char *buf, size_t len)
+{
+    ssize_t n;
+    int fd, e;
+
+    if (len == 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    fd = gt_sys_open_below(sys, path);
+    if (fd < 0)
+        return -1;
+    n = fill(sys, fd, buf, len, 0);
+    e = errno;
+    sys->close(sys->ctx, fd);
+    errno = e;
+    return n;
 }
 
 unsigned long long gt_now_ns(void)
