@@ -42,23 +42,23 @@ struct parse {
     int metric_line;               /* where the current metric starts */
 };
 
-/* Arrays here are sized by their counts alone: callers pass cap = count,
- * so each append reallocates; layouts are small and parsed once. */
-static int grow(void *pptr, size_t *cap, size_t n, size_t size)
+/* Arrays here carry no capacity: it follows from the count (8, then
+ * doubled each time the count reaches a power of two), so appending costs
+ * a reallocation only that often. New room is zeroed. */
+static int grow(void *pptr, size_t n, size_t size)
 {
     void **ptr = pptr;
     size_t ncap;
     void *np;
 
-    if (n < *cap)
+    if (n != 0 && (n < 8 || (n & (n - 1)) != 0))
         return 0;
-    ncap = *cap ? *cap * 2 : 8;
+    ncap = n ? n * 2 : 8;
     np = realloc(*ptr, ncap * size);
     if (!np)
         return -1;
-    memset((char *)np + *cap * size, 0, (ncap - *cap) * size);
+    memset((char *)np + n * size, 0, (ncap - n) * size);
     *ptr = np;
-    *cap = ncap;
     return 0;
 }
 
@@ -178,17 +178,17 @@ static int do_name(struct parse *p, const struct line *ln)
 static int do_gpu(struct parse *p, const struct line *ln)
 {
     const char *w[32];
-    size_t wl[32], n = words(ln, w, wl, 32), i, cap = p->l->ngpus;
+    size_t wl[32], n = words(ln, w, wl, 32), i;
 
     if (n == 0)
         return fail(p, ln->no, col_of(ln, ln->kw) + 3, "'gpu' needs at least one GPU name");
     for (i = 0; i < n; i++) {
-        if (grow(&p->l->gpus, &cap, p->l->ngpus, sizeof(char *)) < 0)
+        if (grow(&p->l->gpus, p->l->ngpus, sizeof(char *)) < 0)
             return oom(p, ln);
         p->l->gpus[p->l->ngpus] = dup_n(w[i], wl[i]);
         if (!p->l->gpus[p->l->ngpus])
             return oom(p, ln);
-        cap = ++p->l->ngpus;
+        ++p->l->ngpus;
     }
     return 0;
 }
@@ -211,12 +211,11 @@ static int do_match(struct parse *p, const struct line *ln)
     const char *w[64];
     size_t wl[64], n = words(ln, w, wl, 64), i;
     struct gt_match *m;
-    size_t cap = p->l->nmatches;
 
     if (n < 2)
         return fail(p, ln->no, col_of(ln, ln->kw) + 5,
                     "'match' needs a source name and at least one device id");
-    if (grow(&p->l->matches, &cap, p->l->nmatches, sizeof(*m)) < 0)
+    if (grow(&p->l->matches, p->l->nmatches, sizeof(*m)) < 0)
         return oom(p, ln);
     m = &p->l->matches[p->l->nmatches++];
     m->source = dup_n(w[0], wl[0]);
@@ -236,7 +235,7 @@ static int do_match(struct parse *p, const struct line *ln)
 static int do_aggregate(struct parse *p, const struct line *ln)
 {
     const char *w[3];
-    size_t wl[3], n = words(ln, w, wl, 3), i, cap = p->l->naggs;
+    size_t wl[3], n = words(ln, w, wl, 3), i;
     struct gt_agg_rule *r;
     enum gt_agg agg;
 
@@ -254,7 +253,7 @@ static int do_aggregate(struct parse *p, const struct line *ln)
         if (strlen(p->l->aggs[i].block) == wl[0] && memcmp(p->l->aggs[i].block, w[0], wl[0]) == 0)
             return fail(p, ln->no, col_of(ln, w[0]),
                         "block '%.*s' already has an aggregation rule", (int)wl[0], w[0]);
-    if (grow(&p->l->aggs, &cap, p->l->naggs, sizeof(*r)) < 0)
+    if (grow(&p->l->aggs, p->l->naggs, sizeof(*r)) < 0)
         return oom(p, ln);
     r = &p->l->aggs[p->l->naggs];
     r->block = dup_n(w[0], wl[0]);
@@ -289,7 +288,6 @@ static int do_triage(struct parse *p, const struct line *ln)
 {
     const char *s = ln->val, *end = ln->val + ln->vallen, *bar1, *bar2;
     struct gt_triage_rule *t;
-    size_t cap = p->l->ntriage;
     const char *kw_end;
 
     kw_end = s;
@@ -304,7 +302,7 @@ static int do_triage(struct parse *p, const struct line *ln)
         return fail(p, ln->no, (int)ln->len + 1,
                     "triage rule needs 'METRIC | LABEL' after '%.*s'", (int)(kw_end - s), s);
     bar2 = memchr(bar1 + 1, '|', (size_t)(end - bar1 - 1));
-    if (grow(&p->l->triage, &cap, p->l->ntriage, sizeof(*t)) < 0)
+    if (grow(&p->l->triage, p->l->ntriage, sizeof(*t)) < 0)
         return oom(p, ln);
     t = &p->l->triage[p->l->ntriage++];
     t->line = ln->no;
@@ -368,7 +366,6 @@ static int finish_group(struct parse *p)
 static int do_section(struct parse *p, const struct line *ln)
 {
     struct gt_section_def *s;
-    size_t cap = p->l->nsections;
 
     if (!p->in_body && check_header(p, ln) < 0)
         return -1;
@@ -377,7 +374,7 @@ static int do_section(struct parse *p, const struct line *ln)
     p->in_body = 1;
     if (ln->vallen == 0)
         return fail(p, ln->no, (int)ln->len + 1, "'section' needs a title");
-    if (grow(&p->l->sections, &cap, p->l->nsections, sizeof(*s)) < 0)
+    if (grow(&p->l->sections, p->l->nsections, sizeof(*s)) < 0)
         return oom(p, ln);
     s = &p->l->sections[p->l->nsections];
     s->title = dup_n(ln->val, ln->vallen);
@@ -417,13 +414,12 @@ static int do_key(struct parse *p, const struct line *ln)
 static int do_group(struct parse *p, const struct line *ln, int histogram)
 {
     struct gt_group_def *g;
-    size_t cap = p->l->ngroups;
 
     if (finish_group(p) < 0)
         return -1;
     if (ln->vallen == 0)
         return fail(p, ln->no, (int)ln->len + 1, "'%s' needs a title", histogram ? "histogram" : "group");
-    if (grow(&p->l->groups, &cap, p->l->ngroups, sizeof(*g)) < 0)
+    if (grow(&p->l->groups, p->l->ngroups, sizeof(*g)) < 0)
         return oom(p, ln);
     g = &p->l->groups[p->l->ngroups];
     g->title = dup_n(ln->val, ln->vallen);
@@ -441,13 +437,12 @@ static int do_group(struct parse *p, const struct line *ln, int histogram)
 static int do_metric(struct parse *p, const struct line *ln)
 {
     struct gt_metric_def *m;
-    size_t cap = p->l->nmetrics;
 
     if (finish_metric(p) < 0)
         return -1;
     if (ln->vallen == 0)
         return fail(p, ln->no, (int)ln->len + 1, "'metric' needs a title");
-    if (grow(&p->l->metrics, &cap, p->l->nmetrics, sizeof(*m)) < 0)
+    if (grow(&p->l->metrics, p->l->nmetrics, sizeof(*m)) < 0)
         return oom(p, ln);
     m = &p->l->metrics[p->l->nmetrics];
     m->title = dup_n(ln->val, ln->vallen);
