@@ -47,14 +47,15 @@ median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (
 range() { sort -n | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.2f-%.2f", lo, hi}'; }
 
 g_cmd="$bin --source $source --no-cpu --interval 100 --refresh 250"
-: > "$tmp/g"; : > "$tmp/t"; : > "$tmp/h"; : > "$tmp/b"; : > "$tmp/f"
+: > "$tmp/g"; : > "$tmp/t"; : > "$tmp/h"; : > "$tmp/b"; : > "$tmp/f"; : > "$tmp/o"
 net() { awk "BEGIN{v = $1 - $2; printf \"%.2f\", (v > 0 ? v : 0)}"; }
 r=1
 while [ "$r" -le "$rounds" ]; do
     set -- $(measure "sleep $((secs + 5))")
     base=$1
     set -- $(measure "$g_cmd")
-    net "$1" "$base" >> "$tmp/g"; echo >> "$tmp/g"; echo "$2" >> "$tmp/b"
+    g_round=$(net "$1" "$base")
+    echo "$g_round" >> "$tmp/g"; echo "$2" >> "$tmp/b"
     echo "round $r: pane start-up $base ms; gputop $1 ms in ${secs} s (threads: ${3:-?}), ${2} bytes"
     set -- $(measure "top -d 0.25")
     net "$1" "$base" >> "$tmp/t"; echo >> "$tmp/t"
@@ -65,7 +66,13 @@ while [ "$r" -le "$rounds" ]; do
     # The machine's own cost of gputop's wake-ups, with no work, this round.
     if [ -x "$floor_bin" ]; then
         f=$("$floor_bin" | sed -n 's/.*no work[^:]*: \([0-9.]*\) ms.*/\1/p')
-        [ -n "$f" ] && echo "$f" >> "$tmp/f" && echo "round $r: wake-up floor $f ms/s"
+        if [ -n "$f" ]; then
+            echo "$f" >> "$tmp/f"
+            # Same round, same host conditions: the difference is steadier
+            # than either figure.
+            awk "BEGIN{printf \"%.2f\\n\", $g_round / $secs - $f}" >> "$tmp/o"
+            echo "round $r: wake-up floor $f ms/s"
+        fi
     fi
     r=$((r + 1))
 done
@@ -81,6 +88,7 @@ echo "  $(awk "BEGIN{printf \"%d\", $bytes / $refreshes}") bytes written to the 
 if [ -s "$tmp/f" ]; then
     fl=$(median < "$tmp/f")
     echo "  of which the wake-ups alone (10 Hz timer + 4 Hz eventfd, no work) cost $fl ms/s on this machine (runs: $(range < "$tmp/f"))"
+    echo "  gputop's own work above that floor, round by round: $(median < "$tmp/o") ms/s (runs: $(range < "$tmp/o"))"
 fi
 echo "top -d 0.25: $(per_s "$t_ms") ms/s; htop -d 3: $(per_s "$h_ms") ms/s"
 awk "BEGIN{ if ($t_ms > 0) printf \"ratio gputop/top: %.2f\n\", $g_ms/$t_ms;
