@@ -43,7 +43,7 @@ measure() {
     echo "$ms $(wc -c < "$tmp/raw") $per"
 }
 
-median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+median() { sort -n | awk '{v[NR] = $1} END {printf "%.2f\n", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 range() { sort -n | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.2f-%.2f", lo, hi}'; }
 
 g_cmd="$bin --source $source --no-cpu --interval 100 --refresh 250"
