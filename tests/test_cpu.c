@@ -704,36 +704,38 @@ Test(cpu, malformed_stat_while_sampling_is_an_error_then_recovers)
     fx_close(&x);
 }
 
+/* n samples, each after one step of two CPUs' ticks. */
+static void sample_steps(struct fixture *x, struct stat_rows *r, int n)
+{
+    int i;
+
+    for (i = 0; i < n; i++) {
+        rows_step(r);
+        write_stat(r);
+        fx_sample(x);
+        cr_expect_eq(value(x, "CPUTicksTotal", 0), 70 + 71);
+    }
+}
+
 /* /proc/stat is opened once and read again from its start every sample;
  * a seam without pread gets the open-read-close of before. */
 Test(cpu, proc_stat_stays_open_between_samples)
 {
     static struct stat_rows r;
     struct fixture x;
-    int i;
 
     make_tree();
     rows_init(&r, 2);
     write_stat(&r);
     fx_open(&x, 0, "cycles=off");
-    for (i = 0; i < 5; i++) {
-        rows_step(&r);
-        write_stat(&r);
-        fx_sample(&x);
-        cr_expect_eq(value(&x, "CPUTicksTotal", 0), 70 + 71);
-    }
+    sample_steps(&x, &r, 5);
     cr_expect_eq(x.fake->stat_opens, 1);
     fx_close(&x);
 
     x.fake = fake_new(0);
     x.fake->sys.pread = NULL;
     fx_start(&x, "cycles=off");
-    for (i = 0; i < 3; i++) {
-        rows_step(&r);
-        write_stat(&r);
-        fx_sample(&x);
-        cr_expect_eq(value(&x, "CPUTicksTotal", 0), 70 + 71);
-    }
+    sample_steps(&x, &r, 3);
     /* open, start and three samples */
     cr_expect_eq(x.fake->stat_opens, 5);
     fx_close(&x);
