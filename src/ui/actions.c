@@ -1,0 +1,162 @@
+/* What keys do: sections, selection, search, sampling interval, toggles. */
+#include "tui_internal.h"
+#include "gputop/history.h"
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+static void select_first_in_section(struct tui *t)
+{
+    const struct gt_section_def *s = &t->l->sections[t->section];
+
+    t->selected = (long)t->l->groups[s->first].first;
+    t->scroll = 0;
+}
+
+void tui_go_section(struct tui *t, size_t i)
+{
+    if (i >= t->l->nsections)
+        return;
+    t->section = i;
+    select_first_in_section(t);
+}
+
+static void move_selection(struct tui *t, int delta)
+{
+    const struct gt_section_def *s = &t->l->sections[t->section];
+    long first = (long)t->l->groups[s->first].first;
+    const struct gt_group_def *lg = &t->l->groups[s->first + s->count - 1];
+    long last = (long)(lg->first + lg->count) - 1;
+
+    t->selected += delta;
+    if (t->selected < first)
+        t->selected = first;
+    if (t->selected > last)
+        t->selected = last;
+}
+
+static void change_interval(struct tui *t, int dir)
+{
+    static const uint64_t steps_ms[] = { 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000 };
+    size_t n = sizeof(steps_ms) / sizeof(steps_ms[0]), i;
+    uint64_t cur = gt_sampler_interval(t->cfg->sampler) / 1000000ull;
+
+    for (i = 0; i < n && steps_ms[i] < cur; i++)
+        ;
+    if (dir < 0 && i + 1 < n && steps_ms[i] <= cur)
+        i++;
+    else if (dir > 0 && i > 0)
+        i--;
+    gt_sampler_set_interval(t->cfg->sampler, steps_ms[i] * 1000000ull);
+    snprintf(t->message, sizeof(t->message), " sampling every %llu ms",
+             (unsigned long long)steps_ms[i]);
+}
+
+static int contains_nocase(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+
+    for (; *hay; hay++)
+        if (strncasecmp(hay, needle, n) == 0)
+            return 1;
+    return n == 0;
+}
+
+static void find_next(struct tui *t)
+{
+    size_t n = t->l->nmetrics, k, m;
+
+    if (!t->search[0] || n == 0)
+        return;
+    for (k = 1; k <= n; k++) {
+        m = ((size_t)(t->selected < 0 ? 0 : t->selected) + k) % n;
+        if (contains_nocase(t->l->metrics[m].title, t->search)) {
+            t->section = (size_t)t->l->metrics[m].section;
+            t->selected = (long)m;
+            snprintf(t->message, sizeof(t->message), " found: %s", t->l->metrics[m].title);
+            return;
+        }
+    }
+    snprintf(t->message, sizeof(t->message), " no metric matches '%s'", t->search);
+}
+
+static void search_key(struct tui *t, int ch)
+{
+    size_t n = strlen(t->search);
+
+    if (ch == 27) {
+        t->searching = 0;
+    } else if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
+        t->searching = 0;
+        find_next(t);
+    } else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n > 0) {
+        t->search[n - 1] = '\0';
+    } else if (ch >= 32 && ch < 127 && n + 1 < sizeof(t->search)) {
+        t->search[n] = (char)ch;
+        t->search[n + 1] = '\0';
+    }
+}
+
+static void mouse_key(struct tui *t)
+{
+    MEVENT ev;
+    long i;
+
+    if (getmouse(&ev) != OK || ev.y != 1)
+        return;
+    i = tui_tab_at(t, ev.x);
+    if (i >= 0)
+        tui_go_section(t, (size_t)i);
+}
+
+/* Returns 1 to quit. */
+int tui_handle_key(struct tui *t, int ch)
+{
+    size_t i;
+
+    t->message[0] = '\0';
+    if (t->searching) {
+        search_key(t, ch);
+        return 0;
+    }
+    if (t->help && ch != KEY_RESIZE && ch != KEY_MOUSE) {
+        t->help = 0;
+        return ch == 'q';
+    }
+    t->keys_seen = 1;
+    switch (ch) {
+    case 'q': case 'Q': return 1;
+    case 'h': case '?': case KEY_F(1): t->help = 1; return 0;
+    case '\t': case KEY_RIGHT: tui_go_section(t, (t->section + 1) % t->l->nsections); return 0;
+    case KEY_BTAB: case KEY_LEFT:
+        tui_go_section(t, (t->section + t->l->nsections - 1) % t->l->nsections);
+        return 0;
+    case KEY_UP: move_selection(t, -1); return 0;
+    case KEY_DOWN: move_selection(t, 1); return 0;
+    case KEY_PPAGE: move_selection(t, -(tui_body_height() - 1)); return 0;
+    case KEY_NPAGE: move_selection(t, tui_body_height() - 1); return 0;
+    case KEY_HOME: move_selection(t, -100000); return 0;
+    case KEY_END: move_selection(t, 100000); return 0;
+    case ' ': t->paused = !t->paused; return 0;
+    case '+': case '=': change_interval(t, 1); return 0;
+    case '-': case '_': change_interval(t, -1); return 0;
+    case 'c': t->percore = !t->percore; return 0;
+    case 't': t->per_second = !t->per_second; return 0;
+    case 's': t->sparks = !t->sparks; return 0;
+    case 'p': t->count_bars = !t->count_bars; return 0;
+    case 'r':
+        gt_history_reset(t->hist);
+        snprintf(t->message, sizeof(t->message), " min / max reset");
+        return 0;
+    case '/': t->searching = 1; t->search[0] = '\0'; return 0;
+    case KEY_MOUSE: mouse_key(t); return 0;
+    case KEY_RESIZE: return 0;
+    case 12: tui_repaint_all(t); return 0;       /* Ctrl-L: the screen was garbled */
+    }
+    for (i = 0; i < t->l->nsections; i++)
+        if (t->l->sections[i].key == ch) {
+            tui_go_section(t, i);
+            return 0;
+        }
+    return 0;
+}

@@ -1,0 +1,45 @@
+/* Drawing primitives the dashboard's views share: clipped text, the
+ * separator, the colour of a level. */
+#include "tui_internal.h"
+#include <math.h>
+
+static const char *const SEP_UTF8 = " \u00b7 ";
+
+/* Writes s from (y, x), at most maxw columns (-1: to the end of the row);
+ * returns the columns written. */
+int tui_put(struct tui *t, int y, int x, const char *s, int maxw, enum style st)
+{
+    return gt_cellbuf_text(t->cells, y, x, s, maxw, st);
+}
+
+/* Columns of UTF-8 text: every character drawn is one column. */
+static int text_columns(const char *s)
+{
+    int n = 0;
+
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* tui_put(), with an ellipsis in the last column when s is cut short. */
+void tui_put_clipped(struct tui *t, int y, int x, const char *s, int maxw, enum style st)
+{
+    int n = tui_put(t, y, x, s, maxw, st);
+
+    /* Only text that filled its width or the row can have been cut. */
+    if (n > 1 && (n == maxw || x + n == COLS) && text_columns(s) > n)
+        gt_cellbuf_fill(t->cells, y, x + n - 1, 1, t->ascii ? '~' : 0x2026, st);
+}
+
+enum style tui_level_style(double pct)
+{
+    if (isnan(pct))
+        return ST_DIM;
+    return pct < 50 ? ST_LOW : pct < 80 ? ST_MID : ST_HIGH;
+}
+
+const char *tui_sep(const struct tui *t)
+{
+    return t->ascii ? " | " : SEP_UTF8;
+}

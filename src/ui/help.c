@@ -1,0 +1,38 @@
+/* The help overlay: the keys and what they do. */
+#include "tui_internal.h"
+
+static const char *const help_lines[] = {
+    "gputop keys",
+    "",
+    "  1-9 0 a-z    show the section with that key (see the tabs)",
+    "  Tab, right   next section;  Shift-Tab, left  previous section",
+    "  up, down     select a metric;  PgUp, PgDn, Home, End  scroll",
+    "  c            per-core view: one bar per instance in the selected group",
+    "  space        pause / resume the display",
+    "  + -          sample faster / slower",
+    "  t            counts per second / per interval",
+    "  s            sparklines of recent history on / off",
+    "  p            bars for counts (scaled to the highest seen) on / off",
+    "  r            reset min / max",
+    "  /            find a metric by name (Enter: next match, Esc: cancel)",
+    "  h ? F1       this help;  any key closes it",
+    "  Ctrl-L       redraw the whole screen;  Ctrl-Z  suspend (fg resumes)",
+    "  q            quit",
+    "",
+    "  The footer shows the selected metric: guide reference, description",
+    "  (or why it is unavailable) and its min / max.",
+};
+
+void tui_draw_help(struct tui *t)
+{
+    size_t n = sizeof(help_lines) / sizeof(help_lines[0]), i;
+    int w = 76 < COLS - 2 ? 76 : COLS - 2, h = (int)n + 2 < LINES - 1 ? (int)n + 2 : LINES - 1;
+    int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2, y;
+
+    if (w < 10 || h < 3)
+        return;
+    for (y = 0; y < h; y++)
+        gt_cellbuf_fill(t->cells, y0 + y, x0, w, ' ', ST_HEADER);
+    for (i = 0; i < n && (int)i < h - 2; i++)
+        tui_put(t, y0 + 1 + (int)i, x0 + 1, help_lines[i], w - 2, ST_HEADER);
+}

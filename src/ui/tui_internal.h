@@ -1,0 +1,117 @@
+/* The dashboard's shared state and the functions its files offer each
+ * other: the loop (tui.c) ties the terminal, keys, actions and views. */
+#ifndef GPUTOP_UI_TUI_INTERNAL_H
+#define GPUTOP_UI_TUI_INTERNAL_H
+
+#include <curses.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "gputop/cellbuf.h"
+#include "gputop/format.h"
+#include "gputop/history.h"
+#include "gputop/termout.h"
+#include "gputop/tui.h"
+
+enum row_kind { ROW_GROUP, ROW_TRIAGE, ROW_METRIC, ROW_INSTANCE, ROW_BUCKET };
+
+struct row {
+    enum row_kind kind;
+    size_t idx;          /* group or metric */
+    int inst;            /* ROW_INSTANCE */
+};
+
+/* What a cell looks like: a foreground colour from the terminal's own
+ * palette (dropped without colour) and attributes, which stay, so that a
+ * monochrome screen still shows them (the table is in terminal.c). */
+enum style {
+    ST_PLAIN, ST_HEADER, ST_TAB, ST_HEADING, ST_ALERT, ST_SELECTED, ST_DIM,
+    ST_LOW, ST_MID, ST_HIGH, ST_ACCENT, NSTYLES
+};
+
+struct tui {
+    const struct gt_tui_config *cfg;
+    const struct gt_layout *l;
+    SCREEN *screen;
+    struct gt_cellbuf *cells;    /* the frame being composed */
+    struct gt_termout *out;      /* how it reaches the terminal */
+    int ascii, color, mouse;
+    size_t section;
+    int scroll;
+    long selected;               /* metric index, -1 none */
+    int paused, per_second, sparks, count_bars, percore, help, keys_seen;
+    int searching;
+    char search[64];
+    char message[160];
+    double *vals;
+    struct gt_history *hist;
+    struct gt_snapshot snap;
+    int have_data;
+    struct row *rows;
+    size_t nrows, rowcap;
+    int triage_section;          /* section showing the triage line, -1 none */
+    int *triage_metric;          /* per triage rule: its metric, -1 none */
+    uint64_t warnings_seen;      /* sampler warnings already noticed */
+    time_t warning_until;        /* the last warning shows until then */
+    time_t clock_at;             /* when clock was formatted */
+    char clock[16];
+    struct sigaction old_tstp;   /* SIGTSTP as it was before the dashboard */
+    int wake_fd;                 /* the sampler's new-data descriptor, -1 none */
+    int empty_reads, input_gone; /* the keyboard's end of file or hang-up */
+    int sampler_live;            /* it is sampling (not retrying, not ended) */
+};
+
+/* draw.c: text into the frame being composed */
+int tui_put(struct tui *t, int y, int x, const char *s, int maxw, enum style st);
+void tui_put_clipped(struct tui *t, int y, int x, const char *s, int maxw, enum style st);
+enum style tui_level_style(double pct);
+const char *tui_sep(const struct tui *t);
+
+/* values.c: metric values as shown */
+int tui_is_rate_kind(enum gt_show s);
+double tui_per_interval(const struct tui *t, size_t m, double v);
+double tui_shown_value(const struct tui *t, size_t m, double v);
+double tui_metric_value(const struct tui *t, size_t m, int inst);
+
+/* header.c */
+void tui_draw_header(struct tui *t);
+void tui_draw_tabs(struct tui *t);
+long tui_tab_at(const struct tui *t, int x);   /* section under column x, -1 none */
+
+/* view_section.c: the rows of the current section */
+int tui_add_row(struct tui *t, enum row_kind k, size_t idx, int inst);
+void tui_build_rows(struct tui *t);
+void tui_keep_selection_visible(struct tui *t);
+void tui_draw_body(struct tui *t);
+int tui_body_height(void);
+
+/* view_percore.c: one row per instance (shader core, cluster) */
+void tui_percore_add_rows(struct tui *t, size_t g, size_t m);
+void tui_percore_name(const struct tui *t, const struct row *r, struct gt_text *s);
+
+/* view_triage.c */
+void tui_draw_triage(struct tui *t, int y);
+
+/* footer.c, help.c */
+void tui_draw_footer(struct tui *t);
+void tui_draw_help(struct tui *t);
+
+/* terminal.c */
+int tui_setup_terminal(struct tui *t, struct gt_diag *d);
+void tui_close_terminal(struct tui *t);
+int tui_suspend_pending(void);
+void tui_suspend(void);
+void tui_flush_cells(struct tui *t);
+void tui_hand_back(struct tui *t);
+void tui_repaint_all(struct tui *t);
+
+/* keys.c: the next key as a key code, ERR when none is waiting */
+int tui_next_key(struct tui *t);
+
+/* actions.c */
+void tui_go_section(struct tui *t, size_t i);
+int tui_handle_key(struct tui *t, int ch);     /* 1: quit */
+
+#endif
