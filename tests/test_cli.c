@@ -11,6 +11,7 @@
 #include "gputop/duration.h"
 #include "gputop/engine.h"
 #include "gputop/layout.h"
+#include "gputop/source.h"
 
 static char *run_cmd(int (*fn)(FILE *out, FILE *err, void *arg), void *arg, int *status,
                      char **err_text)
@@ -122,7 +123,7 @@ Test(cli, check_layout_reports_syntax_errors_with_caret)
 
     out = run_cmd(check_fn, args, &status, &err);
     cr_assert_eq(status, 1);
-    snprintf(want, sizeof(want), "%s:9:12: error: unbalanced parenthesis: 'max(' is never closed\n"
+    snprintf(want, sizeof(want), "gputop: %s:9:12: error: unbalanced parenthesis: 'max(' is never closed\n"
              "        expr max(min($A, 100), 0\n"
              "             ^\n", path);
     cr_assert_str_eq(err, want);
@@ -258,4 +259,67 @@ Test(cli, options_parsed)
     cr_assert_eq(o.no_cpu, 1);
     cr_assert_float_eq(o.out.duration_s, 1.5, 1e-12);
     cr_assert_str_eq(o.record, "x.gtc");
+}
+
+/* "sim,scene=game" is read as "sim:scene=game": a known source name before
+ * the first comma, with no colon, takes the comma as its separator. */
+Test(cli, source_name_may_end_at_a_comma)
+{
+    struct gt_diag d;
+    struct gt_source *s = gt_source_open("sim,scene=game,seed=3", NULL, &d);
+
+    cr_assert_not_null(s, "%s", d.msg);
+    cr_assert_str_eq(s->type->name, "sim");
+    cr_assert_str_eq(s->info.detail, "scene game, seed 3");
+    gt_source_close(s);
+    s = gt_source_open("sim,mali-t8xx", NULL, &d);
+    cr_assert_not_null(s, "%s", d.msg);
+    cr_assert_str_eq(s->info.layout, "mali-t8xx");
+    gt_source_close(s);
+    cr_assert_null(gt_source_open("sim,scene=nope", NULL, &d));
+    cr_assert(strstr(d.msg, "unknown scene 'nope'"), "%s", d.msg);
+    cr_assert_null(gt_source_open("simx,scene=game", NULL, &d));
+    cr_assert(strncmp(d.msg, "unknown source 'simx' (known: ", 30) == 0, "%s", d.msg);
+}
+
+/* Runs the real binary; returns what it wrote on stderr. */
+static char *stderr_of(const char *args, int *status)
+{
+    const char *bin = getenv("GPUTOP_BIN");
+    char cmd[2048], *buf = NULL, chunk[4096];
+    size_t len = 0, n;
+    FILE *p, *m = open_memstream(&buf, &len);
+
+    snprintf(cmd, sizeof(cmd), "%s %s 2>&1 >/dev/null", bin && *bin ? bin : "./gputop", args);
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+        fwrite(chunk, 1, n, m);
+    *status = pclose(p);
+    fclose(m);
+    return buf;
+}
+
+/* Every line a user reads on stderr starts with "gputop:", also the
+ * layout and capture errors that carry a file position. */
+Test(cli, every_message_starts_with_gputop, .timeout = 60)
+{
+    char *bad_layout = write_temp("gputop-layout 1\nname x\ntitle X\nfamily x\n"
+                                  "section S\n  key x\n  group G\n    metric M\n"
+                                  "      expr max(min($A, 100), 0\n      show percent\n");
+    char args[3][512];
+    size_t i;
+
+    snprintf(args[0], sizeof(args[0]), "--source sim --no-cpu -b -n 1 --layout %s", bad_layout);
+    snprintf(args[1], sizeof(args[1]), "--source sim --no-cpu -b -n 1 --record /nonexistent/x.gtc");
+    snprintf(args[2], sizeof(args[2]), "--source sim --no-cpu -b -n 1 --layout /nonexistent.layout");
+    for (i = 0; i < 3; i++) {
+        int status;
+        char *err = stderr_of(args[i], &status);
+        cr_assert_neq(status, 0, "%s", args[i]);
+        cr_assert(strncmp(err, "gputop: ", 8) == 0, "%s: %s", args[i], err);
+        free(err);
+    }
+    unlink(bad_layout);
+    free(bad_layout);
 }
