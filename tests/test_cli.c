@@ -152,6 +152,8 @@ Test(cli, option_errors)
         { "gputop", "-d", "0", NULL },
         { "gputop", "--format", "xml", NULL },
         { "gputop", "--count", "-3", NULL },
+        { "gputop", "--precision", "0", NULL },
+        { "gputop", "--precision=18", NULL, NULL },
         { "gputop", "--gpu", "G720", NULL },
         { "gputop", "--bogus", NULL, NULL },
         { "gputop", "stray", NULL, NULL },
@@ -168,6 +170,8 @@ Test(cli, option_errors)
         "gputop: -d 0: must be longer than 0\n",
         "gputop: --format xml: not text, csv or json\n",
         "gputop: --count -3: not a positive whole number\n",
+        "gputop: --precision 0: not 'full' or a number of digits from 1 to 17\n",
+        "gputop: --precision 18: not 'full' or a number of digits from 1 to 17\n",
         "gputop: --gpu goes with --check-layout\n",
         "gputop: unknown option '--bogus' (try --help)\n",
         "gputop: unexpected argument 'stray' (try --help)\n",
@@ -259,6 +263,19 @@ Test(cli, options_parsed)
     cr_assert_eq(o.no_cpu, 1);
     cr_assert_float_eq(o.out.duration_s, 1.5, 1e-12);
     cr_assert_str_eq(o.record, "x.gtc");
+    cr_assert_eq(o.out.digits, 0);   /* the default, six */
+}
+
+Test(cli, precision_option)
+{
+    struct gt_options o;
+    char *full[] = { "gputop", "--precision", "full", NULL };
+    char *three[] = { "gputop", "--precision=3", NULL };
+
+    cr_assert_eq(gt_options_parse(&o, 3, full, stderr), 0);
+    cr_assert_eq(o.out.digits, GT_DIGITS_FULL);
+    cr_assert_eq(gt_options_parse(&o, 2, three, stderr), 0);
+    cr_assert_eq(o.out.digits, 3);
 }
 
 /* "sim,scene=game" is read as "sim:scene=game": a known source name before

@@ -50,7 +50,9 @@ void gt_usage(FILE *out)
 "  -d, --duration TIME     stop after TIME (a bare number is seconds)\n"
 "  --section NAME|KEY      only this section (title or hotkey)\n"
 "  --metrics PATTERN       only metrics whose title or ref matches the glob\n"
-"  --per-second            counts as rates per second\n"
+"  --per-second            counts as rates per second (units become e.g. bytes/s)\n"
+"  --precision N|full      significant digits of values (default 6; integers are\n"
+"                          whole); full: every digit needed to read back exactly\n"
 "TIME is a number with a unit, ns, us, ms, s or m (minutes): 100ms, 0.5s, 2m.\n"
 "Other:\n"
 "  -h, --help              show this help\n"
@@ -72,6 +74,20 @@ static int parse_count(const char *s, uint64_t *out)
     return errno || *end || *out == 0 ? -1 : 0;
 }
 
+static int parse_precision(const char *s, int *digits)
+{
+    uint64_t n;
+
+    if (strcmp(s, "full") == 0) {
+        *digits = GT_DIGITS_FULL;
+        return 0;
+    }
+    if (parse_count(s, &n) < 0 || n > 17)
+        return -1;
+    *digits = (int)n;
+    return 0;
+}
+
 static int parse_format(const char *s, enum gt_batch_format *f)
 {
     if (strcmp(s, "text") == 0)
@@ -88,7 +104,7 @@ static int parse_format(const char *s, enum gt_batch_format *f)
 enum {
     OPT_LAYOUT = 256, OPT_LIST_LAYOUTS, OPT_CHECK_LAYOUT, OPT_GPU, OPT_SOURCE, OPT_NO_CPU,
     OPT_LIST_SOURCES, OPT_RECORD, OPT_SECTION, OPT_METRICS, OPT_PER_SECOND,
-    OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PROBE,
+    OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PROBE, OPT_PRECISION,
 };
 
 static const struct option longopts[] = {
@@ -111,6 +127,7 @@ static const struct option longopts[] = {
     { "section", required_argument, 0, OPT_SECTION },
     { "metrics", required_argument, 0, OPT_METRICS },
     { "per-second", no_argument, 0, OPT_PER_SECOND },
+    { "precision", required_argument, 0, OPT_PRECISION },
     { "refresh", required_argument, 0, 'r' },
     { "no-color", no_argument, 0, OPT_NO_COLOR },
     { "no-colour", no_argument, 0, OPT_NO_COLOR },
@@ -212,6 +229,9 @@ static int one_option(struct gt_options *o, int c, const char *arg, const char *
     case 'n':
         return parse_count(arg, &o->out.count) == 0 ? 0
              : bad_value(err, opt, arg, "not a positive whole number");
+    case OPT_PRECISION:
+        return parse_precision(arg, &o->out.digits) == 0 ? 0
+             : bad_value(err, opt, arg, "not 'full' or a number of digits from 1 to 17");
     }
     return -1;
 }
