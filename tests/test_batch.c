@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fakes/scripted_source.h"
+#include "fakes/tmux.h"
 #include "gputop/batch.h"
 
 static const char layout_text[] =
@@ -394,4 +395,117 @@ Test(batch, g720_csv_from_the_binary, .timeout = 60)
         }
     }
     free(out);
+}
+
+/* A long group, a long title and a long unit, as the guides have. */
+static const char long_layout[] =
+    "gputop-layout 1\nname w\ntitle W\nfamily w\n"
+    "section Memory system\n  key m\n  group External bus reads and writes\n"
+    "    metric Output external read latency 128-191 cycles\n      ref 3.5.2\n"
+    "      expr $Active\n      unit beats\n      show count\n"
+    "    metric Read stall\n      expr $Queue / $Active * 100\n      unit %\n      show percent\n"
+    "    metric Cycles per instruction\n      expr $Active / $Queue\n"
+    "      unit cycles/instruction\n      show value\n";
+
+static void assert_fits(const char *text, int width)
+{
+    const char *line = text, *nl;
+
+    for (; (nl = strchr(line, '\n')); line = nl + 1)
+        cr_assert_leq(nl - line, width, "%d columns: '%.*s'", width, (int)(nl - line), line);
+}
+
+/* At 40 columns: the group cut with an ellipsis, names cut to leave the
+ * values and units whole, values right-aligned in one column. */
+Test(batch, text_fits_40_columns)
+{
+    struct gt_batch_opts o = { .format = GT_FORMAT_TEXT, .count = 1, .width = 40 };
+    struct run r;
+
+    run_batch_on(&r, &o, long_layout);
+    assert_fits(r.text, 40);
+    cr_assert_str_eq(r.text,
+        "t=0.100 s  interval 100.0 ms\n"
+        "Memory system / External bus reads an...\n"
+        "  Output externa...      1000 beats\n"
+        "  Read stall               25 %\n"
+        "  Cycles...         4 cycles/instruction\n"
+        "\n");
+    free_run(&r);
+}
+
+Test(batch, text_fits_80_columns)
+{
+    struct gt_batch_opts o = { .format = GT_FORMAT_TEXT, .count = 1, .width = 80 };
+    struct run r;
+
+    run_batch_on(&r, &o, long_layout);
+    assert_fits(r.text, 80);
+    cr_assert(strstr(r.text, "\n  Memory system / External bus reads and writes\n"), "%s", r.text);
+    cr_assert(strstr(r.text, "\n    Output external read latency 128-191 cycles "), "%s", r.text);
+    cr_assert(strstr(r.text, "         1000 beats\n"), "%s", r.text);
+    free_run(&r);
+    /* the G720-like layout of the other tests, per second: long values */
+    o.per_second = 1;
+    o.count = 3;
+    run_batch(&r, &o);
+    assert_fits(r.text, 80);
+    cr_assert(strstr(r.text, " 50000000000 cycles/s\n"), "%s", r.text);
+    free_run(&r);
+}
+
+/* Not a terminal: COLUMNS gives the width, else 80. */
+Test(batch, text_width_from_columns_else_80)
+{
+    struct gt_batch_opts o = { .format = GT_FORMAT_TEXT, .count = 1 };
+    struct run r;
+
+    setenv("COLUMNS", "40", 1);
+    run_batch_on(&r, &o, long_layout);
+    assert_fits(r.text, 40);
+    cr_assert(strstr(r.text, "Output externa..."), "%s", r.text);
+    free_run(&r);
+    unsetenv("COLUMNS");
+    run_batch_on(&r, &o, long_layout);
+    assert_fits(r.text, 80);
+    cr_assert(strstr(r.text, "Output external read latency 128-191 cycles"), "%s", r.text);
+    free_run(&r);
+}
+
+/* As in an 80-column adb shell with TERM=dumb: no dashboard, text records
+ * on the terminal, whose width gputop asks the terminal for (no COLUMNS).
+ * The pane waits for Enter so that every byte reaches the log. */
+Test(batch, text_fits_the_terminal_under_tmux, .timeout = 60)
+{
+    int widths[] = { 80, 40 }, k;
+
+    for (k = 0; k < 2; k++) {
+        struct tmux t;
+        char cmd[1024], *text = NULL;
+        size_t len = 0;
+        FILE *f;
+        int i;
+
+        snprintf(cmd, sizeof(cmd), "read x; unset COLUMNS; TERM=dumb %s --source "
+                 "sim:mali-g720,scene=game --no-cpu -n 2 2>/dev/null; echo END", gputop_bin());
+        cr_assert_eq(tmux_start(&t, widths[k], 24, "", cmd), 0);
+        tmux_keys(&t, "Enter");
+        for (i = 0; i < 600 && tmux_alive(&t); i++)
+            nanosleep(&(struct timespec){ 0, 50000000L }, NULL);
+        for (i = 0; i < 100; i++) {
+            f = fopen(t.raw, "r");
+            cr_assert_not_null(f);
+            free(text);
+            text = NULL;
+            getdelim(&text, &len, '\0', f);
+            fclose(f);
+            if (text && strstr(text, "END"))
+                break;
+            nanosleep(&(struct timespec){ 0, 50000000L }, NULL);
+        }
+        tmux_stop(&t);
+        cr_assert(text && strstr(text, "  interval "), "%s", text);
+        assert_fits(text, widths[k] + 1);   /* the pane ends lines with \r\n */
+        free(text);
+    }
 }

@@ -22,6 +22,8 @@ struct gt_batch_opts {
     int per_second;            /* counts as rates */
     int digits;                /* significant digits, 1..17; 0: the default
                                   (GT_DIGITS_DEFAULT); GT_DIGITS_FULL: exact */
+    int width;                 /* text records fit this many columns; 0: the
+                                  terminal's, else $COLUMNS, else 80 */
 };
 
 #define GT_DIGITS_DEFAULT 6

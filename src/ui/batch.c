@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifndef GPUTOP_VERSION
 #define GPUTOP_VERSION "0"
@@ -333,6 +335,16 @@ static void json_meta(FILE *f, const struct gt_layout *l, const struct gt_engine
 
 /* ---- records ---- */
 
+/* Where a text record's fields go, worked out once for the width. */
+struct text_cols {
+    int width;      /* no line is longer */
+    int group;      /* indent of "Section / Group" lines */
+    int indent;     /* of metric lines */
+    int name;       /* names are padded or cut to this */
+    int value;      /* values are right-aligned in this */
+    int unit;       /* room kept for units; a longer one takes it from the name */
+};
+
 struct writer {
     FILE *f;
     const struct gt_layout *l;
@@ -341,6 +353,7 @@ struct writer {
     size_t ncols;
     const struct gt_batch_opts *o;
     uint64_t t0;
+    struct text_cols tc;
 };
 
 static void csv_field(FILE *f, const char *s)
@@ -378,25 +391,122 @@ static void write_header(const struct writer *w)
     fputc('\n', w->f);
 }
 
+/* ---- text ---- */
+
+/* The columns text records may use: the terminal's width when out is a
+ * terminal, else $COLUMNS as a shell exports it, else 80. */
+static int output_width(FILE *out)
+{
+    const char *env = getenv("COLUMNS");
+    struct winsize ws;
+    int fd = fileno(out);
+    char *end;
+    long n;
+
+    if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+    if (env && *env) {
+        n = strtol(env, &end, 10);
+        if (!*end && n > 0 && n < 10000)
+            return (int)n;
+    }
+    return 80;
+}
+
+/* Columns of UTF-8 text, one per character: the layouts' titles hold no
+ * double-width or combining characters. */
+static int text_columns(const char *s)
+{
+    int n = 0;
+
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* s in at most cols columns, cut with "..." when longer (ASCII, since
+ * text records also go to logs and TERM=dumb shells in the C locale), and
+ * padded with spaces to cols when pad is set. */
+static void print_fitted(FILE *f, const char *s, int cols, int pad)
+{
+    int n = text_columns(s), keep, i;
+
+    if (cols < 0)
+        cols = 0;
+    if (n <= cols) {
+        fprintf(f, "%s%*s", s, pad ? cols - n : 0, "");
+        return;
+    }
+    keep = cols > 3 ? cols - 3 : cols;
+    for (i = 0; *s; s++) {
+        i += ((unsigned char)*s & 0xC0) != 0x80;
+        if (i > keep)
+            break;
+        fputc(*s, f);
+    }
+    if (cols > 3)
+        fputs("...", f);
+}
+
+static void text_layout(struct writer *w)
+{
+    struct text_cols *tc = &w->tc;
+    char unit[80];
+    int longest = 0, n;
+    size_t i;
+
+    for (i = 0; i < w->ncols; i++) {
+        unit_of(unit, sizeof(unit), &w->l->metrics[w->cols[i].metric], w->o->per_second);
+        n = text_columns(unit);
+        longest = n > longest ? n : longest;
+    }
+    tc->width = w->o->width > 0 ? w->o->width : output_width(w->f);
+    tc->group = tc->width >= 60 ? 2 : 0;
+    tc->indent = tc->group + 2;
+    tc->value = tc->width >= 60 ? 12 : 9;
+    tc->unit = longest < tc->width / 4 ? longest : tc->width / 4;
+    tc->name = tc->width - tc->indent - 1 - tc->value - 1 - tc->unit;
+}
+
+/* "name value unit": a value or unit longer than its room takes columns
+ * from the name, so the line still fits and the number stays whole. */
+static void text_metric(const struct writer *w, const char *name, const char *value,
+                        const char *unit)
+{
+    const struct text_cols *tc = &w->tc;
+    int over_v = (int)strlen(value) - tc->value, over_u = text_columns(unit) - tc->unit;
+    int cols = tc->name - (over_v > 0 ? over_v : 0) - (over_u > 0 ? over_u : 0);
+
+    fprintf(w->f, "%*s", tc->indent, "");
+    print_fitted(w->f, name, cols, 1);
+    fprintf(w->f, " %*s %s\n", tc->value, value, unit);
+}
+
 static void write_text(const struct writer *w, const struct gt_snapshot *s, const double *vals)
 {
     int last_group = -1;
     size_t i;
-    char num[40], unit[80];
+    char line[256], num[40], unit[80];
 
-    fprintf(w->f, "t=%.3f s  interval %.1f ms%s\n", (double)(s->t_end_ns - w->t0) / 1e9,
-            gt_engine_seconds(s) * 1e3, s->nsamples > 1 ? "  (merged)" : "");
+    snprintf(line, sizeof(line), "t=%.3f s  interval %.1f ms%s",
+             (double)(s->t_end_ns - w->t0) / 1e9, gt_engine_seconds(s) * 1e3,
+             s->nsamples > 1 ? "  (merged)" : "");
+    print_fitted(w->f, line, w->tc.width, 0);
+    fputc('\n', w->f);
     for (i = 0; i < w->ncols; i++) {
         const struct gt_metric_def *m = &w->l->metrics[w->cols[i].metric];
         double v = column_value(&w->cols[i], w->e, w->l, s, vals, w->o->per_second);
         if (m->group != last_group) {
-            fprintf(w->f, "  %s / %s\n", w->l->sections[m->section].title,
-                    w->l->groups[m->group].title);
+            snprintf(line, sizeof(line), "%s / %s", w->l->sections[m->section].title,
+                     w->l->groups[m->group].title);
+            fprintf(w->f, "%*s", w->tc.group, "");
+            print_fitted(w->f, line, w->tc.width - w->tc.group, 0);
+            fputc('\n', w->f);
             last_group = m->group;
         }
         format_value(num, sizeof(num), v, w->o->digits);
         unit_of(unit, sizeof(unit), m, w->o->per_second);
-        fprintf(w->f, "    %-56s %16s %s\n", w->cols[i].title, isnan(v) ? "-" : num, unit);
+        text_metric(w, w->cols[i].title, isnan(v) ? "-" : num, unit);
     }
     fputc('\n', w->f);
 }
@@ -468,7 +578,7 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
                  const struct gt_batch_opts *o, volatile sig_atomic_t *stop,
                  struct gt_diag *d)
 {
-    struct writer w = { out, l, e, NULL, 0, o, 0 };
+    struct writer w = { out, l, e, NULL, 0, o, 0, { 0 } };
     struct gt_column *cols = NULL;
     struct gt_snapshot snap;
     double *vals = NULL;
@@ -481,6 +591,8 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
         return -1;
     w.cols = cols;
     w.ncols = (size_t)n;
+    if (o->format == GT_FORMAT_TEXT)
+        text_layout(&w);
     vals = calloc(gt_engine_nmetrics(e) + 1, sizeof(double));
     if (!vals || gt_snapshot_init(&snap, gt_sampler_nslots(s)) < 0) {
         gt_diag_set(d, "out of memory");
