@@ -1,5 +1,6 @@
-/* Batch writers: text for people, CSV with the layout's titles as header,
- * and JSON Lines with one metadata record then one record per sample. */
+/* Batch writers: text for people (fitted to the terminal's width), CSV with
+ * the layout's titles and units as header, and JSON Lines with one metadata
+ * record then one record per sample. */
 #include "gputop/batch.h"
 #include "gputop/format.h"
 
