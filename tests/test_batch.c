@@ -434,6 +434,19 @@ Test(batch, text_fits_40_columns)
     free_run(&r);
 }
 
+/* At 30 columns a long unit leaves no room for the name: the value's
+ * padding gives way too, and the value and unit stay whole. */
+Test(batch, text_fits_30_columns)
+{
+    struct gt_batch_opts o = { .format = GT_FORMAT_TEXT, .count = 1, .width = 30 };
+    struct run r;
+
+    run_batch_on(&r, &o, long_layout);
+    assert_fits(r.text, 30);
+    cr_assert(strstr(r.text, "\n          4 cycles/instruction\n"), "%s", r.text);
+    free_run(&r);
+}
+
 Test(batch, text_fits_80_columns)
 {
     struct gt_batch_opts o = { .format = GT_FORMAT_TEXT, .count = 1, .width = 80 };

@@ -470,17 +470,19 @@ static void text_layout(struct writer *w)
 }
 
 /* "name value unit": a value or unit longer than its room takes columns
- * from the name, so the line still fits and the number stays whole. */
+ * from the name, then from the value's padding, so the line still fits
+ * and the number stays whole. */
 static void text_metric(const struct writer *w, const char *name, const char *value,
                         const char *unit)
 {
     const struct text_cols *tc = &w->tc;
     int over_v = (int)strlen(value) - tc->value, over_u = text_columns(unit) - tc->unit;
     int cols = tc->name - (over_v > 0 ? over_v : 0) - (over_u > 0 ? over_u : 0);
+    int vcols = tc->value + (cols < 0 ? cols : 0);
 
     fprintf(w->f, "%*s", tc->indent, "");
     print_fitted(w->f, name, cols, 1);
-    fprintf(w->f, " %*s %s\n", tc->value, value, unit);
+    fprintf(w->f, " %*s %s\n", vcols, value, unit);
 }
 
 static void write_text(const struct writer *w, const struct gt_snapshot *s, const double *vals)
