@@ -122,3 +122,63 @@ Test(format, sparklines_scale_between_lo_and_hi)
     gt_fmt_sparkline(buf, sizeof(buf), v, 4, 0, 100, 0);
     cr_assert_str_eq(buf, "\u2581\u2584\u2588 ");
 }
+
+/* Significant digits for batch output, worked out by hand: six digits by
+ * default, whole integer parts never cut, no exponent between 1e-4 and
+ * 1e18, trailing zeros dropped; 0 digits: the shortest text that reads
+ * back as the same double. */
+Test(format, significant_digits)
+{
+    const struct {
+        double v;
+        int digits;
+        const char *want;
+    } cases[] = {
+        { 955550380.46924508, 6, "955550380" },      /* the 17-digit value */
+        { 25.390846464543397, 6, "25.3908" },
+        { 0.59088782269021745, 6, "0.590888" },
+        { 2.0084072863148061, 6, "2.00841" },
+        { 250.0 / 3, 6, "83.3333" },
+        { 99.99996, 6, "100" },                       /* rounds up a decade */
+        { 1.5, 6, "1.5" },
+        { -2.5, 6, "-2.5" },
+        { 0, 6, "0" },
+        { -0.0, 6, "0" },
+        { 100, 6, "100" },
+        { 5000000000.0, 6, "5000000000" },            /* integers whole */
+        { 1234567.25, 6, "1234567" },
+        { 0.000123456789, 6, "0.000123457" },
+        { 0.0000123456789, 6, "1.23457e-05" },
+        { 1e-300, 6, "1e-300" },
+        { 1e20, 6, "1e+20" },
+        { 25.390846464543397, 3, "25.4" },
+        { 0.59088782269021745, 1, "0.6" },
+        { 250.0 / 3, 0, "83.33333333333333" },         /* 16 digits suffice */
+        { 1.0 / 3, 0, "0.3333333333333333" },
+        { 0.1, 0, "0.1" },
+        { 955550380.46924508, 0, "955550380.4692451" },   /* 16 read back */
+        { 0.1 + 0.2, 0, "0.30000000000000004" },         /* needs all 17 */
+        { 5000000000.0, 0, "5000000000" },
+    };
+    char buf[64];
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        gt_fmt_sig(buf, sizeof(buf), cases[i].v, cases[i].digits);
+        cr_assert_str_eq(buf, cases[i].want, "%.17g with %d digits", cases[i].v, cases[i].digits);
+    }
+}
+
+Test(format, shortest_digits_read_back_exactly)
+{
+    uint64_t x = 0x2545F4914F6CDD1Dull;
+    char buf[64];
+    int i;
+
+    for (i = 0; i < 20000; i++) {
+        double mag = pow(10.0, (double)(next_rand(&x) % 400) / 10.0 - 20.0);
+        double v = (double)(next_rand(&x) >> 11) / 9007199254740992.0 * mag;
+        gt_fmt_sig(buf, sizeof(buf), v, 0);
+        cr_assert_eq(strtod(buf, NULL), v, "%s", buf);
+    }
+}

@@ -20,14 +20,23 @@ struct gt_batch_opts {
     const char *section;       /* title, hotkey or NULL for all */
     const char *pattern;       /* glob on metric title or ref, NULL for all */
     int per_second;            /* counts as rates */
+    int digits;                /* significant digits, 1..17; 0: the default
+                                  (GT_DIGITS_DEFAULT); GT_DIGITS_FULL: exact */
+    int width;                 /* text records fit this many columns; 0: the
+                                  terminal's, else $COLUMNS, else 80 */
 };
+
+#define GT_DIGITS_DEFAULT 6
+#define GT_DIGITS_FULL    (-1)
 
 /* A selected output column: a metric, or one instance of it. */
 struct gt_column {
     size_t metric;
     int instance;              /* -1 for the metric's own value */
     char key[96];              /* JSON key: ref, or title; unique */
-    char title[160];           /* CSV header text */
+    char title[160];           /* the metric's title, with the guide reference
+                                  (or section) when another metric has the
+                                  same title, and [instance]; unique */
 };
 
 /* Picks the columns the options select; returns the count (0 with d set

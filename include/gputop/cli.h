@@ -41,6 +41,8 @@ struct gt_options {
 int gt_options_parse(struct gt_options *o, int argc, char **argv, FILE *err);
 void gt_usage(FILE *out);
 const char *gt_version(void);
+/* A diagnostic (file:line:col, source line, caret) on err, after "gputop: ". */
+void gt_report_diag(FILE *err, const struct gt_diag *d);
 
 int gt_cmd_list_layouts(FILE *out);
 int gt_cmd_list_sources(FILE *out);

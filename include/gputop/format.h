@@ -10,6 +10,12 @@
 size_t gt_fmt_fixed(char *buf, size_t len, double v, int decimals, int width);
 /* "85.2M", "1.23G", "512", "0.25", "-" for no data; at most 6 columns. */
 void gt_fmt_si(char *buf, size_t len, double v);
+/* A finite v with digits (1..17) significant digits, for batch output:
+ * plain notation from 1e-4 up to 1e18 with trailing zeros dropped, an
+ * integer part never cut short ("955550380", "25.3908", "0.000123457"),
+ * integers whole; an exponent outside that range ("1.23457e-05").
+ * digits 0: the shortest text that reads back as the same double. */
+void gt_fmt_sig(char *buf, size_t len, double v, int digits);
 /* A bar of width columns filled to fraction (0..1, clamped). UTF-8 uses
  * eighth blocks; ASCII uses '#' for filled and '.' for empty columns.
  * Returns bytes written. */

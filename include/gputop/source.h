@@ -69,9 +69,13 @@ struct gt_source {
 extern const struct gt_source_type *const gt_source_types[];
 const struct gt_source_type *gt_source_type_find(const char *name);
 
-/* Opens "NAME[:ARGS]"; on error returns NULL with d set. */
+/* Opens "NAME[:ARGS]"; a comma may stand for the colon ("sim,scene=game"),
+ * since the name is never more than letters. On error returns NULL with d
+ * set. */
 struct gt_source *gt_source_open(const char *spec, const struct gt_sys *sys, struct gt_diag *d);
 void gt_source_close(struct gt_source *s);
+/* The length of the NAME part of a spec: up to the first ':' or ','. */
+size_t gt_source_name_len(const char *spec);
 
 /* Source arguments: "a,b=1,c=x" — a bare word is a positional value. */
 /* Returns the value of key (or NULL); positional words match key "". */

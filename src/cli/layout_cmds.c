@@ -47,7 +47,6 @@ static int check_against(const struct gt_layout *l, const char *gpu, FILE *out, 
     struct gt_catalog c;
     struct gt_engine *e;
     struct gt_diag d;
-    char buf[1024];
     size_t i, n;
 
     if (check_catalog(&c, gpu) < 0) {
@@ -69,7 +68,7 @@ static int check_against(const struct gt_layout *l, const char *gpu, FILE *out, 
         gt_diag_clear(&d);
         gt_diag_set(&d, "unknown counter $%s (not in the %s catalogue)", u->name, gpu);
         gt_diag_at(&d, l->file, u->line, u->col, src, src ? len : 0);
-        fputs(gt_diag_format(&d, buf, sizeof(buf)), err);
+        gt_report_diag(err, &d);
     }
     fprintf(out, "%s: checked against %s: %zu metrics, %zu unresolved counter name%s\n",
             l->file, gpu, l->nmetrics, n, n == 1 ? "" : "s");
@@ -82,12 +81,11 @@ int gt_cmd_check_layout(const char *file, const char *gpu, FILE *out, FILE *err)
 {
     struct gt_diag d;
     struct gt_layout *l = gt_layout_load(file, &d);
-    char buf[1024];
     size_t i;
     int status = 0;
 
     if (!l) {
-        fputs(gt_diag_format(&d, buf, sizeof(buf)), err);
+        gt_report_diag(err, &d);
         return 1;
     }
     fprintf(out, "%s: layout %s (%s): %zu sections, %zu groups, %zu metrics, %zu triage rules\n",

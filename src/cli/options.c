@@ -1,5 +1,6 @@
 /* Command-line parsing and --help. */
 #include "gputop/cli.h"
+#include "gputop/duration.h"
 #include "gputop/sampler.h"
 
 #include <errno.h>
@@ -18,33 +19,41 @@ void gt_usage(FILE *out)
 "Live GPU hardware-counter monitor: the vendor guides' metrics as live bars.\n"
 "\n"
 "Sources and layouts:\n"
-"  --source SPEC           counter source, repeatable: mali[:/dev/maliN][,interface=I],\n"
-"                          sim[:FAMILY][,scene=S][,seed=N],\n"
-"                          cpu[:cycles=auto|on|off][,clusters=MODE],\n"
-    "                          replay:FILE[,speed=1|N|max], csv:FILE[,gpu=T820|T830|G715|G720]\n"
+"  --source SPEC           counter source, repeatable:\n"
+"                            mali[:/dev/maliN][,interface=I]\n"
+"                            sim[:FAMILY][,scene=S][,seed=N]\n"
+"                            cpu[:cycles=auto|on|off][,clusters=MODE]\n"
+"                            replay:FILE[,speed=1|N|max]\n"
+"                            csv:FILE[,gpu=T820|T830|G715|G720]\n"
+"                          a comma may replace the colon: sim,scene=game\n"
 "  --no-cpu                do not add the cpu source beside the GPU source\n"
 "  --list-sources          list the sources and whether they can run here\n"
-"  --probe                 find the Mali GPU, say what it is and test its counters\n"
+"  --probe                 find the Mali GPU, say what it is, test its counters\n"
 "  --layout NAME|FILE      use a built-in layout or a layout file\n"
 "  --list-layouts          list the built-in layouts and the devices they match\n"
 "  --check-layout FILE     parse a layout, compile it, list unresolved counters\n"
 "  --gpu NAME              with --check-layout: the counter catalogue to use\n"
 "                          (T820, T830, G715, G720; default: the layout's own)\n"
 "Sampling:\n"
-"  -i, --interval TIME     sample period, 1ms..10s (default 100ms; '250', '0.5s')\n"
+"  -i, --interval TIME     sample period, 1ms..10s (default 100ms; a bare number\n"
+"                          is milliseconds)\n"
 "  --record FILE           also write every raw sample to a capture file\n"
 "Dashboard:\n"
-"  -r, --refresh TIME      screen refresh period (default 250ms, i.e. 4 Hz)\n"
+"  -r, --refresh TIME      screen refresh period, 10ms..10s (default 250ms, i.e.\n"
+"                          4 Hz; a bare number is milliseconds)\n"
 "  --no-color              no colours (also when NO_COLOR is set)\n"
 "  --no-mouse              do not take mouse clicks on the section tabs\n"
 "Batch output (automatic when stdout is not a terminal):\n"
 "  -b, --batch             print records instead of the dashboard\n"
 "  -f, --format FMT        text, csv or json (JSON Lines; default text)\n"
 "  -n, --count N           stop after N records\n"
-"  -d, --duration TIME     stop after TIME ('10', '10s', '500ms'; seconds by default)\n"
+"  -d, --duration TIME     stop after TIME (a bare number is seconds)\n"
 "  --section NAME|KEY      only this section (title or hotkey)\n"
 "  --metrics PATTERN       only metrics whose title or ref matches the glob\n"
-"  --per-second            counts as rates per second\n"
+"  --per-second            counts as rates per second (units become e.g. bytes/s)\n"
+"  --precision N|full      significant digits of values (default 6; integers are\n"
+"                          whole); full: every digit needed to read back exactly\n"
+"TIME is a number with a unit, ns, us, ms, s or m (minutes): 100ms, 0.5s, 2m.\n"
 "Other:\n"
 "  -h, --help              show this help\n"
 "  -V, --version           show the version\n"
@@ -65,22 +74,17 @@ static int parse_count(const char *s, uint64_t *out)
     return errno || *end || *out == 0 ? -1 : 0;
 }
 
-static int parse_duration(const char *s, double *out)
+static int parse_precision(const char *s, int *digits)
 {
-    char *end;
-    double v;
+    uint64_t n;
 
-    errno = 0;
-    v = strtod(s, &end);
-    if (errno || end == s || !(v > 0) || v > 1e9)
+    if (strcmp(s, "full") == 0) {
+        *digits = GT_DIGITS_FULL;
+        return 0;
+    }
+    if (parse_count(s, &n) < 0 || n > 17)
         return -1;
-    if (strcmp(end, "ms") == 0)
-        v /= 1000;
-    else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
-        v *= 60;
-    else if (*end && strcmp(end, "s") != 0)
-        return -1;
-    *out = v;
+    *digits = (int)n;
     return 0;
 }
 
@@ -100,7 +104,7 @@ static int parse_format(const char *s, enum gt_batch_format *f)
 enum {
     OPT_LAYOUT = 256, OPT_LIST_LAYOUTS, OPT_CHECK_LAYOUT, OPT_GPU, OPT_SOURCE, OPT_NO_CPU,
     OPT_LIST_SOURCES, OPT_RECORD, OPT_SECTION, OPT_METRICS, OPT_PER_SECOND,
-    OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PROBE,
+    OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PROBE, OPT_PRECISION,
 };
 
 static const struct option longopts[] = {
@@ -123,6 +127,7 @@ static const struct option longopts[] = {
     { "section", required_argument, 0, OPT_SECTION },
     { "metrics", required_argument, 0, OPT_METRICS },
     { "per-second", no_argument, 0, OPT_PER_SECOND },
+    { "precision", required_argument, 0, OPT_PRECISION },
     { "refresh", required_argument, 0, 'r' },
     { "no-color", no_argument, 0, OPT_NO_COLOR },
     { "no-colour", no_argument, 0, OPT_NO_COLOR },
@@ -130,13 +135,67 @@ static const struct option longopts[] = {
     { 0, 0, 0, 0 },
 };
 
-static int bad_value(FILE *err, const char *opt, const char *val, const char *want)
+/* The option as the user spelt it ("-i", "--interval", "--int"), from
+ * where getopt found its value, so the message points at what was typed. */
+static void typed_name(char *buf, size_t len, char **argv, const char *arg)
 {
-    fprintf(err, "gputop: bad value '%s' for %s: %s\n", val, opt, want);
+    const char *word = argv[optind - 1];
+
+    if (arg == word && optind >= 2)
+        snprintf(buf, len, "%s", argv[optind - 2]);
+    else if (strncmp(word, "--", 2) == 0)
+        snprintf(buf, len, "%.*s", (int)strcspn(word, "="), word);
+    else
+        snprintf(buf, len, "-%c", arg[-1]);
+}
+
+static int bad_value(FILE *err, const char *opt, const char *val, const char *why)
+{
+    fprintf(err, "gputop: %s %s: %s\n", opt, val, why);
     return -1;
 }
 
-static int one_option(struct gt_options *o, int c, const char *arg, FILE *err)
+/* A time option: a bare number is in bare units; the value must lie in
+ * [lo, hi] nanoseconds (hi 0: no upper limit). */
+static int time_value(FILE *err, const char *opt, const char *arg, uint64_t bare,
+                      uint64_t lo, uint64_t hi, const char *examples, uint64_t *ns)
+{
+    char range[96], a[24], b[24];
+
+    if (gt_parse_duration(arg, bare, ns) < 0) {
+        snprintf(range, sizeof(range), "not a duration (use e.g. %s)", examples);
+        return bad_value(err, opt, arg, range);
+    }
+    if (*ns >= lo && (!hi || *ns <= hi))
+        return 0;
+    if (!hi)
+        return bad_value(err, opt, arg, "must be longer than 0");
+    gt_format_duration(a, sizeof(a), lo);
+    gt_format_duration(b, sizeof(b), hi);
+    snprintf(range, sizeof(range), "out of range (%s to %s)", a, b);
+    return bad_value(err, opt, arg, range);
+}
+
+static int duration_option(struct gt_options *o, int c, const char *arg, const char *opt,
+                           FILE *err)
+{
+    uint64_t ns;
+
+    switch (c) {
+    case 'i':
+        return time_value(err, opt, arg, GT_NS_PER_MS, GT_INTERVAL_MIN_NS, GT_INTERVAL_MAX_NS,
+                          "100ms, 0.5s", &o->interval_ns);
+    case 'r':
+        return time_value(err, opt, arg, GT_NS_PER_MS, 10 * GT_NS_PER_MS, 10 * GT_NS_PER_S,
+                          "100ms, 0.5s", &o->refresh_ns);
+    }
+    if (time_value(err, opt, arg, GT_NS_PER_S, 1, 0, "10s, 500ms, 2m", &ns) < 0)
+        return -1;
+    o->out.duration_s = (double)ns / 1e9;
+    return 0;
+}
+
+static int one_option(struct gt_options *o, int c, const char *arg, const char *opt, FILE *err)
 {
     switch (c) {
     case 'h': o->cmd = GT_CMD_HELP; return 0;
@@ -155,10 +214,8 @@ static int one_option(struct gt_options *o, int c, const char *arg, FILE *err)
     case 'b': o->batch = 1; return 0;
     case OPT_NO_COLOR: o->no_color = 1; return 0;
     case OPT_NO_MOUSE: o->no_mouse = 1; return 0;
-    case 'r':
-        o->refresh_ns = gt_parse_interval(arg);
-        return o->refresh_ns >= 10000000ull ? 0 : bad_value(err, "--refresh", arg,
-                                                 "a time from 10ms to 10s, e.g. 250ms, 1s");
+    case 'i': case 'r': case 'd':
+        return duration_option(o, c, arg, opt, err);
     case OPT_SOURCE:
         if (o->nsources == GT_MAX_SOURCES) {
             fprintf(err, "gputop: at most %d --source options\n", GT_MAX_SOURCES);
@@ -166,19 +223,15 @@ static int one_option(struct gt_options *o, int c, const char *arg, FILE *err)
         }
         o->sources[o->nsources++] = arg;
         return 0;
-    case 'i':
-        o->interval_ns = gt_parse_interval(arg);
-        return o->interval_ns ? 0 : bad_value(err, "--interval", arg,
-                                               "a time from 1ms to 10s, e.g. 100, 250ms, 0.5s");
     case 'f':
         return parse_format(arg, &o->out.format) == 0 ? 0
-             : bad_value(err, "--format", arg, "text, csv or json");
+             : bad_value(err, opt, arg, "not text, csv or json");
     case 'n':
         return parse_count(arg, &o->out.count) == 0 ? 0
-             : bad_value(err, "--count", arg, "a positive whole number");
-    case 'd':
-        return parse_duration(arg, &o->out.duration_s) == 0 ? 0
-             : bad_value(err, "--duration", arg, "a positive time, e.g. 10, 10s, 500ms");
+             : bad_value(err, opt, arg, "not a positive whole number");
+    case OPT_PRECISION:
+        return parse_precision(arg, &o->out.digits) == 0 ? 0
+             : bad_value(err, opt, arg, "not 'full' or a number of digits from 1 to 17");
     }
     return -1;
 }
@@ -200,7 +253,10 @@ int gt_options_parse(struct gt_options *o, int argc, char **argv, FILE *err)
             fprintf(err, "gputop: unknown option '%s' (try --help)\n", argv[optind - 1]);
             return -1;
         }
-        if (one_option(o, c, optarg, err) < 0)
+        char opt[64] = "";
+        if (optarg)
+            typed_name(opt, sizeof(opt), argv, optarg);
+        if (one_option(o, c, optarg, opt, err) < 0)
             return -1;
     }
     if (optind < argc) {

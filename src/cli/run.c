@@ -46,7 +46,7 @@ static const struct gt_sys *sys_for(const struct gt_options *o, const char *spec
     char name[32];
     const struct gt_source_type *t;
 
-    snprintf(name, sizeof(name), "%.*s", (int)strcspn(spec, ":"), spec);
+    snprintf(name, sizeof(name), "%.*s", (int)gt_source_name_len(spec), spec);
     t = gt_source_type_find(name);
     return t && t->kind == GT_SOURCE_HARDWARE && o->sys ? o->sys : gt_sys_real();
 }
@@ -138,7 +138,6 @@ static int merge_catalogs(struct run *r)
 static int load_layout(const struct gt_options *o, struct run *r)
 {
     const char *name = o->layout;
-    char buf[1024];
     struct gt_diag d;
     size_t i;
 
@@ -152,7 +151,7 @@ static int load_layout(const struct gt_options *o, struct run *r)
     }
     r->layout = gt_layout_load(name, &d);
     if (!r->layout) {
-        fputs(gt_diag_format(&d, buf, sizeof(buf)), stderr);
+        gt_report_diag(stderr, &d);
         return -1;
     }
     r->engine = gt_engine_new(r->layout, &r->merged);
@@ -168,7 +167,6 @@ static int load_layout(const struct gt_options *o, struct run *r)
 static int select_counters(const struct gt_options *o, struct run *r)
 {
     size_t i, base = 0;
-    char buf[1024];
     struct gt_diag d;
     unsigned char *used = calloc(r->merged.ncounters + 1, 1);
 
@@ -184,7 +182,7 @@ static int select_counters(const struct gt_options *o, struct run *r)
         if (s->type->select && !(o->record && s->type->kind != GT_SOURCE_HARDWARE)) {
             gt_diag_clear(&d);
             if (s->type->select(s, used + base, &d) < 0) {
-                fputs(gt_diag_format(&d, buf, sizeof(buf)), stderr);
+                gt_report_diag(stderr, &d);
                 free(used);
                 return -1;
             }
@@ -206,14 +204,13 @@ static int record_sample(void *arg, const struct gt_snapshot *s, struct gt_diag 
 static int open_recorder(const struct gt_options *o, struct run *r)
 {
     struct gt_diag d;
-    char buf[1024];
 
     if (!o->record)
         return 0;
     gt_diag_clear(&d);
     r->recorder = gt_capture_create(o->record, &r->src[0]->info, &r->merged, &d);
     if (!r->recorder) {
-        fputs(gt_diag_format(&d, buf, sizeof(buf)), stderr);
+        gt_report_diag(stderr, &d);
         return -1;
     }
     return 0;
@@ -222,14 +219,13 @@ static int open_recorder(const struct gt_options *o, struct run *r)
 static int close_recorder(struct run *r)
 {
     struct gt_diag d;
-    char buf[1024];
 
     if (!r->recorder)
         return 0;
     gt_diag_clear(&d);
     if (gt_capture_finish(r->recorder, &d) < 0) {
         r->recorder = NULL;
-        fputs(gt_diag_format(&d, buf, sizeof(buf)), stderr);
+        gt_report_diag(stderr, &d);
         return -1;
     }
     r->recorder = NULL;

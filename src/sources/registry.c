@@ -1,4 +1,5 @@
-/* The table of built-in sources, and opening one from a "NAME[:ARGS]" spec. */
+/* The table of built-in sources, and opening one from a "NAME[:ARGS]" spec
+ * (or "NAME,ARGS": people type the comma they use between the options). */
 #include "gputop/source.h"
 
 #include <stdlib.h>
@@ -30,10 +31,14 @@ const struct gt_source_type *gt_source_type_find(const char *name)
     return NULL;
 }
 
+size_t gt_source_name_len(const char *spec)
+{
+    return strcspn(spec, ":,");
+}
+
 struct gt_source *gt_source_open(const char *spec, const struct gt_sys *sys, struct gt_diag *d)
 {
-    const char *colon = strchr(spec, ':');
-    size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
+    size_t n = gt_source_name_len(spec);
     const struct gt_source_type *t = NULL;
     struct gt_source *s;
     char name[32];
@@ -62,7 +67,7 @@ struct gt_source *gt_source_open(const char *spec, const struct gt_sys *sys, str
     s->type = t;
     s->sys = sys ? sys : gt_sys_real();
     gt_catalog_init(&s->catalog);
-    if (t->open(s, colon ? colon + 1 : "", d) < 0) {
+    if (t->open(s, spec[n] ? spec + n + 1 : "", d) < 0) {
         gt_catalog_free(&s->catalog);
         free(s);
         return NULL;

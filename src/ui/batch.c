@@ -1,20 +1,27 @@
-/* Batch writers: text for people, CSV with the layout's titles as header,
- * and JSON Lines with one metadata record then one record per sample. */
+/* Batch writers: text for people (fitted to the terminal's width), CSV with
+ * the layout's titles and units as header, and JSON Lines with one metadata
+ * record then one record per sample. */
 #include "gputop/batch.h"
+#include "gputop/format.h"
 
 #include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifndef GPUTOP_VERSION
 #define GPUTOP_VERSION "0"
 #endif
 
-void gt_format_number(char *buf, size_t len, double v)
+/* A value as --precision asks: six significant digits by default, or
+ * exactly ("" for no data, as an empty CSV field). */
+static void format_value(char *buf, size_t len, double v, int digits)
 {
     if (isnan(v)) {
         buf[0] = '\0';
@@ -24,9 +31,26 @@ void gt_format_number(char *buf, size_t len, double v)
         snprintf(buf, len, "%s", v > 0 ? "1e999" : "-1e999");
         return;
     }
-    snprintf(buf, len, "%.15g", v);
-    if (strtod(buf, NULL) != v)
-        snprintf(buf, len, "%.17g", v);
+    gt_fmt_sig(buf, len, v, digits == GT_DIGITS_FULL ? 0 : digits ? digits : GT_DIGITS_DEFAULT);
+}
+
+void gt_format_number(char *buf, size_t len, double v)
+{
+    format_value(buf, len, v, GT_DIGITS_FULL);
+}
+
+/* Times in seconds to the nanosecond the clocks give, without the binary
+ * fraction's noise (0.100907383, not 0.10090738299999999). */
+static void format_seconds(char *buf, size_t len, double v)
+{
+    char *end;
+
+    snprintf(buf, len, "%.9f", v);
+    end = buf + strlen(buf);
+    while (end[-1] == '0')
+        *--end = '\0';
+    if (end[-1] == '.')
+        end[-1] = '\0';
 }
 
 static int section_matches(const struct gt_layout *l, size_t sec, const char *want)
@@ -49,29 +73,65 @@ static int metric_matches(const struct gt_metric_def *m, const char *pattern)
     return m->ref && fnmatch(pattern, m->ref, 0) == 0;
 }
 
-static void unique_key(struct gt_column *cols, size_t n, struct gt_column *c,
-                       const struct gt_metric_def *m)
+/* A title another metric of the layout also has ("Fragment shading rate",
+ * 4.7.1 and 6.3.4 in the Mali-G720 guide) gets the guide reference, or the
+ * section without one. Checked against the whole layout, so a column's
+ * name does not depend on what --metrics selects. */
+static int title_shared(const struct gt_layout *l, size_t metric)
 {
     size_t i;
+
+    for (i = 0; i < l->nmetrics; i++)
+        if (i != metric && strcmp(l->metrics[i].title, l->metrics[metric].title) == 0)
+            return 1;
+    return 0;
+}
+
+/* The column's name: the title, made unique, then [instance] for one
+ * instance of a per-instance metric. */
+static void column_title(char *buf, size_t len, const struct gt_layout *l, size_t metric,
+                         int instance)
+{
+    const struct gt_metric_def *m = &l->metrics[metric];
+    int n;
+
+    if (!title_shared(l, metric))
+        n = snprintf(buf, len, "%s", m->title);
+    else
+        n = snprintf(buf, len, "%s (%s)", m->title,
+                     m->ref ? m->ref : l->sections[m->section].title);
+    if (instance >= 0 && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "[%d]", instance);
+}
+
+static int name_taken(const struct gt_column *cols, size_t n, size_t off, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (strcmp((const char *)&cols[i] + off, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Appends #2, #3, ... while an earlier column has the same text in the
+ * field at off (key or title): layouts of one's own may repeat a title
+ * within a section. */
+static void make_unique(const struct gt_column *cols, size_t n, struct gt_column *c,
+                        size_t off, size_t size)
+{
+    char *name = (char *)c + off;
+    size_t base = strlen(name);
     int dup = 1;
 
-    snprintf(c->key, sizeof(c->key), "%s", m->ref ? m->ref : m->title);
-    if (c->instance >= 0)
-        snprintf(c->key + strlen(c->key), sizeof(c->key) - strlen(c->key), "[%d]", c->instance);
-    for (;;) {
-        int clash = 0;
-        for (i = 0; i < n; i++)
-            clash |= strcmp(cols[i].key, c->key) == 0;
-        if (!clash)
-            return;
-        dup++;
-        snprintf(c->key + strcspn(c->key, "#"), sizeof(c->key) - strcspn(c->key, "#"), "#%d", dup);
-    }
+    while (name_taken(cols, n, off, name) && dup < 1000)
+        snprintf(name + base, size - base, "#%d", ++dup);
 }
 
 static int add_column(struct gt_column **cols, size_t *n, size_t *cap,
-                      const struct gt_metric_def *m, size_t metric, int instance)
+                      const struct gt_layout *l, size_t metric, int instance)
 {
+    const struct gt_metric_def *m = &l->metrics[metric];
     struct gt_column *c;
 
     if (*n == *cap) {
@@ -85,11 +145,17 @@ static int add_column(struct gt_column **cols, size_t *n, size_t *cap,
     c = &(*cols)[*n];
     c->metric = metric;
     c->instance = instance;
-    if (instance >= 0)
-        snprintf(c->title, sizeof(c->title), "%s[%d]", m->title, instance);
+    column_title(c->title, sizeof(c->title), l, metric, instance);
+    if (!m->ref)
+        snprintf(c->key, sizeof(c->key), "%.*s", (int)sizeof(c->key) - 1, c->title);
+    else if (instance >= 0)
+        snprintf(c->key, sizeof(c->key), "%s[%d]", m->ref, instance);
     else
-        snprintf(c->title, sizeof(c->title), "%s", m->title);
-    unique_key(*cols, *n, c, m);
+        snprintf(c->key, sizeof(c->key), "%s", m->ref);
+    /* Room for "#NNN" is kept at the end of both fields. */
+    c->key[sizeof(c->key) - 5] = c->title[sizeof(c->title) - 5] = '\0';
+    make_unique(*cols, *n, c, offsetof(struct gt_column, key), sizeof(c->key));
+    make_unique(*cols, *n, c, offsetof(struct gt_column, title), sizeof(c->title));
     (*n)++;
     return 0;
 }
@@ -114,12 +180,12 @@ long gt_batch_columns(const struct gt_layout *l, const struct gt_engine *e,
         if (!section_matches(l, (size_t)m->section, o->section) || !metric_matches(m, o->pattern))
             continue;
         if (!gt_engine_instanced(e, i) || gt_engine_unavailable(e, i)) {
-            if (add_column(cols, &n, &cap, m, i, -1) < 0)
+            if (add_column(cols, &n, &cap, l, i, -1) < 0)
                 return -1;
             continue;
         }
         for (k = 0; k < gt_engine_instances(e, i); k++)
-            if (add_column(cols, &n, &cap, m, i, (int)k) < 0)
+            if (add_column(cols, &n, &cap, l, i, (int)k) < 0)
                 return -1;
     }
     if (n == 0)
@@ -178,7 +244,7 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static void json_number(FILE *f, double v)
+static void json_number(FILE *f, double v, int digits)
 {
     char buf[40];
 
@@ -186,7 +252,15 @@ static void json_number(FILE *f, double v)
         fputs("null", f);
         return;
     }
-    gt_format_number(buf, sizeof(buf), v);
+    format_value(buf, sizeof(buf), v, digits);
+    fputs(buf, f);
+}
+
+static void json_seconds(FILE *f, double v)
+{
+    char buf[40];
+
+    format_seconds(buf, sizeof(buf), v);
     fputs(buf, f);
 }
 
@@ -223,8 +297,13 @@ static void json_meta(FILE *f, const struct gt_layout *l, const struct gt_engine
         fprintf(f, ",\"shader_cores\":%u,\"l2_slices\":%u}", in->shader_cores, in->l2_slices);
     }
     fprintf(f, "],\"interval_s\":");
-    json_number(f, (double)interval_ns / 1e9);
-    fprintf(f, ",\"per_second\":%s,\"metrics\":[", o->per_second ? "true" : "false");
+    json_seconds(f, (double)interval_ns / 1e9);
+    fprintf(f, ",\"per_second\":%s,\"significant_digits\":", o->per_second ? "true" : "false");
+    if (o->digits == GT_DIGITS_FULL)
+        fputs("null", f);   /* every digit needed to read the double back */
+    else
+        fprintf(f, "%d", o->digits ? o->digits : GT_DIGITS_DEFAULT);
+    fputs(",\"metrics\":[", f);
     for (i = 0; i < ncols; i++) {
         const struct gt_metric_def *m = &l->metrics[cols[i].metric];
         const char *why = gt_engine_unavailable(e, cols[i].metric);
@@ -257,6 +336,16 @@ static void json_meta(FILE *f, const struct gt_layout *l, const struct gt_engine
 
 /* ---- records ---- */
 
+/* Where a text record's fields go, worked out once for the width. */
+struct text_cols {
+    int width;      /* no line is longer */
+    int group;      /* indent of "Section / Group" lines */
+    int indent;     /* of metric lines */
+    int name;       /* names are padded or cut to this */
+    int value;      /* values are right-aligned in this */
+    int unit;       /* room kept for units; a longer one takes it from the name */
+};
+
 struct writer {
     FILE *f;
     const struct gt_layout *l;
@@ -265,6 +354,7 @@ struct writer {
     size_t ncols;
     const struct gt_batch_opts *o;
     uint64_t t0;
+    struct text_cols tc;
 };
 
 static void csv_field(FILE *f, const char *s)
@@ -282,43 +372,144 @@ static void csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* One header line, each name followed by its unit in brackets
+ * ("Bytes read [bytes/s]"): a spreadsheet or pandas takes the first line as
+ * the column names, and a second header line would land among the data. */
 static void write_header(const struct writer *w)
 {
+    char name[sizeof(w->cols->title) + 96], unit[80];
     size_t i;
 
     if (w->o->format != GT_FORMAT_CSV)
         return;
     fputs("time_s,interval_s", w->f);
     for (i = 0; i < w->ncols; i++) {
+        unit_of(unit, sizeof(unit), &w->l->metrics[w->cols[i].metric], w->o->per_second);
+        snprintf(name, sizeof(name), unit[0] ? "%s [%s]" : "%s", w->cols[i].title, unit);
         fputc(',', w->f);
-        csv_field(w->f, w->cols[i].title);
+        csv_field(w->f, name);
     }
     fputc('\n', w->f);
+}
+
+/* ---- text ---- */
+
+/* The columns text records may use: the terminal's width when out is a
+ * terminal, else $COLUMNS as a shell exports it, else 80. */
+static int output_width(FILE *out)
+{
+    const char *env = getenv("COLUMNS");
+    struct winsize ws;
+    int fd = fileno(out);
+    char *end;
+    long n;
+
+    if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+    if (env && *env) {
+        n = strtol(env, &end, 10);
+        if (!*end && n > 0 && n < 10000)
+            return (int)n;
+    }
+    return 80;
+}
+
+/* Columns of UTF-8 text, one per character: the layouts' titles hold no
+ * double-width or combining characters. */
+static int text_columns(const char *s)
+{
+    int n = 0;
+
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* s in at most cols columns, cut with "..." when longer (ASCII, since
+ * text records also go to logs and TERM=dumb shells in the C locale), and
+ * padded with spaces to cols when pad is set. */
+static void print_fitted(FILE *f, const char *s, int cols, int pad)
+{
+    int n = text_columns(s), keep, i;
+
+    if (cols < 0)
+        cols = 0;
+    if (n <= cols) {
+        fprintf(f, "%s%*s", s, pad ? cols - n : 0, "");
+        return;
+    }
+    keep = cols > 3 ? cols - 3 : cols;
+    for (i = 0; *s; s++) {
+        i += ((unsigned char)*s & 0xC0) != 0x80;
+        if (i > keep)
+            break;
+        fputc(*s, f);
+    }
+    if (cols > 3)
+        fputs("...", f);
+}
+
+static void text_layout(struct writer *w)
+{
+    struct text_cols *tc = &w->tc;
+    char unit[80];
+    int longest = 0, n;
+    size_t i;
+
+    for (i = 0; i < w->ncols; i++) {
+        unit_of(unit, sizeof(unit), &w->l->metrics[w->cols[i].metric], w->o->per_second);
+        n = text_columns(unit);
+        longest = n > longest ? n : longest;
+    }
+    tc->width = w->o->width > 0 ? w->o->width : output_width(w->f);
+    tc->group = tc->width >= 60 ? 2 : 0;
+    tc->indent = tc->group + 2;
+    tc->value = tc->width >= 60 ? 12 : 9;
+    tc->unit = longest < tc->width / 4 ? longest : tc->width / 4;
+    tc->name = tc->width - tc->indent - 1 - tc->value - 1 - tc->unit;
+}
+
+/* "name value unit": a value or unit longer than its room takes columns
+ * from the name, then from the value's padding, so the line still fits
+ * and the number stays whole. */
+static void text_metric(const struct writer *w, const char *name, const char *value,
+                        const char *unit)
+{
+    const struct text_cols *tc = &w->tc;
+    int over_v = (int)strlen(value) - tc->value, over_u = text_columns(unit) - tc->unit;
+    int cols = tc->name - (over_v > 0 ? over_v : 0) - (over_u > 0 ? over_u : 0);
+    int vcols = tc->value + (cols < 0 ? cols : 0);
+
+    fprintf(w->f, "%*s", tc->indent, "");
+    print_fitted(w->f, name, cols, 1);
+    fprintf(w->f, " %*s %s\n", vcols, value, unit);
 }
 
 static void write_text(const struct writer *w, const struct gt_snapshot *s, const double *vals)
 {
     int last_group = -1;
     size_t i;
-    char num[40], unit[80];
+    char line[256], num[40], unit[80];
 
-    fprintf(w->f, "t=%.3f s  interval %.1f ms%s\n", (double)(s->t_end_ns - w->t0) / 1e9,
-            gt_engine_seconds(s) * 1e3, s->nsamples > 1 ? "  (merged)" : "");
+    snprintf(line, sizeof(line), "t=%.3f s  interval %.1f ms%s",
+             (double)(s->t_end_ns - w->t0) / 1e9, gt_engine_seconds(s) * 1e3,
+             s->nsamples > 1 ? "  (merged)" : "");
+    print_fitted(w->f, line, w->tc.width, 0);
+    fputc('\n', w->f);
     for (i = 0; i < w->ncols; i++) {
         const struct gt_metric_def *m = &w->l->metrics[w->cols[i].metric];
         double v = column_value(&w->cols[i], w->e, w->l, s, vals, w->o->per_second);
         if (m->group != last_group) {
-            fprintf(w->f, "  %s / %s\n", w->l->sections[m->section].title,
-                    w->l->groups[m->group].title);
+            snprintf(line, sizeof(line), "%s / %s", w->l->sections[m->section].title,
+                     w->l->groups[m->group].title);
+            fprintf(w->f, "%*s", w->tc.group, "");
+            print_fitted(w->f, line, w->tc.width - w->tc.group, 0);
+            fputc('\n', w->f);
             last_group = m->group;
         }
-        gt_format_number(num, sizeof(num), v);
-        if (!isnan(v) && fabs(v) >= 1e6 && fabs(v) < 1e15)
-            snprintf(num, sizeof(num), "%.0f", v);
-        else if (!isnan(v) && v != floor(v))
-            snprintf(num, sizeof(num), "%.3f", v);
+        format_value(num, sizeof(num), v, w->o->digits);
         unit_of(unit, sizeof(unit), m, w->o->per_second);
-        fprintf(w->f, "    %-56s %16s %s\n", w->cols[i].title, isnan(v) ? "-" : num, unit);
+        text_metric(w, w->cols[i].title, isnan(v) ? "-" : num, unit);
     }
     fputc('\n', w->f);
 }
@@ -334,29 +525,31 @@ static void write_record(const struct writer *w, const struct gt_snapshot *s, co
         return;
     }
     if (w->o->format == GT_FORMAT_CSV) {
-        gt_format_number(num, sizeof(num), t);
+        format_seconds(num, sizeof(num), t);
         fputs(num, w->f);
-        gt_format_number(num, sizeof(num), gt_engine_seconds(s));
+        format_seconds(num, sizeof(num), gt_engine_seconds(s));
         fprintf(w->f, ",%s", num);
         for (i = 0; i < w->ncols; i++) {
-            gt_format_number(num, sizeof(num),
-                             column_value(&w->cols[i], w->e, w->l, s, vals, w->o->per_second));
+            format_value(num, sizeof(num),
+                         column_value(&w->cols[i], w->e, w->l, s, vals, w->o->per_second),
+                         w->o->digits);
             fprintf(w->f, ",%s", num);
         }
         fputc('\n', w->f);
         return;
     }
     fputs("{\"type\":\"sample\",\"t\":", w->f);
-    json_number(w->f, t);
+    json_seconds(w->f, t);
     fputs(",\"interval_s\":", w->f);
-    json_number(w->f, gt_engine_seconds(s));
+    json_seconds(w->f, gt_engine_seconds(s));
     fprintf(w->f, ",\"merged\":%u,\"values\":{", s->nsamples);
     for (i = 0; i < w->ncols; i++) {
         if (i)
             fputc(',', w->f);
         json_string(w->f, w->cols[i].key);
         fputc(':', w->f);
-        json_number(w->f, column_value(&w->cols[i], w->e, w->l, s, vals, w->o->per_second));
+        json_number(w->f, column_value(&w->cols[i], w->e, w->l, s, vals, w->o->per_second),
+                    w->o->digits);
     }
     fputs("}}\n", w->f);
 }
@@ -388,7 +581,7 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
                  const struct gt_batch_opts *o, volatile sig_atomic_t *stop,
                  struct gt_diag *d)
 {
-    struct writer w = { out, l, e, NULL, 0, o, 0 };
+    struct writer w = { out, l, e, NULL, 0, o, 0, { 0 } };
     struct gt_column *cols = NULL;
     struct gt_snapshot snap;
     double *vals = NULL;
@@ -401,6 +594,8 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
         return -1;
     w.cols = cols;
     w.ncols = (size_t)n;
+    if (o->format == GT_FORMAT_TEXT)
+        text_layout(&w);
     vals = calloc(gt_engine_nmetrics(e) + 1, sizeof(double));
     if (!vals || gt_snapshot_init(&snap, gt_sampler_nslots(s)) < 0) {
         gt_diag_set(d, "out of memory");

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* printf's "%*.*f" for the common case, in integer arithmetic: the scaled
@@ -87,6 +88,64 @@ void gt_fmt_si(char *buf, size_t len, double v)
         buf[n] = prefix[i];
         buf[n + 1] = '\0';
     }
+}
+
+/* Removes the zeros a "%.Nf" left at the end of a fraction, and the point. */
+static void drop_trailing_zeros(char *buf)
+{
+    char *end;
+
+    if (!strchr(buf, '.'))
+        return;
+    end = buf + strlen(buf);
+    while (end[-1] == '0')
+        *--end = '\0';
+    if (end[-1] == '.')
+        end[-1] = '\0';
+}
+
+static void shortest_exact(char *buf, size_t len, double v)
+{
+    int p;
+
+    for (p = 15; p < 17; p++) {
+        snprintf(buf, len, "%.*g", p, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+    snprintf(buf, len, "%.17g", v);
+}
+
+void gt_fmt_sig(char *buf, size_t len, double v, int digits)
+{
+    double a = fabs(v);
+    char e[40];
+    int exp10;
+
+    if (v == 0) {
+        snprintf(buf, len, "0");   /* also for -0 */
+        return;
+    }
+    if (digits <= 0) {
+        shortest_exact(buf, len, v);
+        return;
+    }
+    if (digits > 17)
+        digits = 17;
+    if (a == floor(a) && a < 1e18) {
+        snprintf(buf, len, "%.0f", v);
+        return;
+    }
+    /* The decimal exponent after rounding to digits, as %g decides it:
+     * 99.99996 to six digits is 100.000, exponent 2. */
+    snprintf(e, sizeof(e), "%.*e", digits - 1, v);
+    exp10 = atoi(strchr(e, 'e') + 1);
+    if (exp10 < -4 || exp10 >= 18) {
+        snprintf(buf, len, "%.*g", digits, v);
+        return;
+    }
+    snprintf(buf, len, "%.*f", exp10 >= digits - 1 ? 0 : digits - 1 - exp10, v);
+    drop_trailing_zeros(buf);
 }
 
 size_t gt_utf8_encode(char *u, uint32_t c)
