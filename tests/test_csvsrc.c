@@ -472,3 +472,54 @@ Test(csv, raw_is_a_flag_after_the_file)
     close_csv(&s);
     unlink(path);
 }
+
+/* ---- the binary, as a user runs it ---- */
+
+static const char *gputop_bin(void)
+{
+    const char *b = getenv("GPUTOP_BIN");
+
+    return b ? b : "build/native/gputop";
+}
+
+/* Runs gputop with args; returns its standard output, *status its exit. */
+static char *run_gputop(const char *args, int *status)
+{
+    char cmd[1024], chunk[4096], *buf = NULL;
+    size_t len = 0, n;
+    FILE *p, *m = open_memstream(&buf, &len);
+
+    snprintf(cmd, sizeof(cmd), "%s %s", gputop_bin(), args);
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+        fwrite(chunk, 1, n, m);
+    *status = pclose(p);
+    fclose(m);
+    return buf;
+}
+
+/* Each row's time_s is the end of its interval: the sum of the intervals
+ * so far (issue 13 item 2: 0.1, 0.2, 0.5, 0.9 instead). */
+Test(csv, batch_times_are_the_running_sum_of_intervals, .timeout = 60)
+{
+    static const char text[] = HDR "\n100000000,1\n200000000,2\n300000000,3\n400000000,4\n";
+    char path[256], args[512], *out, *line, *save = NULL;
+    static const char *const want[] = { "0.1,0.1,", "0.3,0.2,", "0.6,0.3,", "1,0.4," };
+    int status, n = 0;
+
+    temp_file(path, sizeof(path), text, strlen(text));
+    snprintf(args, sizeof(args), "--source csv:%s,gpu=T830 -b -f csv", path);
+    out = run_gputop(args, &status);
+    cr_assert_eq(status, 0, "%s", out);
+    for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++) {
+        if (n == 0)
+            continue;
+        cr_assert_leq(n, 4, "extra row: %s", line);
+        cr_assert(strncmp(line, want[n - 1], strlen(want[n - 1])) == 0, "row %d: want '%s...': %s",
+                  n, want[n - 1], line);
+    }
+    cr_assert_eq(n, 5);
+    free(out);
+    unlink(path);
+}

@@ -265,6 +265,7 @@ struct writer {
     size_t ncols;
     const struct gt_batch_opts *o;
     uint64_t t0;
+    int have_t0;     /* t0 is set: 0 is a valid start (a CSV import starts there) */
 };
 
 static void csv_field(FILE *f, const char *s)
@@ -388,7 +389,7 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
                  const struct gt_batch_opts *o, volatile sig_atomic_t *stop,
                  struct gt_diag *d)
 {
-    struct writer w = { out, l, e, NULL, 0, o, 0 };
+    struct writer w = { out, l, e, NULL, 0, o, 0, 0 };
     struct gt_column *cols = NULL;
     struct gt_snapshot snap;
     double *vals = NULL;
@@ -421,8 +422,10 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
             break;
         if (r == 0)
             continue;
-        if (!w.t0)
+        if (!w.have_t0) {
             w.t0 = snap.t_start_ns;
+            w.have_t0 = 1;
+        }
         warned = report_warning(s, warned);
         gt_engine_eval(e, &snap, vals);
         write_record(&w, &snap, vals);
