@@ -22,7 +22,8 @@ enum gt_sampler_state {
 };
 
 struct gt_sampler_stats {
-    uint64_t samples;       /* sampling rounds that produced data */
+    uint64_t samples;       /* sampling rounds with data from every source */
+    uint64_t nodata;        /* rounds published with a source's data missing */
     uint64_t merged;        /* rounds added into a snapshot not yet read */
     uint64_t late;          /* wake-ups that missed their deadline by a whole interval */
     uint64_t errors;        /* failed source samples */

@@ -23,7 +23,7 @@ static int try_source(const char *path, const struct gt_sys *sys, FILE *out)
     struct gt_source *s;
     struct gt_layout *l = NULL;
     struct gt_engine *e = NULL;
-    struct gt_snapshot snap = { 0, 0, 0, 0, NULL };
+    struct gt_snapshot snap = { 0, 0, 0, 0, NULL, 0 };
     unsigned char *used = NULL;
     size_t k, unavailable = 0;
     int status = 1;
