@@ -2,14 +2,20 @@
  * with a real JSON parser, per-second rates, selection by section and
  * pattern, and per-instance columns. */
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
+#include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "fakes/fake_kbase.h"
 #include "fakes/scripted_source.h"
 #include "gputop/batch.h"
+#include "gputop/cli.h"
+#include "gputop/kbase_uapi.h"
 
 static const char layout_text[] =
     "gputop-layout 1\nname t\ntitle T\nfamily t\n"
@@ -46,22 +52,26 @@ struct run {
     size_t len;
 };
 
-static void run_batch(struct run *r, struct gt_batch_opts *o)
+/* Runs the script (calls in fail_mask failing) through the sampler and
+ * the batch writer; returns gt_batch_run's result, d its message. */
+static int run_batch_failing(struct run *r, struct gt_batch_opts *o, uint64_t fail_mask,
+                             struct gt_diag *d)
 {
-    struct gt_diag d;
     uint32_t off = 0;
     struct gt_sampler_config cfg;
     volatile sig_atomic_t stop = 0;
     FILE *f;
+    int status;
 
     memset(r, 0, sizeof(*r));
     r->script.rows = &rows[0][0];
     r->script.nrows = 3;
     r->script.interval_ns = 100000000ull;
+    r->script.fail_mask = fail_mask;
     r->src = scripted_source_new(&r->script, build);
     cr_assert_eq(r->src->catalog.nslots, 10);
-    r->l = gt_layout_parse("t.layout", layout_text, strlen(layout_text), &d);
-    cr_assert_not_null(r->l, "%s", d.msg);
+    r->l = gt_layout_parse("t.layout", layout_text, strlen(layout_text), d);
+    cr_assert_not_null(r->l, "%s", d->msg);
     r->e = gt_engine_new(r->l, &r->src->catalog);
     memset(&cfg, 0, sizeof(cfg));
     cfg.sources = &r->src;
@@ -71,10 +81,19 @@ static void run_batch(struct run *r, struct gt_batch_opts *o)
     cfg.interval_ns = 100000000ull;
     cfg.lossless = 1;
     r->s = gt_sampler_new(&cfg);
-    cr_assert_eq(gt_sampler_start(r->s, &d), 0);
+    cr_assert_eq(gt_sampler_start(r->s, d), 0);
     f = open_memstream(&r->text, &r->len);
-    cr_assert_eq(gt_batch_run(f, r->s, r->e, r->l, &r->src, 1, o, &stop, &d), 0, "%s", d.msg);
+    gt_diag_clear(d);
+    status = gt_batch_run(f, r->s, r->e, r->l, &r->src, 1, o, &stop, d);
     fclose(f);
+    return status;
+}
+
+static void run_batch(struct run *r, struct gt_batch_opts *o)
+{
+    struct gt_diag d;
+
+    cr_assert_eq(run_batch_failing(r, o, 0, &d), 0, "%s", d.msg);
 }
 
 static void free_run(struct run *r)
@@ -233,4 +252,202 @@ Test(batch, number_formatting_round_trips)
     cr_assert_str_eq(buf, "");
     gt_format_number(buf, sizeof(buf), 0.1);
     cr_assert_str_eq(buf, "0.1");
+}
+
+/* The source fails on its second call (scripted_source: that interval,
+ * 0.1 to 0.2 s, passes without data): the row for it has its time and
+ * length and empty fields, never zeros, and the rows around it are the
+ * script's own. */
+Test(batch, a_failed_interval_is_a_row_without_data, .init = cr_redirect_stderr)
+{
+    struct gt_batch_opts o = { GT_FORMAT_CSV, 0, 0, NULL, NULL, 0 };
+    struct gt_diag d;
+    struct run r;
+
+    cr_assert_eq(run_batch_failing(&r, &o, 1u << 1, &d), 0, "%s", d.msg);
+    cr_assert_str_eq(r.text,
+        "time_s,interval_s,GPU active cycles,Queue utilization,Needs more,Cycles per thing,"
+        "CPU activity[0],CPU activity[1]\n"
+        "0.1,0.1,1000,25,,4,10,20\n"
+        "0.2,0.1,,,,,,\n"
+        "0.3,0.1,0,,,,0,0\n"
+        "0.4,0.1,5000000000,100,,1,50,\n");
+    free_run(&r);
+    fflush(stderr);
+    cr_assert_stderr_eq_str("gputop: no data for the interval ending at t=0.200 s: "
+                            "scripted: device lost (retrying)\n");
+}
+
+/* --count 4 gives four rows, one of them without data: three good samples
+ * of four asked is a failure, said in one line. */
+Test(batch, fewer_good_samples_than_asked_is_an_error, .init = cr_redirect_stderr)
+{
+    struct gt_batch_opts o = { GT_FORMAT_CSV, 4, 0, NULL, "3.1.1", 0 };
+    struct gt_diag d;
+    struct run r;
+
+    cr_assert_eq(run_batch_failing(&r, &o, 1u << 1, &d), 1);
+    cr_assert_str_eq(d.msg, "3 good samples of 4 asked (1 interval without data)");
+    cr_assert_str_eq(r.text, "time_s,interval_s,GPU active cycles\n0.1,0.1,1000\n0.2,0.1,\n"
+                     "0.3,0.1,0\n0.4,0.1,5000000000\n");
+    free_run(&r);
+    /* The script ends after three rows: asking for five is short, too. */
+    o.count = 5;
+    cr_assert_eq(run_batch_failing(&r, &o, 0, &d), 1);
+    cr_assert_str_eq(d.msg, "3 good samples of 5 asked (the source ended)");
+    free_run(&r);
+    o.count = 3;
+    cr_assert_eq(run_batch_failing(&r, &o, 0, &d), 0, "%s", d.msg);
+    free_run(&r);
+}
+
+Test(batch, json_no_data_is_null_with_the_source_state, .init = cr_redirect_stderr)
+{
+    struct gt_batch_opts o = { GT_FORMAT_JSON, 0, 0, NULL, NULL, 0 };
+    struct gt_diag d;
+    struct run r;
+    char *line, *save = NULL;
+    int n = 0;
+
+    cr_assert_eq(run_batch_failing(&r, &o, 1u << 1, &d), 0, "%s", d.msg);
+    for (line = strtok_r(r.text, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++) {
+        json_object *j = json_tokener_parse(line), *v, *vals, *it;
+        struct json_object_iterator i, end;
+        cr_assert_not_null(j, "line %d is not JSON: %s", n, line);
+        if (n != 2) {
+            cr_assert_not(json_object_object_get_ex(j, "no_data", &v), "%s", line);
+            json_object_put(j);
+            continue;
+        }
+        cr_assert(json_object_object_get_ex(j, "t", &v));
+        cr_assert_eq(json_object_get_double(v), 0.2);
+        cr_assert(json_object_object_get_ex(j, "no_data", &v), "%s", line);
+        cr_assert_eq(json_object_array_length(v), 1);
+        cr_assert_str_eq(json_object_get_string(json_object_array_get_idx(v, 0)), "scripted");
+        cr_assert(json_object_object_get_ex(j, "state", &v));
+        cr_assert_str_eq(json_object_get_string(v), "retrying");
+        cr_assert(json_object_object_get_ex(j, "error", &v));
+        cr_assert_str_eq(json_object_get_string(v), "scripted: device lost");
+        cr_assert(json_object_object_get_ex(j, "values", &vals));
+        cr_assert_eq(json_object_object_length(vals), 6);
+        i = json_object_iter_begin(vals);
+        end = json_object_iter_end(vals);
+        for (; !json_object_iter_equal(&i, &end); json_object_iter_next(&i)) {
+            it = json_object_iter_peek_value(&i);
+            cr_assert(json_object_is_type(it, json_type_null), "%s: %s",
+                      json_object_iter_peek_name(&i), line);
+        }
+        json_object_put(j);
+    }
+    cr_assert_eq(n, 5);
+    free_run(&r);
+}
+
+Test(batch, text_says_no_data, .init = cr_redirect_stderr)
+{
+    struct gt_batch_opts o = { GT_FORMAT_TEXT, 0, 0, "2", NULL, 0 };
+    struct gt_diag d;
+    struct run r;
+
+    cr_assert_eq(run_batch_failing(&r, &o, 1u << 1, &d), 0, "%s", d.msg);
+    cr_assert(strstr(r.text, "t=0.200 s  interval 100.0 ms  no data: scripted: device lost "
+                             "(retrying)\n\n"), "%s", r.text);
+    free_run(&r);
+}
+
+/* ---- a Mali GPU whose DUMP is refused, through the whole run ---- */
+
+/* Points descriptor fd at a new temporary file; returns the old one. */
+static int capture_fd(int fd, FILE **tmp)
+{
+    int old = dup(fd);
+
+    *tmp = tmpfile();
+    cr_assert_not_null(*tmp);
+    cr_assert_geq(dup2(fileno(*tmp), fd), 0);
+    return old;
+}
+
+/* Puts fd back and returns what was written to it. */
+static char *release_fd(int fd, int old, FILE *tmp)
+{
+    char *buf = NULL, chunk[4096];
+    size_t len = 0, n;
+    FILE *m = open_memstream(&buf, &len);
+
+    dup2(old, fd);
+    close(old);
+    rewind(tmp);
+    while ((n = fread(chunk, 1, sizeof(chunk), tmp)) > 0)
+        fwrite(chunk, 1, n, m);
+    fclose(tmp);
+    fclose(m);
+    return buf;
+}
+
+/* gputop -b -f csv -n 3 on a G715 whose kernel refuses every GET_SAMPLE
+ * (EBUSY),
+ * with the cpu source beside it: three rows without data (the CPU's good
+ * counts do not turn the GPU's missing ones into zeros), a line on stderr
+ * naming the device, and exit status 1 with the count of good samples. */
+static void refused_dumps(const char *extra, int *status, char **out, char **err)
+{
+    char args[256], *argv[32], *save = NULL, *w;
+    volatile sig_atomic_t stop = 0;
+    struct fk_config c;
+    struct fake_kbase *fk;
+    struct gt_options o;
+    FILE *f_out, *f_err;
+    int argc = 0, old_out, old_err;
+
+    memset(&c, 0, sizeof(c));
+    c.gpu = FK_G715;
+    c.api = FK_CSF;
+    c.major = 1;
+    c.minor = 21;
+    c.new_gate = 1;
+    c.deny_request = GT_KINSTR_PRFCNT_GET_SAMPLE;
+    c.deny_errno = EBUSY;
+    fk = fk_new(&c);
+    cr_assert_not_null(fk);
+    snprintf(args, sizeof(args), "gputop -b -f csv -n 3 -i 10 --metrics 5.3.1 %s", extra);
+    for (w = strtok_r(args, " ", &save); w && argc < 31; w = strtok_r(NULL, " ", &save))
+        argv[argc++] = w;
+    argv[argc] = NULL;
+    cr_assert_eq(gt_options_parse(&o, argc, argv, stderr), 0);
+    o.sys = fk_sys(fk);
+    fflush(stdout);
+    fflush(stderr);
+    old_out = capture_fd(STDOUT_FILENO, &f_out);
+    old_err = capture_fd(STDERR_FILENO, &f_err);
+    *status = gt_cmd_run(&o, &stop);
+    fflush(stdout);
+    fflush(stderr);
+    *out = release_fd(STDOUT_FILENO, old_out, f_out);
+    *err = release_fd(STDERR_FILENO, old_err, f_err);
+    fk_free(fk);
+}
+
+Test(batch, refused_gpu_dumps_are_no_data_and_a_failed_run)
+{
+    char *out, *err, *line, *save = NULL;
+    int status, rows = 0;
+
+    refused_dumps("", &status, &out, &err);
+    cr_assert_eq(status, 1, "stdout:\n%s\nstderr:\n%s", out, err);
+    for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save), rows++) {
+        if (rows == 0) {
+            cr_assert(strstr(line, "time_s,interval_s,Shader core usage"), "%s", line);
+            continue;
+        }
+        /* time, length, then the one metric column empty */
+        cr_assert(line[strlen(line) - 1] == ',', "row %d has a value: %s", rows, line);
+    }
+    cr_assert_eq(rows, 4, "stderr: %s", err);
+    cr_assert(strstr(err, "gputop: no data for the interval ending at t="), "%s", err);
+    cr_assert(strstr(err, "mali: "), "names the source: %s", err);
+    cr_assert(strstr(err, "gputop: 0 good samples of 3 asked (3 intervals without data)\n"),
+              "%s", err);
+    free(out);
+    free(err);
 }
