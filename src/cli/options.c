@@ -42,7 +42,7 @@ void gt_usage(FILE *out)
 "Batch output (automatic when stdout is not a terminal):\n"
 "  -b, --batch             print records instead of the dashboard\n"
 "  -f, --format FMT        text, csv or json (JSON Lines; default text)\n"
-"  -n, --count N           stop after N records\n"
+"  -n, --count N           stop after N records; exit 1 if fewer than N had data\n"
 "  -d, --duration TIME     stop after TIME ('10', '10s', '500ms'; seconds by default)\n"
 "  --section NAME|KEY      only this section (title or hotkey)\n"
 "  --metrics PATTERN       only metrics whose title or ref matches the glob\n"
