@@ -443,3 +443,51 @@ Test(sampler, a_failing_source_beside_a_working_one_is_no_data_not_zeros)
     free_source(src[0]);
     free_source(src[1]);
 }
+
+/* The sampler measures how late each wake-up was against the deadline it
+ * slept for: one figure per timed round, quantiles in order, none for a
+ * self-paced source (it has no deadlines). */
+Test(sampler, wake_up_lateness_is_measured)
+{
+    struct counting c = { 0 };
+    struct gt_source *src = make_source(&c);
+    uint32_t off = 0;
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0 };
+    struct gt_sampler *s = gt_sampler_new(&cfg);
+    struct gt_sampler_stats st;
+    struct gt_snapshot snap;
+    struct gt_diag d;
+
+    c.limit = 200;
+    cr_assert_eq(gt_snapshot_init(&snap, 3), 0);
+    cr_assert_eq(gt_sampler_start(s, &d), 0);
+    while (gt_sampler_take(s, &snap, 2000000000ull) >= 0)
+        ;
+    gt_sampler_get_stats(s, &st);
+    gt_sampler_free(s);
+    /* 200 samples and the call that said the source ended, each after a
+     * timed sleep */
+    cr_assert_eq(st.lateness.count, c.calls, "%llu wake-ups measured for %llu rounds",
+                 (unsigned long long)st.lateness.count, (unsigned long long)c.calls);
+    cr_assert_leq(st.lateness.p50_ns, st.lateness.p99_ns);
+    cr_assert_leq(st.lateness.p99_ns, st.lateness.max_ns);
+    cr_assert_leq(st.lateness.over_period, st.lateness.count);
+    gt_snapshot_free(&snap);
+    free_source(src);
+
+    /* self-paced: no deadlines, nothing measured */
+    memset(&c, 0, sizeof(c));
+    src = make_source(&c);
+    src->info.self_paced = 1;
+    c.limit = 20;
+    s = gt_sampler_new(&cfg);
+    cr_assert_eq(gt_sampler_start(s, &d), 0);
+    cr_assert_eq(gt_snapshot_init(&snap, 3), 0);
+    while (gt_sampler_take(s, &snap, 2000000000ull) >= 0)
+        ;
+    gt_sampler_get_stats(s, &st);
+    gt_sampler_free(s);
+    cr_assert_eq(st.lateness.count, 0);
+    gt_snapshot_free(&snap);
+    free_source(src);
+}

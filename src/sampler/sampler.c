@@ -46,6 +46,7 @@ struct gt_sampler {
     pthread_cond_t taken;      /* lossless mode: the thread waits for the reader */
     uint64_t interval_ns;
     struct gt_sampler_stats stats;
+    struct gt_lateness lateness;   /* of timed wake-ups; summarized into stats */
     int wake_fd;               /* eventfd a reader polls, -1 none */
     uint64_t wake_at;          /* 0, or the time from which a publish wakes it */
 };
@@ -398,6 +399,10 @@ static void *run(void *arg)
             pthread_mutex_unlock(&s->lock);
             break;
         }
+        /* Measured against the deadline itself, under the lock this round
+         * takes anyway: no system call and no allocation added. */
+        if (wait && !woken && !paced)
+            gt_lateness_add(&s->lateness, now > wait ? now - wait : 0, interval);
         interval = s->interval_ns;
         pthread_mutex_unlock(&s->lock);
         /* A shorter interval starts now, not at the end of the long one. */
@@ -508,6 +513,7 @@ void gt_sampler_get_stats(struct gt_sampler *s, struct gt_sampler_stats *st)
 {
     pthread_mutex_lock(&s->lock);
     *st = s->stats;
+    gt_lateness_summarize(&s->lateness, &st->lateness);
     pthread_mutex_unlock(&s->lock);
 }
 
