@@ -372,8 +372,8 @@ static double record_time(const struct writer *w, const struct gt_snapshot *s)
     return (double)(s->t_end_ns - w->t0) / 1e9;
 }
 
-/* The sources that had no data, as "a, b" or a JSON array. */
-static void missing_names(const struct writer *w, const struct gt_snapshot *s, int json)
+/* The sources that had no data, as a JSON array's items. */
+static void missing_names(const struct writer *w, const struct gt_snapshot *s)
 {
     size_t i;
     int n = 0;
@@ -382,11 +382,8 @@ static void missing_names(const struct writer *w, const struct gt_snapshot *s, i
         if (!(s->missing >> i & 1))
             continue;
         if (n++)
-            fputs(json ? "," : ", ", w->f);
-        if (json)
-            json_string(w->f, w->sources[i]->type->name);
-        else
-            fputs(w->sources[i]->type->name, w->f);
+            fputc(',', w->f);
+        json_string(w->f, w->sources[i]->type->name);
     }
 }
 
@@ -418,7 +415,7 @@ static void write_no_data(const struct writer *w, const struct gt_snapshot *s)
     fputs(",\"interval_s\":", w->f);
     json_number(w->f, gt_engine_seconds(s));
     fprintf(w->f, ",\"merged\":%u,\"no_data\":[", s->nsamples);
-    missing_names(w, s, 1);
+    missing_names(w, s);
     fputs("],\"state\":\"retrying\",\"error\":", w->f);
     json_string(w->f, w->error);
     fputs(",\"values\":{", w->f);
@@ -550,7 +547,7 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
         if ((r = check_write(out, d)) != 0)
             goto done;
     }
-    r = short_run(o, good, written, ended && !*stop, d);
+    r = *stop ? 0 : short_run(o, good, written, ended, d);
 done:
     status = r < 0 ? -1 : r;
     gt_snapshot_free(&snap);
