@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fakes/fake_kbase.h"
@@ -450,4 +451,104 @@ Test(batch, refused_gpu_dumps_are_no_data_and_a_failed_run)
               "%s", err);
     free(out);
     free(err);
+}
+
+/* ---- the binary, as a user runs it ---- */
+
+static const char *gputop_bin(void)
+{
+    const char *b = getenv("GPUTOP_BIN");
+
+    return b ? b : "build/native/gputop";
+}
+
+/* Runs "gputop ARGS" through the shell; stdout and stderr apart. */
+static char *run_gputop(const char *args, int *status, char **err)
+{
+    char cmd[2048], errpath[256], chunk[4096], *buf = NULL;
+    const char *dir = getenv("TMPDIR");
+    size_t len = 0, n;
+    FILE *p, *m = open_memstream(&buf, &len), *e;
+    int fd;
+
+    snprintf(errpath, sizeof(errpath), "%s/gputop-err-XXXXXX", dir && dir[0] ? dir : "/tmp");
+    fd = mkstemp(errpath);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    snprintf(cmd, sizeof(cmd), "%s %s 2>%s", gputop_bin(), args, errpath);
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+        fwrite(chunk, 1, n, m);
+    *status = pclose(p);
+    fclose(m);
+    e = fopen(errpath, "r");
+    cr_assert_not_null(e);
+    m = open_memstream(err, &len);
+    while ((n = fread(chunk, 1, sizeof(chunk), e)) > 0)
+        fwrite(chunk, 1, n, m);
+    fclose(m);
+    fclose(e);
+    unlink(errpath);
+    return buf;
+}
+
+/* A capture of six samples whose last record is damaged, replayed with
+ * -n 6: five rows with values, one without (its fields empty), the
+ * damage on stderr, and exit status 1 with the count of good samples. */
+Test(batch, binary_damaged_capture_gives_a_row_without_data, .timeout = 60)
+{
+    char path[256], args[1024], *out, *err, *line, *save = NULL;
+    const char *dir = getenv("TMPDIR");
+    unsigned char *bytes;
+    long size;
+    FILE *f;
+    int status, fd, rows = 0;
+
+    snprintf(path, sizeof(path), "%s/gputop-cap-XXXXXX", dir && dir[0] ? dir : "/tmp");
+    fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    snprintf(args, sizeof(args), "--source sim:mali-t8xx,step=10000000 --no-cpu -b -f csv "
+             "-i 10 -n 6 --record %s", path);
+    out = run_gputop(args, &status, &err);
+    cr_assert_eq(status, 0, "%s", err);
+    free(out);
+    free(err);
+    /* a payload bit of the last record: a checksum mismatch there */
+    f = fopen(path, "r+b");
+    cr_assert_not_null(f);
+    fseek(f, 0, SEEK_END);
+    size = ftell(f);
+    bytes = malloc((size_t)size);
+    rewind(f);
+    cr_assert_eq(fread(bytes, 1, (size_t)size, f), (size_t)size);
+    bytes[size - 200] ^= 0x10;
+    rewind(f);
+    fwrite(bytes, 1, (size_t)size, f);
+    fclose(f);
+    free(bytes);
+
+    snprintf(args, sizeof(args), "--source replay:%s,speed=max -b -f csv -n 6 --metrics 3.2.2",
+             path);
+    out = run_gputop(args, &status, &err);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d\n%s\n%s", status, out, err);
+    for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save), rows++) {
+        size_t n = strlen(line);
+        if (rows == 0)
+            continue;
+        if (rows < 6)
+            cr_assert(line[n - 1] != ',', "row %d has no value: %s", rows, line);
+        else
+            cr_assert(line[n - 1] == ',' && strchr(line, ',') != line + n - 1,
+                      "row 6 has time and length, no value: %s", line);
+    }
+    cr_assert_eq(rows, 7, "%s", out);
+    cr_assert(strstr(err, "gputop: no data for the interval ending at t="), "%s", err);
+    cr_assert(strstr(err, "checksum mismatch"), "%s", err);
+    cr_assert(strstr(err, "gputop: 5 good samples of 6 asked (1 interval without data)\n"),
+              "%s", err);
+    free(out);
+    free(err);
+    unlink(path);
 }
