@@ -539,9 +539,9 @@ Test(batch, binary_damaged_capture_gives_a_row_without_data, .timeout = 60)
             continue;
         if (rows < 6)
             cr_assert(line[n - 1] != ',', "row %d has no value: %s", rows, line);
-        else
-            cr_assert(line[n - 1] == ',' && strchr(line, ',') != line + n - 1,
-                      "row 6 has time and length, no value: %s", line);
+        else    /* at the last record's end, no length: a file's clock is not ours */
+            cr_assert(n > 4 && strcmp(line + n - 3, ",0,") == 0,
+                      "row 6 has its time, length 0 and no value: %s", line);
     }
     cr_assert_eq(rows, 7, "%s", out);
     cr_assert(strstr(err, "gputop: no data for the interval ending at t="), "%s", err);

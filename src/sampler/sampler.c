@@ -148,15 +148,18 @@ static void note_warning(struct gt_sampler *s, const struct gt_source *src,
 /* Source i has no data for this round (it failed, or waits to be
  * retried): its bit is set and its slots cleared of whatever a failed
  * call left there. The interval lost is the one the source gave, if it
- * did, else the time since its last interval, on its own clock. */
+ * did, else the time since its last interval, on its own clock; a
+ * self-paced source's clock (a file's) has no relation to ours, so its
+ * lost interval is an instant at its last known time. */
 static void mark_lost(struct gt_sampler *s, size_t i, uint64_t now)
 {
     struct source_slot *ss = &s->src[i];
+    int paced = s->cfg.sources[i]->info.self_paced;
 
     memset(ss->view.deltas, 0, (size_t)ss->view.nslots * sizeof(uint64_t));
     if (ss->view.t_end_ns <= ss->view.t_start_ns) {
         ss->view.t_start_ns = ss->src_end;
-        ss->view.t_end_ns = ss->src_end + (now - ss->mono_end);
+        ss->view.t_end_ns = ss->src_end + (paced ? 0 : now - ss->mono_end);
     }
     ss->src_end = ss->view.t_end_ns;
     ss->mono_end = now;
