@@ -1,13 +1,20 @@
 /* Sampler benchmark: the cost of one sample of the simulated G720 (or the
  * largest family available) through the engine, the sample rate that cost
- * allows, the rate actually sustained at a 1 ms period, and wake-up
- * jitter at 1 ms and 100 ms. Prints figures; no pass/fail. */
+ * allows, the rate sustained at a 1 ms period, and the sampler's own
+ * measure of its wake-up lateness against a bare clock_nanosleep loop (and
+ * a bare futex wait) at the same period in the same run. Prints figures
+ * and ratios; no pass/fail. */
+#include <linux/futex.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "gputop/engine.h"
+#include "gputop/lateness.h"
 #include "gputop/sampler.h"
 #include "gputop/source.h"
 
@@ -17,12 +24,6 @@ static double cpu_s(void)
 
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
 }
 
 struct setup {
@@ -73,9 +74,50 @@ static double cost_per_sample(struct setup *s, int n)
     return t0 / n;
 }
 
+/* Wake-up lateness: how long after each absolute deadline the waiting
+ * thread ran again. gputop's sampler measures its own; the bare loops here
+ * measure themselves the same way (clock read right after the wait, into
+ * the same histogram), so the figures compare. */
+
+static void sleep_abs(uint64_t t)
+{
+    struct timespec ts = { (time_t)(t / 1000000000ull), (long)(t % 1000000000ull) };
+
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0)
+        ;
+}
+
+static void futex_abs(uint64_t t)
+{
+    struct timespec ts = { (time_t)(t / 1000000000ull), (long)(t % 1000000000ull) };
+    static atomic_uint word;   /* never woken: every wait times out */
+
+    while (gt_now_ns() < t)
+        syscall(SYS_futex, &word, FUTEX_WAIT_BITSET_PRIVATE, 0, &ts, NULL, FUTEX_BITSET_MATCH_ANY);
+}
+
+/* n wake-ups of a bare loop on the grid start + k * interval. */
+static void bare_loop(void (*wait)(uint64_t), uint64_t interval, int n, struct gt_lateness_summary *out)
+{
+    static struct gt_lateness l;
+    uint64_t next = gt_now_ns() + interval, now;
+    int i;
+
+    gt_lateness_clear(&l);
+    for (i = 0; i < n; i++) {
+        wait(next);
+        now = gt_now_ns();
+        gt_lateness_add(&l, now - next, interval);
+        while (next <= now)
+            next += interval;
+    }
+    gt_lateness_summarize(&l, out);
+}
+
 /* Runs the real sampler at interval for n rounds with a reader that
- * evaluates every snapshot; reports the rate and wake-up lateness. */
-static void run_sampler(const char *spec, uint64_t interval, int n)
+ * evaluates every snapshot; prints the rate and returns its lateness. */
+static void run_sampler(const char *spec, uint64_t interval, int n,
+                        struct gt_lateness_summary *lat)
 {
     struct setup s;
     struct gt_sampler_config cfg;
@@ -83,10 +125,11 @@ static void run_sampler(const char *spec, uint64_t interval, int n)
     struct gt_sampler_stats st;
     struct gt_snapshot snap;
     struct gt_diag d;
-    uint64_t t0, *late = calloc((size_t)n, sizeof(uint64_t)), prev_end = 0;
+    uint64_t t0;
     double *out, wall, cpu0;
     uint32_t off = 0;
-    int got = 0, k = 0;
+    int got = 0;
+    char buf[160];
 
     if (open_setup(&s, spec) < 0)
         return;
@@ -107,39 +150,68 @@ static void run_sampler(const char *spec, uint64_t interval, int n)
             continue;
         gt_engine_eval(s.engine, &snap, out);
         got += (int)snap.nsamples;
-        /* The sim stamps each interval's end when it samples: its lateness
-         * against the grid start + k * interval. */
-        if (snap.nsamples == 1 && k < n && snap.t_end_ns != prev_end)
-            late[k++] = snap.t_end_ns - t0;
-        prev_end = snap.t_end_ns;
     }
     wall = (double)(gt_now_ns() - t0) / 1e9;
     gt_sampler_get_stats(smp, &st);
     gt_sampler_free(smp);
-    {
-        uint64_t min = UINT64_MAX;
-        int i;
-        for (i = 0; i < k; i++) {
-            uint64_t grid = ((late[i] + interval / 2) / interval) * interval;
-            late[i] = late[i] > grid ? late[i] - grid : 0;
-            min = late[i] < min ? late[i] : min;
-        }
-        /* The grid starts when the thread does, a little after t0: measure
-         * from the earliest wake-up. */
-        for (i = 0; i < k; i++)
-            late[i] -= min;
-        qsort(late, (size_t)k, sizeof(uint64_t), cmp_u64);
-        printf("  %6.1f ms period: %llu samples in %.2f s (%.0f /s), %llu merged, %llu late; "
-               "CPU %.1f us per sample; wake-up jitter p50 %.1f us, p99 %.1f us\n",
-               (double)interval / 1e6, (unsigned long long)st.samples, wall, st.samples / wall,
-               (unsigned long long)st.merged, (unsigned long long)st.late,
-               (cpu_s() - cpu0) / (double)st.samples * 1e6,
-               k ? (double)late[k / 2] / 1e3 : 0, k ? (double)late[k * 99 / 100] / 1e3 : 0);
-    }
+    *lat = st.lateness;
+    gt_lateness_format(lat, buf, sizeof(buf));
+    printf("    gputop sampler %6.1f ms: %llu samples in %.2f s (%.0f /s), %llu merged, "
+           "%llu skipped; CPU %.1f us per sample; lateness %s\n",
+           (double)interval / 1e6, (unsigned long long)st.samples, wall, st.samples / wall,
+           (unsigned long long)st.merged, (unsigned long long)st.late,
+           (cpu_s() - cpu0) / (double)st.samples * 1e6, buf);
     gt_snapshot_free(&snap);
     free(out);
-    free(late);
     close_setup(&s);
+}
+
+static void print_bare(const char *what, const struct gt_lateness_summary *l)
+{
+    char buf[160];
+
+    gt_lateness_format(l, buf, sizeof(buf));
+    printf("    %-21s lateness %s\n", what, buf);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+#define ROUNDS 3
+
+/* Rounds of: bare clock_nanosleep loop, bare futex loop, gputop's sampler,
+ * at the same period, so each ratio compares figures taken under the same
+ * host conditions. */
+static void lateness_rounds(const char *spec, uint64_t interval, int n)
+{
+    struct gt_lateness_summary bare, futex, smp;
+    double r50[ROUNDS], r99[ROUNDS], f99[ROUNDS];
+    int i;
+
+    printf("wake-up lateness at a %.0f ms period, %d rounds of %d wake-ups each:\n",
+           (double)interval / 1e6, ROUNDS, n);
+    for (i = 0; i < ROUNDS; i++) {
+        printf("  round %d\n", i + 1);
+        bare_loop(sleep_abs, interval, n, &bare);
+        print_bare("bare clock_nanosleep", &bare);
+        bare_loop(futex_abs, interval, n, &futex);
+        print_bare("bare futex wait", &futex);
+        run_sampler(spec, interval, n, &smp);
+        r50[i] = bare.p50_ns ? (double)smp.p50_ns / (double)bare.p50_ns : 0;
+        r99[i] = bare.p99_ns ? (double)smp.p99_ns / (double)bare.p99_ns : 0;
+        f99[i] = bare.p99_ns ? (double)futex.p99_ns / (double)bare.p99_ns : 0;
+        printf("    gputop / bare clock_nanosleep: p50 %.2fx, p99 %.2fx (futex / "
+               "clock_nanosleep p99 %.2fx)\n", r50[i], r99[i], f99[i]);
+    }
+    qsort(r50, ROUNDS, sizeof(double), cmp_double);
+    qsort(r99, ROUNDS, sizeof(double), cmp_double);
+    qsort(f99, ROUNDS, sizeof(double), cmp_double);
+    printf("  median of %d rounds: gputop / bare clock_nanosleep p50 %.2fx, p99 %.2fx "
+           "(goal p99 <= 1.5x); futex / clock_nanosleep p99 %.2fx\n", ROUNDS,
+           r50[ROUNDS / 2], r99[ROUNDS / 2], f99[ROUNDS / 2]);
 }
 
 int main(void)
@@ -164,7 +236,11 @@ int main(void)
            "so up to %.0f samples/s on one core\n", spec, s.layout->name,
            gt_engine_nmetrics(s.engine), c * 1e6, 1 / c);
     close_setup(&s);
-    run_sampler(spec, 1000000ull, 3000);
-    run_sampler(spec, 100000000ull, 50);
+    lateness_rounds(spec, 1000000ull, 1000);
+    {
+        struct gt_lateness_summary l;
+        printf("at a 100 ms period:\n");
+        run_sampler(spec, 100000000ull, 50, &l);
+    }
     return 0;
 }

@@ -2,15 +2,22 @@
  * with a real JSON parser, per-second rates, selection by section and
  * pattern, and per-instance columns. */
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
+#include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "fakes/fake_kbase.h"
 #include "fakes/scripted_source.h"
 #include "fakes/tmux.h"
 #include "gputop/batch.h"
+#include "gputop/cli.h"
+#include "gputop/kbase_uapi.h"
 
 static const char layout_text[] =
     "gputop-layout 1\nname t\ntitle T\nfamily t\n"
@@ -47,22 +54,27 @@ struct run {
     size_t len;
 };
 
-static void run_batch_on(struct run *r, struct gt_batch_opts *o, const char *text)
+/* Runs the script (calls in fail_mask failing) through the sampler and
+ * the batch writer under the layout text; returns gt_batch_run's result,
+ * d its message. */
+static int run_batch_text_failing(struct run *r, struct gt_batch_opts *o, const char *text,
+                                  uint64_t fail_mask, struct gt_diag *d)
 {
-    struct gt_diag d;
     uint32_t off = 0;
     struct gt_sampler_config cfg;
     volatile sig_atomic_t stop = 0;
     FILE *f;
+    int status;
 
     memset(r, 0, sizeof(*r));
     r->script.rows = &rows[0][0];
     r->script.nrows = 3;
     r->script.interval_ns = 100000000ull;
+    r->script.fail_mask = fail_mask;
     r->src = scripted_source_new(&r->script, build);
     cr_assert_eq(r->src->catalog.nslots, 10);
-    r->l = gt_layout_parse("t.layout", text, strlen(text), &d);
-    cr_assert_not_null(r->l, "%s", d.msg);
+    r->l = gt_layout_parse("t.layout", text, strlen(text), d);
+    cr_assert_not_null(r->l, "%s", d->msg);
     r->e = gt_engine_new(r->l, &r->src->catalog);
     memset(&cfg, 0, sizeof(cfg));
     cfg.sources = &r->src;
@@ -72,10 +84,25 @@ static void run_batch_on(struct run *r, struct gt_batch_opts *o, const char *tex
     cfg.interval_ns = 100000000ull;
     cfg.lossless = 1;
     r->s = gt_sampler_new(&cfg);
-    cr_assert_eq(gt_sampler_start(r->s, &d), 0);
+    cr_assert_eq(gt_sampler_start(r->s, d), 0);
     f = open_memstream(&r->text, &r->len);
-    cr_assert_eq(gt_batch_run(f, r->s, r->e, r->l, &r->src, 1, o, &stop, &d), 0, "%s", d.msg);
+    gt_diag_clear(d);
+    status = gt_batch_run(f, r->s, r->e, r->l, &r->src, 1, o, &stop, d);
     fclose(f);
+    return status;
+}
+
+static int run_batch_failing(struct run *r, struct gt_batch_opts *o, uint64_t fail_mask,
+                             struct gt_diag *d)
+{
+    return run_batch_text_failing(r, o, layout_text, fail_mask, d);
+}
+
+static void run_batch_on(struct run *r, struct gt_batch_opts *o, const char *text)
+{
+    struct gt_diag d;
+
+    cr_assert_eq(run_batch_text_failing(r, o, text, 0, &d), 0, "%s", d.msg);
 }
 
 static void run_batch(struct run *r, struct gt_batch_opts *o)
@@ -521,4 +548,295 @@ Test(batch, text_fits_the_terminal_under_tmux, .timeout = 60)
         assert_fits(text, widths[k] + 1);   /* the pane ends lines with \r\n */
         free(text);
     }
+}
+
+/* The source fails on its second call (scripted_source: that interval,
+ * 0.1 to 0.2 s, passes without data): the row for it has its time and
+ * length and empty fields, never zeros, and the rows around it are the
+ * script's own. */
+Test(batch, a_failed_interval_is_a_row_without_data, .init = cr_redirect_stderr)
+{
+    struct gt_batch_opts o = { .format = GT_FORMAT_CSV };
+    struct gt_diag d;
+    struct run r;
+
+    cr_assert_eq(run_batch_failing(&r, &o, 1u << 1, &d), 0, "%s", d.msg);
+    cr_assert_str_eq(r.text,
+        "time_s,interval_s,GPU active cycles [cycles],Queue utilization [%],Needs more,"
+        "Cycles per thing,CPU activity[0] [%],CPU activity[1] [%]\n"
+        "0.1,0.1,1000,25,,4,10,20\n"
+        "0.2,0.1,,,,,,\n"
+        "0.3,0.1,0,,,,0,0\n"
+        "0.4,0.1,5000000000,100,,1,50,\n");
+    free_run(&r);
+    fflush(stderr);
+    cr_assert_stderr_eq_str("gputop: no data for the interval ending at t=0.200 s: "
+                            "scripted: device lost (retrying)\n");
+}
+
+/* --count 4 gives four rows, one of them without data: three good samples
+ * of four asked is a failure, said in one line. */
+Test(batch, fewer_good_samples_than_asked_is_an_error, .init = cr_redirect_stderr)
+{
+    struct gt_batch_opts o = { .format = GT_FORMAT_CSV, .count = 4, .pattern = "3.1.1" };
+    struct gt_diag d;
+    struct run r;
+
+    cr_assert_eq(run_batch_failing(&r, &o, 1u << 1, &d), 1);
+    cr_assert_str_eq(d.msg, "3 good samples of 4 asked (1 interval without data)");
+    cr_assert_str_eq(r.text, "time_s,interval_s,GPU active cycles [cycles]\n0.1,0.1,1000\n0.2,0.1,\n"
+                     "0.3,0.1,0\n0.4,0.1,5000000000\n");
+    free_run(&r);
+    /* The script ends after three rows: asking for five is short, too. */
+    o.count = 5;
+    cr_assert_eq(run_batch_failing(&r, &o, 0, &d), 1);
+    cr_assert_str_eq(d.msg, "3 good samples of 5 asked (the source ended)");
+    free_run(&r);
+    o.count = 3;
+    cr_assert_eq(run_batch_failing(&r, &o, 0, &d), 0, "%s", d.msg);
+    free_run(&r);
+}
+
+Test(batch, json_no_data_is_null_with_the_source_state, .init = cr_redirect_stderr)
+{
+    struct gt_batch_opts o = { .format = GT_FORMAT_JSON };
+    struct gt_diag d;
+    struct run r;
+    char *line, *save = NULL;
+    int n = 0;
+
+    cr_assert_eq(run_batch_failing(&r, &o, 1u << 1, &d), 0, "%s", d.msg);
+    for (line = strtok_r(r.text, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++) {
+        json_object *j = json_tokener_parse(line), *v, *vals, *it;
+        struct json_object_iterator i, end;
+        cr_assert_not_null(j, "line %d is not JSON: %s", n, line);
+        if (n != 2) {
+            cr_assert_not(json_object_object_get_ex(j, "no_data", &v), "%s", line);
+            json_object_put(j);
+            continue;
+        }
+        cr_assert(json_object_object_get_ex(j, "t", &v));
+        cr_assert_eq(json_object_get_double(v), 0.2);
+        cr_assert(json_object_object_get_ex(j, "no_data", &v), "%s", line);
+        cr_assert_eq(json_object_array_length(v), 1);
+        cr_assert_str_eq(json_object_get_string(json_object_array_get_idx(v, 0)), "scripted");
+        cr_assert(json_object_object_get_ex(j, "state", &v));
+        cr_assert_str_eq(json_object_get_string(v), "retrying");
+        cr_assert(json_object_object_get_ex(j, "error", &v));
+        cr_assert_str_eq(json_object_get_string(v), "scripted: device lost");
+        cr_assert(json_object_object_get_ex(j, "values", &vals));
+        cr_assert_eq(json_object_object_length(vals), 6);
+        i = json_object_iter_begin(vals);
+        end = json_object_iter_end(vals);
+        for (; !json_object_iter_equal(&i, &end); json_object_iter_next(&i)) {
+            it = json_object_iter_peek_value(&i);
+            cr_assert(json_object_is_type(it, json_type_null), "%s: %s",
+                      json_object_iter_peek_name(&i), line);
+        }
+        json_object_put(j);
+    }
+    cr_assert_eq(n, 5);
+    free_run(&r);
+}
+
+Test(batch, text_says_no_data, .init = cr_redirect_stderr)
+{
+    struct gt_batch_opts o = { .format = GT_FORMAT_TEXT, .section = "2" };
+    struct gt_diag d;
+    struct run r;
+
+    cr_assert_eq(run_batch_failing(&r, &o, 1u << 1, &d), 0, "%s", d.msg);
+    cr_assert(strstr(r.text, "t=0.200 s  interval 100.0 ms  no data: scripted: device lost "
+                             "(retrying)\n\n"), "%s", r.text);
+    free_run(&r);
+}
+
+/* ---- a Mali GPU whose DUMP is refused, through the whole run ---- */
+
+/* Points descriptor fd at a new temporary file; returns the old one. */
+static int capture_fd(int fd, FILE **tmp)
+{
+    int old = dup(fd);
+
+    *tmp = tmpfile();
+    cr_assert_not_null(*tmp);
+    cr_assert_geq(dup2(fileno(*tmp), fd), 0);
+    return old;
+}
+
+/* Puts fd back and returns what was written to it. */
+static char *release_fd(int fd, int old, FILE *tmp)
+{
+    char *buf = NULL, chunk[4096];
+    size_t len = 0, n;
+    FILE *m = open_memstream(&buf, &len);
+
+    dup2(old, fd);
+    close(old);
+    rewind(tmp);
+    while ((n = fread(chunk, 1, sizeof(chunk), tmp)) > 0)
+        fwrite(chunk, 1, n, m);
+    fclose(tmp);
+    fclose(m);
+    return buf;
+}
+
+/* gputop -b -f csv -n 3 on a G715 whose kernel refuses every GET_SAMPLE
+ * (EBUSY),
+ * with the cpu source beside it: three rows without data (the CPU's good
+ * counts do not turn the GPU's missing ones into zeros), a line on stderr
+ * naming the device, and exit status 1 with the count of good samples. */
+static void refused_dumps(const char *extra, int *status, char **out, char **err)
+{
+    char args[256], *argv[32], *save = NULL, *w;
+    volatile sig_atomic_t stop = 0;
+    struct fk_config c;
+    struct fake_kbase *fk;
+    struct gt_options o;
+    FILE *f_out, *f_err;
+    int argc = 0, old_out, old_err;
+
+    memset(&c, 0, sizeof(c));
+    c.gpu = FK_G715;
+    c.api = FK_CSF;
+    c.major = 1;
+    c.minor = 21;
+    c.new_gate = 1;
+    c.deny_request = GT_KINSTR_PRFCNT_GET_SAMPLE;
+    c.deny_errno = EBUSY;
+    fk = fk_new(&c);
+    cr_assert_not_null(fk);
+    snprintf(args, sizeof(args), "gputop -b -f csv -n 3 -i 10 --metrics 5.3.1 %s", extra);
+    for (w = strtok_r(args, " ", &save); w && argc < 31; w = strtok_r(NULL, " ", &save))
+        argv[argc++] = w;
+    argv[argc] = NULL;
+    cr_assert_eq(gt_options_parse(&o, argc, argv, stderr), 0);
+    o.sys = fk_sys(fk);
+    fflush(stdout);
+    fflush(stderr);
+    old_out = capture_fd(STDOUT_FILENO, &f_out);
+    old_err = capture_fd(STDERR_FILENO, &f_err);
+    *status = gt_cmd_run(&o, &stop);
+    fflush(stdout);
+    fflush(stderr);
+    *out = release_fd(STDOUT_FILENO, old_out, f_out);
+    *err = release_fd(STDERR_FILENO, old_err, f_err);
+    fk_free(fk);
+}
+
+Test(batch, refused_gpu_dumps_are_no_data_and_a_failed_run)
+{
+    char *out, *err, *line, *save = NULL;
+    int status, rows = 0;
+
+    refused_dumps("", &status, &out, &err);
+    cr_assert_eq(status, 1, "stdout:\n%s\nstderr:\n%s", out, err);
+    for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save), rows++) {
+        if (rows == 0) {
+            cr_assert(strstr(line, "time_s,interval_s,Shader core usage"), "%s", line);
+            continue;
+        }
+        /* time, length, then the one metric column empty */
+        cr_assert(line[strlen(line) - 1] == ',', "row %d has a value: %s", rows, line);
+    }
+    cr_assert_eq(rows, 4, "stderr: %s", err);
+    cr_assert(strstr(err, "gputop: no data for the interval ending at t="), "%s", err);
+    cr_assert(strstr(err, "mali: "), "names the source: %s", err);
+    cr_assert(strstr(err, "gputop: 0 good samples of 3 asked (3 intervals without data)\n"),
+              "%s", err);
+    free(out);
+    free(err);
+}
+
+/* ---- the binary, as a user runs it (gputop_bin: fakes/tmux.h) ---- */
+
+/* Runs "gputop ARGS" through the shell; stdout and stderr apart. */
+static char *run_gputop(const char *args, int *status, char **err)
+{
+    char cmd[2048], errpath[256], chunk[4096], *buf = NULL;
+    const char *dir = getenv("TMPDIR");
+    size_t len = 0, n;
+    FILE *p, *m = open_memstream(&buf, &len), *e;
+    int fd;
+
+    snprintf(errpath, sizeof(errpath), "%s/gputop-err-XXXXXX", dir && dir[0] ? dir : "/tmp");
+    fd = mkstemp(errpath);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    snprintf(cmd, sizeof(cmd), "%s %s 2>%s", gputop_bin(), args, errpath);
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+        fwrite(chunk, 1, n, m);
+    *status = pclose(p);
+    fclose(m);
+    e = fopen(errpath, "r");
+    cr_assert_not_null(e);
+    m = open_memstream(err, &len);
+    while ((n = fread(chunk, 1, sizeof(chunk), e)) > 0)
+        fwrite(chunk, 1, n, m);
+    fclose(m);
+    fclose(e);
+    unlink(errpath);
+    return buf;
+}
+
+/* A capture of six samples whose last record is damaged, replayed with
+ * -n 6: five rows with values, one without (its fields empty), the
+ * damage on stderr, and exit status 1 with the count of good samples. */
+Test(batch, binary_damaged_capture_gives_a_row_without_data, .timeout = 60)
+{
+    char path[256], args[1024], *out, *err, *line, *save = NULL;
+    const char *dir = getenv("TMPDIR");
+    unsigned char *bytes;
+    long size;
+    FILE *f;
+    int status, fd, rows = 0;
+
+    snprintf(path, sizeof(path), "%s/gputop-cap-XXXXXX", dir && dir[0] ? dir : "/tmp");
+    fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    snprintf(args, sizeof(args), "--source sim:mali-t8xx,step=10000000 --no-cpu -b -f csv "
+             "-i 10 -n 6 --record %s", path);
+    out = run_gputop(args, &status, &err);
+    cr_assert_eq(status, 0, "%s", err);
+    free(out);
+    free(err);
+    /* a payload bit of the last record: a checksum mismatch there */
+    f = fopen(path, "r+b");
+    cr_assert_not_null(f);
+    fseek(f, 0, SEEK_END);
+    size = ftell(f);
+    bytes = malloc((size_t)size);
+    rewind(f);
+    cr_assert_eq(fread(bytes, 1, (size_t)size, f), (size_t)size);
+    bytes[size - 200] ^= 0x10;
+    rewind(f);
+    fwrite(bytes, 1, (size_t)size, f);
+    fclose(f);
+    free(bytes);
+
+    snprintf(args, sizeof(args), "--source replay:%s,speed=max -b -f csv -n 6 --metrics 3.2.2",
+             path);
+    out = run_gputop(args, &status, &err);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d\n%s\n%s", status, out, err);
+    for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save), rows++) {
+        size_t n = strlen(line);
+        if (rows == 0)
+            continue;
+        if (rows < 6)
+            cr_assert(line[n - 1] != ',', "row %d has no value: %s", rows, line);
+        else    /* at the last record's end, no length: a file's clock is not ours */
+            cr_assert(n > 4 && strcmp(line + n - 3, ",0,") == 0,
+                      "row 6 has its time, length 0 and no value: %s", line);
+    }
+    cr_assert_eq(rows, 7, "%s", out);
+    cr_assert(strstr(err, "gputop: no data for the interval ending at t="), "%s", err);
+    cr_assert(strstr(err, "checksum mismatch"), "%s", err);
+    cr_assert(strstr(err, "gputop: 5 good samples of 6 asked (1 interval without data)\n"),
+              "%s", err);
+    free(out);
+    free(err);
+    unlink(path);
 }

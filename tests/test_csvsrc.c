@@ -121,7 +121,7 @@ static void check_good_file(const char *text, size_t n)
     cr_assert_eq(out[1], 1000.0 / 4 / 1000 * 100); /* 25 % */
     cr_assert_eq(out[2], 12);                      /* slices 5 + 7 */
     cr_assert_eq(out[3], 40.0 / 200 * 100);        /* user ticks over total, both clusters */
-    cr_assert_eq(out[4], 3 * 1024);                /* the table's x1024 scale */
+    cr_assert_eq(out[4], 3);                       /* as given: an export holds the x1024 */
     cr_assert_eq(out[5], 2);                       /* derived from the slice instances */
 
     cr_assert_eq(gt_source_csv.sample(&s, &snap, &d), 0, "%s", d.msg);
@@ -373,5 +373,153 @@ Test(csv, bad_arguments)
     cr_assert(strstr(d.msg, "no option 'speed'"), "%s", d.msg);
     cr_assert_eq(open_text(&s, path, sizeof(path), HDR "\n1,1\n", strlen(HDR) + 5, ",gpu=G999", &d), -1);
     cr_assert(strstr(d.msg, "unknown gpu 'G999' (known: T820, T830, G715, G720)"), "%s", d.msg);
+    unlink(path);
+}
+
+/* ---- values as the vendor tools report them ---- */
+
+/* One G720 interval as Streamline exports it: FRAG_SHADER_THREADS already
+ * carries the tool's x4 (reference/mali/G720.tsv), so the file says
+ * 8192000 fragment threads where the hardware counted 2048000. */
+static const char g720_export[] =
+    "interval_ns,MaliShaderThreadsFragmentThreads[0],MaliGPUTasksMainPhaseTasks,"
+    "MaliShaderCoreCyclesMainPhaseActive[0],MaliShaderWarpsFragmentWarps[0]\n"
+    "100000000,8192000,1000,4096000,4096000\n";
+
+static size_t metric_by_ref(const struct gt_layout *l, const char *ref)
+{
+    size_t i;
+
+    for (i = 0; i < l->nmetrics; i++)
+        if (l->metrics[i].ref && strcmp(l->metrics[i].ref, ref) == 0)
+            return i;
+    cr_assert_fail("no metric %s in %s", ref, l->name);
+    return 0;
+}
+
+/* Evaluates the G720 export opened with extra arguments; out gets the
+ * three fragment metrics the vendor scale changes. */
+static void g720_fragment_metrics(const char *extra, double out[3])
+{
+    struct gt_source s;
+    struct gt_layout *l;
+    struct gt_engine *e;
+    struct gt_snapshot snap;
+    struct gt_diag d;
+    char path[256];
+    double *vals;
+
+    cr_assert_eq(open_text(&s, path, sizeof(path), g720_export, strlen(g720_export), extra, &d),
+                 0, "%s", d.msg);
+    l = gt_layout_load("mali-g720", &d);
+    cr_assert_not_null(l, "%s", d.msg);
+    e = gt_engine_new(l, &s.catalog);
+    cr_assert_not_null(e);
+    vals = calloc(gt_engine_nmetrics(e) + 1, sizeof(double));
+    cr_assert_eq(gt_snapshot_init(&snap, s.catalog.nslots), 0);
+    cr_assert_eq(gt_source_csv.sample(&s, &snap, &d), 0, "%s", d.msg);
+    gt_engine_eval(e, &snap, vals);
+    out[0] = vals[metric_by_ref(l, "4.5.3")];    /* Fragments per pixel */
+    out[1] = vals[metric_by_ref(l, "5.2.2")];    /* Average cycles per fragment thread */
+    out[2] = vals[metric_by_ref(l, "6.3.2")];    /* Fragment warp occupancy */
+    free(vals);
+    gt_snapshot_free(&snap);
+    gt_engine_free(e);
+    gt_layout_free(l);
+    close_csv(&s);
+    unlink(path);
+}
+
+/* Imported values are taken as given: the G720 guide's expressions on the
+ * file's numbers, worked out by hand. */
+Test(csv, exported_values_are_taken_as_given)
+{
+    double m[3];
+
+    g720_fragment_metrics(",gpu=G720", m);
+    /* 4.5.3: threads / (main phase tasks * 4096) = 8192000 / 4096000 */
+    cr_assert_eq(m[0], 2.0);
+    /* 5.2.2: main phase active cycles / threads = 4096000 / 8192000 */
+    cr_assert_eq(m[1], 0.5);
+    /* 6.3.2: threads / (warps * 16) * 100 = 8192000 / 65536000 * 100 */
+    cr_assert_eq(m[2], 12.5);
+}
+
+/* With raw the file holds hardware deltas, so the vendor scale (x4 on
+ * FRAG_SHADER_THREADS) is applied: 8192000 raw threads are 32768000. */
+Test(csv, raw_values_get_the_vendor_scale)
+{
+    double m[3];
+
+    g720_fragment_metrics(",raw,gpu=G720", m);
+    cr_assert_eq(m[0], 8.0);         /* 32768000 / 4096000 */
+    cr_assert_eq(m[1], 0.125);       /* 4096000 / 32768000 */
+    cr_assert_eq(m[2], 50.0);        /* 32768000 / 65536000 * 100 */
+}
+
+Test(csv, raw_is_a_flag_after_the_file)
+{
+    struct gt_source s;
+    struct gt_diag d;
+    char path[256];
+
+    cr_assert_eq(open_text(&s, path, sizeof(path), HDR "\n1,1\n", strlen(HDR) + 5, ",fast", &d), -1);
+    cr_assert(strstr(d.msg, "csv: unknown option 'fast'"), "%s", d.msg);
+    unlink(path);
+    cr_assert_eq(open_text(&s, path, sizeof(path), HDR "\n1,1\n", strlen(HDR) + 5, ",raw", &d), 0,
+                 "%s", d.msg);
+    cr_assert_str_eq(s.info.device, path);
+    close_csv(&s);
+    unlink(path);
+}
+
+/* ---- the binary, as a user runs it ---- */
+
+static const char *gputop_bin(void)
+{
+    const char *b = getenv("GPUTOP_BIN");
+
+    return b ? b : "build/native/gputop";
+}
+
+/* Runs gputop with args; returns its standard output, *status its exit. */
+static char *run_gputop(const char *args, int *status)
+{
+    char cmd[1024], chunk[4096], *buf = NULL;
+    size_t len = 0, n;
+    FILE *p, *m = open_memstream(&buf, &len);
+
+    snprintf(cmd, sizeof(cmd), "%s %s", gputop_bin(), args);
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+        fwrite(chunk, 1, n, m);
+    *status = pclose(p);
+    fclose(m);
+    return buf;
+}
+
+/* Each row's time_s is the end of its interval: the sum of the intervals
+ * so far (issue 13 item 2: 0.1, 0.2, 0.5, 0.9 instead). */
+Test(csv, batch_times_are_the_running_sum_of_intervals, .timeout = 60)
+{
+    static const char text[] = HDR "\n100000000,1\n200000000,2\n300000000,3\n400000000,4\n";
+    char path[256], args[512], *out, *line, *save = NULL;
+    static const char *const want[] = { "0.1,0.1,", "0.3,0.2,", "0.6,0.3,", "1,0.4," };
+    int status, n = 0;
+
+    temp_file(path, sizeof(path), text, strlen(text));
+    snprintf(args, sizeof(args), "--source csv:%s,gpu=T830 -b -f csv", path);
+    out = run_gputop(args, &status);
+    cr_assert_eq(status, 0, "%s", out);
+    for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++) {
+        if (n == 0)
+            continue;
+        cr_assert_leq(n, 4, "extra row: %s", line);
+        cr_assert(strncmp(line, want[n - 1], strlen(want[n - 1])) == 0, "row %d: want '%s...': %s",
+                  n, want[n - 1], line);
+    }
+    cr_assert_eq(n, 5);
+    free(out);
     unlink(path);
 }

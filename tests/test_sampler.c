@@ -357,3 +357,137 @@ Test(sampler, a_shorter_interval_applies_at_once)
     gt_snapshot_free(&snap);
     free_source(src);
 }
+
+/* A round in which the source fails is handed over as an interval with no
+ * data (its bit in missing, its slots zero), not skipped and not merged
+ * into the next good one: the good snapshots carry exactly the counts the
+ * source produced, each once. */
+Test(sampler, a_failed_round_is_published_as_no_data)
+{
+    struct counting c = { 0 };
+    struct gt_source *src = make_source(&c);
+    uint32_t off = 0;
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 1, NULL, NULL, NULL, 0 };
+    struct gt_sampler *s = gt_sampler_new(&cfg);
+    struct gt_sampler_stats st;
+    struct gt_snapshot snap;
+    struct gt_diag d;
+    uint64_t sum[3] = { 0 }, good = 0, nodata = 0;
+    int r;
+
+    c.fail_every = 3;
+    c.limit = 30;
+    cr_assert_eq(gt_snapshot_init(&snap, 3), 0);
+    cr_assert_eq(gt_sampler_start(s, &d), 0);
+    while ((r = gt_sampler_take(s, &snap, 2000000000ull)) >= 0) {
+        if (r == 0)
+            continue;
+        cr_assert_eq(snap.nsamples, 1, "lossless: one round per snapshot");
+        if (snap.missing) {
+            cr_assert_eq(snap.missing, 1u);
+            cr_assert_eq(snap.deltas[0] + snap.deltas[1] + snap.deltas[2], 0,
+                         "a no-data interval carries no counts");
+            cr_assert_geq(snap.t_end_ns, snap.t_start_ns);
+            nodata++;
+            continue;
+        }
+        sum[0] += snap.deltas[0];
+        sum[1] += snap.deltas[1];
+        sum[2] += snap.deltas[2];
+        good++;
+    }
+    gt_sampler_get_stats(s, &st);
+    gt_sampler_free(s);
+    cr_assert_eq(sum[0], c.produced[0]);
+    cr_assert_eq(sum[1], c.produced[1]);
+    cr_assert_eq(sum[2], c.produced[2]);
+    cr_assert_eq(good, 30);
+    cr_assert_geq(nodata, st.errors, "every failed call is an interval without data");
+    cr_assert_gt(st.errors, 0);
+    cr_assert_eq(st.samples, good);
+    cr_assert_eq(st.nodata, nodata);
+    gt_snapshot_free(&snap);
+    free_source(src);
+}
+
+/* Two sources, the first always failing (a lost GPU beside the CPU
+ * source): every snapshot says the first has no data, instead of rows of
+ * zeros for it beside the second's good counts. */
+Test(sampler, a_failing_source_beside_a_working_one_is_no_data_not_zeros)
+{
+    struct counting bad = { 0 }, ok = { 0 };
+    struct gt_source *src[2] = { make_source(&bad), make_source(&ok) };
+    uint32_t off[2] = { 0, 3 };
+    struct gt_sampler_config cfg = { src, 2, off, 6, 1000000, 1, NULL, NULL, NULL, 0 };
+    struct gt_sampler *s = gt_sampler_new(&cfg);
+    struct gt_snapshot snap;
+    struct gt_diag d;
+    uint64_t sum = 0;
+    int got = 0;
+
+    bad.fail_every = 1;
+    ok.limit = 20;
+    cr_assert_eq(gt_snapshot_init(&snap, 6), 0);
+    cr_assert_eq(gt_sampler_start(s, &d), 0);
+    while (got < 20) {
+        if (gt_sampler_take(s, &snap, 2000000000ull) <= 0)
+            continue;
+        cr_assert_eq(snap.missing, 1u, "snapshot %d: missing %#x", got, snap.missing);
+        cr_assert_eq(snap.deltas[0], 0);
+        sum += snap.deltas[3];
+        got++;
+    }
+    gt_sampler_free(s);
+    cr_assert_eq(sum, 20, "one count per round from the working source");
+    gt_snapshot_free(&snap);
+    free_source(src[0]);
+    free_source(src[1]);
+}
+
+/* The sampler measures how late each wake-up was against the deadline it
+ * slept for: one figure per timed round, quantiles in order, none for a
+ * self-paced source (it has no deadlines). */
+Test(sampler, wake_up_lateness_is_measured)
+{
+    struct counting c = { 0 };
+    struct gt_source *src = make_source(&c);
+    uint32_t off = 0;
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0 };
+    struct gt_sampler *s = gt_sampler_new(&cfg);
+    struct gt_sampler_stats st;
+    struct gt_snapshot snap;
+    struct gt_diag d;
+
+    c.limit = 200;
+    cr_assert_eq(gt_snapshot_init(&snap, 3), 0);
+    cr_assert_eq(gt_sampler_start(s, &d), 0);
+    while (gt_sampler_take(s, &snap, 2000000000ull) >= 0)
+        ;
+    gt_sampler_get_stats(s, &st);
+    gt_sampler_free(s);
+    /* 200 samples and the call that said the source ended, each after a
+     * timed sleep */
+    cr_assert_eq(st.lateness.count, c.calls, "%llu wake-ups measured for %llu rounds",
+                 (unsigned long long)st.lateness.count, (unsigned long long)c.calls);
+    cr_assert_leq(st.lateness.p50_ns, st.lateness.p99_ns);
+    cr_assert_leq(st.lateness.p99_ns, st.lateness.max_ns);
+    cr_assert_leq(st.lateness.over_period, st.lateness.count);
+    gt_snapshot_free(&snap);
+    free_source(src);
+
+    /* self-paced: no deadlines, nothing measured */
+    memset(&c, 0, sizeof(c));
+    src = make_source(&c);
+    src->info.self_paced = 1;
+    c.limit = 20;
+    s = gt_sampler_new(&cfg);
+    cr_assert_eq(gt_sampler_start(s, &d), 0);
+    cr_assert_eq(gt_snapshot_init(&snap, 3), 0);
+    while (gt_sampler_take(s, &snap, 2000000000ull) >= 0)
+        ;
+    gt_sampler_get_stats(s, &st);
+    gt_sampler_free(s);
+    cr_assert_eq(st.lateness.count, 0);
+    gt_snapshot_free(&snap);
+    free_source(src);
+}

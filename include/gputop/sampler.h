@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gputop/diag.h"
+#include "gputop/lateness.h"
 #include "gputop/snapshot.h"
 #include "gputop/source.h"
 
@@ -22,11 +23,15 @@ enum gt_sampler_state {
 };
 
 struct gt_sampler_stats {
-    uint64_t samples;       /* sampling rounds that produced data */
+    uint64_t samples;       /* sampling rounds with data from every source */
+    uint64_t nodata;        /* rounds published with a source's data missing */
     uint64_t merged;        /* rounds added into a snapshot not yet read */
     uint64_t late;          /* wake-ups that missed their deadline by a whole interval */
     uint64_t errors;        /* failed source samples */
     uint64_t warnings;      /* good samples a source warned about */
+    /* How late each timed wake-up was after its absolute deadline (none
+     * for self-paced sources, which wait in the source itself). */
+    struct gt_lateness_summary lateness;
     enum gt_sampler_state state;
     char last_error[GT_DIAG_MSG + 64];
     char last_warning[GT_DIAG_MSG + 64];

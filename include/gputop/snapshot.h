@@ -11,6 +11,11 @@ struct gt_snapshot {
     uint32_t nsamples;      /* samples summed into this snapshot (>1 after overrun) */
     uint32_t nslots;
     uint64_t *deltas;       /* nslots values */
+    /* Bit i set: source i (in the sampler's order) failed or was waiting
+     * to be retried during this interval, so its slots hold no data — a
+     * view shows the interval as "no data", never as zeros. Merging ORs
+     * it: an interval partly without data has none for that source. */
+    uint32_t missing;
 };
 
 /* A run of slots [first, first + count): the part of a snapshot a layout

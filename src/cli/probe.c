@@ -1,10 +1,12 @@
 /* gputop --probe: what a new device offers, step by step — the device
  * node, the driver interface, the GPU and its configuration, the layout,
- * the counters enabled and whether a first sample arrives. */
+ * the counters enabled, whether a first sample arrives, and how late the
+ * sampler wakes up on this system. */
 #include "gputop/cli.h"
 #include "gputop/engine.h"
 #include "gputop/kbase.h"
 #include "gputop/layout.h"
+#include "gputop/sampler.h"
 #include "gputop/source.h"
 
 #include <errno.h>
@@ -15,6 +17,67 @@
 
 #define MAX_NODES 8
 
+#define TIMING_PERIOD_NS 1000000ull
+#define TIMING_SAMPLES   300
+
+/* The sampler on this device for TIMING_SAMPLES rounds at 1 ms, and how
+ * late its wake-ups were against their deadlines (the sampler measures
+ * them itself): a phone's power management or a busy core shows here. */
+static void report_timing(const char *spec, const struct gt_sys *sys, const unsigned char *used,
+                          FILE *out)
+{
+    struct gt_sampler_config cfg;
+    struct gt_sampler *smp = NULL;
+    struct gt_sampler_stats st;
+    struct gt_snapshot snap = { 0, 0, 0, 0, NULL, 0 };
+    struct gt_diag d;
+    struct gt_source *s;
+    uint64_t got = 0, give_up = gt_now_ns() + 5000000000ull;
+    uint32_t off = 0;
+    char buf[160];
+
+    gt_diag_clear(&d);
+    s = gt_source_open(spec, sys, &d);
+    if (!s || s->type->select(s, used, &d) < 0)
+        goto out;
+    if (gt_snapshot_init(&snap, s->catalog.nslots) < 0) {
+        gt_diag_set(&d, "out of memory");
+        goto out;
+    }
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.sources = &s;
+    cfg.nsources = 1;
+    cfg.slot_offset = &off;
+    cfg.nslots = s->catalog.nslots;
+    cfg.interval_ns = TIMING_PERIOD_NS;
+    smp = gt_sampler_new(&cfg);
+    if (!smp) {
+        gt_diag_set(&d, "out of memory");
+        goto out;
+    }
+    if (gt_sampler_start(smp, &d) < 0)
+        goto out;
+    while (got < TIMING_SAMPLES && gt_now_ns() < give_up)
+        if (gt_sampler_take(smp, &snap, 1000000000ull) > 0)
+            got += snap.nsamples;
+    gt_sampler_stop(smp);
+    gt_sampler_get_stats(smp, &st);
+    gt_lateness_format(&st.lateness, buf, sizeof(buf));
+    fprintf(out, "sampler timing:   1 ms period, %llu wake-ups late by %s",
+            (unsigned long long)st.lateness.count, buf);
+    if (st.errors)
+        fprintf(out, "; %llu failed samples (%s)", (unsigned long long)st.errors, st.last_error);
+    fputc('\n', out);
+    gt_diag_clear(&d);
+out:
+    if (d.msg[0])
+        fprintf(out, "sampler timing:   not measured: %s\n", d.msg);
+    gt_sampler_free(smp);
+    gt_snapshot_free(&snap);
+    if (s)
+        gt_source_close(s);
+}
+
 /* The layout's counters enabled, one sample taken: the whole path. */
 static int try_source(const char *path, const struct gt_sys *sys, FILE *out)
 {
@@ -23,7 +86,7 @@ static int try_source(const char *path, const struct gt_sys *sys, FILE *out)
     struct gt_source *s;
     struct gt_layout *l = NULL;
     struct gt_engine *e = NULL;
-    struct gt_snapshot snap = { 0, 0, 0, 0, NULL };
+    struct gt_snapshot snap = { 0, 0, 0, 0, NULL, 0 };
     unsigned char *used = NULL;
     size_t k, unavailable = 0;
     int status = 1;
@@ -67,12 +130,18 @@ static int try_source(const char *path, const struct gt_sys *sys, FILE *out)
     fprintf(out, "first sample:     ok, %.1f ms of kernel time%s%s\n",
             (double)gt_snapshot_ns(&snap) / 1e6, d.msg[0] ? "; " : "", d.msg);
     status = 0;
+    /* One reader at a time: the device is closed, then reopened for the
+     * timing run. */
+    gt_source_close(s);
+    s = NULL;
+    report_timing(spec, sys, used, out);
 out:
     free(used);
     gt_snapshot_free(&snap);
     gt_engine_free(e);
     gt_layout_free(l);
-    gt_source_close(s);
+    if (s)
+        gt_source_close(s);
     return status;
 }
 

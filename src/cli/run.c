@@ -354,7 +354,7 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
         }
     }
     gt_diag_clear(&d);
-    if (gt_batch_run(stdout, r.sampler, r.engine, r.layout, r.src, r.nsrc, &o->out, stop, &d) < 0) {
+    if (gt_batch_run(stdout, r.sampler, r.engine, r.layout, r.src, r.nsrc, &o->out, stop, &d) != 0) {
         fprintf(stderr, "gputop: %s\n", d.msg);
         goto out;
     }

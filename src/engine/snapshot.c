@@ -25,6 +25,7 @@ static void clear_times(struct gt_snapshot *s)
 {
     s->t_start_ns = s->t_end_ns = 0;
     s->nsamples = 0;
+    s->missing = 0;
 }
 
 static void widen_times(struct gt_snapshot *dst, const struct gt_snapshot *src)
@@ -33,6 +34,7 @@ static void widen_times(struct gt_snapshot *dst, const struct gt_snapshot *src)
         dst->t_start_ns = src->t_start_ns;
     dst->t_end_ns = src->t_end_ns;
     dst->nsamples += src->nsamples;
+    dst->missing |= src->missing;
 }
 
 static void copy_times(struct gt_snapshot *dst, const struct gt_snapshot *src)
@@ -40,6 +42,7 @@ static void copy_times(struct gt_snapshot *dst, const struct gt_snapshot *src)
     dst->t_start_ns = src->t_start_ns;
     dst->t_end_ns = src->t_end_ns;
     dst->nsamples = src->nsamples;
+    dst->missing = src->missing;
 }
 
 static uint32_t common_slots(const struct gt_snapshot *a, const struct gt_snapshot *b)

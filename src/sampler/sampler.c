@@ -22,6 +22,9 @@ struct source_slot {
     struct gt_snapshot view;   /* window into back: deltas point inside it */
     uint64_t retry_at;         /* 0 or the time before which it is not retried */
     uint64_t backoff;
+    /* The end of the last interval accounted for, on the source's clock,
+     * and our clock then: a lost interval runs on from it. */
+    uint64_t src_end, mono_end;
     int ended;
 };
 
@@ -43,6 +46,7 @@ struct gt_sampler {
     pthread_cond_t taken;      /* lossless mode: the thread waits for the reader */
     uint64_t interval_ns;
     struct gt_sampler_stats stats;
+    struct gt_lateness lateness;   /* of timed wake-ups; summarized into stats */
     int wake_fd;               /* eventfd a reader polls, -1 none */
     uint64_t wake_at;          /* 0, or the time from which a publish wakes it */
 };
@@ -141,64 +145,112 @@ static void note_warning(struct gt_sampler *s, const struct gt_source *src,
     pthread_mutex_unlock(&s->lock);
 }
 
-/* One round over every source; returns how many produced data, or -1 when
- * all of them have ended. */
+/* Source i has no data for this round (it failed, or waits to be
+ * retried): its bit is set and its slots cleared of whatever a failed
+ * call left there. The interval lost is the one the source gave, if it
+ * did, else the time since its last interval, on its own clock; a
+ * self-paced source's clock (a file's) has no relation to ours, so its
+ * lost interval is an instant at its last known time. */
+static void mark_lost(struct gt_sampler *s, size_t i, uint64_t now)
+{
+    struct source_slot *ss = &s->src[i];
+    int paced = s->cfg.sources[i]->info.self_paced;
+
+    memset(ss->view.deltas, 0, (size_t)ss->view.nslots * sizeof(uint64_t));
+    if (ss->view.t_end_ns <= ss->view.t_start_ns) {
+        ss->view.t_start_ns = ss->src_end;
+        ss->view.t_end_ns = ss->src_end + (paced ? 0 : now - ss->mono_end);
+    }
+    ss->src_end = ss->view.t_end_ns;
+    ss->mono_end = now;
+    if (i < 32)
+        s->back.missing |= 1u << i;
+}
+
+static void back_off(struct gt_sampler *s, struct source_slot *ss, uint64_t now)
+{
+    ss->backoff = ss->backoff ? ss->backoff * 2 : s->interval_ns;
+    if (ss->backoff > BACKOFF_MAX_NS)
+        ss->backoff = BACKOFF_MAX_NS;
+    ss->retry_at = now + ss->backoff;
+}
+
+/* Calls source i; returns 1 when it gave data, 0 when it has none for
+ * this round, -1 when it has ended. */
+static int sample_one(struct gt_sampler *s, size_t i, uint64_t now)
+{
+    struct source_slot *ss = &s->src[i];
+    struct gt_source *src = s->cfg.sources[i];
+    struct gt_diag d;
+    int r;
+
+    ss->view.t_start_ns = ss->view.t_end_ns = 0;
+    if (ss->retry_at && now < ss->retry_at) {
+        mark_lost(s, i, now);
+        return 0;
+    }
+    gt_diag_clear(&d);
+    r = src->type->sample(src, &ss->view, &d);
+    if (r == 1) {
+        ss->ended = 1;
+        return -1;
+    }
+    if (r < 0) {
+        back_off(s, ss, now);
+        note_error(s, src, &d);
+        mark_lost(s, i, now);
+        return 0;
+    }
+    if (r == 2)
+        note_warning(s, src, &d);
+    ss->retry_at = 0;
+    ss->backoff = 0;
+    ss->src_end = ss->view.t_end_ns;
+    ss->mono_end = now;
+    return 1;
+}
+
+/* One round over every source; returns how many gave data or have none
+ * for this round (both are published), or -1 when all have ended. */
 static int sample_sources(struct gt_sampler *s, uint64_t now)
 {
     size_t i, live = 0;
-    int produced = 0, first = 1;
-    struct gt_diag d;
+    int answered = 0, timed = 0;
 
     gt_snapshot_zero_spans(&s->back, s->spans, s->nspans);
     for (i = 0; i < s->cfg.nsources; i++) {
         struct source_slot *ss = &s->src[i];
-        struct gt_source *src = s->cfg.sources[i];
         int r;
         /* The back array changes hands with the front one. */
         ss->view.deltas = s->back.deltas + s->cfg.slot_offset[i];
         if (ss->ended)
             continue;
+        r = sample_one(s, i, now);
+        if (r < 0)
+            continue;
         live++;
-        if (ss->retry_at && now < ss->retry_at)
-            continue;
-        gt_diag_clear(&d);
-        r = src->type->sample(src, &ss->view, &d);
-        if (r == 1) {
-            ss->ended = 1;
-            live--;
-            continue;
-        }
-        if (r < 0) {
-            ss->backoff = ss->backoff ? ss->backoff * 2 : s->interval_ns;
-            if (ss->backoff > BACKOFF_MAX_NS)
-                ss->backoff = BACKOFF_MAX_NS;
-            ss->retry_at = now + ss->backoff;
-            note_error(s, src, &d);
-            continue;
-        }
-        if (r == 2)
-            note_warning(s, src, &d);
-        ss->retry_at = 0;
-        ss->backoff = 0;
-        produced++;
-        /* The first source that answers sets the interval: GPU sources
-         * come first and carry the kernel's own timestamps. */
-        if (first) {
+        answered++;
+        /* The first source that gives data sets the interval: GPU sources
+         * come first and carry the kernel's own timestamps. Without any,
+         * the first lost interval stands for the round. */
+        if (timed < 2 && (r == 1 || timed == 0)) {
             s->back.t_start_ns = ss->view.t_start_ns;
             s->back.t_end_ns = ss->view.t_end_ns;
-            first = 0;
+            timed = r == 1 ? 2 : 1;
         }
     }
     s->back.nsamples = 1;
-    return live == 0 ? -1 : produced;
+    return live == 0 ? -1 : answered;
 }
 
 static void publish(struct gt_sampler *s)
 {
     struct gt_diag d;
-    int wake = 0;
+    int wake = 0, nodata = s->back.missing != 0;
 
-    if (s->cfg.on_sample) {
+    /* A capture holds counts only: an interval without them is left out
+     * rather than recorded as zeros. */
+    if (s->cfg.on_sample && !nodata) {
         gt_diag_clear(&d);
         if (s->cfg.on_sample(s->cfg.arg, &s->back, &d) != 0) {
             pthread_mutex_lock(&s->lock);
@@ -219,7 +271,10 @@ static void publish(struct gt_sampler *s)
         gt_snapshot_exchange(&s->front, &s->back);
         s->front_full = 1;
     }
-    s->stats.samples++;
+    if (nodata)
+        s->stats.nodata++;
+    else
+        s->stats.samples++;
     if (s->wake_at && gt_now_ns() >= s->wake_at) {
         s->wake_at = 0;
         wake = s->wake_fd >= 0;
@@ -301,6 +356,27 @@ static void update_state(struct gt_sampler *s)
     pthread_mutex_unlock(&s->lock);
 }
 
+/* A self-paced source waits in sample() itself, except when every live
+ * source is backing off after an error: then the thread sleeps until the
+ * first retry (returned; 0 when a source can be called now), rather than
+ * spin publishing intervals without data. */
+static uint64_t paced_wait(const struct gt_sampler *s, uint64_t now)
+{
+    uint64_t first = 0;
+    size_t i;
+
+    for (i = 0; i < s->cfg.nsources; i++) {
+        const struct source_slot *ss = &s->src[i];
+        if (ss->ended)
+            continue;
+        if (ss->retry_at <= now)
+            return 0;
+        if (!first || ss->retry_at < first)
+            first = ss->retry_at;
+    }
+    return first;
+}
+
 static void *run(void *arg)
 {
     struct gt_sampler *s = arg;
@@ -314,8 +390,9 @@ static void *run(void *arg)
     next = gt_now_ns() + interval;
     seq = atomic_load(&s->wake_seq);
     for (;;) {
-        int woken = !paced && sleep_until(s, next, seq) == WOKEN;
-        uint64_t old = interval;
+        uint64_t old = interval, wait = paced ? paced_wait(s, gt_now_ns()) : next;
+        int woken = wait && sleep_until(s, wait, seq) == WOKEN;
+
         /* Taken before stopping is read: a later stop changes it, so the
          * next sleep returns at once instead of missing the wake-up. */
         seq = atomic_load(&s->wake_seq);
@@ -325,6 +402,10 @@ static void *run(void *arg)
             pthread_mutex_unlock(&s->lock);
             break;
         }
+        /* Measured against the deadline itself, under the lock this round
+         * takes anyway: no system call and no allocation added. */
+        if (wait && !woken && !paced)
+            gt_lateness_add(&s->lateness, now > wait ? now - wait : 0, interval);
         interval = s->interval_ns;
         pthread_mutex_unlock(&s->lock);
         /* A shorter interval starts now, not at the end of the long one. */
@@ -366,6 +447,8 @@ int gt_sampler_start(struct gt_sampler *s, struct gt_diag *d)
             return -1;
     }
     s->stats.state = GT_SAMPLER_RUNNING;
+    for (i = 0; i < s->cfg.nsources; i++)
+        s->src[i].src_end = s->src[i].mono_end = gt_now_ns();
     if (pthread_create(&s->thread, NULL, run, s) != 0) {
         gt_diag_set(d, "cannot start the sampler thread");
         return -1;
@@ -433,6 +516,7 @@ void gt_sampler_get_stats(struct gt_sampler *s, struct gt_sampler_stats *st)
 {
     pthread_mutex_lock(&s->lock);
     *st = s->stats;
+    gt_lateness_summarize(&s->lateness, &st->lateness);
     pthread_mutex_unlock(&s->lock);
 }
 

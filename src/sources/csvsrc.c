@@ -1,5 +1,7 @@
 /* The csv source: imports counter deltas from a CSV file (one column per
- * Streamline counter instance, one row per sample; gputop-capture(5)). */
+ * Streamline counter instance, one row per sample; gputop-capture(5)).
+ * Values are taken as the vendor tools report them, their scale already
+ * applied; with the raw option they are hardware deltas and get it. */
 #include "gputop/source.h"
 
 #include <errno.h>
@@ -56,6 +58,7 @@ struct csv {
     unsigned long long rows;
     uint64_t t;                         /* accumulated interval_ns */
     char gpu[16];                       /* gpu= argument, "" if none */
+    int raw;                            /* values are hardware deltas: apply the scale */
     int ambiguous, ended;
 };
 
@@ -506,7 +509,11 @@ static const struct gt_counter_table *best_table(const struct csv *c, char *gpu_
     return best;
 }
 
-static int add_group(struct gt_catalog *cat, struct group *g, const struct gt_counter_table *t)
+/* Streamline, HWCPipe and libGPUCounters report a counter with its
+ * scale applied (fragment threads are the raw count x4 on G715/G720), so
+ * an export is read as it is; only raw hardware deltas take the scale. */
+static int add_group(struct gt_catalog *cat, struct group *g, const struct gt_counter_table *t,
+                     int raw)
 {
     const struct gt_counter_def *def = g->def;
     struct gt_counter *k;
@@ -518,7 +525,8 @@ static int add_group(struct gt_catalog *cat, struct group *g, const struct gt_co
     if (t && table_def(t, g->name))
         def = table_def(t, g->name);
     g->def = def;
-    g->counter = gt_catalog_add(cat, g->name, def->block, GT_COUNTER_DELTA, g->ninst, def->scale);
+    g->counter = gt_catalog_add(cat, g->name, def->block, GT_COUNTER_DELTA, g->ninst,
+                                raw ? def->scale : 1.0);
     if (g->counter < 0)
         return -1;
     k = &cat->counters[g->counter];
@@ -590,7 +598,7 @@ static int build_catalog(struct csv *c, struct gt_source *s, struct gt_diag *d)
     size_t g;
 
     for (g = 0; g < c->ngroups; g++)
-        if (add_group(&s->catalog, &c->groups[g], t) < 0)
+        if (add_group(&s->catalog, &c->groups[g], t, c->raw) < 0)
             return fail_at(d, c, 0, "cannot add counter '%s' (out of memory)", c->groups[g].name);
     if (add_cpu_ratio(c, &s->catalog, "CPUActivityUser", "CPUTicksUser", d) < 0 ||
         add_cpu_ratio(c, &s->catalog, "CPUActivitySystem", "CPUTicksSystem", d) < 0)
@@ -746,10 +754,42 @@ static void describe(struct gt_source *s, const struct csv *c)
         n = sizeof(s->info.device) - 1;
     memcpy(s->info.device, c->path, n);
     s->info.device[n] = '\0';
-    snprintf(s->info.detail, sizeof(s->info.detail), "CSV import: %zu counters, %llu rows%s",
-             s->catalog.ncounters, c->rows,
+    snprintf(s->info.detail, sizeof(s->info.detail), "CSV import: %zu counters, %llu rows%s%s",
+             s->catalog.ncounters, c->rows, c->raw ? ", raw deltas (vendor scale applied)" : "",
              c->ambiguous ? "; its counters fit several GPUs: add gpu=NAME or use --layout" : "");
     s->info.self_paced = 1;
+}
+
+/* "FILE[,raw][,gpu=NAME]": the first bare word is the file, later bare
+ * words are flags (gt_args_get would give the last bare word). */
+static int parse_words(struct csv *c, const char *args, struct gt_diag *d)
+{
+    const char *p = args ? args : "";
+
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        if (n && !memchr(p, '=', n)) {
+            if (!c->path[0] && n >= sizeof(c->path)) {
+                gt_diag_set(d, "csv: file name longer than %zu bytes", sizeof(c->path) - 1);
+                return -1;
+            } else if (!c->path[0]) {
+                memcpy(c->path, p, n);
+                c->path[n] = '\0';
+            } else if (n == 3 && memcmp(p, "raw", 3) == 0) {
+                c->raw = 1;
+            } else {
+                gt_diag_set(d, "csv: unknown option '%.*s' (csv:FILE[,raw][,gpu=NAME])",
+                            (int)n, p);
+                return -1;
+            }
+        }
+        p += n + (p[n] == ',');
+    }
+    if (!c->path[0]) {
+        gt_diag_set(d, "csv: no file given (csv:FILE)");
+        return -1;
+    }
+    return 0;
 }
 
 static int csv_open(struct gt_source *s, const char *args, struct gt_diag *d)
@@ -765,8 +805,7 @@ static int csv_open(struct gt_source *s, const char *args, struct gt_diag *d)
         return -1;
     }
     s->priv = c;
-    if (!gt_args_get(args, "", c->path, sizeof(c->path)) || !c->path[0]) {
-        gt_diag_set(d, "csv: no file given (csv:FILE)");
+    if (parse_words(c, args, d) < 0) {
         csv_close(s);
         return -1;
     }
@@ -844,7 +883,8 @@ static int csv_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_csv = {
     .name = "csv",
-    .help = "counter deltas from a CSV file: csv:FILE[,gpu=T820|T830|G715|G720] (gputop-capture(5))",
+    .help = "counter values from a CSV file as the vendor tools export them: "
+            "csv:FILE[,raw][,gpu=T820|T830|G715|G720] (gputop-capture(5))",
     .kind = GT_SOURCE_VIRTUAL,
     .available = csv_available,
     .open = csv_open,

@@ -355,6 +355,10 @@ struct writer {
     const struct gt_batch_opts *o;
     uint64_t t0;
     struct text_cols tc;
+    int have_t0;     /* t0 is set: 0 is a valid start (a CSV import starts there) */
+    struct gt_source *const *sources;
+    size_t nsources;
+    char error[GT_DIAG_MSG + 64];   /* the sampler's last error, for no-data rows */
 };
 
 static void csv_field(FILE *f, const char *s)
@@ -554,6 +558,87 @@ static void write_record(const struct writer *w, const struct gt_snapshot *s, co
     fputs("}}\n", w->f);
 }
 
+/* ---- intervals without data ---- */
+
+static double record_time(const struct writer *w, const struct gt_snapshot *s)
+{
+    return (double)(s->t_end_ns - w->t0) / 1e9;
+}
+
+/* The sources that had no data, as a JSON array's items. */
+static void missing_names(const struct writer *w, const struct gt_snapshot *s)
+{
+    size_t i;
+    int n = 0;
+
+    for (i = 0; i < w->nsources && i < 32; i++) {
+        if (!(s->missing >> i & 1))
+            continue;
+        if (n++)
+            fputc(',', w->f);
+        json_string(w->f, w->sources[i]->type->name);
+    }
+}
+
+/* A source failed or was being retried in this interval: the record says
+ * so, with its time and length, and has no values (empty fields, null),
+ * never zeros. */
+static void write_no_data(const struct writer *w, const struct gt_snapshot *s)
+{
+    char num[40];
+    size_t i;
+
+    if (w->o->format == GT_FORMAT_TEXT) {
+        fprintf(w->f, "t=%.3f s  interval %.1f ms  no data: %s (retrying)\n\n",
+                record_time(w, s), gt_engine_seconds(s) * 1e3, w->error);
+        return;
+    }
+    if (w->o->format == GT_FORMAT_CSV) {
+        format_seconds(num, sizeof(num), record_time(w, s));
+        fputs(num, w->f);
+        format_seconds(num, sizeof(num), gt_engine_seconds(s));
+        fprintf(w->f, ",%s", num);
+        for (i = 0; i < w->ncols; i++)
+            fputc(',', w->f);
+        fputc('\n', w->f);
+        return;
+    }
+    fputs("{\"type\":\"sample\",\"t\":", w->f);
+    json_seconds(w->f, record_time(w, s));
+    fputs(",\"interval_s\":", w->f);
+    json_seconds(w->f, gt_engine_seconds(s));
+    fprintf(w->f, ",\"merged\":%u,\"no_data\":[", s->nsamples);
+    missing_names(w, s);
+    fputs("],\"state\":\"retrying\",\"error\":", w->f);
+    json_string(w->f, w->error);
+    fputs(",\"values\":{", w->f);
+    for (i = 0; i < w->ncols; i++) {
+        if (i)
+            fputc(',', w->f);
+        json_string(w->f, w->cols[i].key);
+        fputs(":null", w->f);
+    }
+    fputs("}}\n", w->f);
+}
+
+/* One stderr line per run of no-data intervals with the same error, so a
+ * device that stays away for seconds is not a line per interval. */
+static void report_no_data(struct writer *w, struct gt_sampler *smp, const struct gt_snapshot *s,
+                           int *in_run)
+{
+    struct gt_sampler_stats st;
+    const char *why;
+
+    gt_sampler_get_stats(smp, &st);
+    why = st.last_error[0] ? st.last_error : "no answer";
+    if (*in_run && strcmp(why, w->error) == 0)
+        return;
+    snprintf(w->error, sizeof(w->error), "%s", why);
+    fprintf(stderr, "gputop: no data for the interval ending at t=%.3f s: %s (retrying)\n",
+            record_time(w, s), w->error);
+    *in_run = 1;
+}
+
 static int check_write(FILE *f, struct gt_diag *d)
 {
     if (fflush(f) == 0 && !ferror(f))
@@ -576,18 +661,40 @@ static uint64_t report_warning(struct gt_sampler *s, uint64_t seen)
     return st.warnings;
 }
 
+/* A --count run that ends with fewer good samples than asked has failed
+ * (a lost device, a source that ended early); a stop by signal has not. */
+static int short_run(const struct gt_batch_opts *o, uint64_t good, uint64_t written, int ended,
+                     struct gt_diag *d)
+{
+    uint64_t lost = written - good;
+
+    if (!o->count || good >= o->count)
+        return 0;
+    if (lost)
+        gt_diag_set(d, "%llu good samples of %llu asked (%llu interval%s without data)",
+                    (unsigned long long)good, (unsigned long long)o->count,
+                    (unsigned long long)lost, lost == 1 ? "" : "s");
+    else if (ended)
+        gt_diag_set(d, "%llu good samples of %llu asked (the source ended)",
+                    (unsigned long long)good, (unsigned long long)o->count);
+    else
+        return 0;
+    return 1;
+}
+
 int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
                  const struct gt_layout *l, struct gt_source *const *sources, size_t nsources,
                  const struct gt_batch_opts *o, volatile sig_atomic_t *stop,
                  struct gt_diag *d)
 {
-    struct writer w = { out, l, e, NULL, 0, o, 0, { 0 } };
+    struct writer w = { .f = out, .l = l, .e = e, .o = o,
+                        .sources = sources, .nsources = nsources };
     struct gt_column *cols = NULL;
     struct gt_snapshot snap;
     double *vals = NULL;
-    uint64_t written = 0, start = gt_now_ns();
+    uint64_t written = 0, good = 0, start = gt_now_ns();
     long n = gt_batch_columns(l, e, o, &cols, d);
-    int r, status = 0;
+    int r, status = 0, ended = 0, in_run = 0;
     uint64_t warned = 0;
 
     if (n <= 0)
@@ -612,22 +719,33 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
         if (o->duration_s > 0 && (double)(gt_now_ns() - start) / 1e9 >= o->duration_s)
             break;
         r = gt_sampler_take(s, &snap, 200000000ull);
-        if (r < 0)
+        if (r < 0) {
+            ended = 1;
             break;
+        }
         if (r == 0)
             continue;
-        if (!w.t0)
+        if (!w.have_t0) {
             w.t0 = snap.t_start_ns;
+            w.have_t0 = 1;
+        }
         warned = report_warning(s, warned);
-        gt_engine_eval(e, &snap, vals);
-        write_record(&w, &snap, vals);
+        if (snap.missing) {
+            report_no_data(&w, s, &snap, &in_run);
+            write_no_data(&w, &snap);
+        } else {
+            in_run = 0;
+            gt_engine_eval(e, &snap, vals);
+            write_record(&w, &snap, vals);
+            good++;
+        }
         written++;
         if ((r = check_write(out, d)) != 0)
             goto done;
     }
-    r = 0;
+    r = *stop ? 0 : short_run(o, good, written, ended, d);
 done:
-    status = r < 0 ? -1 : 0;
+    status = r < 0 ? -1 : r;
     gt_snapshot_free(&snap);
     free(vals);
     free(cols);

@@ -8,9 +8,15 @@ static int scripted_sample(struct gt_source *s, struct gt_snapshot *out, struct 
 {
     struct scripted *sc = s->priv;
 
-    (void)d;
     if (sc->next >= sc->nrows)
         return 1;
+    if (sc->calls < 64 && (sc->fail_mask >> sc->calls++ & 1)) {
+        out->t_start_ns = sc->t;
+        sc->t += sc->interval_ns;
+        out->t_end_ns = sc->t;
+        gt_diag_set(d, "device lost");
+        return -1;
+    }
     memcpy(out->deltas, sc->rows + sc->next * out->nslots, out->nslots * sizeof(uint64_t));
     sc->next++;
     out->t_start_ns = sc->t;

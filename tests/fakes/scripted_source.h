@@ -9,6 +9,10 @@ struct scripted {
     size_t nrows, next;
     uint64_t interval_ns;     /* each sample's length */
     uint64_t t;
+    /* Bit k set: call k fails (-1, "device lost"), its interval passing
+     * like a device's that did not answer; no row is used. */
+    uint64_t fail_mask;
+    unsigned calls;
 };
 
 extern const struct gt_source_type scripted_source_type;

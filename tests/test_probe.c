@@ -1,0 +1,66 @@
+/* gputop --probe's sampling check: after the first sample, the sampler
+ * runs on the device for a moment and reports how late it woke up. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fakes/fake_kbase.h"
+#include "gputop/cli.h"
+
+static char *probe(enum fk_gpu gpu, enum fk_api api, unsigned major, unsigned minor, int *status)
+{
+    struct fk_config c;
+    struct fake_kbase *fk;
+    struct gt_options o;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    memset(&c, 0, sizeof(c));
+    c.gpu = gpu;
+    c.api = api;
+    c.major = major;
+    c.minor = minor;
+    c.new_gate = 1;
+    fk = fk_new(&c);
+    cr_assert_not_null(fk);
+    memset(&o, 0, sizeof(o));
+    *status = gt_cmd_probe(&o, fk_sys(fk), f);
+    fclose(f);
+    cr_assert_eq(fk_stats(fk)->protocol_errors, 0, "%s", fk_stats(fk)->last_error);
+    fk_free(fk);
+    return buf;
+}
+
+static void check_timing_line(const char *out)
+{
+    const char *t = strstr(out, "\nsampler timing:   1 ms period, ");
+    unsigned long long n = 0, over = 0;
+
+    cr_assert_not_null(t, "%s", out);
+    cr_assert_eq(sscanf(t, "\nsampler timing:   1 ms period, %llu wake-ups late by p50 ", &n), 1,
+                 "%s", t);
+    cr_assert_geq(n, 100, "%s", t);
+    t = strstr(t, " max ");
+    cr_assert_not_null(t, "%s", out);
+    t = strchr(t + 5, ',');
+    cr_assert_not_null(t, "%s", out);
+    cr_assert_eq(sscanf(t, ", %llu late by more than a period", &over), 1, "%s", t);
+    cr_assert_leq(over, n);
+}
+
+Test(probe, sampler_lateness_after_the_first_sample, .timeout = 60)
+{
+    int status;
+    char *out = probe(FK_G715, FK_CSF, 1, 21, &status);
+
+    cr_assert_eq(status, 0, "%s", out);
+    cr_assert(strstr(out, "first sample:     ok"), "%s", out);
+    check_timing_line(out);
+    free(out);
+    out = probe(FK_T830, FK_JM, 11, 20, &status);
+    cr_assert_eq(status, 0, "%s", out);
+    check_timing_line(out);
+    free(out);
+}
