@@ -247,22 +247,6 @@ Test(sampler, source_errors_are_counted_and_retried)
     free_source(src);
 }
 
-Test(sampler, interval_parsing)
-{
-    cr_assert_eq(gt_parse_interval("100"), 100000000ull);
-    cr_assert_eq(gt_parse_interval("100ms"), 100000000ull);
-    cr_assert_eq(gt_parse_interval("0.5s"), 500000000ull);
-    cr_assert_eq(gt_parse_interval("1"), 1000000ull);
-    cr_assert_eq(gt_parse_interval("10s"), 10000000000ull);
-    cr_assert_eq(gt_parse_interval("2500us"), 2500000ull);
-    cr_assert_eq(gt_parse_interval("0.5"), 0);      /* below 1 ms */
-    cr_assert_eq(gt_parse_interval("11s"), 0);
-    cr_assert_eq(gt_parse_interval("abc"), 0);
-    cr_assert_eq(gt_parse_interval("10 m"), 0);
-    cr_assert_eq(gt_parse_interval(""), 0);
-    cr_assert_eq(gt_parse_interval("nan"), 0);
-}
-
 /* With spans, only their slots are merged and handed over; a slow reader
  * still loses nothing in them, and a slot outside them is never counted
  * (the source writes it, the sampler neither clears nor merges it). */

@@ -84,8 +84,4 @@ void gt_sampler_free(struct gt_sampler *s);
  * never shifts, so there is no drift. */
 uint64_t gt_deadline_advance(uint64_t next, uint64_t now, uint64_t interval, uint64_t *late);
 
-/* Parses "100", "100ms", "0.5s", "2000us": returns ns, or 0 if bad or out
- * of the 1 ms .. 10 s range. */
-uint64_t gt_parse_interval(const char *text);
-
 #endif

@@ -561,28 +561,3 @@ uint64_t gt_deadline_advance(uint64_t next, uint64_t now, uint64_t interval, uin
     *late += skipped;
     return next + skipped * interval;
 }
-
-uint64_t gt_parse_interval(const char *text)
-{
-    char *end;
-    double v, scale = 1e6;   /* milliseconds by default */
-
-    if (!text || !*text)
-        return 0;
-    errno = 0;
-    v = strtod(text, &end);
-    if (errno || end == text || v != v)
-        return 0;
-    if (strcmp(end, "ms") == 0 || *end == '\0')
-        scale = 1e6;
-    else if (strcmp(end, "s") == 0)
-        scale = 1e9;
-    else if (strcmp(end, "us") == 0)
-        scale = 1e3;
-    else
-        return 0;
-    v *= scale;
-    if (v < (double)GT_INTERVAL_MIN_NS || v > (double)GT_INTERVAL_MAX_NS)
-        return 0;
-    return (uint64_t)(v + 0.5);
-}
