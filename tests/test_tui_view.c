@@ -267,6 +267,33 @@ Test(tui_view, home_end_as_vt_sequences_move_the_selection, .timeout = 60)
     tmux_stop(&t);
 }
 
+/* rxvt's Home / End (ESC [ 7 ~, ESC [ 8 ~), PgDn, xterm's Ctrl-End and the
+ * SS3 Home: each moves the selection, none switches to section 7 or 8. */
+Test(tui_view, other_encodings_of_the_editing_keys, .timeout = 60)
+{
+    struct tmux t;
+    char *s;
+
+    start(&t, 100, 30, "TERM=xterm", T8XX);
+    expect(&t, "3.1.1");
+    tmux_literal(&t, "\033[1;5F");
+    expect(&t, "3.4.2");
+    tmux_literal(&t, "\033[7~");
+    expect(&t, "3.1.1");
+    tmux_literal(&t, "\033[6~");
+    expect(&t, "3.4.2");
+    tmux_literal(&t, "\033OH");
+    expect(&t, "3.1.1");
+    tmux_literal(&t, "\033[8~");
+    expect(&t, "3.4.2");
+    tmux_literal(&t, " ");
+    expect(&t, "PAUSED");
+    s = tmux_capture(&t);
+    cr_assert(strstr(s, "GPU usage"), "left the section:\n%s", s);
+    free(s);
+    tmux_stop(&t);
+}
+
 Test(tui_view, f10_quits, .timeout = 60)
 {
     struct tmux t;

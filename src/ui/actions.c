@@ -30,14 +30,11 @@ static void move_selection(struct tui *t, long delta)
         t->selected = -1;
         return;
     }
-    if (cur < 0)
-        cur = first;
-    for (i = cur; delta > 0 && i < last; )
-        if (selectable(&t->rows[++i]) && --delta == 0)
-            break;
-    for (; delta < 0 && i > first; )
-        if (selectable(&t->rows[--i]) && ++delta == 0)
-            break;
+    i = cur < 0 ? first : cur;
+    while (delta > 0 && i < last)
+        delta -= selectable(&t->rows[++i]);
+    while (delta < 0 && i > first)
+        delta += selectable(&t->rows[--i]);
     t->selected = (long)t->rows[i].idx;
 }
 

@@ -6,6 +6,8 @@
  * reaches the one-letter keys. */
 #include "tui_internal.h"
 
+#include <string.h>
+
 #define ESC 27
 
 /* ESC [ n ~ (VT220, rxvt, tmux, PuTTY, the Linux console). */
@@ -94,6 +96,37 @@ static int escape_key(void)
     return ESC;
 }
 
+/* Keys ncurses decoded to a code of their own that means, here, a plain
+ * editing key: shifted forms, the keypad's corners, VT220 Find / Select
+ * (where PC keyboards have Home / End), and the modified keys terminfo
+ * lists as extended capabilities (kHOM5 is Ctrl-Home, kEND3 Alt-End...). */
+static int plain_key(int c)
+{
+    static const struct { int from, to; } same[] = {
+        { KEY_SHOME, KEY_HOME }, { KEY_SEND, KEY_END }, { KEY_A1, KEY_HOME }, { KEY_C1, KEY_END },
+        { KEY_A3, KEY_PPAGE }, { KEY_C3, KEY_NPAGE }, { KEY_FIND, KEY_HOME },
+        { KEY_SELECT, KEY_END }, { KEY_SPREVIOUS, KEY_PPAGE }, { KEY_SNEXT, KEY_NPAGE },
+        { KEY_SLEFT, KEY_LEFT }, { KEY_SRIGHT, KEY_RIGHT }, { KEY_SR, KEY_UP }, { KEY_SF, KEY_DOWN },
+    };
+    static const struct { const char *prefix; int to; } named[] = {
+        { "kHOM", KEY_HOME }, { "kEND", KEY_END }, { "kPRV", KEY_PPAGE }, { "kNXT", KEY_NPAGE },
+        { "kUP", KEY_UP }, { "kDN", KEY_DOWN }, { "kLFT", KEY_LEFT }, { "kRIT", KEY_RIGHT },
+    };
+    const char *name;
+    size_t i;
+
+    for (i = 0; i < sizeof(same) / sizeof(same[0]); i++)
+        if (c == same[i].from)
+            return same[i].to;
+    if (c <= KEY_MAX)
+        return c;
+    name = keyname(c);
+    for (i = 0; name && i < sizeof(named) / sizeof(named[0]); i++)
+        if (strncmp(name, named[i].prefix, strlen(named[i].prefix)) == 0)
+            return named[i].to;
+    return c;
+}
+
 /* The next key, ERR when none is waiting. Sequences that decode to no key
  * are skipped rather than returned as their bytes. */
 int tui_next_key(struct tui *t)
@@ -104,7 +137,7 @@ int tui_next_key(struct tui *t)
     for (;;) {
         c = getch();
         if (c != ESC)
-            return c;
+            return plain_key(c);
         c = escape_key();
         if (c != ERR)
             return c;
