@@ -96,6 +96,24 @@ Test(tui_view, tabs_show_section_names_at_120_columns, .timeout = 60)
     tmux_stop(&t);
 }
 
+/* At 80 columns names are cut at a word's end where one fits ("data",
+ * not "data…"), the current tab whole. */
+Test(tui_view, tabs_cut_names_at_word_ends_at_80_columns, .timeout = 60)
+{
+    struct tmux t;
+    char line[1024], *s;
+
+    start(&t, 80, 24, "", T8XX);
+    expect(&t, "GPU usage");
+    s = tmux_capture(&t);
+    line_at(s, 1, line, sizeof(line));
+    cr_assert(strstr(line, " 1 CPU ") && strstr(line, " 4 data ") && strstr(line, " i GPU"),
+              "tabs: '%s'", line);
+    cr_assert(strstr(line, " 2 GPU activity "), "tabs: '%s'", line);
+    free(s);
+    tmux_stop(&t);
+}
+
 Test(tui_view, section_by_name_opens_it, .timeout = 60)
 {
     struct tmux t;
@@ -187,6 +205,8 @@ Test(tui_view, titles_are_not_cut_at_40_columns_when_room_is_left, .timeout = 60
 
     start(&t, 40, 12, "", T8XX);
     expect(&t, "  GPU active cycles ");
+    /* A count has no bar: its title takes the bar's columns too. */
+    expect(&t, "  Non-fragment queue acti");
     tmux_stop(&t);
 }
 

@@ -151,23 +151,43 @@ static const char *short_title(const struct tui *t, size_t i)
     return best;
 }
 
-static int tab_name(const struct tui *t, size_t i, const struct tab_fit *f, const char **name)
+/* Columns of the longest run of whole words of s within cap; 0 if none. */
+static int whole_words(const char *s, int cap)
 {
-    int cur = i == t->section, n;
+    int n = 0, best = 0;
+
+    for (; *s && n <= cap; s++) {
+        if (*s == ' ')
+            best = n;
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    }
+    return !*s && n <= cap ? n : best;
+}
+
+/* The tab's name and its columns; *cut: shortened mid-word (an ellipsis
+ * then ends it). A name too long keeps its first words when they fit. */
+static int tab_name(const struct tui *t, size_t i, const struct tab_fit *f, const char **name,
+                    int *cut)
+{
+    int cur = i == t->section, n, w;
 
     *name = f->mode == TABS_FULL || (cur && f->cur_full) ? t->l->sections[i].title
                                                          : short_title(t, i);
     n = tui_text_columns(*name);
-    if (f->mode == TABS_SHORT && !(cur && f->cur_full) && n > f->cap)
-        n = f->cap;
-    return n;
+    *cut = 0;
+    if (f->mode != TABS_SHORT || (cur && f->cur_full) || n <= f->cap)
+        return n;
+    w = whole_words(*name, f->cap);
+    *cut = w < 3;
+    return *cut ? f->cap : w;
 }
 
 static int tab_width(const struct tui *t, size_t i, const struct tab_fit *f)
 {
     const char *name;
+    int cut;
 
-    return f->mode == TABS_KEYS ? 3 : 4 + tab_name(t, i, f, &name);
+    return f->mode == TABS_KEYS ? 3 : 4 + tab_name(t, i, f, &name, &cut);
 }
 
 static int tabs_fit(const struct tui *t, const struct tab_fit *f)
@@ -200,7 +220,7 @@ void tui_draw_tabs(struct tui *t)
     struct tab_fit f = fit_tabs(t);
     char key[4] = { ' ', 0, ' ', 0 };
     const char *name;
-    int x = 0, n;
+    int x = 0, n, cut;
     size_t i;
 
     for (i = 0; i < t->l->nsections && x < COLS; i++) {
@@ -209,8 +229,11 @@ void tui_draw_tabs(struct tui *t)
         x += tui_put(t, 1, x, key, -1, st);
         if (f.mode == TABS_KEYS)
             continue;
-        n = tab_name(t, i, &f, &name);
-        tui_put_clipped(t, 1, x, name, n, st);
+        n = tab_name(t, i, &f, &name, &cut);
+        if (cut)
+            tui_put_clipped(t, 1, x, name, n, st);
+        else
+            tui_put(t, 1, x, name, n, st);
         x += n;
         gt_cellbuf_fill(t->cells, 1, x++, 1, ' ', st);
     }

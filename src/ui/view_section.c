@@ -246,6 +246,15 @@ static struct columns size_columns(const struct tui *t)
     return c;
 }
 
+/* Percentages and histogram buckets have bars, counts when 'p' asks. */
+static int may_have_bar(const struct tui *t, const struct row *r)
+{
+    const struct gt_metric_def *md = &t->l->metrics[r->idx];
+
+    return md->show == GT_SHOW_PERCENT || r->kind == ROW_BUCKET ||
+           (md->show == GT_SHOW_COUNT && t->count_bars && r->inst < 0);
+}
+
 static void draw_metric_row(struct tui *t, int y, const struct row *r, const struct columns *c)
 {
     const struct gt_metric_def *md = &t->l->metrics[r->idx];
@@ -257,7 +266,9 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r, const str
     struct gt_text s;
 
     row_name(t, r, name, sizeof(name));
-    tui_put_clipped(t, y, 0, name, c->name, selected ? ST_SELECTED : ST_PLAIN);
+    /* A row that never draws a bar lends its bar's columns to the title. */
+    tui_put_clipped(t, y, 0, name, c->name + (bw && !may_have_bar(t, r) ? bw + 1 : 0),
+                    selected ? ST_SELECTED : ST_PLAIN);
     if (why) {
         tui_put(t, y, x, "unavailable", -1, ST_DIM);
         return;
