@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fakes/tmux.h"
 
@@ -188,6 +189,29 @@ Test(tui_view, header_at_40x10_keeps_paused_and_the_period, .timeout = 60)
     cr_assert(strstr(line, "PAUSED") && strstr(line, " ms"), "header: '%s'", line);
     free(s);
     tmux_stop(&t);
+}
+
+/* A replay that has ended says so, however narrow the header. */
+Test(tui_view, header_at_40x10_keeps_the_sources_state, .timeout = 60)
+{
+    const char *tmp = getenv("TMPDIR");
+    char cap[300], cmd[1024], line[512], *s;
+    struct tmux t;
+    int found;
+
+    snprintf(cap, sizeof(cap), "%s/gputop-tui-view-%d.cap", tmp && *tmp ? tmp : "/tmp",
+             (int)getpid());
+    snprintf(cmd, sizeof(cmd), "%s " T8XX " -b -n 3 -i 10ms --record %s >/dev/null",
+             gputop_bin(), cap);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof(cmd), "--source replay:%s,speed=max --no-cpu", cap);
+    start(&t, 40, 10, "", cmd);
+    s = tmux_wait_for(&t, "ENDED", WAIT_MS, &found);
+    line_at(s, 0, line, sizeof(line));
+    cr_assert(found && strstr(line, "ENDED") && strstr(line, "live"), "header: '%s'", line);
+    free(s);
+    tmux_stop(&t);
+    unlink(cap);
 }
 
 Test(tui_view, triage_verdict_survives_40_columns, .timeout = 60)
