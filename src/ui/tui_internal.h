@@ -41,7 +41,7 @@ struct tui {
     size_t section;
     int scroll;
     long selected;               /* metric index, -1 none */
-    int paused, per_second, sparks, count_bars, percore, help, keys_seen;
+    int paused, per_second, sparks, count_bars, percore, help;
     int searching;
     char search[64];
     char message[160];
