@@ -88,6 +88,15 @@ void gt_layout_free(struct gt_layout *l);
 
 enum gt_agg gt_layout_agg_for(const struct gt_layout *l, const char *block);
 int  gt_layout_find_metric(const struct gt_layout *l, const char *title);
+/* A section by its hotkey, its title or a unique prefix of its title, all
+ * without regard to case; -1 when none or several match (d, if not NULL,
+ * says so and lists the sections). */
+long gt_layout_find_section(const struct gt_layout *l, const char *want, struct gt_diag *d);
+/* "1 CPU performance, 2 GPU activity, ..." into buf; returns its length. */
+size_t gt_layout_section_list(const struct gt_layout *l, char *buf, size_t len);
+/* 1 when pattern (a glob; NULL: everything) matches the metric's title
+ * (any case) or its guide reference. */
+int gt_layout_metric_matches(const struct gt_metric_def *m, const char *pattern);
 /* The source line number n (1-based) of the layout text, for carets. */
 const char *gt_layout_line(const struct gt_layout *l, int n, size_t *len);
 

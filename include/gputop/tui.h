@@ -18,6 +18,9 @@ struct gt_tui_config {
     uint64_t refresh_ns;       /* screen refresh period (default 250 ms) */
     int per_second;            /* counts as rates at start */
     int no_color, no_mouse;
+    const char *section;       /* shown first (gt_layout_find_section); NULL:
+                                  the one with the triage line */
+    const char *metrics;       /* only metrics matching this glob; NULL: all */
 };
 
 /* Runs until 'q' or *stop. Returns 0; 1 when no terminal could be opened

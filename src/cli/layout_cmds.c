@@ -11,6 +11,7 @@ int gt_cmd_list_layouts(FILE *out)
 {
     size_t i, j, k;
     struct gt_diag d;
+    char list[1024];
 
     for (i = 0; i < gt_embedded_layout_count(); i++) {
         struct gt_layout *l = gt_layout_load(gt_embedded_layout_name(i), &d);
@@ -26,6 +27,8 @@ int gt_cmd_list_layouts(FILE *out)
                 fprintf(out, " 0x%04llx", (unsigned long long)l->matches[j].ids[k]);
         }
         fputc('\n', out);
+        gt_layout_section_list(l, list, sizeof(list));
+        fprintf(out, "%-12s sections: %s\n", "", list);
         gt_layout_free(l);
     }
     return 0;

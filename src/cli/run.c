@@ -135,6 +135,22 @@ static int merge_catalogs(struct run *r)
     return 0;
 }
 
+/* --section, looked up once for the dashboard and batch output alike; a
+ * wrong one ends the run with the valid ones listed. */
+static int find_section(const struct gt_options *o, const struct run *r)
+{
+    struct gt_diag d;
+
+    if (!o->out.section)
+        return 0;
+    gt_diag_clear(&d);
+    if (gt_layout_find_section(r->layout, o->out.section, &d) < 0) {
+        fprintf(stderr, "gputop: --section %s: %s\n", o->out.section, d.msg);
+        return -1;
+    }
+    return 0;
+}
+
 static int load_layout(const struct gt_options *o, struct run *r)
 {
     const char *name = o->layout;
@@ -159,7 +175,7 @@ static int load_layout(const struct gt_options *o, struct run *r)
         fprintf(stderr, "gputop: out of memory\n");
         return -1;
     }
-    return 0;
+    return find_section(o, r);
 }
 
 /* Hardware sources count only what the layout reads: fewer enabled
@@ -300,6 +316,17 @@ static int run_dashboard(const struct gt_options *o, struct run *r, volatile sig
     struct gt_tui_config cfg;
     struct gt_diag d;
     int res;
+    size_t i;
+
+    /* Batch output says the same through gt_batch_columns. */
+    for (i = 0; i < r->layout->nmetrics; i++)
+        if (gt_layout_metric_matches(&r->layout->metrics[i], o->out.pattern))
+            break;
+    if (i == r->layout->nmetrics) {
+        fprintf(stderr, "gputop: --metrics %s: no metric of layout %s matches\n",
+                o->out.pattern, r->layout->name);
+        return -1;
+    }
 
     memset(&cfg, 0, sizeof(cfg));
     cfg.layout = r->layout;
@@ -311,6 +338,8 @@ static int run_dashboard(const struct gt_options *o, struct run *r, volatile sig
     cfg.per_second = o->out.per_second;
     cfg.no_color = o->no_color;
     cfg.no_mouse = o->no_mouse;
+    cfg.section = o->out.section;
+    cfg.metrics = o->out.pattern;
     gt_diag_clear(&d);
     res = gt_tui_run(&cfg, stop, &d);
     if (res == 1)

@@ -5,12 +5,37 @@
 #include <string.h>
 #include <strings.h>
 
-static void select_first_in_section(struct tui *t)
+static int selectable(const struct row *r)
 {
-    const struct gt_section_def *s = &t->l->sections[t->section];
+    return r->kind == ROW_METRIC || r->kind == ROW_BUCKET;
+}
 
-    t->selected = (long)t->l->groups[s->first].first;
-    t->scroll = 0;
+/* The selection moves over the rows on the page (a --metrics pattern may
+ * leave some of the section's metrics out), delta rows at a time. */
+static void move_selection(struct tui *t, long delta)
+{
+    long cur = -1, first = -1, last = -1, i;
+
+    tui_build_rows(t);
+    for (i = 0; i < (long)t->nrows; i++) {
+        if (!selectable(&t->rows[i]))
+            continue;
+        if (first < 0)
+            first = i;
+        last = i;
+        if ((long)t->rows[i].idx == t->selected)
+            cur = i;
+    }
+    if (first < 0) {
+        t->selected = -1;
+        return;
+    }
+    i = cur < 0 ? first : cur;
+    while (delta > 0 && i < last)
+        delta -= selectable(&t->rows[++i]);
+    while (delta < 0 && i > first)
+        delta += selectable(&t->rows[--i]);
+    t->selected = (long)t->rows[i].idx;
 }
 
 void tui_go_section(struct tui *t, size_t i)
@@ -18,21 +43,9 @@ void tui_go_section(struct tui *t, size_t i)
     if (i >= t->l->nsections)
         return;
     t->section = i;
-    select_first_in_section(t);
-}
-
-static void move_selection(struct tui *t, int delta)
-{
-    const struct gt_section_def *s = &t->l->sections[t->section];
-    long first = (long)t->l->groups[s->first].first;
-    const struct gt_group_def *lg = &t->l->groups[s->first + s->count - 1];
-    long last = (long)(lg->first + lg->count) - 1;
-
-    t->selected += delta;
-    if (t->selected < first)
-        t->selected = first;
-    if (t->selected > last)
-        t->selected = last;
+    t->selected = -1;
+    t->scroll = 0;
+    move_selection(t, 0);
 }
 
 static void change_interval(struct tui *t, int dir)
@@ -70,7 +83,8 @@ static void find_next(struct tui *t)
         return;
     for (k = 1; k <= n; k++) {
         m = ((size_t)(t->selected < 0 ? 0 : t->selected) + k) % n;
-        if (contains_nocase(t->l->metrics[m].title, t->search)) {
+        if (contains_nocase(t->l->metrics[m].title, t->search) &&
+            gt_layout_metric_matches(&t->l->metrics[m], t->cfg->metrics)) {
             t->section = (size_t)t->l->metrics[m].section;
             t->selected = (long)m;
             snprintf(t->message, sizeof(t->message), " found: %s", t->l->metrics[m].title);
@@ -97,6 +111,23 @@ static void search_key(struct tui *t, int ch)
     }
 }
 
+/* 'c' on a group whose metrics count only for the whole GPU has nothing
+ * to break down: said, rather than a toggle that changes nothing. */
+static void toggle_percore(struct tui *t)
+{
+    size_t g;
+
+    if (!t->percore && t->selected >= 0) {
+        g = (size_t)t->l->metrics[t->selected].group;
+        if (!tui_percore_available(t, g)) {
+            snprintf(t->message, sizeof(t->message), " no per-core data in %s",
+                     t->l->groups[g].title);
+            return;
+        }
+    }
+    t->percore = !t->percore;
+}
+
 static void mouse_key(struct tui *t)
 {
     MEVENT ev;
@@ -121,11 +152,10 @@ int tui_handle_key(struct tui *t, int ch)
     }
     if (t->help && ch != KEY_RESIZE && ch != KEY_MOUSE) {
         t->help = 0;
-        return ch == 'q';
+        return ch == 'q' || ch == KEY_F(10);
     }
-    t->keys_seen = 1;
     switch (ch) {
-    case 'q': case 'Q': return 1;
+    case 'q': case 'Q': case KEY_F(10): return 1;
     case 'h': case '?': case KEY_F(1): t->help = 1; return 0;
     case '\t': case KEY_RIGHT: tui_go_section(t, (t->section + 1) % t->l->nsections); return 0;
     case KEY_BTAB: case KEY_LEFT:
@@ -140,7 +170,8 @@ int tui_handle_key(struct tui *t, int ch)
     case ' ': t->paused = !t->paused; return 0;
     case '+': case '=': change_interval(t, 1); return 0;
     case '-': case '_': change_interval(t, -1); return 0;
-    case 'c': t->percore = !t->percore; return 0;
+    case 'c': toggle_percore(t); return 0;
+    case 'n': case '\r': case '\n': case KEY_ENTER: find_next(t); return 0;
     case 't': t->per_second = !t->per_second; return 0;
     case 's': t->sparks = !t->sparks; return 0;
     case 'p': t->count_bars = !t->count_bars; return 0;

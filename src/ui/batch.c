@@ -5,7 +5,6 @@
 #include "gputop/format.h"
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -51,26 +50,6 @@ static void format_seconds(char *buf, size_t len, double v)
         *--end = '\0';
     if (end[-1] == '.')
         end[-1] = '\0';
-}
-
-static int section_matches(const struct gt_layout *l, size_t sec, const char *want)
-{
-    const struct gt_section_def *s = &l->sections[sec];
-
-    if (!want)
-        return 1;
-    if (strlen(want) == 1 && want[0] == s->key)
-        return 1;
-    return strcasecmp(want, s->title) == 0;
-}
-
-static int metric_matches(const struct gt_metric_def *m, const char *pattern)
-{
-    if (!pattern)
-        return 1;
-    if (fnmatch(pattern, m->title, FNM_CASEFOLD) == 0)
-        return 1;
-    return m->ref && fnmatch(pattern, m->ref, 0) == 0;
 }
 
 /* A title another metric of the layout also has ("Fragment shading rate",
@@ -165,19 +144,17 @@ long gt_batch_columns(const struct gt_layout *l, const struct gt_engine *e,
                       struct gt_diag *d)
 {
     size_t i, n = 0, cap = 0;
-    int any_section = 0;
+    long sec = o->section ? gt_layout_find_section(l, o->section, NULL) : -1;
     uint32_t k;
 
     *cols = NULL;
-    for (i = 0; i < l->nsections; i++)
-        any_section |= section_matches(l, i, o->section);
-    if (!any_section) {
+    if (o->section && sec < 0) {
         gt_diag_set(d, "no section '%s' in layout %s", o->section, l->name);
         return 0;
     }
     for (i = 0; i < l->nmetrics; i++) {
         const struct gt_metric_def *m = &l->metrics[i];
-        if (!section_matches(l, (size_t)m->section, o->section) || !metric_matches(m, o->pattern))
+        if ((o->section && m->section != sec) || !gt_layout_metric_matches(m, o->pattern))
             continue;
         if (!gt_engine_instanced(e, i) || gt_engine_unavailable(e, i)) {
             if (add_column(cols, &n, &cap, l, i, -1) < 0)

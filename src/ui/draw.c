@@ -13,7 +13,7 @@ int tui_put(struct tui *t, int y, int x, const char *s, int maxw, enum style st)
 }
 
 /* Columns of UTF-8 text: every character drawn is one column. */
-static int text_columns(const char *s)
+int tui_text_columns(const char *s)
 {
     int n = 0;
 
@@ -28,7 +28,7 @@ void tui_put_clipped(struct tui *t, int y, int x, const char *s, int maxw, enum 
     int n = tui_put(t, y, x, s, maxw, st);
 
     /* Only text that filled its width or the row can have been cut. */
-    if (n > 1 && (n == maxw || x + n == COLS) && text_columns(s) > n)
+    if (n > 1 && (n == maxw || x + n == COLS) && tui_text_columns(s) > n)
         gt_cellbuf_fill(t->cells, y, x + n - 1, 1, t->ascii ? '~' : 0x2026, st);
 }
 

@@ -1,37 +1,73 @@
-/* The bottom line: the search being typed, a message, the selected
- * metric's description and min / max, or the key hints. */
+/* The bottom two lines: the selected metric (guide reference, description
+ * or why it is unavailable, min / max with units) above, and below it the
+ * search being typed, a message, or the key hints, which stay reachable. */
 #include "tui_internal.h"
 #include "gputop/format.h"
 #include "gputop/history.h"
+#include <math.h>
 #include <stdio.h>
+
+/* Most wanted first: a narrow screen keeps the start, cut with an ellipsis. */
+static const char HINTS[] = " h help  q quit  Tab 1-9 sections  \u2191\u2193 select  c per-core  "
+                            "space pause  +/- interval  / find  t per-second  s sparklines";
+static const char HINTS_ASCII[] = " h help  q quit  Tab 1-9 sections  up/down select  c per-core  "
+                                  "space pause  +/- interval  / find  t per-second  s sparklines";
+
+/* "  min 1.2G cycles  max 3.4G cycles", "" before any data. */
+static void range_text(const struct tui *t, size_t m, char *buf, size_t len)
+{
+    double lo = tui_shown_value(t, m, gt_history_min(t->hist, m));
+    double hi = tui_shown_value(t, m, gt_history_max(t->hist, m));
+    char mn[64], mx[64];
+
+    buf[0] = '\0';
+    if (isnan(lo) || isnan(hi))
+        return;
+    tui_value_text(t, m, lo, mn, sizeof(mn), 24);
+    tui_value_text(t, m, hi, mx, sizeof(mx), 24);
+    snprintf(buf, len, "  min %s  max %s ", mn, mx);
+}
+
+/* The range follows the description, which takes what the range leaves,
+ * cut with an ellipsis. */
+static void draw_selected(struct tui *t, int y)
+{
+    size_t m = (size_t)t->selected;
+    const struct gt_metric_def *md = &t->l->metrics[m];
+    const char *why = gt_engine_unavailable(t->cfg->engine, m);
+    char desc[512], range[160];
+    int rw, dw;
+
+    range_text(t, m, range, sizeof(range));
+    rw = tui_text_columns(range);
+    if (rw > COLS / 2)
+        rw = 0;
+    snprintf(desc, sizeof(desc), " %s%s%s", md->ref ? md->ref : "", md->ref ? " " : "",
+             why ? why : md->desc ? md->desc : md->title);
+    dw = tui_text_columns(desc);
+    if (dw > COLS - rw)
+        dw = COLS - rw;
+    tui_put_clipped(t, y, 0, desc, dw, ST_PLAIN);
+    if (rw)
+        tui_put(t, y, dw, range, rw, ST_ACCENT);
+}
 
 void tui_draw_footer(struct tui *t)
 {
     char buf[512];
-    const char *why;
 
+    if (LINES > 3 && !t->alert_shown && t->selected >= 0)
+        draw_selected(t, LINES - 2);
     if (t->searching) {
         snprintf(buf, sizeof(buf), "/%s", t->search);
         tui_put(t, LINES - 1, 0, buf, -1, ST_PLAIN);
         return;
     }
+    /* The screen's last cell is never written (the terminal would scroll):
+     * the ellipsis goes in the one before. */
     if (t->message[0]) {
-        tui_put(t, LINES - 1, 0, t->message, -1, ST_PLAIN);
+        tui_put_clipped(t, LINES - 1, 0, t->message, COLS - 1, ST_PLAIN);
         return;
     }
-    if (t->selected >= 0 && t->keys_seen) {
-        const struct gt_metric_def *md = &t->l->metrics[t->selected];
-        char mn[32], mx[32];
-        why = gt_engine_unavailable(t->cfg->engine, (size_t)t->selected);
-        gt_fmt_si(mn, sizeof(mn), tui_shown_value(t, (size_t)t->selected,
-                                               gt_history_min(t->hist, (size_t)t->selected)));
-        gt_fmt_si(mx, sizeof(mx), tui_shown_value(t, (size_t)t->selected,
-                                               gt_history_max(t->hist, (size_t)t->selected)));
-        snprintf(buf, sizeof(buf), " %s%s%s  [min %s max %s]", md->ref ? md->ref : "",
-                 md->ref ? " " : "", why ? why : md->desc ? md->desc : md->title, mn, mx);
-        tui_put(t, LINES - 1, 0, buf, -1, ST_DIM);
-        return;
-    }
-    tui_put(t, LINES - 1, 0, " h help  keys/Tab sections  up/down select  c per-core  "
-        "space pause  +/- interval  t per-second  s sparklines  / find  q quit", -1, ST_ACCENT);
+    tui_put_clipped(t, LINES - 1, 0, t->ascii ? HINTS_ASCII : HINTS, COLS - 1, ST_ACCENT);
 }

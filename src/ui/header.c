@@ -20,85 +20,224 @@ static const char *clock_text(struct tui *t, time_t now)
     return t->clock;
 }
 
-void tui_draw_header(struct tui *t)
+/* What the header says, piece by piece, with how soon each goes when the
+ * line is too narrow: the state (live / PAUSED, RETRYING / ENDED) never. */
+struct piece {
+    const char *text;
+    int drop;            /* higher goes first; 0 never */
+};
+
+/* The numbers are written into text[0] and text[1]. */
+static size_t header_pieces(struct tui *t, const struct gt_sampler_stats *st, char text[2][48],
+                            time_t now, struct piece *p)
 {
     const struct gt_source_info *in = &t->cfg->sources[0]->info;
-    struct gt_sampler_stats st;
+    uint64_t ms = gt_sampler_interval(t->cfg->sampler) / 1000000ull;
+    char *cores = text[0], *period = text[1];
+    size_t n = 0;
+
+    snprintf(cores, sizeof(text[0]), "%u cores", in->shader_cores);
+    snprintf(period, sizeof(text[1]), "%llu ms%s", (unsigned long long)ms, t->per_second ? " (rates /s)" : "");
+    p[n++] = (struct piece){ " gputop", 0 };
+    p[n++] = (struct piece){ in->gpu[0] ? in->gpu : in->device, 4 };
+    p[n++] = (struct piece){ cores, 5 };
+    p[n++] = (struct piece){ t->cfg->sources[0]->type->name, 6 };
+    if (st->state == GT_SAMPLER_RETRYING || st->state == GT_SAMPLER_ENDED)
+        p[n++] = (struct piece){ st->state == GT_SAMPLER_RETRYING ? "RETRYING" : "ENDED", 0 };
+    p[n++] = (struct piece){ period, 2 };
+    p[n++] = (struct piece){ t->paused ? "PAUSED" : "live", 0 };
+    p[n++] = (struct piece){ clock_text(t, now), 3 };
+    return n;
+}
+
+/* Drops the pieces that go first until the rest fits in COLS. */
+static void fit_pieces(const struct tui *t, struct piece *p, size_t n)
+{
+    int w, sepw = tui_text_columns(tui_sep(t));
+    size_t i, worst;
+
+    for (;;) {
+        w = 0;
+        worst = n;
+        for (i = 0; i < n; i++) {
+            if (!p[i].text)
+                continue;
+            w += tui_text_columns(p[i].text) + (w ? sepw : 0);
+            if (p[i].drop && (worst == n || p[i].drop > p[worst].drop))
+                worst = i;
+        }
+        if (w <= COLS || worst == n)
+            return;
+        p[worst].text = NULL;
+    }
+}
+
+static void draw_alert(struct tui *t, const struct gt_sampler_stats *st, time_t now)
+{
     char buf[768];
+
+    t->alert_shown = 0;
+    /* A new warning stays on screen for ten seconds. */
+    if (st->warnings != t->warnings_seen) {
+        t->warnings_seen = st->warnings;
+        t->warning_until = now + 10;
+    }
+    if (LINES <= 3)
+        return;
+    if (st->state == GT_SAMPLER_RETRYING)
+        snprintf(buf, sizeof(buf), " %s (retrying)", st->last_error);
+    else if (now < t->warning_until)
+        snprintf(buf, sizeof(buf), " warning: %s", st->last_warning);
+    else
+        return;
+    tui_put(t, LINES - 2, 0, buf, -1, ST_ALERT);
+    t->alert_shown = 1;
+}
+
+void tui_draw_header(struct tui *t)
+{
+    struct gt_sampler_stats st;
+    struct piece p[8];
+    char buf[768], text[2][48];
     struct gt_text h;
     time_t now = time(NULL);
-    uint64_t ms = gt_sampler_interval(t->cfg->sampler) / 1000000ull;
+    size_t i, n;
 
     gt_sampler_get_stats(t->cfg->sampler, &st);
     t->sampler_live = st.state == GT_SAMPLER_RUNNING;
+    n = header_pieces(t, &st, text, now, p);
+    fit_pieces(t, p, n);
     gt_text_init(&h, buf, sizeof(buf));
-    gt_text_add(&h, " gputop");
-    gt_text_add(&h, tui_sep(t));
-    gt_text_add(&h, in->gpu[0] ? in->gpu : in->device);
-    gt_text_add(&h, tui_sep(t));
-    gt_text_uint(&h, in->shader_cores);
-    gt_text_add(&h, " cores");
-    gt_text_add(&h, tui_sep(t));
-    gt_text_add(&h, t->cfg->sources[0]->type->name);
-    gt_text_add(&h, st.state == GT_SAMPLER_RETRYING ? " RETRYING" :
-                    st.state == GT_SAMPLER_ENDED ? " ENDED" : "");
-    gt_text_add(&h, tui_sep(t));
-    gt_text_uint(&h, ms);
-    gt_text_add(&h, t->per_second ? " ms (rates /s)" : " ms");
-    gt_text_add(&h, tui_sep(t));
-    gt_text_add(&h, t->paused ? "PAUSED" : "live");
-    gt_text_add(&h, tui_sep(t));
-    gt_text_add(&h, clock_text(t, now));
+    for (i = 0; i < n; i++) {
+        if (!p[i].text)
+            continue;
+        if (h.len)
+            gt_text_add(&h, tui_sep(t));
+        gt_text_add(&h, p[i].text);
+    }
     gt_cellbuf_fill(t->cells, 0, 0, COLS, ' ', ST_HEADER);
     tui_put(t, 0, 0, buf, -1, ST_HEADER);
-    /* A new warning stays on screen for ten seconds. */
-    if (st.warnings != t->warnings_seen) {
-        t->warnings_seen = st.warnings;
-        t->warning_until = now + 10;
-    }
-    if (st.state == GT_SAMPLER_RETRYING && LINES > 3) {
-        snprintf(buf, sizeof(buf), " %s (retrying)", st.last_error);
-        tui_put(t, LINES - 2, 0, buf, -1, ST_ALERT);
-    } else if (now < t->warning_until && LINES > 3) {
-        snprintf(buf, sizeof(buf), " warning: %s", st.last_warning);
-        tui_put(t, LINES - 2, 0, buf, -1, ST_ALERT);
-    }
+    draw_alert(t, &st, now);
 }
 
-/* Tabs: "1 CPU performance"; on narrow screens only the keys. */
-static int tab_width(const struct tui *t, size_t i, int keys_only)
+/* Tabs: " 1 CPU performance ". When the titles do not all fit, the other
+ * tabs lose the leading words their titles share ("Shader core") and are
+ * cut to an equal width, the current one whole if it can be; keys alone
+ * when not even three letters each fit. */
+enum tabs_mode { TABS_KEYS, TABS_SHORT, TABS_FULL };
+
+struct tab_fit {
+    enum tabs_mode mode;
+    int cap;             /* TABS_SHORT: columns for each other tab's name */
+    int cur_full;        /* TABS_SHORT: the current tab keeps its whole title */
+};
+
+/* The title without a leading run of two or more words that another
+ * section's title starts with too. */
+static const char *short_title(const struct tui *t, size_t i)
 {
-    return keys_only ? 3 : (int)strlen(t->l->sections[i].title) + 4;
+    const char *ti = t->l->sections[i].title, *best = ti, *p, *q;
+    size_t j;
+    int words;
+
+    for (j = 0; j < t->l->nsections; j++) {
+        if (j == i)
+            continue;
+        words = 0;
+        for (p = ti, q = t->l->sections[j].title; *p && *p == *q; p++, q++)
+            if (*p == ' ' && ++words >= 2 && p[1] && p + 1 > best)
+                best = p + 1;
+    }
+    return best;
 }
 
-static int tabs_keys_only(const struct tui *t)
+/* Columns of the longest run of whole words of s within cap; 0 if none. */
+static int whole_words(const char *s, int cap)
+{
+    int n = 0, best = 0;
+
+    for (; *s && n <= cap; s++) {
+        if (*s == ' ')
+            best = n;
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    }
+    return !*s && n <= cap ? n : best;
+}
+
+/* The tab's name and its columns; *cut: shortened mid-word (an ellipsis
+ * then ends it). A name too long keeps its first words when they fit. */
+static int tab_name(const struct tui *t, size_t i, const struct tab_fit *f, const char **name,
+                    int *cut)
+{
+    int cur = i == t->section, n, w;
+
+    *name = f->mode == TABS_FULL || (cur && f->cur_full) ? t->l->sections[i].title
+                                                         : short_title(t, i);
+    n = tui_text_columns(*name);
+    *cut = 0;
+    if (f->mode != TABS_SHORT || (cur && f->cur_full) || n <= f->cap)
+        return n;
+    w = whole_words(*name, f->cap);
+    *cut = w < 3;
+    return *cut ? f->cap : w;
+}
+
+static int tab_width(const struct tui *t, size_t i, const struct tab_fit *f)
+{
+    const char *name;
+    int cut;
+
+    return f->mode == TABS_KEYS ? 3 : 4 + tab_name(t, i, f, &name, &cut);
+}
+
+static int tabs_fit(const struct tui *t, const struct tab_fit *f)
 {
     size_t i;
     int w = 0;
 
     for (i = 0; i < t->l->nsections; i++)
-        w += tab_width(t, i, 0);
-    return w > COLS;
+        w += tab_width(t, i, f);
+    return w <= COLS;
+}
+
+static struct tab_fit fit_tabs(const struct tui *t)
+{
+    struct tab_fit f = { TABS_FULL, 0, 1 };
+
+    if (tabs_fit(t, &f))
+        return f;
+    f.mode = TABS_SHORT;
+    for (f.cur_full = 1; f.cur_full >= 0; f.cur_full--)
+        for (f.cap = 40; f.cap >= 4; f.cap--)
+            if (tabs_fit(t, &f))
+                return f;
+    f.mode = TABS_KEYS;
+    return f;
 }
 
 void tui_draw_tabs(struct tui *t)
 {
-    int keys_only = tabs_keys_only(t), x = 0;
+    struct tab_fit f = fit_tabs(t);
     char key[4] = { ' ', 0, ' ', 0 };
+    const char *name;
+    int x = 0, n, cut;
     size_t i;
 
     for (i = 0; i < t->l->nsections && x < COLS; i++) {
-        const struct gt_section_def *s = &t->l->sections[i];
         enum style st = i == t->section ? ST_TAB : ST_PLAIN;
-        key[1] = s->key;
+        key[1] = (char)t->l->sections[i].key;
         x += tui_put(t, 1, x, key, -1, st);
-        if (keys_only)
+        if (f.mode == TABS_KEYS)
             continue;
-        gt_cellbuf_fill(t->cells, 1, x++, 1, ' ', st);
-        x += tui_put(t, 1, x, s->title, -1, st);
+        n = tab_name(t, i, &f, &name, &cut);
+        if (cut)
+            tui_put_clipped(t, 1, x, name, n, st);
+        else
+            tui_put(t, 1, x, name, n, st);
+        x += n;
         gt_cellbuf_fill(t->cells, 1, x++, 1, ' ', st);
     }
-    if (keys_only && LINES > 12) {
+    if (f.mode == TABS_KEYS && LINES > 12) {
         x += tui_put(t, 1, x, " ", -1, ST_HEADING);
         tui_put(t, 1, x, t->l->sections[t->section].title, -1, ST_HEADING);
     }
@@ -106,11 +245,12 @@ void tui_draw_tabs(struct tui *t)
 
 long tui_tab_at(const struct tui *t, int col)
 {
-    int keys_only = tabs_keys_only(t), x = 0;
+    struct tab_fit f = fit_tabs(t);
+    int x = 0;
     size_t i;
 
     for (i = 0; i < t->l->nsections; i++) {
-        int w = tab_width(t, i, keys_only);
+        int w = tab_width(t, i, &f);
         if (col >= x && col < x + w)
             return (long)i;
         x += w;

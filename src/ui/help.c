@@ -1,34 +1,37 @@
-/* The help overlay: the keys and what they do. */
+/* The help overlay: the keys and what they do, over a cleared screen (only
+ * the header stays) so that nothing behind it reads as part of it. */
 #include "tui_internal.h"
 
 static const char *const help_lines[] = {
     "gputop keys",
     "",
-    "  1-9 0 a-z    show the section with that key (see the tabs)",
+    "  1-9 0 a-z    show the section with that key (named on the tabs)",
     "  Tab, right   next section;  Shift-Tab, left  previous section",
-    "  up, down     select a metric;  PgUp, PgDn, Home, End  scroll",
-    "  c            per-core view: one bar per instance in the selected group",
+    "  up, down     select a metric;  PgUp, PgDn, Home, End  page, first, last",
+    "  c            per-core view: one bar per shader core in the selected group",
     "  space        pause / resume the display",
     "  + -          sample faster / slower",
     "  t            counts per second / per interval",
     "  s            sparklines of recent history on / off",
     "  p            bars for counts (scaled to the highest seen) on / off",
     "  r            reset min / max",
-    "  /            find a metric by name (Enter: next match, Esc: cancel)",
+    "  /            find a metric by name;  Enter or n  next match;  Esc  cancel",
     "  h ? F1       this help;  any key closes it",
     "  Ctrl-L       redraw the whole screen;  Ctrl-Z  suspend (fg resumes)",
-    "  q            quit",
+    "  q F10        quit",
     "",
-    "  The footer shows the selected metric: guide reference, description",
-    "  (or why it is unavailable) and its min / max.",
+    "  Above the key hints: the selected metric's guide reference, its",
+    "  description (or why it is unavailable) and its min / max.",
 };
 
 void tui_draw_help(struct tui *t)
 {
     size_t n = sizeof(help_lines) / sizeof(help_lines[0]), i;
     int w = 76 < COLS - 2 ? 76 : COLS - 2, h = (int)n + 2 < LINES - 1 ? (int)n + 2 : LINES - 1;
-    int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2, y;
+    int y0 = 1 + (LINES - 1 - h) / 2, x0 = (COLS - w) / 2, y;
 
+    for (y = 1; y < LINES; y++)
+        gt_cellbuf_fill(t->cells, y, 0, COLS, ' ', ST_PLAIN);
     if (w < 10 || h < 3)
         return;
     for (y = 0; y < h; y++)

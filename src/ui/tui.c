@@ -20,19 +20,22 @@ static void draw(struct tui *t)
     tui_build_rows(t);
     tui_keep_selection_visible(t);
     tui_draw_header(t);
-    if (LINES >= 3) {
-        tui_draw_tabs(t);
-        tui_draw_body(t);
-    }
-    tui_draw_footer(t);
-    if (t->help)
+    if (t->help) {
         tui_draw_help(t);
+    } else {
+        if (LINES >= 3) {
+            tui_draw_tabs(t);
+            tui_draw_body(t);
+        }
+        tui_draw_footer(t);
+    }
     tui_flush_cells(t);
 }
 
 static int init_state(struct tui *t, const struct gt_tui_config *cfg)
 {
     size_t i, nm = gt_engine_nmetrics(cfg->engine);
+    long first;
 
     memset(t, 0, sizeof(*t));
     t->cfg = cfg;
@@ -54,8 +57,12 @@ static int init_state(struct tui *t, const struct gt_tui_config *cfg)
     t->hist = gt_history_new(nm, HISTORY_DEPTH);
     if (!t->vals || !t->hist || gt_snapshot_init(&t->snap, gt_sampler_nslots(cfg->sampler)) < 0)
         return -1;
-    /* Start on the section with the triage line (GPU activity), else the first. */
-    tui_go_section(t, t->triage_section >= 0 ? (size_t)t->triage_section : 0);
+    /* Start on --section, else on the section with the triage line (GPU
+     * activity), else on the first. */
+    first = cfg->section ? gt_layout_find_section(t->l, cfg->section, NULL) : -1;
+    if (first < 0)
+        first = t->triage_section >= 0 ? t->triage_section : 0;
+    tui_go_section(t, (size_t)first);
     return 0;
 }
 

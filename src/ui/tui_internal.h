@@ -41,7 +41,7 @@ struct tui {
     size_t section;
     int scroll;
     long selected;               /* metric index, -1 none */
-    int paused, per_second, sparks, count_bars, percore, help, keys_seen;
+    int paused, per_second, sparks, count_bars, percore, help;
     int searching;
     char search[64];
     char message[160];
@@ -55,6 +55,7 @@ struct tui {
     int *triage_metric;          /* per triage rule: its metric, -1 none */
     uint64_t warnings_seen;      /* sampler warnings already noticed */
     time_t warning_until;        /* the last warning shows until then */
+    int alert_shown;             /* the line above the footer holds it */
     time_t clock_at;             /* when clock was formatted */
     char clock[16];
     struct sigaction old_tstp;   /* SIGTSTP as it was before the dashboard */
@@ -64,6 +65,7 @@ struct tui {
 };
 
 /* draw.c: text into the frame being composed */
+int tui_text_columns(const char *s);           /* UTF-8: one column a character */
 int tui_put(struct tui *t, int y, int x, const char *s, int maxw, enum style st);
 void tui_put_clipped(struct tui *t, int y, int x, const char *s, int maxw, enum style st);
 enum style tui_level_style(double pct);
@@ -86,9 +88,12 @@ void tui_build_rows(struct tui *t);
 void tui_keep_selection_visible(struct tui *t);
 void tui_draw_body(struct tui *t);
 int tui_body_height(void);
+/* Metric m's value with its unit, the unit shortened past width columns. */
+void tui_value_text(const struct tui *t, size_t m, double v, char *buf, size_t len, size_t width);
 
 /* view_percore.c: one row per instance (shader core, cluster) */
 void tui_percore_add_rows(struct tui *t, size_t g, size_t m);
+int tui_percore_available(const struct tui *t, size_t g);
 void tui_percore_name(const struct tui *t, const struct row *r, struct gt_text *s);
 
 /* view_triage.c */

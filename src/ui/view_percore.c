@@ -7,6 +7,18 @@ static int group_selected(const struct tui *t, size_t g)
     return t->selected >= 0 && (size_t)t->l->metrics[t->selected].group == g;
 }
 
+/* 1 when some metric of group g can be broken down by core. */
+int tui_percore_available(const struct tui *t, size_t g)
+{
+    const struct gt_group_def *gd = &t->l->groups[g];
+    size_t m;
+
+    for (m = gd->first; m < gd->first + gd->count; m++)
+        if (!gt_engine_instanced(t->cfg->engine, m) && gt_engine_instances(t->cfg->engine, m) > 1)
+            return 1;
+    return 0;
+}
+
 /* Rows for metric m of group g, when it has more than one instance. */
 void tui_percore_add_rows(struct tui *t, size_t g, size_t m)
 {

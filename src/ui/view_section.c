@@ -9,6 +9,20 @@
 #include <string.h>
 
 #define SPARK_WIDTH 12
+/* Column widths come from the section's content: titles up to NAME_MAX,
+ * values as wide as their units need; the bar takes what is left up to
+ * BAR_MAX, so that on a wide terminal values stay near their titles. */
+#define NAME_MIN 12
+#define NAME_MAX 46
+#define NAME_KEPT 20      /* a title keeps this much before the bar gives way */
+#define VALUE_MIN 7       /* "100.0 %" */
+#define VALUE_MAX 24
+#define BAR_MIN 8
+#define BAR_MAX 40
+
+struct columns {
+    int name, bar, value, spark;   /* widths; spark 0: none */
+};
 
 int tui_add_row(struct tui *t, enum row_kind k, size_t idx, int inst)
 {
@@ -37,19 +51,17 @@ void tui_build_rows(struct tui *t)
         tui_add_row(t, ROW_TRIAGE, 0, -1);
     for (g = s->first; g < s->first + s->count; g++) {
         const struct gt_group_def *gd = &t->l->groups[g];
+        size_t heading = t->nrows;
         tui_add_row(t, ROW_GROUP, g, -1);
         for (m = gd->first; m < gd->first + gd->count; m++) {
+            if (!gt_layout_metric_matches(&t->l->metrics[m], t->cfg->metrics))
+                continue;
             tui_add_row(t, gd->histogram ? ROW_BUCKET : ROW_METRIC, m, -1);
             tui_percore_add_rows(t, g, m);
         }
+        if (t->nrows == heading + 1)     /* --metrics left none of it */
+            t->nrows = heading;
     }
-}
-
-static int name_width(void)
-{
-    int w = COLS - 44;
-
-    return w < 12 ? 12 : w > 46 ? 46 : w;
 }
 
 /* Short forms of the words in the layouts' units, for a value column too
@@ -90,7 +102,7 @@ static void add_short_unit(struct gt_text *s, const char *unit)
     }
 }
 
-static void value_text(const struct tui *t, size_t m, double v, char *buf, size_t len,
+void tui_value_text(const struct tui *t, size_t m, double v, char *buf, size_t len,
                        size_t width)
 {
     const struct gt_metric_def *md = &t->l->metrics[m];
@@ -173,26 +185,90 @@ static void draw_spark(struct tui *t, int y, int x, size_t m)
     gt_cellbuf_chars(t->cells, y, x, cells, (int)n, ST_PLAIN);
 }
 
-static void draw_metric_row(struct tui *t, int y, const struct row *r)
+/* The row's title, indented under its group; returns its columns. */
+static int row_name(const struct tui *t, const struct row *r, char *buf, size_t len)
 {
-    const struct gt_metric_def *md = &t->l->metrics[r->idx];
-    int nw = name_width(), x, vw = 16, bw, selected = r->inst < 0 && (long)r->idx == t->selected;
-    int spark = t->sparks && r->inst < 0 && COLS >= 60;
-    double v = tui_metric_value(t, r->idx, r->inst), frac;
-    char name[256], val[64];
-    uint32_t bar[512];
-    const char *why = gt_engine_unavailable(t->cfg->engine, r->idx);
     struct gt_text s;
 
-    gt_text_init(&s, name, sizeof(name));
+    gt_text_init(&s, buf, len);
     if (r->inst >= 0) {
         tui_percore_name(t, r, &s);
     } else {
         gt_text_add(&s, "  ");
-        gt_text_add(&s, md->title);
+        gt_text_add(&s, t->l->metrics[r->idx].title);
     }
-    tui_put_clipped(t, y, 0, name, nw, selected ? ST_SELECTED : ST_PLAIN);
-    x = nw + 1;
+    return tui_text_columns(buf);
+}
+
+/* Columns the row's value needs with its full unit: "999.9M " and the unit. */
+static int value_room(const struct tui *t, const struct row *r)
+{
+    const struct gt_metric_def *md = &t->l->metrics[r->idx];
+
+    if (md->show == GT_SHOW_PERCENT)
+        return VALUE_MIN;
+    if (r->kind == ROW_BUCKET)
+        return 11;                       /* "100% 999.9M" */
+    return 7 + tui_text_columns(md->unit) + (t->per_second && tui_is_rate_kind(md->show) ? 2 : 0);
+}
+
+static int clamp(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Widths for the whole section, not only the rows in view, so that they
+ * hold still while it scrolls. Narrow, the title keeps NAME_KEPT columns
+ * before the bar gives way; the value always keeps its own. */
+static struct columns size_columns(const struct tui *t)
+{
+    struct columns c = { 0, 0, 0, 0 };
+    int nw = 0, vw = 0, room;
+    char name[256];
+    size_t i;
+
+    for (i = 0; i < t->nrows; i++) {
+        const struct row *r = &t->rows[i];
+        if (r->kind == ROW_GROUP || r->kind == ROW_TRIAGE)
+            continue;
+        nw = clamp(row_name(t, r, name, sizeof(name)), nw, NAME_MAX);
+        vw = clamp(value_room(t, r), vw, VALUE_MAX);
+    }
+    nw = clamp(nw, NAME_MIN, NAME_MAX);
+    c.value = clamp(vw, VALUE_MIN, VALUE_MAX);
+    c.spark = t->sparks && COLS >= 60 ? SPARK_WIDTH + 1 : 0;
+    room = COLS - 1 - c.value - 1 - c.spark - BAR_MIN;
+    c.name = nw <= room ? nw : room > NAME_KEPT ? room : nw < NAME_KEPT ? nw : NAME_KEPT;
+    c.name = clamp(c.name, 1, COLS - c.value - 1 > NAME_MIN ? COLS - c.value - 1 : NAME_MIN);
+    c.bar = clamp(COLS - c.name - 1 - c.value - 1 - c.spark, 0, BAR_MAX);
+    if (c.bar < 4)
+        c.bar = 0;
+    return c;
+}
+
+/* Percentages and histogram buckets have bars, counts when 'p' asks. */
+static int may_have_bar(const struct tui *t, const struct row *r)
+{
+    const struct gt_metric_def *md = &t->l->metrics[r->idx];
+
+    return md->show == GT_SHOW_PERCENT || r->kind == ROW_BUCKET ||
+           (md->show == GT_SHOW_COUNT && t->count_bars && r->inst < 0);
+}
+
+static void draw_metric_row(struct tui *t, int y, const struct row *r, const struct columns *c)
+{
+    const struct gt_metric_def *md = &t->l->metrics[r->idx];
+    int x = c->name + 1, bw = c->bar, vx, selected = r->inst < 0 && (long)r->idx == t->selected;
+    double v = tui_metric_value(t, r->idx, r->inst), frac;
+    char name[256], val[64];
+    uint32_t bar[BAR_MAX];
+    const char *why = gt_engine_unavailable(t->cfg->engine, r->idx);
+    struct gt_text s;
+
+    row_name(t, r, name, sizeof(name));
+    /* A row that never draws a bar lends its bar's columns to the title. */
+    tui_put_clipped(t, y, 0, name, c->name + (bw && !may_have_bar(t, r) ? bw + 1 : 0),
+                    selected ? ST_SELECTED : ST_PLAIN);
     if (why) {
         tui_put(t, y, x, "unavailable", -1, ST_DIM);
         return;
@@ -203,26 +279,22 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r)
         gt_text_add(&s, "% ");
         gt_text_si(&s, v);
     } else {
-        value_text(t, r->idx, v, val, sizeof(val), (size_t)vw);
+        tui_value_text(t, r->idx, v, val, sizeof(val), (size_t)c->value);
     }
-    bw = COLS - x - vw - 2 - (spark ? SPARK_WIDTH + 1 : 0);
     frac = r->kind == ROW_BUCKET ? bar_fraction(t, r, t->have_data ? t->vals[r->idx] : NAN)
                                  : bar_fraction(t, r, v);
-    if (bw >= 4 && frac >= 0) {
-        if (bw > (int)(sizeof(bar) / sizeof(bar[0])))
-            bw = (int)(sizeof(bar) / sizeof(bar[0]));
+    if (bw && frac >= 0) {
         gt_fmt_bar_cells(bar, bw, frac, t->ascii);
         gt_cellbuf_chars(t->cells, y, x, bar, bw,
                          md->show == GT_SHOW_PERCENT ? tui_level_style(v) : ST_ACCENT);
     }
-    if (bw < 4)
-        bw = 0;
-    tui_put(t, y, x + (bw ? bw + 1 : 0), val, vw + (bw ? 0 : COLS), ST_PLAIN);
-    if (spark)
-        draw_spark(t, y, COLS - SPARK_WIDTH, r->idx);
+    vx = x + (bw ? bw + 1 : 0);
+    tui_put(t, y, vx, val, c->value + (bw ? 0 : COLS), ST_PLAIN);
+    if (c->spark && r->inst < 0 && vx + c->value + c->spark <= COLS)
+        draw_spark(t, y, vx + c->value + 1, r->idx);
 }
 
-static void draw_row(struct tui *t, int y, const struct row *r)
+static void draw_row(struct tui *t, int y, const struct row *r, const struct columns *c)
 {
     switch (r->kind) {
     case ROW_GROUP: {
@@ -235,7 +307,7 @@ static void draw_row(struct tui *t, int y, const struct row *r)
         tui_draw_triage(t, y);
         return;
     default:
-        draw_metric_row(t, y, r);
+        draw_metric_row(t, y, r, c);
         return;
     }
 }
@@ -273,13 +345,14 @@ void tui_keep_selection_visible(struct tui *t)
 void tui_draw_body(struct tui *t)
 {
     int h = tui_body_height(), y;
+    struct columns c = size_columns(t);
     size_t i;
 
     for (y = 0; y < h; y++) {
         i = (size_t)(t->scroll + y);
         if (i >= t->nrows)
             break;
-        draw_row(t, body_top() + y, &t->rows[i]);
+        draw_row(t, body_top() + y, &t->rows[i], &c);
     }
     if (t->scroll > 0)
         tui_put(t, body_top(), COLS - 1, t->ascii ? "^" : "\u2191", 1, ST_PLAIN);

@@ -1,10 +1,13 @@
-/* The triage line: the busiest queue and unit, and what that suggests. */
+/* The triage line: the busiest queue and unit, and what that suggests.
+ * Narrow, the queue goes first, then the unit's label: the verdict stays. */
 #include "tui_internal.h"
 #include "gputop/format.h"
 #include <math.h>
 #include <string.h>
 
-static void triage_text(struct tui *t, char *buf, size_t len)
+enum { FORM_FULL, FORM_UNIT, FORM_VERDICT, NFORMS };
+
+static void triage_text(struct tui *t, char *buf, size_t len, int form)
 {
     double best_q = NAN, best_u = NAN;
     const struct gt_triage_rule *q = NULL, *u = NULL;
@@ -30,7 +33,15 @@ static void triage_text(struct tui *t, char *buf, size_t len)
         gt_text_add(&s, " triage: no data yet");
         return;
     }
-    if (q) {
+    if (u && u->verdict && form == FORM_VERDICT) {
+        gt_text_add(&s, " ");
+        gt_text_add(&s, u->verdict);
+        gt_text_add(&s, " ");
+        gt_text_fixed(&s, best_u, 0, 0);
+        gt_text_add(&s, "%");
+        return;
+    }
+    if (q && !(u && form != FORM_FULL)) {
         gt_text_add(&s, " ");
         gt_text_add(&s, q->label);
         gt_text_add(&s, " ");
@@ -38,7 +49,7 @@ static void triage_text(struct tui *t, char *buf, size_t len)
         gt_text_add(&s, "%");
     }
     if (u) {
-        gt_text_add(&s, q ? tui_sep(t) : " ");
+        gt_text_add(&s, s.len ? tui_sep(t) : " ");
         gt_text_add(&s, u->label);
         gt_text_add(&s, " ");
         gt_text_fixed(&s, best_u, 0, 0);
@@ -53,7 +64,12 @@ static void triage_text(struct tui *t, char *buf, size_t len)
 void tui_draw_triage(struct tui *t, int y)
 {
     char buf[256];
+    int form;
 
-    triage_text(t, buf, sizeof(buf));
-    tui_put(t, y, 0, buf, -1, ST_ALERT);
+    for (form = FORM_FULL; form < NFORMS; form++) {
+        triage_text(t, buf, sizeof(buf), form);
+        if (tui_text_columns(buf) <= COLS)
+            break;
+    }
+    tui_put_clipped(t, y, 0, buf, COLS, ST_ALERT);
 }

@@ -1,0 +1,392 @@
+/* The dashboard's fit and keys as a person meets them (issue 13 items 4, 5,
+ * 6, 11): section names, narrow and wide terminals, the footer, editing
+ * keys in their several encodings. The real binary in a tmux pane. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fakes/tmux.h"
+
+#define WAIT_MS 8000
+#define T8XX "--source sim:mali-t8xx --no-cpu"
+
+static void start(struct tmux *t, int cols, int rows, const char *env, const char *args)
+{
+    char cmd[1024];
+    int found;
+    char *s;
+
+    snprintf(cmd, sizeof(cmd), "%s %s", gputop_bin(), args);
+    cr_assert_eq(tmux_start(t, cols, rows, env, cmd), 0, "tmux did not start");
+    s = tmux_wait_for(t, "gputop", WAIT_MS, &found);
+    cr_assert(found, "the dashboard did not appear:\n%s", s);
+    free(s);
+}
+
+static void expect(struct tmux *t, const char *text)
+{
+    int found;
+    char *s = tmux_wait_for(t, text, WAIT_MS, &found);
+
+    cr_assert(found, "'%s' not on screen:\n%s", text, s);
+    free(s);
+}
+
+/* Line n (0-based) of a capture, copied into out. */
+static void line_at(const char *s, int n, char *out, size_t len)
+{
+    for (; n > 0 && s; n--) {
+        s = strchr(s, '\n');
+        s = s ? s + 1 : NULL;
+    }
+    snprintf(out, len, "%.*s", s ? (int)strcspn(s, "\n") : 0, s ? s : "");
+}
+
+/* The line holding needle, copied into out ("" if none). */
+static void line_with(const char *s, const char *needle, char *out, size_t len)
+{
+    const char *p = strstr(s, needle), *b;
+
+    out[0] = '\0';
+    if (!p)
+        return;
+    for (b = p; b > s && b[-1] != '\n'; b--)
+        ;
+    snprintf(out, len, "%.*s", (int)strcspn(b, "\n"), b);
+}
+
+/* Columns from the start of a UTF-8 line to p: one per character. */
+static int column_of(const char *line, const char *p)
+{
+    int n = 0;
+
+    for (; line < p; line++)
+        n += ((unsigned char)*line & 0xC0) != 0x80;
+    return n;
+}
+
+/* Polls until the pane's command has ended; 1 if it did. */
+static int ended(struct tmux *t)
+{
+    struct timespec ts = { 0, 50000000L };
+    int i;
+
+    for (i = 0; i < 160 && tmux_alive(t); i++)
+        nanosleep(&ts, NULL);
+    return !tmux_alive(t);
+}
+
+/* ---- item 4: sections by name ---- */
+
+Test(tui_view, tabs_show_section_names_at_120_columns, .timeout = 60)
+{
+    struct tmux t;
+    char line[1024], *s;
+
+    start(&t, 120, 30, "", T8XX);
+    expect(&t, "GPU usage");
+    s = tmux_capture(&t);
+    line_at(s, 1, line, sizeof(line));
+    cr_assert(strstr(line, "2 GPU activity"), "the current tab by name:\n%s", s);
+    cr_assert(strstr(line, "1 CPU perf"), "other tabs by name, shortened:\n%s", s);
+    cr_assert(strstr(line, "3 Content"), "other tabs by name, shortened:\n%s", s);
+    free(s);
+    tmux_stop(&t);
+}
+
+/* At 80 columns names are cut at a word's end where one fits ("data",
+ * not "data…"), the current tab whole. */
+Test(tui_view, tabs_cut_names_at_word_ends_at_80_columns, .timeout = 60)
+{
+    struct tmux t;
+    char line[1024], *s;
+
+    start(&t, 80, 24, "", T8XX);
+    expect(&t, "GPU usage");
+    s = tmux_capture(&t);
+    line_at(s, 1, line, sizeof(line));
+    cr_assert(strstr(line, " 1 CPU ") && strstr(line, " 4 data ") && strstr(line, " i GPU"),
+              "tabs: '%s'", line);
+    cr_assert(strstr(line, " 2 GPU activity "), "tabs: '%s'", line);
+    free(s);
+    tmux_stop(&t);
+}
+
+Test(tui_view, section_by_name_opens_it, .timeout = 60)
+{
+    struct tmux t;
+
+    start(&t, 100, 30, "", T8XX " --section content");
+    expect(&t, "Geometry usage");
+    tmux_stop(&t);
+}
+
+Test(tui_view, metrics_pattern_filters_the_dashboard, .timeout = 60)
+{
+    struct tmux t;
+    char *s;
+
+    start(&t, 100, 30, "", T8XX " --section 'GPU activity' --metrics '*utilization*'");
+    expect(&t, "Fragment queue utilization");
+    s = tmux_capture(&t);
+    cr_assert_null(strstr(s, "GPU active cycles"), "a metric the pattern leaves out:\n%s", s);
+    free(s);
+    tmux_stop(&t);
+}
+
+Test(tui_view, unknown_section_lists_the_valid_ones_and_fails, .timeout = 60)
+{
+    struct tmux t;
+    char cmd[1024];
+
+    /* Typed at a prompt: output a pane's command writes before tmux has
+     * sized the window can be lost. */
+    cr_assert_eq(tmux_start(&t, 300, 30, "", "PS1='PROMPT$ ' sh -i"), 0);
+    expect(&t, "PROMPT$");
+    snprintf(cmd, sizeof(cmd), "%s " T8XX " --section nope; echo EXIT=$?", gputop_bin());
+    tmux_literal(&t, cmd);
+    tmux_keys(&t, "Enter");
+    expect(&t, "EXIT=1");
+    expect(&t, "--section nope");
+    expect(&t, "2 GPU activity");
+    expect(&t, "i GPU configuration");
+    tmux_stop(&t);
+}
+
+Test(tui_view, list_layouts_names_the_sections, .timeout = 60)
+{
+    char cmd[1024], line[4096];
+    FILE *p;
+    int found = 0;
+
+    snprintf(cmd, sizeof(cmd), "%s --list-layouts", gputop_bin());
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    while (fgets(line, sizeof(line), p))
+        found |= strstr(line, "1 CPU performance") && strstr(line, "2 GPU activity") &&
+                 strstr(line, "i GPU configuration");
+    cr_assert_eq(pclose(p), 0);
+    cr_assert(found, "no line lists the sections with their keys");
+}
+
+/* ---- item 5: narrow and wide ---- */
+
+Test(tui_view, header_at_40x10_keeps_paused_and_the_period, .timeout = 60)
+{
+    struct tmux t;
+    char line[512], *s;
+    int found;
+
+    start(&t, 40, 10, "", T8XX);
+    expect(&t, "live");
+    tmux_literal(&t, " ");
+    s = tmux_wait_for(&t, "PAUSED", WAIT_MS, &found);
+    cr_assert(found, "PAUSED lost at 40 columns:\n%s", s);
+    line_at(s, 0, line, sizeof(line));
+    cr_assert(strstr(line, "PAUSED") && strstr(line, " ms"), "header: '%s'", line);
+    free(s);
+    tmux_stop(&t);
+}
+
+/* A replay that has ended says so, however narrow the header. */
+Test(tui_view, header_at_40x10_keeps_the_sources_state, .timeout = 60)
+{
+    const char *tmp = getenv("TMPDIR");
+    char cap[300], cmd[1024], line[512], *s;
+    struct tmux t;
+    int found;
+
+    snprintf(cap, sizeof(cap), "%s/gputop-tui-view-%d.cap", tmp && *tmp ? tmp : "/tmp",
+             (int)getpid());
+    snprintf(cmd, sizeof(cmd), "%s " T8XX " -b -n 3 -i 10ms --record %s >/dev/null",
+             gputop_bin(), cap);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof(cmd), "--source replay:%s,speed=max --no-cpu", cap);
+    start(&t, 40, 10, "", cmd);
+    s = tmux_wait_for(&t, "ENDED", WAIT_MS, &found);
+    line_at(s, 0, line, sizeof(line));
+    cr_assert(found && strstr(line, "ENDED") && strstr(line, "live"), "header: '%s'", line);
+    free(s);
+    tmux_stop(&t);
+    unlink(cap);
+}
+
+Test(tui_view, triage_verdict_survives_40_columns, .timeout = 60)
+{
+    struct tmux t;
+
+    start(&t, 40, 10, "", "--source sim:mali-t8xx,scene=game --no-cpu");
+    expect(&t, "-bound");
+    tmux_stop(&t);
+}
+
+Test(tui_view, titles_are_not_cut_at_40_columns_when_room_is_left, .timeout = 60)
+{
+    struct tmux t;
+
+    start(&t, 40, 12, "", T8XX);
+    expect(&t, "  GPU active cycles ");
+    /* A count has no bar: its title takes the bar's columns too. */
+    expect(&t, "  Non-fragment queue acti");
+    tmux_stop(&t);
+}
+
+Test(tui_view, values_stay_near_their_titles_at_200_columns, .timeout = 60)
+{
+    struct tmux t;
+    char line[2048], *s, *pct;
+
+    start(&t, 200, 40, "", T8XX);
+    expect(&t, "Fragment queue utilization");
+    expect(&t, " %");
+    s = tmux_capture(&t);
+    line_with(s, "  Fragment queue utilization", line, sizeof(line));
+    pct = strrchr(line, '%');
+    cr_assert_not_null(pct, "no value: '%s'", line);
+    cr_assert_lt(column_of(line, pct), 120, "value at column %d:\n%s", column_of(line, pct), s);
+    free(s);
+    tmux_stop(&t);
+}
+
+/* ---- item 6: the footer ---- */
+
+Test(tui_view, quit_hint_at_80x24_before_and_after_an_arrow_key, .timeout = 60)
+{
+    struct tmux t;
+
+    start(&t, 80, 24, "", T8XX);
+    expect(&t, "q quit");
+    tmux_keys(&t, "Down");
+    expect(&t, "3.1.2");                        /* the selected metric's line */
+    expect(&t, "q quit");
+    tmux_stop(&t);
+}
+
+Test(tui_view, footer_cuts_with_an_ellipsis_and_gives_min_max_units, .timeout = 60)
+{
+    struct tmux t;
+    char line[1024], *s, *min;
+
+    start(&t, 80, 24, "LC_ALL=C.UTF-8", T8XX);
+    tmux_keys(&t, "Down");
+    expect(&t, "3.1.2");
+    expect(&t, "max ");
+    s = tmux_capture(&t);
+    line_with(s, "3.1.2", line, sizeof(line));
+    cr_assert(strstr(line, "\u2026"), "a description cut without an ellipsis: '%s'", line);
+    min = strstr(line, "min ");
+    cr_assert_not_null(min, "no min / max: '%s'", line);
+    cr_assert(strstr(min, "cycles"), "min / max without unit: '%s'", line);
+    free(s);
+    s = tmux_capture_styled(&t);
+    line_with(s, "3.1.2", line, sizeof(line));
+    cr_assert_null(strstr(line, "\033[34m"), "dark blue on black: '%s'", line);
+    free(s);
+    tmux_stop(&t);
+}
+
+/* ---- item 11: keys ---- */
+
+/* tmux and PuTTY send Home and End as ESC [ 1 ~ and ESC [ 4 ~, which the
+ * xterm entry does not list: they must not reach the section keys 1, 4. */
+Test(tui_view, home_end_as_vt_sequences_move_the_selection, .timeout = 60)
+{
+    struct tmux t;
+    char *s;
+
+    start(&t, 100, 30, "TERM=xterm", T8XX);
+    expect(&t, "GPU usage");
+    tmux_literal(&t, "\033[4~");
+    expect(&t, "3.4.2");                        /* End: the section's last metric */
+    tmux_literal(&t, "\033[1~");
+    expect(&t, "3.1.1");                        /* Home: its first */
+    tmux_literal(&t, " ");
+    expect(&t, "PAUSED");
+    s = tmux_capture(&t);
+    cr_assert(strstr(s, "GPU usage"), "left the section:\n%s", s);
+    free(s);
+    tmux_stop(&t);
+}
+
+/* rxvt's Home / End (ESC [ 7 ~, ESC [ 8 ~), PgDn, xterm's Ctrl-End and the
+ * SS3 Home: each moves the selection, none switches to section 7 or 8. */
+Test(tui_view, other_encodings_of_the_editing_keys, .timeout = 60)
+{
+    struct tmux t;
+    char *s;
+
+    start(&t, 100, 30, "TERM=xterm", T8XX);
+    expect(&t, "3.1.1");
+    tmux_literal(&t, "\033[1;5F");
+    expect(&t, "3.4.2");
+    tmux_literal(&t, "\033[7~");
+    expect(&t, "3.1.1");
+    tmux_literal(&t, "\033[6~");
+    expect(&t, "3.4.2");
+    tmux_literal(&t, "\033OH");
+    expect(&t, "3.1.1");
+    tmux_literal(&t, "\033[8~");
+    expect(&t, "3.4.2");
+    tmux_literal(&t, " ");
+    expect(&t, "PAUSED");
+    s = tmux_capture(&t);
+    cr_assert(strstr(s, "GPU usage"), "left the section:\n%s", s);
+    free(s);
+    tmux_stop(&t);
+}
+
+Test(tui_view, f10_quits, .timeout = 60)
+{
+    struct tmux t;
+
+    start(&t, 80, 24, "", T8XX);
+    expect(&t, "GPU usage");
+    tmux_keys(&t, "F10");
+    cr_assert(ended(&t), "F10 did not quit");
+    tmux_stop(&t);
+}
+
+Test(tui_view, n_and_enter_find_the_next_match, .timeout = 60)
+{
+    struct tmux t;
+
+    start(&t, 100, 30, "", "--source sim:mali-g720 --no-cpu");
+    tmux_literal(&t, "/latency");
+    tmux_keys(&t, "Enter");
+    expect(&t, "found: Output external read latency 0-127 cycles");
+    tmux_literal(&t, "n");
+    expect(&t, "found: Output external read latency 128-191 cycles");
+    tmux_keys(&t, "Enter");
+    expect(&t, "found: Output external read latency 192-255 cycles");
+    tmux_stop(&t);
+}
+
+Test(tui_view, per_core_on_a_group_without_instances_says_so, .timeout = 60)
+{
+    struct tmux t;
+
+    start(&t, 100, 30, "", T8XX);
+    expect(&t, "GPU usage");
+    tmux_literal(&t, "c");
+    expect(&t, "no per-core data");
+    tmux_stop(&t);
+}
+
+Test(tui_view, help_hides_what_is_behind_it, .timeout = 60)
+{
+    struct tmux t;
+    char *s;
+
+    start(&t, 120, 40, "", T8XX);
+    expect(&t, "GPU usage");
+    tmux_literal(&t, "h");
+    expect(&t, "gputop keys");
+    s = tmux_capture(&t);
+    cr_assert_null(strstr(s, "GPU usage"), "the dashboard shows around the help:\n%s", s);
+    cr_assert_null(strstr(s, "triage"), "the dashboard shows around the help:\n%s", s);
+    free(s);
+    tmux_stop(&t);
+}
