@@ -51,12 +51,24 @@ uint32_t gt_engine_instances(const struct gt_engine *e, size_t metric);
 /* 1 when the metric's expression asks for one value per instance
  * (".Cluster[0..N]"). */
 int gt_engine_instanced(const struct gt_engine *e, size_t metric);
-/* The metric evaluated for one instance. Counters of that block take the
- * instance's own value, scaled as if every instance behaved like it (times
- * the instance count under a sum rule); references written with an
- * instance range take the instance's raw value. */
+/* How one instance's value of a metric is read:
+ * - OWN: counters of the instance's block take the instance's own value,
+ *   so a count is that core's (slice's, cluster's) own count. Under a sum
+ *   rule the instances' rows add up to the metric's total; under a mean
+ *   rule the total is the per-instance mean, so the rows average to it.
+ * - SCALED: as if every instance behaved like this one (times the instance
+ *   count under a sum rule), so ratios and percentages whose expressions
+ *   divide by GPU-wide figures read per instance.
+ * References written with an instance range take the instance's raw value
+ * in both. */
+enum gt_instance_mode { GT_INSTANCE_OWN, GT_INSTANCE_SCALED };
+/* OWN for count kinds (show count, bucket), SCALED for the rest. */
+enum gt_instance_mode gt_engine_instance_mode(const struct gt_engine *e, size_t metric);
+/* The metric evaluated for one instance, in the metric's own mode. */
 double gt_engine_eval_instance(const struct gt_engine *e, const struct gt_snapshot *s,
                                size_t metric, uint32_t inst);
+double gt_engine_eval_instance_as(const struct gt_engine *e, const struct gt_snapshot *s,
+                                  size_t metric, uint32_t inst, enum gt_instance_mode mode);
 /* Size of the compiled form: counters read per snapshot, instructions run. */
 void gt_engine_size(const struct gt_engine *e, size_t *ninputs, size_t *ninstr);
 

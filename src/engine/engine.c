@@ -361,6 +361,7 @@ struct inst_ctx {
     const struct metric_info *mi;
     const struct gt_expr *expr;
     uint32_t inst;
+    enum gt_instance_mode mode;
 };
 
 /* One instance's value of a counter, reduced like a one-instance input. */
@@ -397,8 +398,10 @@ static double ref_value(void *arg, size_t ref)
     if (counter == x->mi->inst_counter ||
         (x->mi->inst_counter >= 0 && k->instances == x->mi->instances &&
          strcmp(k->block, x->e->c->counters[x->mi->inst_counter].block) == 0)) {
-        /* As if every instance behaved like this one. */
         v = instance_value(x->e, x->s, counter, x->inst);
+        if (x->mode == GT_INSTANCE_OWN)
+            return v;
+        /* As if every instance behaved like this one. */
         if (k->kind == GT_COUNTER_DELTA && gt_layout_agg_for(x->e->l, k->block) == GT_AGG_SUM)
             v *= k->instances;
         return v;
@@ -414,8 +417,21 @@ static double ref_value(void *arg, size_t ref)
     return reduce(&in, x->s->deltas);
 }
 
+enum gt_instance_mode gt_engine_instance_mode(const struct gt_engine *e, size_t metric)
+{
+    enum gt_show show = metric < e->nmetrics ? e->l->metrics[metric].show : GT_SHOW_VALUE;
+
+    return show == GT_SHOW_COUNT || show == GT_SHOW_BUCKET ? GT_INSTANCE_OWN : GT_INSTANCE_SCALED;
+}
+
 double gt_engine_eval_instance(const struct gt_engine *e, const struct gt_snapshot *s,
                                size_t metric, uint32_t inst)
+{
+    return gt_engine_eval_instance_as(e, s, metric, inst, gt_engine_instance_mode(e, metric));
+}
+
+double gt_engine_eval_instance_as(const struct gt_engine *e, const struct gt_snapshot *s,
+                                  size_t metric, uint32_t inst, enum gt_instance_mode mode)
 {
     struct inst_ctx x;
 
@@ -426,6 +442,7 @@ double gt_engine_eval_instance(const struct gt_engine *e, const struct gt_snapsh
     x.mi = &e->m[metric];
     x.expr = e->l->metrics[metric].expr;
     x.inst = inst;
+    x.mode = mode;
     return gt_expr_eval(x.expr, ref_value, &x);
 }
 
