@@ -181,9 +181,9 @@ struct mali {
     struct gt_snapshot s;
 };
 
-static void mali_setup(struct mali *x, const char *layout, const char *gpu)
+static void mali_setup_cores(struct mali *x, const char *layout, const char *gpu, uint32_t cores)
 {
-    struct gt_device_desc dev = { gpu, 2, 2, 128, 0 };
+    struct gt_device_desc dev = { gpu, cores, 2, 128, 0 };
     struct gt_diag d;
 
     x->l = gt_layout_load(layout, &d);
@@ -196,6 +196,11 @@ static void mali_setup(struct mali *x, const char *layout, const char *gpu)
     x->s.t_start_ns = 0;
     x->s.t_end_ns = 100000000ull;
     x->s.nsamples = 1;
+}
+
+static void mali_setup(struct mali *x, const char *layout, const char *gpu)
+{
+    mali_setup_cores(x, layout, gpu, 2);
 }
 
 static void mali_teardown(struct mali *x)
@@ -455,4 +460,44 @@ Test(engine, span_accumulate_and_zero_touch_only_their_slots)
     cr_assert_eq(a.nsamples, 0);
     gt_snapshot_free(&a);
     gt_snapshot_free(&b);
+}
+
+static const char *name_of(const struct gt_engine *e, size_t m, uint32_t inst, int brief)
+{
+    static char buf[64];
+
+    return gt_engine_instance_name(e, m, inst, brief, buf, sizeof(buf));
+}
+
+Test(engine, instances_are_named_by_block_with_physical_core_numbers)
+{
+    static const unsigned want[7] = { 0, 1, 2, 4, 5, 6, 8 };
+    struct fixture f;
+    struct mali x;
+    size_t m;
+    uint32_t i;
+    char buf[32];
+
+    setup_fixture(&f, "sum");
+    cr_assert_str_eq(name_of(f.e, 0, 3, 0), "shader core 3");   /* mask unknown */
+    cr_assert_str_eq(name_of(f.e, 3, 1, 0), "L2 slice 1");
+    cr_assert_str_eq(name_of(f.e, 3, 1, 1), "slice 1");
+    cr_assert_str_eq(name_of(f.e, 6, 0, 0), "CPU cluster 0");
+    cr_assert_str_eq(name_of(f.e, 6, 0, 1), "cluster 0");
+    teardown_fixture(&f);
+
+    /* A G715 MC7 with core mask 0x177: cores 0, 1, 2, 4, 5, 6, 8 */
+    mali_setup_cores(&x, "mali-g715", "G715", 7);
+    gt_engine_set_core_mask(x.e, 0x177);
+    m = mali_metric(&x, "Fragment warps");
+    cr_assert_eq(gt_engine_instances(x.e, m), 7);
+    for (i = 0; i < 7; i++) {
+        snprintf(buf, sizeof(buf), "shader core %u", want[i]);
+        cr_assert_str_eq(name_of(x.e, m, i, 0), buf);
+        cr_assert_eq(gt_engine_instance_number(x.e, m, i), want[i]);
+    }
+    cr_assert_str_eq(name_of(x.e, m, 3, 1), "core 4");
+    /* Slices are not cores: the mask leaves them alone */
+    cr_assert_str_eq(name_of(x.e, mali_metric(&x, "Output external read bytes"), 1, 0), "L2 slice 1");
+    mali_teardown(&x);
 }

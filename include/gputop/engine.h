@@ -69,6 +69,19 @@ double gt_engine_eval_instance(const struct gt_engine *e, const struct gt_snapsh
                                size_t metric, uint32_t inst);
 double gt_engine_eval_instance_as(const struct gt_engine *e, const struct gt_snapshot *s,
                                   size_t metric, uint32_t inst, enum gt_instance_mode mode);
+/* The shader cores present, bit N for core N (the kbase core mask), so
+ * that instance names carry the physical core numbers; 0 (the default)
+ * when unknown: cores are then numbered 0..n-1. */
+void gt_engine_set_core_mask(struct gt_engine *e, uint64_t mask);
+/* The number instance inst of a metric goes by: a shader core's physical
+ * number (mask 0x177: instances 0..6 are cores 0, 1, 2, 4, 5, 6, 8), else
+ * inst itself. */
+uint32_t gt_engine_instance_number(const struct gt_engine *e, size_t metric, uint32_t inst);
+/* What instance inst of a metric is, from its block: "shader core 4",
+ * "L2 slice 1", "CPU cluster 0", "CPU 3"; brief: "core 4", "slice 1",
+ * "cluster 0", "cpu 3". Writes at most len bytes to buf; returns buf. */
+const char *gt_engine_instance_name(const struct gt_engine *e, size_t metric, uint32_t inst,
+                                    int brief, char *buf, size_t len);
 /* Size of the compiled form: counters read per snapshot, instructions run. */
 void gt_engine_size(const struct gt_engine *e, size_t *ninputs, size_t *ninstr);
 

@@ -39,6 +39,7 @@ struct gt_engine {
     size_t nunres;
     double *regs;
     uint32_t *result;      /* per metric: the register to read (a NaN one if unavailable) */
+    uint64_t core_mask;    /* shader cores present; 0 unknown */
 };
 
 static int add_unresolved(struct gt_engine *e, const char *name, size_t metric,
@@ -444,6 +445,56 @@ double gt_engine_eval_instance_as(const struct gt_engine *e, const struct gt_sna
     x.inst = inst;
     x.mode = mode;
     return gt_expr_eval(x.expr, ref_value, &x);
+}
+
+void gt_engine_set_core_mask(struct gt_engine *e, uint64_t mask) { e->core_mask = mask; }
+
+static const char *instance_block(const struct gt_engine *e, size_t metric)
+{
+    int k = metric < e->nmetrics ? e->m[metric].inst_counter : -1;
+
+    return k >= 0 ? e->c->counters[k].block : "";
+}
+
+/* The position of the (inst + 1)-th set bit of mask: the catalogue holds
+ * the present cores in ascending order, without gaps. */
+static uint32_t nth_set_bit(uint64_t mask, uint32_t inst)
+{
+    uint32_t bit;
+
+    for (bit = 0; bit < 64; bit++)
+        if (((mask >> bit) & 1) && inst-- == 0)
+            return bit;
+    return UINT32_MAX;
+}
+
+uint32_t gt_engine_instance_number(const struct gt_engine *e, size_t metric, uint32_t inst)
+{
+    uint32_t bit;
+
+    if (!e->core_mask || strcmp(instance_block(e, metric), "shadercore") != 0)
+        return inst;
+    bit = nth_set_bit(e->core_mask, inst);
+    return bit == UINT32_MAX ? inst : bit;
+}
+
+const char *gt_engine_instance_name(const struct gt_engine *e, size_t metric, uint32_t inst,
+                                    int brief, char *buf, size_t len)
+{
+    static const char *const names[][3] = {
+        { "shadercore", "shader core", "core" },
+        { "memsys", "L2 slice", "slice" },
+        { "cluster", "CPU cluster", "cluster" },
+        { "cpu", "CPU", "cpu" },
+    };
+    const char *block = instance_block(e, metric), *what = block[0] ? block : "instance";
+    size_t i;
+
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcmp(block, names[i][0]) == 0)
+            what = names[i][brief ? 2 : 1];
+    snprintf(buf, len, "%s %u", what, (unsigned)gt_engine_instance_number(e, metric, inst));
+    return buf;
 }
 
 double gt_engine_seconds(const struct gt_snapshot *s)

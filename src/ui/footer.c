@@ -23,10 +23,10 @@ void tui_draw_footer(struct tui *t)
         const struct gt_metric_def *md = &t->l->metrics[t->selected];
         char mn[32], mx[32];
         why = gt_engine_unavailable(t->cfg->engine, (size_t)t->selected);
-        gt_fmt_si(mn, sizeof(mn), tui_shown_value(t, (size_t)t->selected,
-                                               gt_history_min(t->hist, (size_t)t->selected)));
-        gt_fmt_si(mx, sizeof(mx), tui_shown_value(t, (size_t)t->selected,
-                                               gt_history_max(t->hist, (size_t)t->selected)));
+        gt_fmt_si(mn, sizeof(mn), tui_history_shown(t, (size_t)t->selected,
+                                                    gt_history_min(t->hist, (size_t)t->selected)));
+        gt_fmt_si(mx, sizeof(mx), tui_history_shown(t, (size_t)t->selected,
+                                                    gt_history_max(t->hist, (size_t)t->selected)));
         snprintf(buf, sizeof(buf), " %s%s%s  [min %s max %s]", md->ref ? md->ref : "",
                  md->ref ? " " : "", why ? why : md->desc ? md->desc : md->title, mn, mx);
         tui_put(t, LINES - 1, 0, buf, -1, ST_DIM);

@@ -46,6 +46,7 @@ struct tui {
     char search[64];
     char message[160];
     double *vals;
+    double *hist_row;            /* vals as history keeps them */
     struct gt_history *hist;
     struct gt_snapshot snap;
     int have_data;
@@ -74,6 +75,8 @@ int tui_is_rate_kind(enum gt_show s);
 double tui_per_interval(const struct tui *t, size_t m, double v);
 double tui_shown_value(const struct tui *t, size_t m, double v);
 double tui_metric_value(const struct tui *t, size_t m, int inst);
+double tui_history_entry(const struct tui *t, size_t m, double per_interval);
+double tui_history_shown(const struct tui *t, size_t m, double entry);
 
 /* header.c */
 void tui_draw_header(struct tui *t);

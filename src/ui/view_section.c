@@ -141,7 +141,7 @@ static double bar_fraction(const struct tui *t, const struct row *r, double v)
         return total > 0 ? t->vals[r->idx] / total : -1;
     }
     if (md->show == GT_SHOW_COUNT && t->count_bars && r->inst < 0) {
-        double max = tui_shown_value(t, r->idx, gt_history_max(t->hist, r->idx));
+        double max = tui_history_shown(t, r->idx, gt_history_max(t->hist, r->idx));
         return max > 0 ? v / max : -1;
     }
     return -1;
