@@ -115,3 +115,101 @@ Test(tui_percore, period_change_leaves_history_comparable, .timeout = 120)
     free(s);
     tmux_stop(&t);
 }
+
+/* Column where the value of the line holding text starts: the first digit
+ * after the title. */
+static int value_column(const char *line, const char *title)
+{
+    const char *p = strstr(line, title);
+    const char *q;
+
+    if (!p)
+        return -1;
+    for (q = p + strlen(title); *q && !(*q >= '0' && *q <= '9'); q++)
+        ;
+    return *q ? (int)(q - line) : -1;
+}
+
+/* Columns of text up to byte offset n (UTF-8: one column a character). */
+static int columns(const char *s, int n)
+{
+    int c = 0, i;
+
+    for (i = 0; i < n; i++)
+        c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
+}
+
+/* A G715 MC7 (core mask 0x177) and its two L2 slices, in the per-core
+ * view: rows named by what they are, with physical core numbers; a count's
+ * rows are each instance's own count, so the slices add up to the total;
+ * the values sit in the metric's own value column. */
+Test(tui_percore, rows_are_named_and_add_up, .timeout = 60)
+{
+    struct tmux t;
+    char metric[512], s0[512], s1[512];
+    double total, a, b;
+    char *s;
+
+    start(&t, 100, 40, "--source sim:mali-g715,scene=game --no-cpu");
+    tmux_literal(&t, "/");
+    tmux_literal(&t, "Output external read bytes");
+    tmux_keys(&t, "Enter");
+    tmux_literal(&t, "c");
+    free(expect(&t, "L2 slice 1"));
+    tmux_literal(&t, " ");                      /* pause: one snapshot on screen */
+    s = expect(&t, "PAUSED");
+    cr_assert_null(strstr(s, "instance"), "rows say 'instance':\n%s", s);
+    line_with(s, "  Output external read bytes", metric, sizeof(metric));
+    line_with(s, "L2 slice 0", s0, sizeof(s0));
+    line_with(s, "L2 slice 1", s1, sizeof(s1));
+    total = parse_si(metric + value_column(metric, "bytes") );
+    a = parse_si(s0 + value_column(s0, "slice 0"));
+    b = parse_si(s1 + value_column(s1, "slice 1"));
+    /* Three significant digits on screen: within 1 % */
+    cr_assert(fabs(a + b - total) <= 0.01 * total, "slices %g + %g, total %g:\n%s", a, b, total, s);
+    cr_assert_eq(columns(s0, value_column(s0, "slice 0")), columns(metric, value_column(metric, "bytes")),
+                 "values out of line:\n%s\n%s", metric, s0);
+    free(s);
+    tmux_literal(&t, " ");
+    tmux_literal(&t, "4");                      /* shader core data path, still per core */
+    s = expect(&t, "shader core 8");
+    cr_assert(strstr(s, "shader core 4") && strstr(s, "shader core 6"), "%s", s);
+    cr_assert_null(strstr(s, "shader core 3"), "core 3 is fused off (mask 0x177):\n%s", s);
+    cr_assert_null(strstr(s, "shader core 7"), "core 7 is fused off (mask 0x177):\n%s", s);
+    free(s);
+    free(expect(&t, "shader cores: min "));
+    tmux_stop(&t);
+}
+
+/* At 80 columns a 12-core G720 fits its cores as a strip, several per
+ * line, with min / max / spread above. */
+Test(tui_percore, many_cores_make_a_strip, .timeout = 60)
+{
+    struct tmux t;
+    char spread[512];
+    const char *p;
+    int lines = 0;
+    char *s;
+
+    start(&t, 80, 30, "--source sim:mali-g720,scene=game --no-cpu");
+    tmux_literal(&t, "4");
+    tmux_literal(&t, "c");
+    s = expect(&t, "shader cores: min ");
+    cr_assert_null(strstr(s, "shader core 11"), "one row per core:\n%s", s);
+    line_with(s, "shader cores: min ", spread, sizeof(spread));
+    cr_assert(strstr(spread, "max ") && strstr(spread, "spread "), "%s", spread);
+    /* Strip lines follow: indented, starting with a core number. */
+    p = strstr(s, spread) + strlen(spread) + 1;
+    while (strncmp(p, "    ", 4) == 0 && p[strspn(p, " ")] >= '0' && p[strspn(p, " ")] <= '9') {
+        const char *e = strchr(p, '\n');
+        lines++;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    cr_assert(lines >= 2 && lines <= 4, "12 cores in %d strip lines:\n%s", lines, s);
+    cr_assert(strstr(s, " 11 "), "core 11 missing from the strip:\n%s", s);
+    free(s);
+    tmux_stop(&t);
+}

@@ -478,8 +478,7 @@ uint32_t gt_engine_instance_number(const struct gt_engine *e, size_t metric, uin
     return bit == UINT32_MAX ? inst : bit;
 }
 
-const char *gt_engine_instance_name(const struct gt_engine *e, size_t metric, uint32_t inst,
-                                    int brief, char *buf, size_t len)
+const char *gt_engine_instance_kind(const struct gt_engine *e, size_t metric, int brief)
 {
     static const char *const names[][3] = {
         { "shadercore", "shader core", "core" },
@@ -487,13 +486,20 @@ const char *gt_engine_instance_name(const struct gt_engine *e, size_t metric, ui
         { "cluster", "CPU cluster", "cluster" },
         { "cpu", "CPU", "cpu" },
     };
-    const char *block = instance_block(e, metric), *what = block[0] ? block : "instance";
+    const char *block = instance_block(e, metric);
     size_t i;
 
     for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         if (strcmp(block, names[i][0]) == 0)
-            what = names[i][brief ? 2 : 1];
-    snprintf(buf, len, "%s %u", what, (unsigned)gt_engine_instance_number(e, metric, inst));
+            return names[i][brief ? 2 : 1];
+    return block[0] ? block : "instance";
+}
+
+const char *gt_engine_instance_name(const struct gt_engine *e, size_t metric, uint32_t inst,
+                                    int brief, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %u", gt_engine_instance_kind(e, metric, brief),
+             (unsigned)gt_engine_instance_number(e, metric, inst));
     return buf;
 }
 

@@ -15,12 +15,13 @@
 #include "gputop/termout.h"
 #include "gputop/tui.h"
 
-enum row_kind { ROW_GROUP, ROW_TRIAGE, ROW_METRIC, ROW_INSTANCE, ROW_BUCKET };
+enum row_kind { ROW_GROUP, ROW_TRIAGE, ROW_METRIC, ROW_INSTANCE, ROW_BUCKET,
+                ROW_STRIP, ROW_SPREAD };
 
 struct row {
     enum row_kind kind;
     size_t idx;          /* group or metric */
-    int inst;            /* ROW_INSTANCE */
+    int inst;            /* ROW_INSTANCE; ROW_STRIP: its first instance */
 };
 
 /* What a cell looks like: a foreground colour from the terminal's own
@@ -90,9 +91,14 @@ void tui_keep_selection_visible(struct tui *t);
 void tui_draw_body(struct tui *t);
 int tui_body_height(void);
 
-/* view_percore.c: one row per instance (shader core, cluster) */
+/* view_percore.c: a metric per instance (shader core, L2 slice, cluster):
+ * one row each, or a compact strip of several per line, and a line with
+ * min / max / spread */
 void tui_percore_add_rows(struct tui *t, size_t g, size_t m);
-void tui_percore_name(const struct tui *t, const struct row *r, struct gt_text *s);
+void tui_percore_name(const struct tui *t, const struct row *r, char *buf, size_t len, int width);
+double tui_percore_fraction(const struct tui *t, size_t m, double v);
+void tui_percore_draw_strip(struct tui *t, int y, const struct row *r);
+void tui_percore_draw_spread(struct tui *t, int y, const struct row *r);
 
 /* view_triage.c */
 void tui_draw_triage(struct tui *t, int y);

@@ -140,7 +140,9 @@ static double bar_fraction(const struct tui *t, const struct row *r, double v)
                 total += t->vals[m];
         return total > 0 ? t->vals[r->idx] / total : -1;
     }
-    if (md->show == GT_SHOW_COUNT && t->count_bars && r->inst < 0) {
+    if (r->inst >= 0)
+        return tui_percore_fraction(t, r->idx, v);
+    if (md->show == GT_SHOW_COUNT && t->count_bars) {
         double max = tui_history_shown(t, r->idx, gt_history_max(t->hist, r->idx));
         return max > 0 ? v / max : -1;
     }
@@ -177,7 +179,9 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r)
 {
     const struct gt_metric_def *md = &t->l->metrics[r->idx];
     int nw = name_width(), x, vw = 16, bw, selected = r->inst < 0 && (long)r->idx == t->selected;
-    int spark = t->sparks && r->inst < 0 && COLS >= 60;
+    /* Instance rows keep the sparkline's column empty, so that their bars
+     * and values line up with the metric's. */
+    int spark = t->sparks && COLS >= 60;
     double v = tui_metric_value(t, r->idx, r->inst), frac;
     char name[256], val[64];
     uint32_t bar[512];
@@ -186,7 +190,7 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r)
 
     gt_text_init(&s, name, sizeof(name));
     if (r->inst >= 0) {
-        tui_percore_name(t, r, &s);
+        tui_percore_name(t, r, name, sizeof(name), nw);
     } else {
         gt_text_add(&s, "  ");
         gt_text_add(&s, md->title);
@@ -218,7 +222,7 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r)
     if (bw < 4)
         bw = 0;
     tui_put(t, y, x + (bw ? bw + 1 : 0), val, vw + (bw ? 0 : COLS), ST_PLAIN);
-    if (spark)
+    if (spark && r->inst < 0)
         draw_spark(t, y, COLS - SPARK_WIDTH, r->idx);
 }
 
@@ -233,6 +237,12 @@ static void draw_row(struct tui *t, int y, const struct row *r)
     }
     case ROW_TRIAGE:
         tui_draw_triage(t, y);
+        return;
+    case ROW_STRIP:
+        tui_percore_draw_strip(t, y, r);
+        return;
+    case ROW_SPREAD:
+        tui_percore_draw_spread(t, y, r);
         return;
     default:
         draw_metric_row(t, y, r);
