@@ -187,3 +187,12 @@ Test(cli, options_parsed)
     cr_assert_float_eq(o.out.duration_s, 1.5, 1e-12);
     cr_assert_str_eq(o.record, "x.gtc");
 }
+
+Test(cli, per_core_option)
+{
+    struct gt_options o;
+    char *argv[] = { "gputop", "-b", "--per-core", NULL };
+
+    cr_assert_eq(gt_options_parse(&o, 3, argv, stderr), 0);
+    cr_assert_eq(o.out.per_core, 1);
+}

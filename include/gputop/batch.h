@@ -20,12 +20,14 @@ struct gt_batch_opts {
     const char *section;       /* title, hotkey or NULL for all */
     const char *pattern;       /* glob on metric title or ref, NULL for all */
     int per_second;            /* counts as rates */
+    int per_core;              /* a column per shader core, L2 slice, cluster too */
 };
 
 /* A selected output column: a metric, or one instance of it. */
 struct gt_column {
     size_t metric;
     int instance;              /* -1 for the metric's own value */
+    int per_core;              /* 1: a --per-core column, named by its instance */
     char key[96];              /* JSON key: ref, or title; unique */
     char title[160];           /* CSV header text */
 };

@@ -45,6 +45,7 @@ void gt_usage(FILE *out)
 "  --section NAME|KEY      only this section (title or hotkey)\n"
 "  --metrics PATTERN       only metrics whose title or ref matches the glob\n"
 "  --per-second            counts as rates per second\n"
+"  --per-core              also a column per shader core, L2 slice or cluster\n"
 "Other:\n"
 "  -h, --help              show this help\n"
 "  -V, --version           show the version\n"
@@ -100,7 +101,7 @@ static int parse_format(const char *s, enum gt_batch_format *f)
 enum {
     OPT_LAYOUT = 256, OPT_LIST_LAYOUTS, OPT_CHECK_LAYOUT, OPT_GPU, OPT_SOURCE, OPT_NO_CPU,
     OPT_LIST_SOURCES, OPT_RECORD, OPT_SECTION, OPT_METRICS, OPT_PER_SECOND,
-    OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PROBE,
+    OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PROBE, OPT_PER_CORE,
 };
 
 static const struct option longopts[] = {
@@ -123,6 +124,7 @@ static const struct option longopts[] = {
     { "section", required_argument, 0, OPT_SECTION },
     { "metrics", required_argument, 0, OPT_METRICS },
     { "per-second", no_argument, 0, OPT_PER_SECOND },
+    { "per-core", no_argument, 0, OPT_PER_CORE },
     { "refresh", required_argument, 0, 'r' },
     { "no-color", no_argument, 0, OPT_NO_COLOR },
     { "no-colour", no_argument, 0, OPT_NO_COLOR },
@@ -152,6 +154,7 @@ static int one_option(struct gt_options *o, int c, const char *arg, FILE *err)
     case OPT_SECTION: o->out.section = arg; return 0;
     case OPT_METRICS: o->out.pattern = arg; return 0;
     case OPT_PER_SECOND: o->out.per_second = 1; return 0;
+    case OPT_PER_CORE: o->out.per_core = 1; return 0;
     case 'b': o->batch = 1; return 0;
     case OPT_NO_COLOR: o->no_color = 1; return 0;
     case OPT_NO_MOUSE: o->no_mouse = 1; return 0;

@@ -49,14 +49,17 @@ static int metric_matches(const struct gt_metric_def *m, const char *pattern)
     return m->ref && fnmatch(pattern, m->ref, 0) == 0;
 }
 
+/* inst_name: a --per-core column's instance ("shader core 4"), else NULL. */
 static void unique_key(struct gt_column *cols, size_t n, struct gt_column *c,
-                       const struct gt_metric_def *m)
+                       const struct gt_metric_def *m, const char *inst_name)
 {
     size_t i;
     int dup = 1;
 
     snprintf(c->key, sizeof(c->key), "%s", m->ref ? m->ref : m->title);
-    if (c->instance >= 0)
+    if (inst_name)
+        snprintf(c->key + strlen(c->key), sizeof(c->key) - strlen(c->key), " [%s]", inst_name);
+    else if (c->instance >= 0)
         snprintf(c->key + strlen(c->key), sizeof(c->key) - strlen(c->key), "[%d]", c->instance);
     for (;;) {
         int clash = 0;
@@ -70,7 +73,8 @@ static void unique_key(struct gt_column *cols, size_t n, struct gt_column *c,
 }
 
 static int add_column(struct gt_column **cols, size_t *n, size_t *cap,
-                      const struct gt_metric_def *m, size_t metric, int instance)
+                      const struct gt_metric_def *m, size_t metric, int instance,
+                      const char *inst_name)
 {
     struct gt_column *c;
 
@@ -85,12 +89,31 @@ static int add_column(struct gt_column **cols, size_t *n, size_t *cap,
     c = &(*cols)[*n];
     c->metric = metric;
     c->instance = instance;
-    if (instance >= 0)
+    c->per_core = inst_name != NULL;
+    if (inst_name)
+        snprintf(c->title, sizeof(c->title), "%s [%s]", m->title, inst_name);
+    else if (instance >= 0)
         snprintf(c->title, sizeof(c->title), "%s[%d]", m->title, instance);
     else
         snprintf(c->title, sizeof(c->title), "%s", m->title);
-    unique_key(*cols, *n, c, m);
+    unique_key(*cols, *n, c, m, inst_name);
     (*n)++;
+    return 0;
+}
+
+/* --per-core: after the metric's own column, one per instance, named as
+ * the dashboard names its rows ("Title [shader core 4]"). */
+static int add_per_core(struct gt_column **cols, size_t *n, size_t *cap,
+                        const struct gt_engine *e, const struct gt_metric_def *m, size_t metric)
+{
+    uint32_t k, ninst = gt_engine_unavailable(e, metric) ? 1 : gt_engine_instances(e, metric);
+    char name[48];
+
+    for (k = 0; ninst > 1 && k < ninst; k++) {
+        gt_engine_instance_name(e, metric, k, 0, name, sizeof(name));
+        if (add_column(cols, n, cap, m, metric, (int)k, name) < 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -114,12 +137,13 @@ long gt_batch_columns(const struct gt_layout *l, const struct gt_engine *e,
         if (!section_matches(l, (size_t)m->section, o->section) || !metric_matches(m, o->pattern))
             continue;
         if (!gt_engine_instanced(e, i) || gt_engine_unavailable(e, i)) {
-            if (add_column(cols, &n, &cap, m, i, -1) < 0)
+            if (add_column(cols, &n, &cap, m, i, -1, NULL) < 0 ||
+                (o->per_core && add_per_core(cols, &n, &cap, e, m, i) < 0))
                 return -1;
             continue;
         }
         for (k = 0; k < gt_engine_instances(e, i); k++)
-            if (add_column(cols, &n, &cap, m, i, (int)k) < 0)
+            if (add_column(cols, &n, &cap, m, i, (int)k, NULL) < 0)
                 return -1;
     }
     if (n == 0)
@@ -246,6 +270,12 @@ static void json_meta(FILE *f, const struct gt_layout *l, const struct gt_engine
         json_string(f, l->sections[m->section].title);
         fputs(",\"group\":", f);
         json_string(f, l->groups[m->group].title);
+        if (cols[i].per_core) {
+            char name[48];
+            fputs(",\"instance\":", f);
+            json_string(f, gt_engine_instance_name(e, cols[i].metric, (uint32_t)cols[i].instance,
+                                                   0, name, sizeof(name)));
+        }
         if (why) {
             fputs(",\"unavailable\":", f);
             json_string(f, why);
