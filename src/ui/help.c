@@ -7,7 +7,7 @@ static const char *const help_lines[] = {
     "  1-9 0 a-z    show the section with that key (see the tabs)",
     "  Tab, right   next section;  Shift-Tab, left  previous section",
     "  up, down     select a metric;  PgUp, PgDn, Home, End  scroll",
-    "  c            per-core view: one bar per instance in the selected group",
+    "  c            per-core view: each shader core / L2 slice of the group",
     "  space        pause / resume the display",
     "  + -          sample faster / slower",
     "  t            counts per second / per interval",
