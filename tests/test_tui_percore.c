@@ -77,6 +77,43 @@ static void line_with(const char *screen, const char *text, char *out, size_t le
     snprintf(out, len, "%.*s", (int)(e ? e - b : (long)strlen(b)), b);
 }
 
+/* The levels (0-7, -1 blank) of the sparkline: the last 12 columns. */
+static void spark_levels(const char *line, int *lv)
+{
+    const char *p = line + strlen(line);
+    int k = 0, i;
+
+    while (p > line && k < 12)
+        if (((unsigned char)*--p & 0xC0) != 0x80)
+            k++;
+    for (i = 0; i < 12; i++) {
+        /* U+2581..U+2588 are E2 96 81..88 in UTF-8 */
+        if ((unsigned char)p[0] == 0xE2 && (unsigned char)p[1] == 0x96) {
+            lv[i] = (unsigned char)p[2] - 0x81;
+            p += 3;
+        } else {
+            lv[i] = -1;
+            p += *p ? 1 : 0;
+        }
+    }
+}
+
+/* A step up: the oldest columns at the bottom, the newest at the top, as
+ * ▁▁▁▁▁▂▄█████ after a tenfold longer period. */
+static int spikes(const char *line)
+{
+    int lv[12], i;
+
+    spark_levels(line, lv);
+    for (i = 0; i < 4; i++)
+        if (lv[i] > 1)
+            return 0;
+    for (i = 9; i < 12; i++)
+        if (lv[i] < 6)
+            return 0;
+    return 1;
+}
+
 /* A steady scene sampled every 100 ms, then every second ('-' three
  * times): the counts per interval grow tenfold, but history, min / max
  * and the sparkline compare like with like, so no spike appears. */
@@ -95,9 +132,9 @@ Test(tui_percore, period_change_leaves_history_comparable, .timeout = 120)
     free(expect(&t, "1000 ms"));
     tmux_keys(&t, "Down");
     tmux_keys(&t, "Up");                        /* the footer shows min / max again */
-    /* Poll until five new samples (the last ones a second long) have
+    /* Poll until seven new samples (the last ones a second long) have
      * entered the sparkline. */
-    for (polls = 0; polls < 600 && changes < 6; polls++) {
+    for (polls = 0; polls < 600 && changes < 8; polls++) {
         s = tmux_capture(&t);
         line_with(s, "GPU active cycles", row, sizeof(row));
         if (strcmp(row, last) != 0) {
@@ -107,8 +144,11 @@ Test(tui_percore, period_change_leaves_history_comparable, .timeout = 120)
         free(s);
         usleep(50000);
     }
-    cr_assert_geq(changes, 6, "the sparkline did not move: %s", last);
+    cr_assert_geq(changes, 8, "the sparkline did not move: %s", last);
     s = tmux_capture(&t);
+    line_with(s, "GPU active cycles", row, sizeof(row));
+    /* A spike squeezes everything before it into the lowest level: ▁▁▁▁▁▁▁██ */
+    cr_assert(!spikes(row), "the sparkline spikes: %s", row);
     cr_assert(footer_min_max(s, &mn, &mx), "no min / max in the footer:\n%s", s);
     /* The scene holds within a few percent; a 10x jump is the bug. */
     cr_assert(mn > 0 && mx / mn < 1.5, "min %g max %g across the period change:\n%s", mn, mx, s);
