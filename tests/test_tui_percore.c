@@ -287,3 +287,39 @@ Test(percore_batch, csv_columns_from_the_real_binary, .timeout = 60)
     cr_assert(strstr(head, ",Fragment warps [shader core 4],"), "%s", head);
     cr_assert_null(strstr(head, "shader core 3"), "%s", head);
 }
+
+/* The Mali source against the fake kbase (a G715 with the sparse core
+ * mask 0xEF: cores 0-3 and 5-7): the cores the kernel lays out in mask
+ * order reach the columns under their physical numbers. Logical core 4 is
+ * physical core 5, logical 6 is core 7. */
+Test(percore_batch, fake_kbase_cores_by_physical_number, .timeout = 60)
+{
+    const char *fake = getenv("GPUTOP_FAKE_BIN");
+    char cmd[1024], head[8192] = "", rec[8192] = "", want[256];
+    double v[10];
+    FILE *p;
+    int n;
+
+    snprintf(cmd, sizeof(cmd), "%s G715 csf 1.21 3:4:9=100 3:6:9=300 -- -b -f csv -n 1 --no-cpu "
+             "--per-core --metrics 'Fragment warps'",
+             fake ? fake : "build/native/tests/gputop-fake");
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    cr_assert_not_null(fgets(head, sizeof(head), p), "%s: no header", cmd);
+    cr_assert_not_null(fgets(rec, sizeof(rec), p), "%s: no record", cmd);
+    pclose(p);
+    snprintf(want, sizeof(want), "time_s,interval_s,Fragment warps,Fragment warps [shader core 0],"
+             "Fragment warps [shader core 1],Fragment warps [shader core 2],"
+             "Fragment warps [shader core 3],Fragment warps [shader core 5],"
+             "Fragment warps [shader core 6],Fragment warps [shader core 7]\n");
+    cr_assert_str_eq(head, want);
+    n = sscanf(rec, "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &v[0], &v[1], &v[2], &v[3], &v[4],
+               &v[5], &v[6], &v[7], &v[8], &v[9]);
+    cr_assert_eq(n, 10, "%s", rec);
+    /* G715: shader cores averaged, (100 + 300) / 7 per core; each column
+     * its core's own count */
+    cr_assert_float_eq(v[2], 400.0 / 7, 1e-9, "%s", rec);
+    cr_assert(v[3] == 0 && v[4] == 0 && v[5] == 0 && v[6] == 0 && v[8] == 0, "%s", rec);
+    cr_assert_eq(v[7], 100, "%s", rec);
+    cr_assert_eq(v[9], 300, "%s", rec);
+}
