@@ -54,7 +54,8 @@ void tui_percore_add_rows(struct tui *t, size_t g, size_t m)
 
     if (n <= 1)
         return;
-    if (n <= ROWS_MAX) {
+    /* A row each when few, or when not even one strip cell fits. */
+    if (n <= ROWS_MAX || COLS < INDENT + cell_width(t, m)) {
         for (i = 0; i < n; i++)
             tui_add_row(t, ROW_INSTANCE, m, (int)i);
         if (asked)
