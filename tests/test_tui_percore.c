@@ -180,6 +180,24 @@ static int columns(const char *s, int n)
     return c;
 }
 
+/* Polls until the line holding title shows a number after it. */
+static void wait_for_value(struct tmux *t, const char *title)
+{
+    char line[512], *s = NULL;
+    int tries;
+
+    for (tries = 0; tries < WAIT_MS / 50; tries++) {
+        free(s);
+        s = tmux_capture(t);
+        line_with(s, title, line, sizeof(line));
+        if (value_column(line, title) >= 0)
+            break;
+        usleep(50000);
+    }
+    cr_assert_lt(tries, WAIT_MS / 50, "no value for '%s':\n%s", title, s);
+    free(s);
+}
+
 /* A G715 MC7 (core mask 0x177) and its two L2 slices, in the per-core
  * view: rows named by what they are, with physical core numbers; a count's
  * rows are each instance's own count, so the slices add up to the total;
@@ -197,6 +215,7 @@ Test(tui_percore, rows_are_named_and_add_up, .timeout = 60)
     tmux_keys(&t, "Enter");
     tmux_literal(&t, "c");
     free(expect(&t, "L2 slice 1"));
+    wait_for_value(&t, "L2 slice 1");           /* a sample has arrived */
     tmux_literal(&t, " ");                      /* pause: one snapshot on screen */
     s = expect(&t, "PAUSED");
     cr_assert_null(strstr(s, "instance"), "rows say 'instance':\n%s", s);
