@@ -53,7 +53,8 @@ static int init_state(struct tui *t, const struct gt_tui_config *cfg)
     t->vals = calloc(nm + 1, sizeof(double));
     t->hist_row = calloc(nm + 1, sizeof(double));
     t->hist = gt_history_new(nm, HISTORY_DEPTH);
-    if (!t->vals || !t->hist_row || !t->hist || gt_snapshot_init(&t->snap, gt_sampler_nslots(cfg->sampler)) < 0)
+    if (!t->vals || !t->hist_row || !t->hist ||
+        gt_snapshot_init(&t->snap, gt_sampler_nslots(cfg->sampler)) < 0)
         return -1;
     /* Start on the section with the triage line (GPU activity), else the first. */
     tui_go_section(t, t->triage_section >= 0 ? (size_t)t->triage_section : 0);

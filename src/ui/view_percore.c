@@ -99,17 +99,21 @@ static double instance_max(const struct tui *t, size_t m)
 }
 
 /* An instance's bar: a percentage of 100, anything else of the largest
- * instance, so the bars compare the instances. */
-double tui_percore_fraction(const struct tui *t, size_t m, double v)
+ * instance (max, NaN: not yet known), so the bars compare the instances. */
+static double fraction(const struct tui *t, size_t m, double v, double max)
 {
-    double max;
-
     if (isnan(v))
         return -1;
     if (t->l->metrics[m].show == GT_SHOW_PERCENT)
         return v / 100;
-    max = instance_max(t, m);
+    if (isnan(max))
+        max = instance_max(t, m);
     return max > 0 ? v / max : -1;
+}
+
+double tui_percore_fraction(const struct tui *t, size_t m, double v)
+{
+    return fraction(t, m, v, NAN);
 }
 
 /* Up to six columns: "45.2%", "1.60k", "-". */
@@ -123,11 +127,11 @@ static void short_value(const struct tui *t, size_t m, double v, char *buf, size
     gt_fmt_si(buf, len, v);
 }
 
-static void draw_cell(struct tui *t, int y, int x, size_t m, uint32_t inst, int nw)
+static void draw_cell(struct tui *t, int y, int x, size_t m, uint32_t inst, int nw, double max)
 {
     char num[16], val[16];
     uint32_t bar[CELL_BAR];
-    double v = tui_metric_value(t, m, (int)inst), frac = tui_percore_fraction(t, m, v);
+    double v = tui_metric_value(t, m, (int)inst), frac = fraction(t, m, v, max);
     int percent = t->l->metrics[m].show == GT_SHOW_PERCENT;
 
     snprintf(num, sizeof(num), "%*u", nw, (unsigned)gt_engine_instance_number(t->cfg->engine, m, inst));
@@ -146,10 +150,11 @@ void tui_percore_draw_strip(struct tui *t, int y, const struct row *r)
     uint32_t n = gt_engine_instances(t->cfg->engine, r->idx), i = (uint32_t)r->inst;
     int k = cells_per_line(t, r->idx), w = cell_width(t, r->idx), nw = number_width(t, r->idx);
     int c, x = INDENT;
+    double max = instance_max(t, r->idx);     /* once a line, not once a cell */
 
     for (c = 0; c < k && i < n; c++, i++, x += w + CELL_GAP)
         if (x + w <= COLS)
-            draw_cell(t, y, x, r->idx, i, nw);
+            draw_cell(t, y, x, r->idx, i, nw, max);
 }
 
 static void add_value(const struct tui *t, size_t m, struct gt_text *s, double v)
