@@ -54,11 +54,22 @@ struct run {
     size_t len;
 };
 
+/* A script of nrows x nslots deltas through layout text and the catalogue
+ * build makes; core_mask as a source would give it (0 none). */
+struct script_spec {
+    const char *layout;
+    void (*build)(struct gt_catalog *c);
+    const uint64_t *rows;
+    size_t nrows;
+    uint32_t nslots;
+    uint64_t core_mask;
+};
+
 /* Runs the script (calls in fail_mask failing) through the sampler and
- * the batch writer under the layout text; returns gt_batch_run's result,
- * d its message. */
-static int run_batch_text_failing(struct run *r, struct gt_batch_opts *o, const char *text,
-                                  uint64_t fail_mask, struct gt_diag *d)
+ * the batch writer; returns gt_batch_run's result, d its message. */
+static int run_script_failing(struct run *r, struct gt_batch_opts *o,
+                              const struct script_spec *sp, uint64_t fail_mask,
+                              struct gt_diag *d)
 {
     uint32_t off = 0;
     struct gt_sampler_config cfg;
@@ -67,20 +78,22 @@ static int run_batch_text_failing(struct run *r, struct gt_batch_opts *o, const 
     int status;
 
     memset(r, 0, sizeof(*r));
-    r->script.rows = &rows[0][0];
-    r->script.nrows = 3;
+    r->script.rows = sp->rows;
+    r->script.nrows = sp->nrows;
     r->script.interval_ns = 100000000ull;
     r->script.fail_mask = fail_mask;
-    r->src = scripted_source_new(&r->script, build);
-    cr_assert_eq(r->src->catalog.nslots, 10);
-    r->l = gt_layout_parse("t.layout", text, strlen(text), d);
+    r->src = scripted_source_new(&r->script, sp->build);
+    cr_assert_eq(r->src->catalog.nslots, sp->nslots);
+    r->l = gt_layout_parse("t.layout", sp->layout, strlen(sp->layout), d);
     cr_assert_not_null(r->l, "%s", d->msg);
     r->e = gt_engine_new(r->l, &r->src->catalog);
+    if (sp->core_mask)
+        gt_engine_set_core_mask(r->e, sp->core_mask);
     memset(&cfg, 0, sizeof(cfg));
     cfg.sources = &r->src;
     cfg.nsources = 1;
     cfg.slot_offset = &off;
-    cfg.nslots = 10;
+    cfg.nslots = sp->nslots;
     cfg.interval_ns = 100000000ull;
     cfg.lossless = 1;
     r->s = gt_sampler_new(&cfg);
@@ -90,6 +103,21 @@ static int run_batch_text_failing(struct run *r, struct gt_batch_opts *o, const 
     status = gt_batch_run(f, r->s, r->e, r->l, &r->src, 1, o, &stop, d);
     fclose(f);
     return status;
+}
+
+static void run_script(struct run *r, struct gt_batch_opts *o, const struct script_spec *sp)
+{
+    struct gt_diag d;
+
+    cr_assert_eq(run_script_failing(r, o, sp, 0, &d), 0, "%s", d.msg);
+}
+
+static int run_batch_text_failing(struct run *r, struct gt_batch_opts *o, const char *text,
+                                  uint64_t fail_mask, struct gt_diag *d)
+{
+    struct script_spec sp = { text, build, &rows[0][0], 3, 10, 0 };
+
+    return run_script_failing(r, o, &sp, fail_mask, d);
 }
 
 static int run_batch_failing(struct run *r, struct gt_batch_opts *o, uint64_t fail_mask,
@@ -839,4 +867,94 @@ Test(batch, binary_damaged_capture_gives_a_row_without_data, .timeout = 60)
     free(out);
     free(err);
     unlink(path);
+}
+
+/* Two shader cores (physical 0 and 2: core mask 0x5) and two L2 slices
+ * under sum rules; a 128-bit (16-byte) bus. */
+static const char percore_layout[] =
+    "gputop-layout 1\nname t\ntitle T\nfamily t\n"
+    "aggregate shadercore sum\naggregate memsys sum\n"
+    "section S\n  key 1\n  group G\n"
+    "    metric Read bytes\n      ref 3.3.1\n      expr $Beats * ($Bus / 8)\n      unit bytes\n      show count\n"
+    "    metric Warps\n      expr $Warps\n      unit warps\n      show count\n"
+    "    metric Core usage\n      expr $Warps / $Cores / $Active * 100\n      unit %\n      show percent\n"
+    "    metric Active\n      expr $Active\n      show count\n";
+
+static void build_percore(struct gt_catalog *c)
+{
+    gt_catalog_add(c, "Active", "front-end", GT_COUNTER_DELTA, 1, 1);
+    gt_catalog_add(c, "Warps", "shadercore", GT_COUNTER_DELTA, 2, 1);
+    gt_catalog_add(c, "Beats", "memsys", GT_COUNTER_DELTA, 2, 1);
+    gt_catalog_add_constant(c, "Bus", 128);
+    gt_catalog_add_constant(c, "Cores", 2);
+}
+
+/* slots: Active, Warps[2], Beats[2] */
+static const uint64_t percore_rows[1][5] = { { 1000, 100, 300, 100, 300 } };
+
+static void run_percore(struct run *r, struct gt_batch_opts *o)
+{
+    struct script_spec sp = { percore_layout, build_percore, &percore_rows[0][0], 1, 5, 0x5 };
+
+    run_script(r, o, &sp);
+}
+
+/* Worked by hand: slices 100 and 300 beats x 16 bytes = 1600 and 4800
+ * bytes, total 6400; cores 100 and 300 warps, total 400; core usage
+ * 400 / 2 cores / 1000 cycles = 20 %, per core as if both ran like it:
+ * 2 x 100 / 2 / 1000 = 10 % and 30 %. */
+Test(batch, per_core_csv_columns)
+{
+    struct gt_batch_opts o = { .format = GT_FORMAT_CSV, .count = 1 };
+    struct run r;
+
+    o.per_core = 1;
+    run_percore(&r, &o);
+    cr_assert_str_eq(r.text,
+        "time_s,interval_s,Read bytes [bytes],Read bytes [L2 slice 0] [bytes],"
+        "Read bytes [L2 slice 1] [bytes],Warps [warps],Warps [shader core 0] [warps],"
+        "Warps [shader core 2] [warps],Core usage [%],Core usage [shader core 0] [%],"
+        "Core usage [shader core 2] [%],Active\n"
+        "0.1,0.1,6400,1600,4800,400,100,300,20,10,30,1000\n");
+    free_run(&r);
+    o.per_core = 0;                              /* without: the totals only */
+    run_percore(&r, &o);
+    cr_assert_str_eq(r.text, "time_s,interval_s,Read bytes [bytes],Warps [warps],Core usage [%],Active\n"
+                             "0.1,0.1,6400,400,20,1000\n");
+    free_run(&r);
+}
+
+Test(batch, per_core_json_fields)
+{
+    struct gt_batch_opts o = { .format = GT_FORMAT_JSON, .count = 1 };
+    struct json_object *meta, *rec, *vals, *v, *arr, *col;
+    struct run r;
+    char *nl;
+
+    o.per_core = 1;
+    run_percore(&r, &o);
+    nl = strchr(r.text, '\n');
+    cr_assert_not_null(nl);
+    *nl = '\0';
+    meta = json_tokener_parse(r.text);
+    rec = json_tokener_parse(nl + 1);
+    cr_assert(meta && rec, "%s", r.text);
+    cr_assert(json_object_object_get_ex(meta, "metrics", &arr));
+    col = json_object_array_get_idx(arr, 2);
+    cr_assert(json_object_object_get_ex(col, "key", &v));
+    cr_assert_str_eq(json_object_get_string(v), "3.3.1 [L2 slice 1]");
+    cr_assert(json_object_object_get_ex(col, "title", &v));
+    cr_assert_str_eq(json_object_get_string(v), "Read bytes [L2 slice 1]");
+    cr_assert(json_object_object_get_ex(col, "instance", &v));
+    cr_assert_str_eq(json_object_get_string(v), "L2 slice 1");
+    cr_assert(json_object_object_get_ex(rec, "values", &vals));
+    cr_assert(json_object_object_get_ex(vals, "3.3.1 [L2 slice 0]", &v));
+    cr_assert_float_eq(json_object_get_double(v), 1600, 1e-9);
+    cr_assert(json_object_object_get_ex(vals, "Warps [shader core 2]", &v));
+    cr_assert_float_eq(json_object_get_double(v), 300, 1e-9);
+    cr_assert(json_object_object_get_ex(vals, "Core usage [shader core 0]", &v));
+    cr_assert_float_eq(json_object_get_double(v), 10, 1e-9);
+    json_object_put(meta);
+    json_object_put(rec);
+    free_run(&r);
 }

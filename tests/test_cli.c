@@ -340,3 +340,12 @@ Test(cli, every_message_starts_with_gputop, .timeout = 60)
     unlink(bad_layout);
     free(bad_layout);
 }
+
+Test(cli, per_core_option)
+{
+    struct gt_options o;
+    char *argv[] = { "gputop", "-b", "--per-core", NULL };
+
+    cr_assert_eq(gt_options_parse(&o, 3, argv, stderr), 0);
+    cr_assert_eq(o.out.per_core, 1);
+}

@@ -147,9 +147,15 @@ Test(engine, per_instance_views)
     cr_assert_eq(gt_engine_instances(f.e, 0), 4);
     cr_assert_eq(gt_engine_instances(f.e, 3), 2);
     cr_assert_eq(gt_engine_instances(f.e, 5), 1);
-    /* Core 2 ran 300 cycles: under a sum rule it reads as 4 x 300 */
-    cr_assert_eq(gt_engine_eval_instance(f.e, &f.s, 0, 2), 1200);
+    /* Core 2 ran 300 cycles: a count shows its own 300 (the four rows add
+     * up to the total 1000); a percentage reads it as if every core ran
+     * like it, 4 x 300 of 4 cores x 1000 cycles = 30 % */
+    cr_assert_eq(gt_engine_eval_instance(f.e, &f.s, 0, 2), 300);
+    cr_assert_eq(gt_engine_instance_mode(f.e, 0), GT_INSTANCE_OWN);
+    cr_assert_eq(gt_engine_instance_mode(f.e, 1), GT_INSTANCE_SCALED);
     cr_assert_eq(gt_engine_eval_instance(f.e, &f.s, 1, 2), 1200.0 / 4 / 1000 * 100);
+    cr_assert_eq(gt_engine_eval_instance_as(f.e, &f.s, 0, 2, GT_INSTANCE_SCALED), 1200);
+    cr_assert_eq(gt_engine_eval_instance_as(f.e, &f.s, 1, 2, GT_INSTANCE_OWN), 300.0 / 4 / 1000 * 100);
     cr_assert(isnan(gt_engine_eval_instance(f.e, &f.s, 0, 4)));
     /* Instanced reference: each cluster's own activity */
     cr_assert_eq(gt_engine_instanced(f.e, 6), 1);
@@ -164,6 +170,116 @@ Test(engine, per_instance_views)
     cr_assert_eq(gt_engine_eval_instance(f.e, &f.s, 0, 2), 300);
     cr_assert_eq(gt_engine_eval_instance(f.e, &f.s, 1, 2), 300.0 / 4 / 1000 * 100);
     teardown_fixture(&f);
+}
+
+/* A Mali layout on a device with two shader cores and two L2 slices:
+ * instance rows of count metrics against sums worked out by hand. */
+struct mali {
+    struct gt_layout *l;
+    struct gt_catalog c;
+    struct gt_engine *e;
+    struct gt_snapshot s;
+};
+
+static void mali_setup_cores(struct mali *x, const char *layout, const char *gpu, uint32_t cores)
+{
+    struct gt_device_desc dev = { gpu, cores, 2, 128, 0 };
+    struct gt_diag d;
+
+    x->l = gt_layout_load(layout, &d);
+    cr_assert_not_null(x->l, "%s", d.msg);
+    gt_catalog_init(&x->c);
+    cr_assert_eq(gt_catalog_add_device(&x->c, &dev), 0);
+    x->e = gt_engine_new(x->l, &x->c);
+    cr_assert_not_null(x->e);
+    cr_assert_eq(gt_snapshot_init(&x->s, x->c.nslots), 0);
+    x->s.t_start_ns = 0;
+    x->s.t_end_ns = 100000000ull;
+    x->s.nsamples = 1;
+}
+
+static void mali_setup(struct mali *x, const char *layout, const char *gpu)
+{
+    mali_setup_cores(x, layout, gpu, 2);
+}
+
+static void mali_teardown(struct mali *x)
+{
+    gt_snapshot_free(&x->s);
+    gt_engine_free(x->e);
+    gt_catalog_free(&x->c);
+    gt_layout_free(x->l);
+}
+
+/* Instance 0 reads a, instance 1 reads b. */
+static void mali_put(struct mali *x, const char *counter, uint64_t a, uint64_t b)
+{
+    int k = gt_catalog_find(&x->c, counter);
+
+    cr_assert_geq(k, 0, "%s", counter);
+    x->s.deltas[x->c.counters[k].slot] = a;
+    x->s.deltas[x->c.counters[k].slot + 1] = b;
+}
+
+static size_t mali_metric(const struct mali *x, const char *title)
+{
+    int m = gt_layout_find_metric(x->l, title);
+
+    cr_assert_geq(m, 0, "%s", title);
+    return (size_t)m;
+}
+
+/* Two L2 slices reading 100 and 300 beats on a 128-bit (16-byte) bus:
+ * 1600 and 4800 bytes, together the total 6400. */
+static void check_l2_bytes(struct mali *x, const char *beats)
+{
+    size_t m = mali_metric(x, "Output external read bytes");
+    double out[2048];
+
+    cr_assert_lt(gt_engine_nmetrics(x->e), 2048);
+    mali_put(x, beats, 100, 300);
+    gt_engine_eval(x->e, &x->s, out);
+    cr_assert_eq(out[m], 6400);
+    cr_assert_eq(gt_engine_instances(x->e, m), 2);
+    cr_assert_eq(gt_engine_eval_instance(x->e, &x->s, m, 0), 1600);
+    cr_assert_eq(gt_engine_eval_instance(x->e, &x->s, m, 1), 4800);
+}
+
+Test(engine, per_instance_counts_add_up_under_a_sum_rule)
+{
+    struct mali x;
+    double out[2048];
+    size_t m;
+
+    mali_setup(&x, "mali-g720", "G720");
+    check_l2_bytes(&x, "MaliExternalBusBeatsReadBeats");
+    /* Shader cores summed: 100 + 300 fragment warps = 400; rows 100, 300 */
+    m = mali_metric(&x, "Fragment warps");
+    mali_put(&x, "MaliShaderWarpsFragmentWarps", 100, 300);
+    gt_engine_eval(x.e, &x.s, out);
+    cr_assert_eq(out[m], 400);
+    cr_assert_eq(gt_engine_eval_instance(x.e, &x.s, m, 0), 100);
+    cr_assert_eq(gt_engine_eval_instance(x.e, &x.s, m, 1), 300);
+    mali_teardown(&x);
+}
+
+Test(engine, per_instance_counts_under_a_mean_rule_average_to_the_total)
+{
+    struct mali x;
+    double out[2048];
+    size_t m;
+
+    mali_setup(&x, "mali-g715", "G715");
+    check_l2_bytes(&x, "MaliExternalBusBeatsReadBeat");   /* memsys: summed */
+    /* Shader cores averaged: the total is (100 + 300) / 2 = 200 warps per
+     * core; each row is its core's own count, so the rows average to it */
+    m = mali_metric(&x, "Fragment warps");
+    mali_put(&x, "MaliCoreWarpsFragmentWarps", 100, 300);
+    gt_engine_eval(x.e, &x.s, out);
+    cr_assert_eq(out[m], 200);
+    cr_assert_eq(gt_engine_eval_instance(x.e, &x.s, m, 0), 100);
+    cr_assert_eq(gt_engine_eval_instance(x.e, &x.s, m, 1), 300);
+    mali_teardown(&x);
 }
 
 Test(engine, sixty_four_bit_deltas)
@@ -344,4 +460,44 @@ Test(engine, span_accumulate_and_zero_touch_only_their_slots)
     cr_assert_eq(a.nsamples, 0);
     gt_snapshot_free(&a);
     gt_snapshot_free(&b);
+}
+
+static const char *name_of(const struct gt_engine *e, size_t m, uint32_t inst, int brief)
+{
+    static char buf[64];
+
+    return gt_engine_instance_name(e, m, inst, brief, buf, sizeof(buf));
+}
+
+Test(engine, instances_are_named_by_block_with_physical_core_numbers)
+{
+    static const unsigned want[7] = { 0, 1, 2, 4, 5, 6, 8 };
+    struct fixture f;
+    struct mali x;
+    size_t m;
+    uint32_t i;
+    char buf[32];
+
+    setup_fixture(&f, "sum");
+    cr_assert_str_eq(name_of(f.e, 0, 3, 0), "shader core 3");   /* mask unknown */
+    cr_assert_str_eq(name_of(f.e, 3, 1, 0), "L2 slice 1");
+    cr_assert_str_eq(name_of(f.e, 3, 1, 1), "slice 1");
+    cr_assert_str_eq(name_of(f.e, 6, 0, 0), "CPU cluster 0");
+    cr_assert_str_eq(name_of(f.e, 6, 0, 1), "cluster 0");
+    teardown_fixture(&f);
+
+    /* A G715 MC7 with core mask 0x177: cores 0, 1, 2, 4, 5, 6, 8 */
+    mali_setup_cores(&x, "mali-g715", "G715", 7);
+    gt_engine_set_core_mask(x.e, 0x177);
+    m = mali_metric(&x, "Fragment warps");
+    cr_assert_eq(gt_engine_instances(x.e, m), 7);
+    for (i = 0; i < 7; i++) {
+        snprintf(buf, sizeof(buf), "shader core %u", want[i]);
+        cr_assert_str_eq(name_of(x.e, m, i, 0), buf);
+        cr_assert_eq(gt_engine_instance_number(x.e, m, i), want[i]);
+    }
+    cr_assert_str_eq(name_of(x.e, m, 3, 1), "core 4");
+    /* Slices are not cores: the mask leaves them alone */
+    cr_assert_str_eq(name_of(x.e, mali_metric(&x, "Output external read bytes"), 1, 0), "L2 slice 1");
+    mali_teardown(&x);
 }

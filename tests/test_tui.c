@@ -95,7 +95,7 @@ Test(tui, help_pause_per_core_and_find, .timeout = 60)
     expect(&t, "live");
     tmux_literal(&t, "4");                      /* shader core data path */
     tmux_literal(&t, "c");
-    expect(&t, "instance 3");                   /* Mali-T830 MP4 */
+    expect(&t, "shader core 3");                /* Mali-T830 MP4 */
     tmux_literal(&t, "/");
     tmux_literal(&t, "texture filtering");
     tmux_keys(&t, "Enter");

@@ -24,6 +24,7 @@ struct gt_batch_opts {
                                   (GT_DIGITS_DEFAULT); GT_DIGITS_FULL: exact */
     int width;                 /* text records fit this many columns; 0: the
                                   terminal's, else $COLUMNS, else 80 */
+    int per_core;              /* a column per shader core, L2 slice, cluster too */
 };
 
 #define GT_DIGITS_DEFAULT 6
@@ -33,6 +34,7 @@ struct gt_batch_opts {
 struct gt_column {
     size_t metric;
     int instance;              /* -1 for the metric's own value */
+    int per_core;              /* 1: a --per-core column, named by its instance */
     char key[96];              /* JSON key: ref, or title; unique */
     char title[160];           /* the metric's title, with the guide reference
                                   (or section) when another metric has the

@@ -51,12 +51,40 @@ uint32_t gt_engine_instances(const struct gt_engine *e, size_t metric);
 /* 1 when the metric's expression asks for one value per instance
  * (".Cluster[0..N]"). */
 int gt_engine_instanced(const struct gt_engine *e, size_t metric);
-/* The metric evaluated for one instance. Counters of that block take the
- * instance's own value, scaled as if every instance behaved like it (times
- * the instance count under a sum rule); references written with an
- * instance range take the instance's raw value. */
+/* How one instance's value of a metric is read:
+ * - OWN: counters of the instance's block take the instance's own value,
+ *   so a count is that core's (slice's, cluster's) own count. Under a sum
+ *   rule the instances' rows add up to the metric's total; under a mean
+ *   rule the total is the per-instance mean, so the rows average to it.
+ * - SCALED: as if every instance behaved like this one (times the instance
+ *   count under a sum rule), so ratios and percentages whose expressions
+ *   divide by GPU-wide figures read per instance.
+ * References written with an instance range take the instance's raw value
+ * in both. */
+enum gt_instance_mode { GT_INSTANCE_OWN, GT_INSTANCE_SCALED };
+/* OWN for count kinds (show count, bucket), SCALED for the rest. */
+enum gt_instance_mode gt_engine_instance_mode(const struct gt_engine *e, size_t metric);
+/* The metric evaluated for one instance, in the metric's own mode. */
 double gt_engine_eval_instance(const struct gt_engine *e, const struct gt_snapshot *s,
                                size_t metric, uint32_t inst);
+double gt_engine_eval_instance_as(const struct gt_engine *e, const struct gt_snapshot *s,
+                                  size_t metric, uint32_t inst, enum gt_instance_mode mode);
+/* The shader cores present, bit N for core N (the kbase core mask), so
+ * that instance names carry the physical core numbers; 0 (the default)
+ * when unknown: cores are then numbered 0..n-1. */
+void gt_engine_set_core_mask(struct gt_engine *e, uint64_t mask);
+/* The number instance inst of a metric goes by: a shader core's physical
+ * number (mask 0x177: instances 0..6 are cores 0, 1, 2, 4, 5, 6, 8), else
+ * inst itself. */
+uint32_t gt_engine_instance_number(const struct gt_engine *e, size_t metric, uint32_t inst);
+/* What a metric's instances are, from their block: "shader core", "L2
+ * slice", "CPU cluster", "CPU"; brief: "core", "slice", "cluster", "cpu". */
+const char *gt_engine_instance_kind(const struct gt_engine *e, size_t metric, int brief);
+/* What instance inst of a metric is, from its block: "shader core 4",
+ * "L2 slice 1", "CPU cluster 0", "CPU 3"; brief: "core 4", "slice 1",
+ * "cluster 0", "cpu 3". Writes at most len bytes to buf; returns buf. */
+const char *gt_engine_instance_name(const struct gt_engine *e, size_t metric, uint32_t inst,
+                                    int brief, char *buf, size_t len);
 /* Size of the compiled form: counters read per snapshot, instructions run. */
 void gt_engine_size(const struct gt_engine *e, size_t *ninputs, size_t *ninstr);
 

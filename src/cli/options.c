@@ -58,6 +58,7 @@ void gt_usage(FILE *out)
 "  --per-second            counts as rates per second (units become e.g. bytes/s)\n"
 "  --precision N|full      significant digits of values (default 6; integers are\n"
 "                          whole); full: every digit needed to read back exactly\n"
+"  --per-core              also a column per shader core, L2 slice or cluster\n"
 "TIME is a number with a unit, ns, us, ms, s or m (minutes): 100ms, 0.5s, 2m.\n"
 "Other:\n"
 "  -h, --help              show this help\n"
@@ -109,7 +110,7 @@ static int parse_format(const char *s, enum gt_batch_format *f)
 enum {
     OPT_LAYOUT = 256, OPT_LIST_LAYOUTS, OPT_CHECK_LAYOUT, OPT_GPU, OPT_SOURCE, OPT_NO_CPU,
     OPT_LIST_SOURCES, OPT_RECORD, OPT_SECTION, OPT_METRICS, OPT_PER_SECOND,
-    OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PROBE, OPT_PRECISION,
+    OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PROBE, OPT_PRECISION, OPT_PER_CORE,
 };
 
 static const struct option longopts[] = {
@@ -133,6 +134,7 @@ static const struct option longopts[] = {
     { "metrics", required_argument, 0, OPT_METRICS },
     { "per-second", no_argument, 0, OPT_PER_SECOND },
     { "precision", required_argument, 0, OPT_PRECISION },
+    { "per-core", no_argument, 0, OPT_PER_CORE },
     { "refresh", required_argument, 0, 'r' },
     { "no-color", no_argument, 0, OPT_NO_COLOR },
     { "no-colour", no_argument, 0, OPT_NO_COLOR },
@@ -216,6 +218,7 @@ static int one_option(struct gt_options *o, int c, const char *arg, const char *
     case OPT_SECTION: o->out.section = arg; return 0;
     case OPT_METRICS: o->out.pattern = arg; return 0;
     case OPT_PER_SECOND: o->out.per_second = 1; return 0;
+    case OPT_PER_CORE: o->out.per_core = 1; return 0;
     case 'b': o->batch = 1; return 0;
     case OPT_NO_COLOR: o->no_color = 1; return 0;
     case OPT_NO_MOUSE: o->no_mouse = 1; return 0;

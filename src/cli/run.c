@@ -175,6 +175,12 @@ static int load_layout(const struct gt_options *o, struct run *r)
         fprintf(stderr, "gputop: out of memory\n");
         return -1;
     }
+    /* Shader cores go by their physical numbers in per-core rows. */
+    for (i = 0; i < r->nsrc; i++)
+        if (r->src[i]->info.core_mask) {
+            gt_engine_set_core_mask(r->engine, r->src[i]->info.core_mask);
+            break;
+        }
     return find_section(o, r);
 }
 

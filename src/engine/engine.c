@@ -39,6 +39,7 @@ struct gt_engine {
     size_t nunres;
     double *regs;
     uint32_t *result;      /* per metric: the register to read (a NaN one if unavailable) */
+    uint64_t core_mask;    /* shader cores present; 0 unknown */
 };
 
 static int add_unresolved(struct gt_engine *e, const char *name, size_t metric,
@@ -361,6 +362,7 @@ struct inst_ctx {
     const struct metric_info *mi;
     const struct gt_expr *expr;
     uint32_t inst;
+    enum gt_instance_mode mode;
 };
 
 /* One instance's value of a counter, reduced like a one-instance input. */
@@ -397,8 +399,10 @@ static double ref_value(void *arg, size_t ref)
     if (counter == x->mi->inst_counter ||
         (x->mi->inst_counter >= 0 && k->instances == x->mi->instances &&
          strcmp(k->block, x->e->c->counters[x->mi->inst_counter].block) == 0)) {
-        /* As if every instance behaved like this one. */
         v = instance_value(x->e, x->s, counter, x->inst);
+        if (x->mode == GT_INSTANCE_OWN)
+            return v;
+        /* As if every instance behaved like this one. */
         if (k->kind == GT_COUNTER_DELTA && gt_layout_agg_for(x->e->l, k->block) == GT_AGG_SUM)
             v *= k->instances;
         return v;
@@ -414,8 +418,21 @@ static double ref_value(void *arg, size_t ref)
     return reduce(&in, x->s->deltas);
 }
 
+enum gt_instance_mode gt_engine_instance_mode(const struct gt_engine *e, size_t metric)
+{
+    enum gt_show show = metric < e->nmetrics ? e->l->metrics[metric].show : GT_SHOW_VALUE;
+
+    return show == GT_SHOW_COUNT || show == GT_SHOW_BUCKET ? GT_INSTANCE_OWN : GT_INSTANCE_SCALED;
+}
+
 double gt_engine_eval_instance(const struct gt_engine *e, const struct gt_snapshot *s,
                                size_t metric, uint32_t inst)
+{
+    return gt_engine_eval_instance_as(e, s, metric, inst, gt_engine_instance_mode(e, metric));
+}
+
+double gt_engine_eval_instance_as(const struct gt_engine *e, const struct gt_snapshot *s,
+                                  size_t metric, uint32_t inst, enum gt_instance_mode mode)
 {
     struct inst_ctx x;
 
@@ -426,7 +443,64 @@ double gt_engine_eval_instance(const struct gt_engine *e, const struct gt_snapsh
     x.mi = &e->m[metric];
     x.expr = e->l->metrics[metric].expr;
     x.inst = inst;
+    x.mode = mode;
     return gt_expr_eval(x.expr, ref_value, &x);
+}
+
+void gt_engine_set_core_mask(struct gt_engine *e, uint64_t mask) { e->core_mask = mask; }
+
+static const char *instance_block(const struct gt_engine *e, size_t metric)
+{
+    int k = metric < e->nmetrics ? e->m[metric].inst_counter : -1;
+
+    return k >= 0 ? e->c->counters[k].block : "";
+}
+
+/* The position of the (inst + 1)-th set bit of mask: the catalogue holds
+ * the present cores in ascending order, without gaps. */
+static uint32_t nth_set_bit(uint64_t mask, uint32_t inst)
+{
+    uint32_t bit;
+
+    for (bit = 0; bit < 64; bit++)
+        if (((mask >> bit) & 1) && inst-- == 0)
+            return bit;
+    return UINT32_MAX;
+}
+
+uint32_t gt_engine_instance_number(const struct gt_engine *e, size_t metric, uint32_t inst)
+{
+    uint32_t bit;
+
+    if (!e->core_mask || strcmp(instance_block(e, metric), "shadercore") != 0)
+        return inst;
+    bit = nth_set_bit(e->core_mask, inst);
+    return bit == UINT32_MAX ? inst : bit;
+}
+
+const char *gt_engine_instance_kind(const struct gt_engine *e, size_t metric, int brief)
+{
+    static const char *const names[][3] = {
+        { "shadercore", "shader core", "core" },
+        { "memsys", "L2 slice", "slice" },
+        { "cluster", "CPU cluster", "cluster" },
+        { "cpu", "CPU", "cpu" },
+    };
+    const char *block = instance_block(e, metric);
+    size_t i;
+
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcmp(block, names[i][0]) == 0)
+            return names[i][brief ? 2 : 1];
+    return block[0] ? block : "instance";
+}
+
+const char *gt_engine_instance_name(const struct gt_engine *e, size_t metric, uint32_t inst,
+                                    int brief, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %u", gt_engine_instance_kind(e, metric, brief),
+             (unsigned)gt_engine_instance_number(e, metric, inst));
+    return buf;
 }
 
 double gt_engine_seconds(const struct gt_snapshot *s)

@@ -462,6 +462,7 @@ static void describe(struct gt_source *s, const struct kbase_src *k)
     snprintf(s->info.family, sizeof(s->info.family), "%s", dev->gpu.layout ? dev->gpu.layout : "");
     s->info.gpu_id = dev->gpu.gpu_id;
     s->info.shader_cores = dev->gpu.shader_cores;
+    s->info.core_mask = dev->gpu.core_mask;
     s->info.l2_slices = dev->gpu.l2_slices;
     s->info.bus_width_bits = dev->gpu.bus_width_bits;
     snprintf(s->info.detail, sizeof(s->info.detail), "kbase %s %u.%u, %s, r%up%u", api,

@@ -294,7 +294,8 @@ struct work;
 
 /* A simulated product. Core and slice counts follow common configurations:
  * T830 MP4 with one L2 slice, G715 MC7 and Immortalis-G720 MC12 with 2 and
- * 4 slices; all with a 128-bit external bus. */
+ * 4 slices; all with a 128-bit external bus. The G715's core mask has gaps
+ * (0x177: cores 0-2, 4-6, 8), as fused-off cores leave on real parts. */
 struct family {
     const char *name, *table, *gpu;
     uint64_t gpu_id;
@@ -308,6 +309,7 @@ struct family {
     int scissor;              /* 1: a scissor culling stage with its counter */
     int has_rt;
     void (*model)(struct sim *m, struct work *w);
+    uint64_t core_mask;       /* which physical cores the product has */
 };
 
 struct sim {
@@ -963,11 +965,11 @@ static void model_g720(struct sim *m, struct work *w)
 
 static const struct family families[] = {
     { "mali-t8xx", "T830", "Mali-T830 MP4", 0x0830, 4, 1, 128, 650.0, 0.7, 0.3,
-      256, 256, 0, 0, 0, model_t8xx },
+      256, 256, 0, 0, 0, model_t8xx, 0xF },
     { "mali-g715", "G715", "Mali-G715 MC7", 0xB002, 7, 2, 128, 850.0, 1.0, 1.0,
-      1024, 256, 1, 0, 1, model_g715 },
+      1024, 256, 1, 0, 1, model_g715, 0x177 },
     { "mali-g720", "G720", "Immortalis-G720 MC12", 0xC000, 12, 4, 128, 1000.0, 1.3, 1.3,
-      4096, 1024, 1, 1, 1, model_g720 },
+      4096, 1024, 1, 1, 1, model_g720, 0xFFF },
 };
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
 
@@ -1138,6 +1140,7 @@ static void describe(struct gt_source *s, const struct sim *m)
     snprintf(s->info.family, sizeof(s->info.family), "%s", f->name);
     s->info.gpu_id = f->gpu_id;
     s->info.shader_cores = f->cores;
+    s->info.core_mask = f->core_mask;
     s->info.l2_slices = f->slices;
     s->info.bus_width_bits = f->bus_bits;
     if (m->step_ns)

@@ -69,7 +69,7 @@ static int title_shared(const struct gt_layout *l, size_t metric)
 /* The column's name: the title, made unique, then [instance] for one
  * instance of a per-instance metric. */
 static void column_title(char *buf, size_t len, const struct gt_layout *l, size_t metric,
-                         int instance)
+                         int instance, const char *inst_name)
 {
     const struct gt_metric_def *m = &l->metrics[metric];
     int n;
@@ -79,7 +79,11 @@ static void column_title(char *buf, size_t len, const struct gt_layout *l, size_
     else
         n = snprintf(buf, len, "%s (%s)", m->title,
                      m->ref ? m->ref : l->sections[m->section].title);
-    if (instance >= 0 && n >= 0 && (size_t)n < len)
+    if (n < 0 || (size_t)n >= len)
+        return;
+    if (inst_name)
+        snprintf(buf + n, len - (size_t)n, " [%s]", inst_name);
+    else if (instance >= 0)
         snprintf(buf + n, len - (size_t)n, "[%d]", instance);
 }
 
@@ -107,8 +111,10 @@ static void make_unique(const struct gt_column *cols, size_t n, struct gt_column
         snprintf(name + base, size - base, "#%d", ++dup);
 }
 
+/* inst_name: a --per-core column's instance ("shader core 4"), else NULL. */
 static int add_column(struct gt_column **cols, size_t *n, size_t *cap,
-                      const struct gt_layout *l, size_t metric, int instance)
+                      const struct gt_layout *l, size_t metric, int instance,
+                      const char *inst_name)
 {
     const struct gt_metric_def *m = &l->metrics[metric];
     struct gt_column *c;
@@ -124,9 +130,12 @@ static int add_column(struct gt_column **cols, size_t *n, size_t *cap,
     c = &(*cols)[*n];
     c->metric = metric;
     c->instance = instance;
-    column_title(c->title, sizeof(c->title), l, metric, instance);
+    c->per_core = inst_name != NULL;
+    column_title(c->title, sizeof(c->title), l, metric, instance, inst_name);
     if (!m->ref)
         snprintf(c->key, sizeof(c->key), "%.*s", (int)sizeof(c->key) - 1, c->title);
+    else if (inst_name)
+        snprintf(c->key, sizeof(c->key), "%s [%s]", m->ref, inst_name);
     else if (instance >= 0)
         snprintf(c->key, sizeof(c->key), "%s[%d]", m->ref, instance);
     else
@@ -136,6 +145,22 @@ static int add_column(struct gt_column **cols, size_t *n, size_t *cap,
     make_unique(*cols, *n, c, offsetof(struct gt_column, key), sizeof(c->key));
     make_unique(*cols, *n, c, offsetof(struct gt_column, title), sizeof(c->title));
     (*n)++;
+    return 0;
+}
+
+/* --per-core: after the metric's own column, one per instance, named as
+ * the dashboard names its rows ("Title [shader core 4]"). */
+static int add_per_core(struct gt_column **cols, size_t *n, size_t *cap,
+                        const struct gt_engine *e, const struct gt_layout *l, size_t metric)
+{
+    uint32_t k, ninst = gt_engine_unavailable(e, metric) ? 1 : gt_engine_instances(e, metric);
+    char name[48];
+
+    for (k = 0; ninst > 1 && k < ninst; k++) {
+        gt_engine_instance_name(e, metric, k, 0, name, sizeof(name));
+        if (add_column(cols, n, cap, l, metric, (int)k, name) < 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -157,12 +182,13 @@ long gt_batch_columns(const struct gt_layout *l, const struct gt_engine *e,
         if ((o->section && m->section != sec) || !gt_layout_metric_matches(m, o->pattern))
             continue;
         if (!gt_engine_instanced(e, i) || gt_engine_unavailable(e, i)) {
-            if (add_column(cols, &n, &cap, l, i, -1) < 0)
+            if (add_column(cols, &n, &cap, l, i, -1, NULL) < 0 ||
+                (o->per_core && add_per_core(cols, &n, &cap, e, l, i) < 0))
                 return -1;
             continue;
         }
         for (k = 0; k < gt_engine_instances(e, i); k++)
-            if (add_column(cols, &n, &cap, l, i, (int)k) < 0)
+            if (add_column(cols, &n, &cap, l, i, (int)k, NULL) < 0)
                 return -1;
     }
     if (n == 0)
@@ -302,6 +328,12 @@ static void json_meta(FILE *f, const struct gt_layout *l, const struct gt_engine
         json_string(f, l->sections[m->section].title);
         fputs(",\"group\":", f);
         json_string(f, l->groups[m->group].title);
+        if (cols[i].per_core) {
+            char name[48];
+            fputs(",\"instance\":", f);
+            json_string(f, gt_engine_instance_name(e, cols[i].metric, (uint32_t)cols[i].instance,
+                                                   0, name, sizeof(name)));
+        }
         if (why) {
             fputs(",\"unavailable\":", f);
             json_string(f, why);

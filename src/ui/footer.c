@@ -16,8 +16,8 @@ static const char HINTS_ASCII[] = " h help  q quit  Tab 1-9 sections  up/down se
 /* "  min 1.2G cycles  max 3.4G cycles", "" before any data. */
 static void range_text(const struct tui *t, size_t m, char *buf, size_t len)
 {
-    double lo = tui_shown_value(t, m, gt_history_min(t->hist, m));
-    double hi = tui_shown_value(t, m, gt_history_max(t->hist, m));
+    double lo = tui_history_shown(t, m, gt_history_min(t->hist, m));
+    double hi = tui_history_shown(t, m, gt_history_max(t->hist, m));
     char mn[64], mx[64];
 
     buf[0] = '\0';

@@ -8,7 +8,7 @@ static const char *const help_lines[] = {
     "  1-9 0 a-z    show the section with that key (named on the tabs)",
     "  Tab, right   next section;  Shift-Tab, left  previous section",
     "  up, down     select a metric;  PgUp, PgDn, Home, End  page, first, last",
-    "  c            per-core view: one bar per shader core in the selected group",
+    "  c            per-core view: each shader core / L2 slice of the group",
     "  space        pause / resume the display",
     "  + -          sample faster / slower",
     "  t            counts per second / per interval",

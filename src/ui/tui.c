@@ -54,8 +54,10 @@ static int init_state(struct tui *t, const struct gt_tui_config *cfg)
             t->triage_section = t->l->metrics[m].section;
     }
     t->vals = calloc(nm + 1, sizeof(double));
+    t->hist_row = calloc(nm + 1, sizeof(double));
     t->hist = gt_history_new(nm, HISTORY_DEPTH);
-    if (!t->vals || !t->hist || gt_snapshot_init(&t->snap, gt_sampler_nslots(cfg->sampler)) < 0)
+    if (!t->vals || !t->hist_row || !t->hist ||
+        gt_snapshot_init(&t->snap, gt_sampler_nslots(cfg->sampler)) < 0)
         return -1;
     /* Start on --section, else on the section with the triage line (GPU
      * activity), else on the first. */
@@ -69,6 +71,7 @@ static int init_state(struct tui *t, const struct gt_tui_config *cfg)
 static void free_state(struct tui *t)
 {
     free(t->vals);
+    free(t->hist_row);
     free(t->rows);
     free(t->triage_metric);
     gt_history_free(t->hist);
@@ -90,10 +93,12 @@ static void take_sample(struct tui *t)
     if (r <= 0)
         return;
     gt_engine_eval(t->cfg->engine, &t->snap, t->vals);
-    for (i = 0; i < t->l->nmetrics; i++)
-        t->vals[i] = tui_per_interval(t, i, t->vals[i]);
-    gt_history_push(t->hist, t->vals);
     t->have_data = 1;
+    for (i = 0; i < t->l->nmetrics; i++) {
+        t->vals[i] = tui_per_interval(t, i, t->vals[i]);
+        t->hist_row[i] = tui_history_entry(t, i, t->vals[i]);
+    }
+    gt_history_push(t->hist, t->hist_row);
 }
 
 enum { WOKE_SAMPLE = 1, WOKE_INPUT = 2, WOKE_SIGNAL = 4 };

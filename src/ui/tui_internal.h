@@ -15,12 +15,13 @@
 #include "gputop/termout.h"
 #include "gputop/tui.h"
 
-enum row_kind { ROW_GROUP, ROW_TRIAGE, ROW_METRIC, ROW_INSTANCE, ROW_BUCKET };
+enum row_kind { ROW_GROUP, ROW_TRIAGE, ROW_METRIC, ROW_INSTANCE, ROW_BUCKET,
+                ROW_STRIP, ROW_SPREAD };
 
 struct row {
     enum row_kind kind;
     size_t idx;          /* group or metric */
-    int inst;            /* ROW_INSTANCE */
+    int inst;            /* ROW_INSTANCE; ROW_STRIP: its first instance */
 };
 
 /* What a cell looks like: a foreground colour from the terminal's own
@@ -46,6 +47,7 @@ struct tui {
     char search[64];
     char message[160];
     double *vals;
+    double *hist_row;            /* vals as history keeps them */
     struct gt_history *hist;
     struct gt_snapshot snap;
     int have_data;
@@ -76,6 +78,8 @@ int tui_is_rate_kind(enum gt_show s);
 double tui_per_interval(const struct tui *t, size_t m, double v);
 double tui_shown_value(const struct tui *t, size_t m, double v);
 double tui_metric_value(const struct tui *t, size_t m, int inst);
+double tui_history_entry(const struct tui *t, size_t m, double per_interval);
+double tui_history_shown(const struct tui *t, size_t m, double entry);
 
 /* header.c */
 void tui_draw_header(struct tui *t);
@@ -91,10 +95,15 @@ int tui_body_height(void);
 /* Metric m's value with its unit, the unit shortened past width columns. */
 void tui_value_text(const struct tui *t, size_t m, double v, char *buf, size_t len, size_t width);
 
-/* view_percore.c: one row per instance (shader core, cluster) */
+/* view_percore.c: a metric per instance (shader core, L2 slice, cluster):
+ * one row each, or a compact strip of several per line, and a line with
+ * min / max / spread */
 void tui_percore_add_rows(struct tui *t, size_t g, size_t m);
 int tui_percore_available(const struct tui *t, size_t g);
-void tui_percore_name(const struct tui *t, const struct row *r, struct gt_text *s);
+void tui_percore_name(const struct tui *t, const struct row *r, char *buf, size_t len, int width);
+double tui_percore_fraction(const struct tui *t, size_t m, double v);
+void tui_percore_draw_strip(struct tui *t, int y, const struct row *r);
+void tui_percore_draw_spread(struct tui *t, int y, const struct row *r);
 
 /* view_triage.c */
 void tui_draw_triage(struct tui *t, int y);

@@ -9,9 +9,8 @@ int tui_is_rate_kind(enum gt_show s)
 }
 
 /* The screen refreshes slower than the sampler, so a snapshot may hold
- * several sampling intervals: counts are kept per interval (divided by
- * their number) so that values, sparklines and min / max compare like
- * with like, and shown per second on request. */
+ * several sampling intervals: counts are shown per interval (divided by
+ * their number), or per second on request. */
 double tui_per_interval(const struct tui *t, size_t m, double v)
 {
     if (!tui_is_rate_kind(t->l->metrics[m].show) || t->snap.nsamples <= 1)
@@ -28,6 +27,35 @@ double tui_shown_value(const struct tui *t, size_t m, double v)
     if (t->snap.nsamples > 1)
         secs /= t->snap.nsamples;
     return secs > 0 ? v / secs : NAN;
+}
+
+/* Seconds in one sampling interval of the snapshot on screen; 0 unknown. */
+static double interval_seconds(const struct tui *t)
+{
+    double secs = t->have_data ? gt_engine_seconds(&t->snap) : 0;
+
+    return t->snap.nsamples > 1 ? secs / t->snap.nsamples : secs;
+}
+
+/* History keeps counts as rates per second: the sampling period can
+ * change ('+', '-'), and counts per interval of different lengths would
+ * not compare (a 5 s interval holds 50 times a 100 ms one). */
+double tui_history_entry(const struct tui *t, size_t m, double per_interval)
+{
+    double secs = interval_seconds(t);
+
+    if (!tui_is_rate_kind(t->l->metrics[m].show))
+        return per_interval;
+    return secs > 0 ? per_interval / secs : NAN;
+}
+
+/* A history value (min, max) in the unit shown: per second, or per
+ * interval of the current length. */
+double tui_history_shown(const struct tui *t, size_t m, double entry)
+{
+    if (!tui_is_rate_kind(t->l->metrics[m].show) || t->per_second)
+        return entry;
+    return entry * interval_seconds(t);
 }
 
 double tui_metric_value(const struct tui *t, size_t m, int inst)

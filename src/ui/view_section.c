@@ -152,8 +152,10 @@ static double bar_fraction(const struct tui *t, const struct row *r, double v)
                 total += t->vals[m];
         return total > 0 ? t->vals[r->idx] / total : -1;
     }
-    if (md->show == GT_SHOW_COUNT && t->count_bars && r->inst < 0) {
-        double max = tui_shown_value(t, r->idx, gt_history_max(t->hist, r->idx));
+    if (r->inst >= 0)
+        return tui_percore_fraction(t, r->idx, v);
+    if (md->show == GT_SHOW_COUNT && t->count_bars) {
+        double max = tui_history_shown(t, r->idx, gt_history_max(t->hist, r->idx));
         return max > 0 ? v / max : -1;
     }
     return -1;
@@ -185,18 +187,20 @@ static void draw_spark(struct tui *t, int y, int x, size_t m)
     gt_cellbuf_chars(t->cells, y, x, cells, (int)n, ST_PLAIN);
 }
 
-/* The row's title, indented under its group; returns its columns. */
-static int row_name(const struct tui *t, const struct row *r, char *buf, size_t len)
+/* The row's title, indented under its group, in at most width columns
+ * where it can be said shorter (an instance: "core 4" for "shader core
+ * 4"); returns its columns. */
+static int row_name(const struct tui *t, const struct row *r, char *buf, size_t len, int width)
 {
     struct gt_text s;
 
-    gt_text_init(&s, buf, len);
     if (r->inst >= 0) {
-        tui_percore_name(t, r, &s);
-    } else {
-        gt_text_add(&s, "  ");
-        gt_text_add(&s, t->l->metrics[r->idx].title);
+        tui_percore_name(t, r, buf, len, width);
+        return tui_text_columns(buf);
     }
+    gt_text_init(&s, buf, len);
+    gt_text_add(&s, "  ");
+    gt_text_add(&s, t->l->metrics[r->idx].title);
     return tui_text_columns(buf);
 }
 
@@ -231,7 +235,7 @@ static struct columns size_columns(const struct tui *t)
         const struct row *r = &t->rows[i];
         if (r->kind == ROW_GROUP || r->kind == ROW_TRIAGE)
             continue;
-        nw = clamp(row_name(t, r, name, sizeof(name)), nw, NAME_MAX);
+        nw = clamp(row_name(t, r, name, sizeof(name), NAME_MAX), nw, NAME_MAX);
         vw = clamp(value_room(t, r), vw, VALUE_MAX);
     }
     nw = clamp(nw, NAME_MIN, NAME_MAX);
@@ -265,7 +269,7 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r, const str
     const char *why = gt_engine_unavailable(t->cfg->engine, r->idx);
     struct gt_text s;
 
-    row_name(t, r, name, sizeof(name));
+    row_name(t, r, name, sizeof(name), c->name);
     /* A row that never draws a bar lends its bar's columns to the title. */
     tui_put_clipped(t, y, 0, name, c->name + (bw && !may_have_bar(t, r) ? bw + 1 : 0),
                     selected ? ST_SELECTED : ST_PLAIN);
@@ -305,6 +309,12 @@ static void draw_row(struct tui *t, int y, const struct row *r, const struct col
     }
     case ROW_TRIAGE:
         tui_draw_triage(t, y);
+        return;
+    case ROW_STRIP:
+        tui_percore_draw_strip(t, y, r);
+        return;
+    case ROW_SPREAD:
+        tui_percore_draw_spread(t, y, r);
         return;
     default:
         draw_metric_row(t, y, r, c);
