@@ -1,7 +1,6 @@
 /* The layout parser: a line-oriented format (man/gputop-layout.5) read into
  * sections, groups and metrics; every error names file:line:column. */
 #include "gputop/layout.h"
-#include "gputop/embedded.h"
 #include "gputop/expr.h"
 
 #include <ctype.h>
@@ -11,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_LAYOUT_BYTES (4u << 20)
 #define RESERVED_KEYS "qhcrstp?/+- "
 
 /* One line being parsed. */
@@ -912,90 +910,4 @@ int gt_layout_find_metric(const struct gt_layout *l, const char *title)
             (l->metrics[i].ref && strcmp(l->metrics[i].ref, title) == 0))
             return (int)i;
     return -1;
-}
-
-static char *read_file(const char *path, size_t *len, struct gt_diag *d)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    size_t n;
-
-    if (!f) {
-        gt_diag_at(d, path, 0, 0, NULL, 0);
-        gt_diag_set(d, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    buf = malloc(MAX_LAYOUT_BYTES + 1);
-    if (!buf) {
-        fclose(f);
-        gt_diag_set(d, "out of memory");
-        return NULL;
-    }
-    n = fread(buf, 1, MAX_LAYOUT_BYTES + 1, f);
-    if (ferror(f) || n > MAX_LAYOUT_BYTES) {
-        gt_diag_at(d, path, 0, 0, NULL, 0);
-        gt_diag_set(d, ferror(f) ? "read error" : "larger than %u bytes: not a layout",
-                    MAX_LAYOUT_BYTES);
-        fclose(f);
-        free(buf);
-        return NULL;
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
-struct gt_layout *gt_layout_load(const char *name_or_path, struct gt_diag *d)
-{
-    char label[300];
-    struct gt_layout *l;
-    size_t i, len;
-    char *text;
-
-    gt_diag_clear(d);
-    for (i = 0; i < gt_embedded_layout_count(); i++) {
-        if (strcmp(gt_embedded_layout_name(i), name_or_path) != 0)
-            continue;
-        const char *t = gt_embedded_layout_text(i, &len);
-        snprintf(label, sizeof(label), "layouts/%s.layout", name_or_path);
-        return gt_layout_parse(label, t, len, d);
-    }
-    if (!strchr(name_or_path, '/') && !strstr(name_or_path, ".layout")) {
-        FILE *f = fopen(name_or_path, "rb");
-        if (!f) {
-            char names[256] = "";
-            for (i = 0; i < gt_embedded_layout_count(); i++) {
-                strncat(names, i ? ", " : "", sizeof(names) - strlen(names) - 1);
-                strncat(names, gt_embedded_layout_name(i), sizeof(names) - strlen(names) - 1);
-            }
-            gt_diag_set(d, "no layout named '%s' (built in: %s) and no such file",
-                        name_or_path, names);
-            return NULL;
-        }
-        fclose(f);
-    }
-    text = read_file(name_or_path, &len, d);
-    if (!text)
-        return NULL;
-    l = gt_layout_parse(name_or_path, text, len, d);
-    free(text);
-    return l;
-}
-
-size_t gt_embedded_layout_count(void)
-{
-    return gt_embedded_layouts_count;
-}
-
-const char *gt_embedded_layout_name(size_t i)
-{
-    return i < gt_embedded_layouts_count ? gt_embedded_layouts[i].path : NULL;
-}
-
-const char *gt_embedded_layout_text(size_t i, size_t *len)
-{
-    if (i >= gt_embedded_layouts_count)
-        return NULL;
-    *len = gt_embedded_layouts[i].len;
-    return (const char *)gt_embedded_layouts[i].data;
 }
