@@ -38,6 +38,10 @@ struct parse {
     int pending_blank;             /* blank lines inside a continuation */
     int seen_show, seen_unit, seen_ref, seen_desc;
     int metric_line;               /* where the current metric starts */
+    struct {                       /* 'header' lines until resolved */
+        char *metric;
+        int line, col;
+    } hdr[GT_HEADER_NFIGS];
 };
 
 /* Arrays here carry no capacity: it follows from the count (8, then
@@ -312,6 +316,65 @@ static int do_triage(struct parse *p, const struct line *ln)
         return oom(p, ln);
     if (!t->metric[0] || !t->label[0])
         return fail(p, ln->no, col_of(ln, bar1), "triage rule needs both a metric and a label");
+    return 0;
+}
+
+/* ---- header figures ---- */
+
+static const char *const header_roles[GT_HEADER_NFIGS] = { "busy", "busy-max", "clock" };
+/* What each figure's metric must be shown as, so the header can print it. */
+static const enum gt_show header_show[GT_HEADER_NFIGS] = {
+    GT_SHOW_PERCENT, GT_SHOW_PERCENT, GT_SHOW_VALUE
+};
+
+static int header_role(const char *s, size_t n)
+{
+    int i;
+
+    for (i = 0; i < GT_HEADER_NFIGS; i++)
+        if (strlen(header_roles[i]) == n && memcmp(header_roles[i], s, n) == 0)
+            return i;
+    return -1;
+}
+
+static int do_header(struct parse *p, const struct line *ln)
+{
+    const char *s = ln->val, *end = ln->val + ln->vallen, *name;
+    int role;
+
+    while (s < end && !isspace((unsigned char)*s))
+        s++;
+    role = header_role(ln->val, (size_t)(s - ln->val));
+    if (role < 0)
+        return fail(p, ln->no, ln->vallen ? col_of(ln, ln->val) : (int)ln->len + 1,
+                    "header lines name 'busy', 'busy-max' or 'clock', not '%.*s'",
+                    (int)(s - ln->val), ln->val);
+    for (name = s; name < end && isspace((unsigned char)*name); name++)
+        ;
+    if (name == end)
+        return fail(p, ln->no, (int)ln->len + 1, "'header %s' needs a metric title or ref",
+                    header_roles[role]);
+    if (p->hdr[role].metric)
+        return fail(p, ln->no, 1, "'header %s' is given twice (line %d)", header_roles[role],
+                    p->hdr[role].line);
+    p->hdr[role].metric = dup_n(name, (size_t)(end - name));
+    p->hdr[role].line = ln->no;
+    p->hdr[role].col = col_of(ln, name);
+    return p->hdr[role].metric ? 0 : oom(p, ln);
+}
+
+static int do_origin(struct parse *p, const struct line *ln)
+{
+    struct gt_group_def *g = &p->l->groups[p->group];
+    int own = ln->vallen == 6 && memcmp(ln->val, "gputop", 6) == 0;
+
+    if (g->count)
+        return fail(p, ln->no, col_of(ln, ln->kw),
+                    "'origin' must come before the group's first metric");
+    if (!own && !(ln->vallen == 5 && memcmp(ln->val, "guide", 5) == 0))
+        return fail(p, ln->no, ln->vallen ? col_of(ln, ln->val) : (int)ln->len + 1,
+                    "'origin' is 'guide' or 'gputop', not '%.*s'", (int)ln->vallen, ln->val);
+    g->own = own;
     return 0;
 }
 
@@ -625,6 +688,11 @@ static int statement(struct parse *p, const struct line *ln)
 
     if (keyword_is(ln, "triage"))
         return finish_metric(p) < 0 ? -1 : do_triage(p, ln);
+    if (keyword_is(ln, "header"))
+        return finish_metric(p) < 0 ? -1 : do_header(p, ln);
+    if (keyword_is(ln, "origin"))
+        return need_context(p, ln, p->group, "a group") < 0 || finish_metric(p) < 0 ? -1
+             : do_origin(p, ln);
     if (keyword_is(ln, "name"))
         return header_only(p, ln) < 0 ? -1 : do_name(p, ln);
     if (keyword_is(ln, "title"))
@@ -781,22 +849,32 @@ static int is_ref_text(const char *s)
     return 1;
 }
 
+/* The metric a rule names by ref or title: its index (the last of *n). */
+static int named_metric(const struct gt_layout *l, const char *name, int *n)
+{
+    int found = -1, by_ref = is_ref_text(name);
+    size_t j;
+
+    *n = 0;
+    for (j = 0; j < l->nmetrics; j++) {
+        const struct gt_metric_def *m = &l->metrics[j];
+        const char *key = by_ref ? m->ref : m->title;
+        if (key && strcmp(key, name) == 0) {
+            found = (int)j;
+            (*n)++;
+        }
+    }
+    return found;
+}
+
 /* Triage rules name metrics by ref or title; both must be unambiguous. */
 static int resolve_triage(struct parse *p)
 {
-    size_t i, j;
+    size_t i;
 
     for (i = 0; i < p->l->ntriage; i++) {
         struct gt_triage_rule *t = &p->l->triage[i];
-        int found = -1, n = 0, by_ref = is_ref_text(t->metric);
-        for (j = 0; j < p->l->nmetrics; j++) {
-            const struct gt_metric_def *m = &p->l->metrics[j];
-            const char *key = by_ref ? m->ref : m->title;
-            if (key && strcmp(key, t->metric) == 0) {
-                found = (int)j;
-                n++;
-            }
-        }
+        int n, by_ref = is_ref_text(t->metric), found = named_metric(p->l, t->metric, &n);
         if (n == 0)
             return fail(p, t->line, 1, "triage rule names no metric: no %s '%s'",
                         by_ref ? "ref" : "title", t->metric);
@@ -809,6 +887,48 @@ static int resolve_triage(struct parse *p)
             return fail(p, t->line, 1, "out of memory");
     }
     return 0;
+}
+
+static const char *show_word(enum gt_show s)
+{
+    return s == GT_SHOW_PERCENT ? "percent" : s == GT_SHOW_COUNT ? "count"
+         : s == GT_SHOW_VALUE ? "value" : "bucket";
+}
+
+/* Each header figure names one metric, shown the way the header prints it. */
+static int resolve_header(struct parse *p)
+{
+    int i, n;
+
+    for (i = 0; i < GT_HEADER_NFIGS; i++) {
+        const char *name = p->hdr[i].metric, *role = header_roles[i];
+        int line = p->hdr[i].line, col = p->hdr[i].col, m;
+        p->l->header[i] = -1;
+        if (!name)
+            continue;
+        m = named_metric(p->l, name, &n);
+        if (n == 0)
+            return fail(p, line, col, "header %s names no metric: no %s '%s'", role,
+                        is_ref_text(name) ? "ref" : "title", name);
+        if (n > 1)
+            return fail(p, line, col, "header %s is ambiguous: %d metrics have %s '%s'", role,
+                        n, is_ref_text(name) ? "ref" : "title", name);
+        if (p->l->metrics[m].show != header_show[i])
+            return fail(p, line, col, "header %s needs a 'show %s' metric; '%s' is 'show %s'",
+                        role, show_word(header_show[i]), p->l->metrics[m].title,
+                        show_word(p->l->metrics[m].show));
+        p->l->header[i] = m;
+    }
+    return 0;
+}
+
+static void free_parse(struct parse *p)
+{
+    int i;
+
+    free(p->buf);
+    for (i = 0; i < GT_HEADER_NFIGS; i++)
+        free(p->hdr[i].metric);
 }
 
 struct gt_layout *gt_layout_parse(const char *file, const char *text, size_t len,
@@ -834,12 +954,12 @@ struct gt_layout *gt_layout_parse(const char *file, const char *text, size_t len
         gt_layout_free(l);
         return NULL;
     }
-    if (parse_lines(&p, text, len) < 0 || resolve_triage(&p) < 0) {
-        free(p.buf);
+    if (parse_lines(&p, text, len) < 0 || resolve_triage(&p) < 0 || resolve_header(&p) < 0) {
+        free_parse(&p);
         gt_layout_free(l);
         return NULL;
     }
-    free(p.buf);
+    free_parse(&p);
     return l;
 }
 
