@@ -126,6 +126,7 @@ enum value {
     V_RT_BOX_BIN0, V_RT_BOX_BIN1, V_RT_BOX_BIN2, V_RT_BOX_BIN3,
     V_RT_OPAQUE, V_RT_NON_OPAQUE, V_RT_FIRST_HIT, V_RT_MISS, V_RT_RAYS,
     V_RT_BOX_ISSUED, V_RT_TRI_ISSUED,
+    V_CLOCK_GPU, V_CLOCK_SC,  /* the clock-cycle items, not hardware counters */
     NVALUES,
 };
 
@@ -976,6 +977,7 @@ static const struct family families[] = {
 static void model_interval(struct sim *m, uint64_t dt_ns)
 {
     struct work w;
+    uint64_t clock;
     double mhz;
 
     memset(&w, 0, sizeof(w));
@@ -983,12 +985,16 @@ static void model_interval(struct sim *m, uint64_t dt_ns)
     w.dt_ns = dt_ns;
     /* DVFS with a little wander; never above the family's top clock. */
     mhz = m->fam->top_mhz * (w.p[P_DVFS] < 0.99 ? w.p[P_DVFS] : 0.99) * jitter(m, 0.01);
-    w.gpu = part(scale(dt_ns, mhz / 1000.0), w.p[P_BUSY]);
+    clock = scale(dt_ns, mhz / 1000.0);
+    w.gpu = part(clock, w.p[P_BUSY]);
     /* A value the model does not set this interval reads 0. Selected, the
      * values read were cleared as they were scattered, and the others are
      * never read: no need to clear the whole table. */
     if (!m->sel)
         memset(m->v, 0, sizeof(m->v));
+    /* One clock domain: the shader cores run at the top-level clock. */
+    put(m, V_CLOCK_GPU, 0, clock);
+    put(m, V_CLOCK_SC, 0, clock);
     m->fam->model(m, &w);
 }
 
@@ -1054,6 +1060,27 @@ static int bind_counters(const struct gt_catalog *c, struct sim *m)
             m->bind[i] = (int)(*hit)->v;
     }
     return 0;
+}
+
+/* The clock-cycle items and max clock a kbase source adds, so a layout's
+ * busy share and clock work on the sim as on hardware. */
+static int add_clock_counters(struct gt_catalog *c, const struct family *f)
+{
+    if (gt_catalog_add(c, GT_MALI_GPU_CLOCK_CYCLES, "front-end", GT_COUNTER_DELTA, 1, 1.0) < 0 ||
+        gt_catalog_add(c, GT_MALI_SC_CLOCK_CYCLES, "front-end", GT_COUNTER_DELTA, 1, 1.0) < 0)
+        return -1;
+    return gt_catalog_add_constant(c, GT_MALI_MAX_CLOCK_HZ, f->top_mhz * 1e6) < 0 ? -1 : 0;
+}
+
+static void bind_clock_counters(const struct gt_catalog *c, struct sim *m)
+{
+    int k = gt_catalog_find(c, GT_MALI_GPU_CLOCK_CYCLES);
+
+    if (k >= 0)
+        m->bind[k] = V_CLOCK_GPU;
+    k = gt_catalog_find(c, GT_MALI_SC_CLOCK_CYCLES);
+    if (k >= 0)
+        m->bind[k] = V_CLOCK_SC;
 }
 
 static const struct family *find_family(const char *name)
@@ -1198,11 +1225,13 @@ static int sim_open(struct gt_source *s, const char *args, struct gt_diag *d)
     dev.shader_cores = m->fam->cores;
     dev.l2_slices = m->fam->slices;
     dev.bus_width_bits = m->fam->bus_bits;
-    if (gt_catalog_add_device(&s->catalog, &dev) < 0 || bind_counters(&s->catalog, m) < 0) {
+    if (gt_catalog_add_device(&s->catalog, &dev) < 0 ||
+        add_clock_counters(&s->catalog, m->fam) < 0 || bind_counters(&s->catalog, m) < 0) {
         gt_diag_set(d, "sim: cannot build the %s counter catalogue", dev.gpu);
         sim_close(s);
         return -1;
     }
+    bind_clock_counters(&s->catalog, m);
     seed_model(m);
     describe(s, m);
     m->last_ns = m->step_ns ? SIM_T0_NS : gt_now_ns();
