@@ -303,6 +303,60 @@ Test(mali_kbase, clock_cycles_and_kernel_timestamps)
     kb_stop(&t);
 }
 
+/* The header's figures: with the kernel's clock cycles, 25,000,000 cycles in
+ * 50 ms is 500 MHz and 15,000,000 active of them 60 % busy; against the
+ * 850 MHz max clock the kernel reports (GPU_FREQ_KHZ_MAX 850000), the same
+ * active cycles are 15e6 / (850e6 * 0.05) = 35.29 % of max-clock time. */
+static double kb_header(struct kb *t, enum gt_header_fig fig)
+{
+    cr_assert_geq(t->l->header[fig], 0);
+    gt_engine_eval(t->e, &t->snap, t->out);
+    return t->out[t->l->header[fig]];
+}
+
+Test(mali_kbase, busy_share_and_clock_from_the_kernels_cycles)
+{
+    struct kb t;
+    int max;
+
+    kb_start(&t, fake(FK_G715, FK_CSF, 1, 21), "mali");
+    max = gt_catalog_find(&t.s->catalog, GT_MALI_MAX_CLOCK_HZ);
+    cr_assert_geq(max, 0, "no max clock constant");
+    cr_assert_eq(t.s->catalog.counters[max].value, 850e6);
+    fk_set_cycles(t.fk, 25000000, 25000000);
+    fk_set_time_step(t.fk, 50000000ull);
+    fk_set_counter(t.fk, FK_FE, 0, 4, 15000000);
+    cr_assert_eq(kb_sample(&t), 0, "%s", t.d.msg);
+    cr_assert_float_eq(kb_header(&t, GT_HEADER_BUSY), 60.0, 1e-9);
+    cr_assert_float_eq(kb_header(&t, GT_HEADER_CLOCK), 500.0, 1e-6);
+    cr_assert_float_eq(kb_header(&t, GT_HEADER_BUSY_MAX), 15e6 / 42.5e6 * 100, 1e-9);
+    kb_stop(&t);
+}
+
+/* A legacy reader without the _WITH_CYCLES forms: no clock, and the busy
+ * share only relative to the max clock: 42,500,000 active cycles in the
+ * default 100 ms at 850 MHz max is 50 %. */
+Test(mali_kbase, without_cycles_busy_is_relative_to_the_max_clock)
+{
+    struct fk_config c;
+    struct kb t;
+
+    memset(&c, 0, sizeof(c));
+    c.gpu = FK_T830;
+    c.api = FK_JM;
+    c.major = 11;
+    c.minor = 10;
+    c.no_cycles = 1;
+    kb_start(&t, fk_new(&c), "mali");
+    fk_set_counter(t.fk, FK_FE, 0, 6, 42500000);
+    cr_assert_eq(kb_sample(&t), 0, "%s", t.d.msg);
+    cr_assert_float_eq(kb_header(&t, GT_HEADER_BUSY_MAX), 50.0, 1e-9);
+    cr_assert_str_eq(gt_engine_unavailable(t.e, (size_t)t.l->header[GT_HEADER_BUSY]),
+                     "this source has no counter $MaliGPUClockCycles");
+    cr_assert_not_null(gt_engine_unavailable(t.e, (size_t)t.l->header[GT_HEADER_CLOCK]));
+    kb_stop(&t);
+}
+
 Test(mali_kbase, full_ring_is_drained_and_no_count_is_lost)
 {
     struct kb t;
