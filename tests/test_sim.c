@@ -835,6 +835,40 @@ Test(sim, gpu_clock_follows_the_scene)
     check_clock("game", 950.4, 999.9, 93.1, 100.0);
 }
 
+/* ---- the scene for the header ---- */
+
+static void expect_activity(const struct fixture *f, const char *want)
+{
+    char buf[64];
+
+    gt_source_sim.activity(&f->src, &f->snap, buf, sizeof(buf));
+    cr_assert_str_eq(buf, want);
+}
+
+/* scene=cycle: 8 s per scene (idle, ui, game, compute, raytracing,
+ * memory-bound); with step=1 s the n-th sample ends n s in. */
+Test(sim, activity_names_the_scene_at_the_end_of_the_interval)
+{
+    struct fixture f;
+    int n;
+
+    fx_open(&f, "mali-t8xx,step=1000000000");
+    for (n = 1; n <= 7; n++)
+        fx_sample(&f);
+    expect_activity(&f, "scene cycle: idle");
+    fx_sample(&f);
+    expect_activity(&f, "scene cycle: ui");
+    for (n = 9; n <= 32; n++)
+        fx_sample(&f);
+    /* the ray tracing slot on a GPU without ray tracing runs as a game */
+    expect_activity(&f, "scene cycle: game");
+    fx_close(&f);
+    fx_open(&f, "mali-g720,scene=compute");
+    fx_sample(&f);
+    expect_activity(&f, "scene: compute");
+    fx_close(&f);
+}
+
 /* ---- arguments ---- */
 
 static void expect_error(const char *args, const char *const *parts)

@@ -318,6 +318,7 @@ struct sim {
     uint64_t rng;
     uint64_t last_ns;         /* end of the previous interval */
     uint64_t own_ns;          /* time this source has run, for scene=cycle */
+    uint64_t start_ns;        /* the clock when it started (own_ns 0) */
     double core_skew[SIM_MAX_INST], slice_skew[SIM_MAX_INST];
     int *bind;                /* catalogue counter -> enum value, or -1 */
     struct sim_put *sel;      /* after select(): the counters written, else NULL */
@@ -448,6 +449,12 @@ static int scene_column(const struct sim *m, int scene)
 
 /* The current scene's parameters, faded from the previous scene during the
  * first second of each scene=cycle period, with a few percent of noise. */
+/* The scene running after own_ns of the source's time. */
+static int scene_at(const struct sim *m, uint64_t own_ns)
+{
+    return m->scene == SCENE_CYCLE ? (int)(own_ns / SIM_SCENE_NS % NSCENES) : m->scene;
+}
+
 static void scene_params(struct sim *m, double *p)
 {
     int cur = m->scene, prev = m->scene, i;
@@ -455,7 +462,7 @@ static void scene_params(struct sim *m, double *p)
 
     if (m->scene == SCENE_CYCLE) {
         uint64_t slot = m->own_ns / SIM_SCENE_NS, into = m->own_ns % SIM_SCENE_NS;
-        cur = (int)(slot % NSCENES);
+        cur = scene_at(m, m->own_ns);
         prev = (cur + NSCENES - 1) % NSCENES;
         if (slot > 0 && into < SIM_FADE_NS)
             w = (double)into / (double)SIM_FADE_NS;
@@ -1235,6 +1242,7 @@ static int sim_open(struct gt_source *s, const char *args, struct gt_diag *d)
     seed_model(m);
     describe(s, m);
     m->last_ns = m->step_ns ? SIM_T0_NS : gt_now_ns();
+    m->start_ns = m->last_ns;
     return 0;
 }
 
@@ -1244,8 +1252,24 @@ static int sim_start(struct gt_source *s, struct gt_diag *d)
 
     (void)d;
     m->last_ns = m->step_ns ? SIM_T0_NS : gt_now_ns();
+    m->start_ns = m->last_ns;
     m->own_ns = 0;
     return 0;
+}
+
+/* The scene at the end of snap's interval, from the snapshot's own times:
+ * own_ns is the sampler thread's, and the interval's end is start_ns plus
+ * the time run (sample() moves both together). The scene named is the one
+ * modelled: a GPU without ray tracing runs that slot as a game. */
+static void sim_activity(const struct gt_source *s, const struct gt_snapshot *snap,
+                         char *buf, size_t len)
+{
+    const struct sim *m = s->priv;
+    uint64_t own = snap->t_end_ns > m->start_ns ? snap->t_end_ns - m->start_ns : 0;
+    int scene = scene_column(m, scene_at(m, own));
+
+    snprintf(buf, len, "scene%s: %s", m->scene == SCENE_CYCLE ? " cycle" : "",
+             scene_names[scene]);
 }
 
 static int sim_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
@@ -1313,4 +1337,5 @@ const struct gt_source_type gt_source_sim = {
     .sample = sim_sample,
     .close = sim_close,
     .select = sim_select,
+    .activity = sim_activity,
 };

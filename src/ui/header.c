@@ -2,6 +2,7 @@
  * the section tabs below it. */
 #include "tui_internal.h"
 #include "gputop/format.h"
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -18,6 +19,69 @@ static const char *clock_text(struct tui *t, time_t now)
         strftime(t->clock, sizeof(t->clock), "%H:%M:%S", &tm);
     }
     return t->clock;
+}
+
+/* A header figure's value, when the layout names one the source can feed
+ * and a snapshot has arrived. */
+static int header_figure(const struct tui *t, enum gt_header_fig f, double *v)
+{
+    int m = t->l->header[f];
+
+    if (m < 0 || !t->have_data || gt_engine_unavailable(t->cfg->engine, (size_t)m))
+        return 0;
+    *v = t->vals[m];
+    return 1;
+}
+
+static void add_percent(struct gt_text *h, double v)
+{
+    if (isnan(v)) {
+        gt_text_add(h, "-");
+        return;
+    }
+    gt_text_fixed(h, v, 0, 0);
+    gt_text_add(h, "%");
+}
+
+/* "GPU 63% busy @ 850 MHz" from the GPU's clock cycles; "GPU 63% of
+ * max-clock time" when only the max clock is known (the same active cycles
+ * read lower at a lower clock); nothing when neither is. */
+static void header_busy(const struct tui *t, struct gt_text *h)
+{
+    double busy, clock;
+
+    if (header_figure(t, GT_HEADER_BUSY, &busy)) {
+        gt_text_add(h, tui_sep(t));
+        gt_text_add(h, "GPU ");
+        add_percent(h, busy);
+        gt_text_add(h, " busy");
+        if (header_figure(t, GT_HEADER_CLOCK, &clock) && isfinite(clock)) {
+            gt_text_add(h, " @ ");
+            gt_text_fixed(h, clock, clock < 10 ? 2 : 0, 0);
+            gt_text_add(h, " ");
+            gt_text_add(h, t->l->metrics[t->l->header[GT_HEADER_CLOCK]].unit);
+        }
+    } else if (header_figure(t, GT_HEADER_BUSY_MAX, &busy)) {
+        gt_text_add(h, tui_sep(t));
+        gt_text_add(h, "GPU ");
+        add_percent(h, busy);
+        gt_text_add(h, " of max-clock time");
+    }
+}
+
+/* What the source is doing, e.g. the sim's scene: "sim · scene cycle: game". */
+static void header_activity(const struct tui *t, struct gt_text *h)
+{
+    const struct gt_source *s = t->cfg->sources[0];
+    char buf[96];
+
+    if (!s->type->activity)
+        return;
+    s->type->activity(s, &t->snap, buf, sizeof(buf));
+    if (!buf[0])
+        return;
+    gt_text_add(h, tui_sep(t));
+    gt_text_add(h, buf);
 }
 
 void tui_draw_header(struct tui *t)
@@ -38,10 +102,12 @@ void tui_draw_header(struct tui *t)
     gt_text_add(&h, tui_sep(t));
     gt_text_uint(&h, in->shader_cores);
     gt_text_add(&h, " cores");
+    header_busy(t, &h);
     gt_text_add(&h, tui_sep(t));
     gt_text_add(&h, t->cfg->sources[0]->type->name);
     gt_text_add(&h, st.state == GT_SAMPLER_RETRYING ? " RETRYING" :
                     st.state == GT_SAMPLER_ENDED ? " ENDED" : "");
+    header_activity(t, &h);
     gt_text_add(&h, tui_sep(t));
     gt_text_uint(&h, ms);
     gt_text_add(&h, t->per_second ? " ms (rates /s)" : " ms");
