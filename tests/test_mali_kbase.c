@@ -675,3 +675,48 @@ Test(mali_kbase, protected_mode_blocks_are_reported)
     cr_assert_eq(kb_counter(&t, "MaliShaderCoreCyclesAnyWorkloadActive", 2), 500);
     kb_stop(&t);
 }
+
+/* The header's figures as a user sees them. The fake kernel's samples are
+ * 100 ms apart: 25,000,000 GPU clock cycles each is 250 MHz, 15,000,000
+ * active of them 60 % busy. A legacy reader without cycles knows only the
+ * 850 MHz max clock: 42,500,000 active cycles of its 85,000,000 is 50 %. */
+Test(mali_kbase, header_shows_busy_share_from_cycles_or_max_clock, .timeout = 60)
+{
+    struct tmux t;
+    char cmd[512], *s;
+    int found;
+
+    snprintf(cmd, sizeof(cmd), "%s G715 csf 1.21 cycles=25000000:25000000 0:0:4=15000000 "
+             "-- --no-cpu", fake_bin());
+    cr_assert_eq(tmux_start(&t, 140, 30, "", cmd), 0);
+    s = tmux_wait_for(&t, "GPU 60% busy @ 250 MHz", 10000, &found);
+    cr_assert(found, "busy share and clock in the header:\n%s", s);
+    free(s);
+    tmux_literal(&t, "q");
+    tmux_stop(&t);
+    snprintf(cmd, sizeof(cmd), "%s T830 jm 11.10 no-cycles 0:0:6=42500000 -- --no-cpu",
+             fake_bin());
+    cr_assert_eq(tmux_start(&t, 140, 30, "", cmd), 0);
+    s = tmux_wait_for(&t, "GPU 50% of max-clock time", 10000, &found);
+    cr_assert(found, "busy share relative to the max clock in the header:\n%s", s);
+    cr_assert(!strstr(s, "MHz"), "no clock without the kernel's cycles:\n%s", s);
+    free(s);
+    tmux_literal(&t, "q");
+    tmux_stop(&t);
+}
+
+Test(mali_kbase, json_records_carry_busy_share_and_clock, .timeout = 60)
+{
+    int status;
+    char *out = run("G715 csf 1.21 cycles=25000000:25000000 0:0:4=15000000 -- -b -f json -n 1 "
+                    "--no-cpu --metrics 3.1.1", &status);
+
+    cr_assert_eq(status, 0, "%s", out);
+    HAS(out, "\"gpu\":{\"busy_pct\":60,\"clock\":250,\"clock_unit\":\"MHz\"}");
+    free(out);
+    out = run("T830 jm 11.10 no-cycles 0:0:6=42500000 -- -b -f json -n 1 --no-cpu "
+              "--metrics 3.1.1", &status);
+    cr_assert_eq(status, 0, "%s", out);
+    HAS(out, "\"gpu\":{\"busy_of_max_clock_pct\":50}");
+    free(out);
+}
