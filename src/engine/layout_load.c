@@ -1,7 +1,9 @@
-/* Where layouts come from: the ones compiled into the binary (by name) or
- * a file read at start-up (by path); both go through gt_layout_parse. */
+/* Layouts as a whole: where they come from (compiled into the binary, by
+ * name, or a file read at start-up, by path; both go through
+ * gt_layout_parse), lookups in a parsed layout, and freeing one. */
 #include "gputop/layout.h"
 #include "gputop/embedded.h"
+#include "gputop/expr.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -94,4 +96,73 @@ const char *gt_embedded_layout_text(size_t i, size_t *len)
         return NULL;
     *len = gt_embedded_layouts[i].len;
     return (const char *)gt_embedded_layouts[i].data;
+}
+
+void gt_layout_free(struct gt_layout *l)
+{
+    size_t i;
+
+    if (!l)
+        return;
+    for (i = 0; i < l->ngpus; i++)
+        free(l->gpus[i]);
+    free(l->gpus);
+    for (i = 0; i < l->nmatches; i++) {
+        free(l->matches[i].source);
+        free(l->matches[i].ids);
+    }
+    free(l->matches);
+    for (i = 0; i < l->naggs; i++)
+        free(l->aggs[i].block);
+    free(l->aggs);
+    for (i = 0; i < l->nsections; i++)
+        free(l->sections[i].title);
+    free(l->sections);
+    for (i = 0; i < l->ngroups; i++)
+        free(l->groups[i].title);
+    free(l->groups);
+    for (i = 0; i < l->nmetrics; i++) {
+        struct gt_metric_def *m = &l->metrics[i];
+        free(m->title);
+        free(m->ref);
+        free(m->unit);
+        free(m->desc);
+        free(m->expr_text);
+        gt_expr_free(m->expr);
+    }
+    free(l->metrics);
+    for (i = 0; i < l->ntriage; i++) {
+        free(l->triage[i].kind);
+        free(l->triage[i].metric);
+        free(l->triage[i].label);
+        free(l->triage[i].verdict);
+    }
+    free(l->triage);
+    free(l->name);
+    free(l->title);
+    free(l->family);
+    free(l->file);
+    free(l->text);
+    free(l);
+}
+
+enum gt_agg gt_layout_agg_for(const struct gt_layout *l, const char *block)
+{
+    size_t i;
+
+    for (i = 0; i < l->naggs; i++)
+        if (strcmp(l->aggs[i].block, block) == 0)
+            return l->aggs[i].agg;
+    return GT_AGG_SUM;
+}
+
+int gt_layout_find_metric(const struct gt_layout *l, const char *title)
+{
+    size_t i;
+
+    for (i = 0; i < l->nmetrics; i++)
+        if (strcmp(l->metrics[i].title, title) == 0 ||
+            (l->metrics[i].ref && strcmp(l->metrics[i].ref, title) == 0))
+            return (int)i;
+    return -1;
 }
