@@ -84,37 +84,66 @@ static void header_activity(const struct tui *t, struct gt_text *h)
     gt_text_add(h, buf);
 }
 
-void tui_draw_header(struct tui *t)
+/* The busy share and the source's activity are extras: they give way,
+ * activity first, when the line would not fit the screen. */
+enum { EXTRA_BUSY = 1, EXTRA_ACTIVITY = 2 };
+
+static void compose_header(struct tui *t, struct gt_text *h, const struct gt_sampler_stats *st,
+                           time_t now, int extras)
 {
     const struct gt_source_info *in = &t->cfg->sources[0]->info;
+    uint64_t ms = gt_sampler_interval(t->cfg->sampler) / 1000000ull;
+
+    gt_text_add(h, " gputop");
+    gt_text_add(h, tui_sep(t));
+    gt_text_add(h, in->gpu[0] ? in->gpu : in->device);
+    gt_text_add(h, tui_sep(t));
+    gt_text_uint(h, in->shader_cores);
+    gt_text_add(h, " cores");
+    if (extras & EXTRA_BUSY)
+        header_busy(t, h);
+    gt_text_add(h, tui_sep(t));
+    gt_text_add(h, t->cfg->sources[0]->type->name);
+    gt_text_add(h, st->state == GT_SAMPLER_RETRYING ? " RETRYING" :
+                   st->state == GT_SAMPLER_ENDED ? " ENDED" : "");
+    if (extras & EXTRA_ACTIVITY)
+        header_activity(t, h);
+    gt_text_add(h, tui_sep(t));
+    gt_text_uint(h, ms);
+    gt_text_add(h, t->per_second ? " ms (rates /s)" : " ms");
+    gt_text_add(h, tui_sep(t));
+    gt_text_add(h, t->paused ? "PAUSED" : "live");
+    gt_text_add(h, tui_sep(t));
+    gt_text_add(h, clock_text(t, now));
+}
+
+/* Columns of UTF-8 text: every character drawn is one column. */
+static int columns(const char *s)
+{
+    int n = 0;
+
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+void tui_draw_header(struct tui *t)
+{
+    static const int tries[] = { EXTRA_BUSY | EXTRA_ACTIVITY, EXTRA_BUSY, 0 };
     struct gt_sampler_stats st;
     char buf[768];
     struct gt_text h;
     time_t now = time(NULL);
-    uint64_t ms = gt_sampler_interval(t->cfg->sampler) / 1000000ull;
+    size_t i;
 
     gt_sampler_get_stats(t->cfg->sampler, &st);
     t->sampler_live = st.state == GT_SAMPLER_RUNNING;
-    gt_text_init(&h, buf, sizeof(buf));
-    gt_text_add(&h, " gputop");
-    gt_text_add(&h, tui_sep(t));
-    gt_text_add(&h, in->gpu[0] ? in->gpu : in->device);
-    gt_text_add(&h, tui_sep(t));
-    gt_text_uint(&h, in->shader_cores);
-    gt_text_add(&h, " cores");
-    header_busy(t, &h);
-    gt_text_add(&h, tui_sep(t));
-    gt_text_add(&h, t->cfg->sources[0]->type->name);
-    gt_text_add(&h, st.state == GT_SAMPLER_RETRYING ? " RETRYING" :
-                    st.state == GT_SAMPLER_ENDED ? " ENDED" : "");
-    header_activity(t, &h);
-    gt_text_add(&h, tui_sep(t));
-    gt_text_uint(&h, ms);
-    gt_text_add(&h, t->per_second ? " ms (rates /s)" : " ms");
-    gt_text_add(&h, tui_sep(t));
-    gt_text_add(&h, t->paused ? "PAUSED" : "live");
-    gt_text_add(&h, tui_sep(t));
-    gt_text_add(&h, clock_text(t, now));
+    for (i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+        gt_text_init(&h, buf, sizeof(buf));
+        compose_header(t, &h, &st, now, tries[i]);
+        if (columns(buf) <= COLS)
+            break;
+    }
     gt_cellbuf_fill(t->cells, 0, 0, COLS, ' ', ST_HEADER);
     tui_put(t, 0, 0, buf, -1, ST_HEADER);
     /* A new warning stays on screen for ten seconds. */
