@@ -447,14 +447,14 @@ static int scene_column(const struct sim *m, int scene)
     return scene == SCENE_RT && !m->fam->has_rt ? SCENE_GAME : scene;
 }
 
-/* The current scene's parameters, faded from the previous scene during the
- * first second of each scene=cycle period, with a few percent of noise. */
 /* The scene running after own_ns of the source's time. */
 static int scene_at(const struct sim *m, uint64_t own_ns)
 {
     return m->scene == SCENE_CYCLE ? (int)(own_ns / SIM_SCENE_NS % NSCENES) : m->scene;
 }
 
+/* The current scene's parameters, faded from the previous scene during the
+ * first second of each scene=cycle period, with a few percent of noise. */
 static void scene_params(struct sim *m, double *p)
 {
     int cur = m->scene, prev = m->scene, i;

@@ -44,8 +44,8 @@ static void add_percent(struct gt_text *h, double v)
 }
 
 /* "GPU 63% busy @ 850 MHz" from the GPU's clock cycles; "GPU 63% of
- * max-clock time" when only the max clock is known (the same active cycles
- * read lower at a lower clock); nothing when neither is. */
+ * max-clock time" when only the max clock is known (a GPU running below
+ * its max clock reads lower than it is busy); nothing when neither is. */
 static void header_busy(const struct tui *t, struct gt_text *h)
 {
     double busy, clock;
