@@ -399,3 +399,23 @@ Test(tui, header_follows_the_scene_cycle, .timeout = 60)
     expect(&t, "sim \u00b7 scene cycle: game");
     tmux_stop(&t);
 }
+
+/* On 80 columns the whole line does not fit: the scene and the busy share
+ * give way, so the state and the time stay; wider, they come back. */
+Test(tui, header_extras_give_way_on_a_narrow_screen, .timeout = 60)
+{
+    struct tmux t;
+    char *s;
+
+    start(&t, 80, 24, "", "--source sim:mali-g720,scene=game --no-cpu");
+    expect(&t, "-bound");                       /* data has arrived */
+    tmux_literal(&t, " ");
+    expect(&t, "PAUSED");
+    s = tmux_capture(&t);
+    cr_assert(!strstr(s, "busy"), "no busy share on 80 columns:\n%s", s);
+    free(s);
+    tmux_resize(&t, 160, 24);
+    expect(&t, "% busy @ 9");
+    expect(&t, "scene: game");
+    tmux_stop(&t);
+}
