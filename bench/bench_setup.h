@@ -34,7 +34,15 @@ static inline int bench_setup(struct bench_setup *b)
     b->layout = gt_layout_load(gt_embedded_layout_name(best), &d);
     gt_catalog_init(&b->catalog);
     dev.gpu = b->layout->gpus[0];
-    if (gt_catalog_add_device(&b->catalog, &dev) < 0 || gt_catalog_add_cpu(&b->catalog, 2) < 0)
+    /* with what a Mali source adds when the kernel sends clock cycles, so
+     * the header's busy share and clock are evaluated too */
+    if (gt_catalog_add_device(&b->catalog, &dev) < 0 ||
+        gt_catalog_add(&b->catalog, GT_MALI_GPU_CLOCK_CYCLES, "front-end", GT_COUNTER_DELTA, 1,
+                       1.0) < 0 ||
+        gt_catalog_add(&b->catalog, GT_MALI_SC_CLOCK_CYCLES, "front-end", GT_COUNTER_DELTA, 1,
+                       1.0) < 0 ||
+        gt_catalog_add_constant(&b->catalog, GT_MALI_MAX_CLOCK_HZ, 1e9) < 0 ||
+        gt_catalog_add_cpu(&b->catalog, 2) < 0)
         return -1;
     b->engine = gt_engine_new(b->layout, &b->catalog);
     return b->engine ? 0 : -1;

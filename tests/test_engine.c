@@ -501,3 +501,58 @@ Test(engine, instances_are_named_by_block_with_physical_core_numbers)
     cr_assert_str_eq(name_of(x.e, mali_metric(&x, "Output external read bytes"), 1, 0), "L2 slice 1");
     mali_teardown(&x);
 }
+
+/* $GputopIntervalSeconds: the interval's length, supplied by the engine, so
+ * a layout can write rates. By hand: 0.1 s at 850 MHz is 85,000,000 clock
+ * cycles; 51,000,000 of them active is 60 % busy; against a 1 GHz max clock
+ * the same active cycles are 51 % of the 100,000,000 the interval allowed. */
+Test(engine, interval_seconds_builtin_gives_rates)
+{
+    static const char text[] =
+        "gputop-layout 1\nname t\ntitle T\nfamily t\n"
+        "section S\n  key x\n  group G\n"
+        "    metric Busy\n      expr max(min($Active / $Clock * 100, 100), 0)\n      show percent\n"
+        "    metric Clock\n      expr $Clock / $GputopIntervalSeconds / 1000000\n      show value\n"
+        "    metric Busy of max\n      expr $Active / ($MaxHz * $GputopIntervalSeconds) * 100\n"
+        "      show percent\n"
+        "    metric Seconds\n      expr $GputopIntervalSeconds\n      show value\n";
+    struct gt_layout *l;
+    struct gt_catalog c;
+    struct gt_engine *e;
+    struct gt_snapshot s;
+    struct gt_diag d;
+    double out[4];
+    int active, clock;
+
+    l = gt_layout_parse("t.layout", text, strlen(text), &d);
+    cr_assert_not_null(l, "%d:%d %s", d.line, d.col, d.msg);
+    gt_catalog_init(&c);
+    active = gt_catalog_add(&c, "Active", "front-end", GT_COUNTER_DELTA, 1, 1);
+    clock = gt_catalog_add(&c, "Clock", "front-end", GT_COUNTER_DELTA, 1, 1);
+    cr_assert_geq(gt_catalog_add_constant(&c, "MaxHz", 1e9), 0);
+    e = gt_engine_new(l, &c);
+    cr_assert_not_null(e);
+    cr_assert_eq(gt_engine_nunresolved(e), 0);
+    cr_assert_null(gt_engine_unavailable(e, 1));
+    cr_assert_eq(gt_snapshot_init(&s, c.nslots), 0);
+    s.t_start_ns = 5000000000ull;
+    s.t_end_ns = 5100000000ull;
+    s.nsamples = 1;
+    s.deltas[c.counters[active].slot] = 51000000;
+    s.deltas[c.counters[clock].slot] = 85000000;
+    gt_engine_eval(e, &s, out);
+    cr_assert_float_eq(out[0], 60.0, 1e-9);
+    cr_assert_float_eq(out[1], 850.0, 1e-6);
+    cr_assert_float_eq(out[2], 51.0, 1e-9);
+    cr_assert_float_eq(out[3], 0.1, 1e-12);
+    cr_assert_float_eq(gt_engine_eval_instance(e, &s, 1, 0), 850.0, 1e-6);
+    /* An interval of no length has no rate: no data, not infinity. */
+    s.t_end_ns = s.t_start_ns;
+    gt_engine_eval(e, &s, out);
+    cr_assert(isnan(out[1]));
+    cr_assert(isnan(out[2]));
+    gt_snapshot_free(&s);
+    gt_engine_free(e);
+    gt_catalog_free(&c);
+    gt_layout_free(l);
+}

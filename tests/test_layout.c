@@ -109,6 +109,49 @@ Test(layout, good_layout_reads_back_in_full)
     gt_layout_free(l);
 }
 
+/* The header's figures name metrics by title or ref; a group marked
+ * 'origin gputop' holds gputop's own metrics, not the guide's. */
+Test(layout, header_figures_and_own_groups)
+{
+    static const char t[] =
+        HEADER
+        "header busy GPU busy\n"
+        "header clock GPU clock\n"
+        "section S\n  key x\n"
+        "  group Time and clock\n"
+        "    origin gputop\n"
+        "    metric GPU busy\n      expr $A / $C * 100\n      show percent\n"
+        "    metric GPU clock\n      expr $C / $GputopIntervalSeconds / 1000000\n"
+        "      unit MHz\n      show value\n"
+        "  group G\n"
+        "    origin guide\n"
+        "    metric Busy at max clock\n      ref 3.9\n      expr $A\n      show percent\n"
+        "header busy-max 3.9\n";
+    struct gt_diag d;
+    struct gt_layout *l = gt_layout_parse("h.layout", t, strlen(t), &d);
+
+    cr_assert_not_null(l, "%d:%d %s", d.line, d.col, d.msg);
+    cr_assert_eq(l->header[GT_HEADER_BUSY], 0);
+    cr_assert_eq(l->header[GT_HEADER_CLOCK], 1);
+    cr_assert_eq(l->header[GT_HEADER_BUSY_MAX], 2);
+    cr_assert_eq(l->groups[0].own, 1);
+    cr_assert_eq(l->groups[1].own, 0);
+    gt_layout_free(l);
+}
+
+Test(layout, no_header_lines_no_figures)
+{
+    struct gt_diag d;
+    struct gt_layout *l = gt_layout_parse("good.layout", good, strlen(good), &d);
+
+    cr_assert_not_null(l);
+    cr_assert_eq(l->header[GT_HEADER_BUSY], -1);
+    cr_assert_eq(l->header[GT_HEADER_BUSY_MAX], -1);
+    cr_assert_eq(l->header[GT_HEADER_CLOCK], -1);
+    cr_assert_eq(l->groups[0].own, 0);
+    gt_layout_free(l);
+}
+
 Test(layout, crlf_line_ends_are_accepted)
 {
     const char *t = "gputop-layout 1\r\nname a\r\ntitle A\r\nfamily a\r\nsection S\r\nkey x\r\n"
@@ -211,6 +254,22 @@ Test(layout_errors, each_with_message_and_position)
         { HEADER "triage stall X | y\n", 5, 8, "triage rules start with 'queue' or 'unit'" },
         { HEADER "triage queue X\n", 5, 15, "triage rule needs 'METRIC | LABEL'" },
         { HEADER "triage queue X |  \n", 5, 16, "needs both a metric and a label" },
+        /* header figures and gputop's own groups */
+        { HEADER "header speed X\n", 5, 8,
+          "header lines name 'busy', 'busy-max' or 'clock', not 'speed'" },
+        { HEADER "header\n", 5, 7, "header lines name 'busy', 'busy-max' or 'clock'" },
+        { HEADER "header busy\n", 5, 12, "'header busy' needs a metric title or ref" },
+        { HEADER "header busy A\nheader busy B\n", 6, 1, "'header busy' is given twice (line 5)" },
+        { HEADER SEC "    metric M\n      expr 1\n      show percent\nheader busy X\n", 11, 13,
+          "header busy names no metric: no title 'X'" },
+        { HEADER SEC "    metric M\n      expr 1\n      show count\nheader busy-max M\n", 11, 17,
+          "header busy-max needs a 'show percent' metric; 'M' is 'show count'" },
+        { HEADER SEC "    metric M\n      expr 1\n      show percent\nheader clock M\n", 11, 14,
+          "header clock needs a 'show value' metric; 'M' is 'show percent'" },
+        { HEADER SEC "  origin vendor\n", 8, 10, "'origin' is 'guide' or 'gputop', not 'vendor'" },
+        { HEADER "section S\n  key x\n  origin gputop\n", 7, 3, "'origin' outside a group" },
+        { HEADER SEC "    metric M\n      expr 1\n      show count\n    origin gputop\n", 11, 5,
+          "'origin' must come before the group's first metric" },
     };
     size_t i;
 

@@ -26,6 +26,12 @@ static void lt_open(struct lt *t, const char *layout, const char *gpu, uint32_t 
     cr_assert_not_null(t->l, "%s", d.msg);
     gt_catalog_init(&t->c);
     cr_assert_eq(gt_catalog_add_device(&t->c, &dev), 0);
+    /* what a kbase source adds when the kernel sends clock cycles */
+    cr_assert_geq(gt_catalog_add(&t->c, GT_MALI_GPU_CLOCK_CYCLES, "front-end",
+                                 GT_COUNTER_DELTA, 1, 1.0), 0);
+    cr_assert_geq(gt_catalog_add(&t->c, GT_MALI_SC_CLOCK_CYCLES, "front-end",
+                                 GT_COUNTER_DELTA, 1, 1.0), 0);
+    cr_assert_geq(gt_catalog_add_constant(&t->c, GT_MALI_MAX_CLOCK_HZ, 1e9), 0);
     cr_assert_eq(gt_catalog_add_cpu(&t->c, 2), 0);
     t->e = gt_engine_new(t->l, &t->c);
     cr_assert_not_null(t->e);
@@ -83,14 +89,26 @@ static void count_metrics(const char *layout, size_t guide)
 {
     struct gt_diag d;
     struct gt_layout *l = gt_layout_load(layout, &d);
-    size_t i, refs = 0;
+    size_t i, refs = 0, own = 0;
 
     cr_assert_not_null(l, "%s", d.msg);
-    /* the guide's numbered definitions plus the two CPU rows (2.1, 2.2) */
-    cr_assert_eq(l->nmetrics, guide + 2, "%s has %zu metrics", layout, l->nmetrics);
-    for (i = 0; i < l->nmetrics; i++)
+    /* the guide's numbered definitions plus the two CPU rows (2.1, 2.2);
+     * gputop's own metrics (the header's busy share and clock) are apart */
+    for (i = 0; i < l->nmetrics; i++) {
+        if (l->groups[l->metrics[i].group].own) {
+            own++;
+            cr_assert_null(l->metrics[i].ref, "gputop's own metric with a guide number");
+            continue;
+        }
         refs += l->metrics[i].ref != NULL;
-    cr_assert_eq(refs, l->nmetrics, "every metric carries the guide's number");
+    }
+    cr_assert_eq(l->nmetrics - own, guide + 2, "%s has %zu guide metrics", layout,
+                 l->nmetrics - own);
+    cr_assert_eq(refs, l->nmetrics - own, "every guide metric carries the guide's number");
+    cr_assert_eq(own, 3, "busy share, clock, busy share of max-clock time");
+    cr_assert_geq(l->header[GT_HEADER_BUSY], 0);
+    cr_assert_geq(l->header[GT_HEADER_BUSY_MAX], 0);
+    cr_assert_geq(l->header[GT_HEADER_CLOCK], 0);
     gt_layout_free(l);
 }
 
@@ -330,4 +348,37 @@ Test(layout_g720, zero_denominators_show_no_data)
     cr_assert(isnan(val(&t, "3.4.1")));
     cr_assert_eq(val(&t, "3.5.6"), 0);
     lt_close(&t);
+}
+
+/* ---- the header's figures, the same in every layout ---- */
+
+/* 0.1 s at 850 MHz is 85,000,000 GPU clock cycles; 51,000,000 active is
+ * 60 % busy; a 1 GHz max clock holds 100,000,000 cycles, so 51 % of the
+ * max-clock time. No clock cycles at all (a powered-down GPU): no data. */
+static void header_figures(const char *layout, const char *gpu)
+{
+    struct lt t;
+
+    lt_open(&t, layout, gpu, 4, 2);
+    set1(&t, "MaliGPUCyclesGPUActive", 51000000);
+    set1(&t, GT_MALI_GPU_CLOCK_CYCLES, 85000000);
+    gt_engine_eval(t.e, &t.s, t.out);
+    cr_assert_float_eq(t.out[t.l->header[GT_HEADER_BUSY]], 60.0, 1e-9);
+    cr_assert_float_eq(t.out[t.l->header[GT_HEADER_CLOCK]], 850.0, 1e-6);
+    cr_assert_float_eq(t.out[t.l->header[GT_HEADER_BUSY_MAX]], 51.0, 1e-9);
+    cr_assert_str_eq(t.l->metrics[t.l->header[GT_HEADER_CLOCK]].unit, "MHz");
+    set1(&t, "MaliGPUCyclesGPUActive", 0);
+    set1(&t, GT_MALI_GPU_CLOCK_CYCLES, 0);
+    gt_engine_eval(t.e, &t.s, t.out);
+    cr_assert(isnan(t.out[t.l->header[GT_HEADER_BUSY]]));
+    cr_assert_eq(t.out[t.l->header[GT_HEADER_CLOCK]], 0);
+    cr_assert_eq(t.out[t.l->header[GT_HEADER_BUSY_MAX]], 0);
+    lt_close(&t);
+}
+
+Test(layout_header, busy_share_and_clock_by_hand)
+{
+    header_figures("mali-t8xx", "T830");
+    header_figures("mali-g715", "G715");
+    header_figures("mali-g720", "G720");
 }

@@ -303,6 +303,60 @@ Test(mali_kbase, clock_cycles_and_kernel_timestamps)
     kb_stop(&t);
 }
 
+/* The header's figures: with the kernel's clock cycles, 25,000,000 cycles in
+ * 50 ms is 500 MHz and 15,000,000 active of them 60 % busy; against the
+ * 850 MHz max clock the kernel reports (GPU_FREQ_KHZ_MAX 850000), the same
+ * active cycles are 15e6 / (850e6 * 0.05) = 35.29 % of max-clock time. */
+static double kb_header(struct kb *t, enum gt_header_fig fig)
+{
+    cr_assert_geq(t->l->header[fig], 0);
+    gt_engine_eval(t->e, &t->snap, t->out);
+    return t->out[t->l->header[fig]];
+}
+
+Test(mali_kbase, busy_share_and_clock_from_the_kernels_cycles)
+{
+    struct kb t;
+    int max;
+
+    kb_start(&t, fake(FK_G715, FK_CSF, 1, 21), "mali");
+    max = gt_catalog_find(&t.s->catalog, GT_MALI_MAX_CLOCK_HZ);
+    cr_assert_geq(max, 0, "no max clock constant");
+    cr_assert_eq(t.s->catalog.counters[max].value, 850e6);
+    fk_set_cycles(t.fk, 25000000, 25000000);
+    fk_set_time_step(t.fk, 50000000ull);
+    fk_set_counter(t.fk, FK_FE, 0, 4, 15000000);
+    cr_assert_eq(kb_sample(&t), 0, "%s", t.d.msg);
+    cr_assert_float_eq(kb_header(&t, GT_HEADER_BUSY), 60.0, 1e-9);
+    cr_assert_float_eq(kb_header(&t, GT_HEADER_CLOCK), 500.0, 1e-6);
+    cr_assert_float_eq(kb_header(&t, GT_HEADER_BUSY_MAX), 15e6 / 42.5e6 * 100, 1e-9);
+    kb_stop(&t);
+}
+
+/* A legacy reader without the _WITH_CYCLES forms: no clock, and the busy
+ * share only relative to the max clock: 42,500,000 active cycles in the
+ * default 100 ms at 850 MHz max is 50 %. */
+Test(mali_kbase, without_cycles_busy_is_relative_to_the_max_clock)
+{
+    struct fk_config c;
+    struct kb t;
+
+    memset(&c, 0, sizeof(c));
+    c.gpu = FK_T830;
+    c.api = FK_JM;
+    c.major = 11;
+    c.minor = 10;
+    c.no_cycles = 1;
+    kb_start(&t, fk_new(&c), "mali");
+    fk_set_counter(t.fk, FK_FE, 0, 6, 42500000);
+    cr_assert_eq(kb_sample(&t), 0, "%s", t.d.msg);
+    cr_assert_float_eq(kb_header(&t, GT_HEADER_BUSY_MAX), 50.0, 1e-9);
+    cr_assert_str_eq(gt_engine_unavailable(t.e, (size_t)t.l->header[GT_HEADER_BUSY]),
+                     "this source has no counter $MaliGPUClockCycles");
+    cr_assert_not_null(gt_engine_unavailable(t.e, (size_t)t.l->header[GT_HEADER_CLOCK]));
+    kb_stop(&t);
+}
+
 Test(mali_kbase, full_ring_is_drained_and_no_count_is_lost)
 {
     struct kb t;
@@ -620,4 +674,49 @@ Test(mali_kbase, protected_mode_blocks_are_reported)
     cr_assert_eq(kb_sample(&t), 0, "%s", t.d.msg);
     cr_assert_eq(kb_counter(&t, "MaliShaderCoreCyclesAnyWorkloadActive", 2), 500);
     kb_stop(&t);
+}
+
+/* The header's figures as a user sees them. The fake kernel's samples are
+ * 100 ms apart: 25,000,000 GPU clock cycles each is 250 MHz, 15,000,000
+ * active of them 60 % busy. A legacy reader without cycles knows only the
+ * 850 MHz max clock: 42,500,000 active cycles of its 85,000,000 is 50 %. */
+Test(mali_kbase, header_shows_busy_share_from_cycles_or_max_clock, .timeout = 60)
+{
+    struct tmux t;
+    char cmd[512], *s;
+    int found;
+
+    snprintf(cmd, sizeof(cmd), "%s G715 csf 1.21 cycles=25000000:25000000 0:0:4=15000000 "
+             "-- --no-cpu", fake_bin());
+    cr_assert_eq(tmux_start(&t, 140, 30, "", cmd), 0);
+    s = tmux_wait_for(&t, "GPU 60% busy @ 250 MHz", 10000, &found);
+    cr_assert(found, "busy share and clock in the header:\n%s", s);
+    free(s);
+    tmux_literal(&t, "q");
+    tmux_stop(&t);
+    snprintf(cmd, sizeof(cmd), "%s T830 jm 11.10 no-cycles 0:0:6=42500000 -- --no-cpu",
+             fake_bin());
+    cr_assert_eq(tmux_start(&t, 140, 30, "", cmd), 0);
+    s = tmux_wait_for(&t, "GPU 50% of max-clock time", 10000, &found);
+    cr_assert(found, "busy share relative to the max clock in the header:\n%s", s);
+    cr_assert(!strstr(s, "MHz"), "no clock without the kernel's cycles:\n%s", s);
+    free(s);
+    tmux_literal(&t, "q");
+    tmux_stop(&t);
+}
+
+Test(mali_kbase, json_records_carry_busy_share_and_clock, .timeout = 60)
+{
+    int status;
+    char *out = run("G715 csf 1.21 cycles=25000000:25000000 0:0:4=15000000 -- -b -f json -n 1 "
+                    "--no-cpu --metrics 3.1.1", &status);
+
+    cr_assert_eq(status, 0, "%s", out);
+    HAS(out, "\"gpu\":{\"busy_pct\":60,\"clock\":250,\"clock_unit\":\"MHz\"}");
+    free(out);
+    out = run("T830 jm 11.10 no-cycles 0:0:6=42500000 -- -b -f json -n 1 --no-cpu "
+              "--metrics 3.1.1", &status);
+    cr_assert_eq(status, 0, "%s", out);
+    HAS(out, "\"gpu\":{\"busy_of_max_clock_pct\":50}");
+    free(out);
 }

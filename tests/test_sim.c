@@ -242,6 +242,9 @@ static const struct ratio t8_ratios[] = {
 };
 
 static const struct order t8_orders[] = {
+    /* The clock-cycle items kbase sends: the GPU is active within its clock. */
+    { "MaliGPUCyclesGPUActive", "MaliGPUClockCycles", 0 },
+    { "MaliShaderCoreClockCycles", "MaliGPUClockCycles", 1 },
     { "MaliGPUCyclesFragmentQueueActive", "MaliGPUCyclesGPUActive", 0 },
     { "MaliGPUCyclesNonFragmentQueueActive", "MaliGPUCyclesGPUActive", 0 },
     { "MaliGPUCyclesTilerActive", "MaliGPUCyclesGPUActive", 0 },
@@ -362,6 +365,9 @@ static const struct ratio g715_ratios[] = {
 };
 
 static const struct order g715_orders[] = {
+    /* The clock-cycle items kbase sends: the GPU is active within its clock. */
+    { "MaliGPUCyclesGPUActive", "MaliGPUClockCycles", 0 },
+    { "MaliShaderCoreClockCycles", "MaliGPUClockCycles", 1 },
     { "MaliGPUCyclesVertexActive", "MaliGPUCyclesGPUActive", 0 },
     { "MaliGPUCyclesComputeActive", "MaliGPUCyclesGPUActive", 0 },
     { "MaliGPUCyclesFragmentActive", "MaliGPUCyclesGPUActive", 0 },
@@ -507,6 +513,9 @@ static const struct ratio g720_ratios[] = {
 };
 
 static const struct order g720_orders[] = {
+    /* The clock-cycle items kbase sends: the GPU is active within its clock. */
+    { "MaliGPUCyclesGPUActive", "MaliGPUClockCycles", 0 },
+    { "MaliShaderCoreClockCycles", "MaliGPUClockCycles", 1 },
     { "MaliGPUQueuedCyclesBinningPhaseQueued", "MaliGPUCyclesGPUActive", 0 },
     { "MaliGPUQueuedCyclesMainPhaseQueued", "MaliGPUCyclesGPUActive", 0 },
     { "MaliGPUQueuedCyclesComputeQueued", "MaliGPUCyclesGPUActive", 0 },
@@ -785,6 +794,79 @@ Test(sim, same_seed_same_counters)
     fx_close(&a);
     fx_close(&b);
     fx_close(&c);
+}
+
+/* ---- the GPU clock ---- */
+
+/* The scene table by hand: idle runs at P_DVFS 0.35 of the top clock and
+ * P_BUSY 0.04 busy, game at P_DVFS 1.00 and P_BUSY 0.97; each parameter
+ * takes +-4 % noise (shares clamped to 1), the clock is capped at 0.99 of
+ * the top and takes another +-1 %. So on a G720 (top 1000 MHz) idle is
+ * 0.35 * 0.96 * 0.99 .. 0.35 * 1.04 * 1.01 = 332.6..367.7 MHz and
+ * 3.84..4.16 % busy; game 0.96 * 0.99 .. 0.99 * 1.01 = 950.4..999.9 MHz and
+ * 93.12..100 % busy. */
+static void check_clock(const char *scene, double mhz_lo, double mhz_hi,
+                        double busy_lo, double busy_hi)
+{
+    struct fixture f;
+    char args[96];
+    int n;
+
+    snprintf(args, sizeof(args), "mali-g720,scene=%s,step=%llu", scene,
+             (unsigned long long)STEP_NS);
+    fx_open(&f, args);
+    cr_assert_eq(counter(&f, "MaliConstantsGPUMaxClockHz")->value, 1e9);
+    for (n = 0; n < 200; n++) {
+        double clock, active, mhz;
+        fx_sample(&f);
+        clock = (double)total(&f, "MaliGPUClockCycles");
+        active = (double)total(&f, "MaliGPUCyclesGPUActive");
+        mhz = clock / (STEP_NS / 1e9) / 1e6;
+        cr_assert(mhz >= mhz_lo && mhz <= mhz_hi, "%s: %.2f MHz", scene, mhz);
+        cr_assert(active / clock * 100 >= busy_lo && active / clock * 100 <= busy_hi,
+                  "%s: %.3f %% busy", scene, active / clock * 100);
+    }
+    fx_close(&f);
+}
+
+Test(sim, gpu_clock_follows_the_scene)
+{
+    check_clock("idle", 332.6, 367.7, 3.83, 4.17);
+    check_clock("game", 950.4, 999.9, 93.1, 100.0);
+}
+
+/* ---- the scene for the header ---- */
+
+static void expect_activity(const struct fixture *f, const char *want)
+{
+    char buf[64];
+
+    gt_source_sim.activity(&f->src, &f->snap, buf, sizeof(buf));
+    cr_assert_str_eq(buf, want);
+}
+
+/* scene=cycle: 8 s per scene (idle, ui, game, compute, raytracing,
+ * memory-bound); with step=1 s the n-th sample ends n s in. */
+Test(sim, activity_names_the_scene_at_the_end_of_the_interval)
+{
+    struct fixture f;
+    int n;
+
+    fx_open(&f, "mali-t8xx,step=1000000000");
+    for (n = 1; n <= 7; n++)
+        fx_sample(&f);
+    expect_activity(&f, "scene cycle: idle");
+    fx_sample(&f);
+    expect_activity(&f, "scene cycle: ui");
+    for (n = 9; n <= 32; n++)
+        fx_sample(&f);
+    /* the ray tracing slot on a GPU without ray tracing runs as a game */
+    expect_activity(&f, "scene cycle: game");
+    fx_close(&f);
+    fx_open(&f, "mali-g720,scene=compute");
+    fx_sample(&f);
+    expect_activity(&f, "scene: compute");
+    fx_close(&f);
 }
 
 /* ---- arguments ---- */

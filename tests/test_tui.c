@@ -374,3 +374,50 @@ Test(tui, a_keyboard_at_end_of_file_is_not_spun_on, .timeout = 60)
     cr_assert(tmux_alive(&t));
     tmux_stop(&t);
 }
+
+/* The header says how busy the GPU is and at what clock, and the sim's
+ * scene. Game on the G720 model: P_BUSY 0.97 and P_DVFS at the 0.99 cap,
+ * each +-4 %, the clock +-1 %, so 93..100 % busy at 950..999 MHz. */
+Test(tui, header_shows_busy_share_clock_and_scene, .timeout = 60)
+{
+    struct tmux t;
+
+    start(&t, 160, 24, "", "--source sim:mali-g720,scene=game --no-cpu");
+    expect(&t, "sim \u00b7 scene: game");
+    expect(&t, "% busy @ 9");
+    expect(&t, " MHz");
+    tmux_stop(&t);
+}
+
+/* scene=cycle walks idle, ui, game, ... every 8 s of the sim's time; with
+ * step= one 100 ms sample is one virtual second, so each scene shows for
+ * about 0.8 s of real time. */
+Test(tui, header_follows_the_scene_cycle, .timeout = 60)
+{
+    struct tmux t;
+
+    start(&t, 160, 24, "", "--source sim:mali-g720,step=1000000000 -i 100 --no-cpu");
+    expect(&t, "sim \u00b7 scene cycle: ui");
+    expect(&t, "sim \u00b7 scene cycle: game");
+    tmux_stop(&t);
+}
+
+/* On 80 columns the whole line does not fit: the scene and the busy share
+ * give way, so the state and the time stay; wider, they come back. */
+Test(tui, header_extras_give_way_on_a_narrow_screen, .timeout = 60)
+{
+    struct tmux t;
+    char *s;
+
+    start(&t, 80, 24, "", "--source sim:mali-g720,scene=game --no-cpu");
+    expect(&t, "-bound");                       /* data has arrived */
+    tmux_literal(&t, " ");
+    expect(&t, "PAUSED");
+    s = tmux_capture(&t);
+    cr_assert(!strstr(s, "busy"), "no busy share on 80 columns:\n%s", s);
+    free(s);
+    tmux_resize(&t, 160, 24);
+    expect(&t, "% busy @ 9");
+    expect(&t, "scene: game");
+    tmux_stop(&t);
+}

@@ -87,6 +87,14 @@ int  gt_catalog_merge(struct gt_catalog *dst, const struct gt_catalog *src);
  * $CPUActivitySystem, and $CyclesCPUCycles. Returns 0 or -1. */
 int gt_catalog_add_cpu(struct gt_catalog *c, uint32_t nclusters);
 
+/* Names Mali sources add beside the guides' counter tables: the GPU and
+ * shader-core clock cycles of the interval (when the kernel sends them) and
+ * the GPU's max clock in Hz (when the kernel reports it). Layouts derive the
+ * GPU's busy share and clock from them (man/gputop-layout.5). */
+#define GT_MALI_GPU_CLOCK_CYCLES "MaliGPUClockCycles"
+#define GT_MALI_SC_CLOCK_CYCLES  "MaliShaderCoreClockCycles"
+#define GT_MALI_MAX_CLOCK_HZ     "MaliConstantsGPUMaxClockHz"
+
 /* What a GPU source knows of its device, for building its catalogue. */
 struct gt_device_desc {
     const char *gpu;          /* counter table name: "T830", "G720", ... */

@@ -12,6 +12,12 @@
 
 struct gt_engine;
 
+/* A name every expression may use besides the catalogue's: the length of
+ * the snapshot's interval in seconds, so layouts can write rates
+ * ($MaliGPUClockCycles / $GputopIntervalSeconds). No data when the
+ * interval is unknown (0 s). */
+#define GT_ENGINE_INTERVAL "GputopIntervalSeconds"
+
 /* A counter name the catalogue lacks, where the layout uses it. */
 struct gt_unresolved {
     const char *name;      /* without '$' */

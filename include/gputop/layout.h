@@ -34,6 +34,7 @@ struct gt_metric_def {
 struct gt_group_def {
     char *title;
     int histogram;      /* 1: its metrics are the buckets of one histogram */
+    int own;            /* 1: gputop's own metrics ('origin gputop'), not the guide's */
     int section;
     size_t first, count; /* metrics */
     int line;
@@ -67,6 +68,11 @@ struct gt_triage_rule {
     int line;
 };
 
+/* The figures the dashboard's header shows ('header' lines): how busy the
+ * GPU was as a share of time, from its clock cycles or else relative to
+ * its max clock, and its clock. */
+enum gt_header_fig { GT_HEADER_BUSY, GT_HEADER_BUSY_MAX, GT_HEADER_CLOCK, GT_HEADER_NFIGS };
+
 struct gt_layout {
     char *file;         /* where it came from, for messages */
     char *name, *title, *family;
@@ -77,6 +83,7 @@ struct gt_layout {
     struct gt_group_def *groups; size_t ngroups;
     struct gt_metric_def *metrics; size_t nmetrics;
     struct gt_triage_rule *triage; size_t ntriage;
+    int header[GT_HEADER_NFIGS];  /* metric index per figure, -1 none */
     char *text; size_t text_len;  /* the source, kept for caret lines */
 };
 

@@ -56,6 +56,12 @@ struct gt_source_type {
      * s->catalog feeds a metric, so hardware sources can enable only those.
      * Returns 0 or -1 with d set. */
     int  (*select)(struct gt_source *s, const unsigned char *used, struct gt_diag *d);
+    /* Optional: what the source was doing at the end of snap's interval,
+     * for the header ("scene cycle: game"); "" when nothing. Called on the
+     * view's thread while sample() runs, so it reads only what open() and
+     * start() set, and snap. */
+    void (*activity)(const struct gt_source *s, const struct gt_snapshot *snap,
+                     char *buf, size_t len);
 };
 
 struct gt_source {

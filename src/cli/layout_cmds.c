@@ -34,13 +34,17 @@ int gt_cmd_list_layouts(FILE *out)
     return 0;
 }
 
-/* A device with a few of everything, so per-instance names resolve. */
+/* A device with a few of everything, so per-instance names resolve, and
+ * the names Mali sources add beside the table (clock cycles, max clock). */
 static int check_catalog(struct gt_catalog *c, const char *gpu)
 {
     struct gt_device_desc d = { gpu, 4, 2, 128, 0 };
 
     gt_catalog_init(c);
-    if (gt_catalog_add_device(c, &d) < 0)
+    if (gt_catalog_add_device(c, &d) < 0 ||
+        gt_catalog_add(c, GT_MALI_GPU_CLOCK_CYCLES, "front-end", GT_COUNTER_DELTA, 1, 1.0) < 0 ||
+        gt_catalog_add(c, GT_MALI_SC_CLOCK_CYCLES, "front-end", GT_COUNTER_DELTA, 1, 1.0) < 0 ||
+        gt_catalog_add_constant(c, GT_MALI_MAX_CLOCK_HZ, 1e9) < 0)
         return -1;
     return gt_catalog_add_cpu(c, 2);
 }

@@ -17,10 +17,14 @@ struct input {
     uint8_t mean, ratio;
 };
 
+/* A reference to the engine's own $GputopIntervalSeconds, not a counter. */
+#define REF_INTERVAL (-2)
+
 struct metric_info {
     int reg;               /* result register, -1 if unavailable */
     char *reason;          /* why unavailable */
-    int *counter;          /* per reference: catalogue index, -1 unknown */
+    int *counter;          /* per reference: catalogue index, -1 unknown,
+                              REF_INTERVAL the interval's length */
     uint32_t instances;
     int inst_counter;      /* counter whose instances a per-core view uses */
     int instanced;
@@ -32,6 +36,8 @@ struct gt_engine {
     struct gt_program *prog;
     struct input *inputs;
     size_t ninputs;
+    size_t ncounter_inputs; /* inputs reduced from slots; the interval follows */
+    int interval_input;    /* input register of the interval's seconds, -1 none */
     int *input_of;         /* per catalogue counter: input register or -1 */
     struct metric_info *m;
     size_t nmetrics;
@@ -94,7 +100,12 @@ static int resolve_metric(struct gt_engine *e, size_t i)
         return -1;
     for (r = 0; r < nrefs; r++) {
         const char *name = gt_expr_ref_name(def->expr, r);
-        int k = gt_catalog_find(e->c, name), line, col;
+        int k, line, col;
+        if (strcmp(name, GT_ENGINE_INTERVAL) == 0) {
+            mi->counter[r] = REF_INTERVAL;
+            continue;
+        }
+        k = gt_catalog_find(e->c, name);
         mi->counter[r] = k;
         if (gt_expr_ref_instanced(def->expr, r))
             mi->instanced = 1;
@@ -138,7 +149,12 @@ static int compile_metric(struct gt_engine *e, size_t i)
     if (!b)
         return -1;
     for (r = 0; r < nrefs; r++) {
-        const struct gt_counter *k = &e->c->counters[mi->counter[r]];
+        const struct gt_counter *k;
+        if (mi->counter[r] == REF_INTERVAL) {
+            b[r].input = e->interval_input;
+            continue;
+        }
+        k = &e->c->counters[mi->counter[r]];
         if (k->kind == GT_COUNTER_CONSTANT) {
             b[r].input = -1;
             b[r].constant = k->value;
@@ -149,6 +165,17 @@ static int compile_metric(struct gt_engine *e, size_t i)
     mi->reg = gt_program_add(e->prog, def->expr, b);
     free(b);
     return mi->reg < 0 ? -1 : 0;
+}
+
+static int uses_interval(const struct gt_engine *e)
+{
+    size_t i, r;
+
+    for (i = 0; i < e->nmetrics; i++)
+        for (r = 0; !e->m[i].reason && r < gt_expr_nrefs(e->l->metrics[i].expr); r++)
+            if (e->m[i].counter[r] == REF_INTERVAL)
+                return 1;
+    return 0;
 }
 
 struct gt_engine *gt_engine_new(const struct gt_layout *l, const struct gt_catalog *c)
@@ -163,7 +190,8 @@ struct gt_engine *gt_engine_new(const struct gt_layout *l, const struct gt_catal
     e->nmetrics = l->nmetrics;
     e->m = calloc(l->nmetrics ? l->nmetrics : 1, sizeof(*e->m));
     e->input_of = malloc((c->ncounters ? c->ncounters : 1) * sizeof(int));
-    e->inputs = calloc(c->ncounters ? c->ncounters : 1, sizeof(*e->inputs));
+    e->inputs = calloc(c->ncounters + 1, sizeof(*e->inputs));
+    e->interval_input = -1;
     if (!e->m || !e->input_of || !e->inputs)
         goto fail;
     for (i = 0; i < c->ncounters; i++)
@@ -178,9 +206,13 @@ struct gt_engine *gt_engine_new(const struct gt_layout *l, const struct gt_catal
         if (e->m[i].reason)
             continue;
         for (r = 0; r < gt_expr_nrefs(l->metrics[i].expr); r++)
-            if (c->counters[e->m[i].counter[r]].kind != GT_COUNTER_CONSTANT)
+            if (e->m[i].counter[r] != REF_INTERVAL &&
+                c->counters[e->m[i].counter[r]].kind != GT_COUNTER_CONSTANT)
                 input_for(e, e->m[i].counter[r]);
     }
+    e->ncounter_inputs = e->ninputs;
+    if (uses_interval(e))
+        e->interval_input = (int)e->ninputs++;
     e->prog = gt_program_new(e->ninputs);
     if (!e->prog)
         goto fail;
@@ -335,12 +367,14 @@ static inline double reduce(const struct input *in, const uint64_t *d)
 
 void gt_engine_eval(struct gt_engine *e, const struct gt_snapshot *s, double *out)
 {
-    const struct input *in = e->inputs, *end = e->inputs + e->ninputs;
+    const struct input *in = e->inputs, *end = e->inputs + e->ncounter_inputs;
     double *r = e->regs;
     size_t i;
 
     for (; in < end; in++, r++)
         *r = reduce(in, s->deltas);
+    if (e->interval_input >= 0)
+        e->regs[e->interval_input] = gt_engine_seconds(s);
     gt_program_run(e->prog, e->regs);
     for (i = 0; i < e->nmetrics; i++)
         out[i] = e->regs[e->result[i]];
@@ -388,10 +422,13 @@ static double ref_value(void *arg, size_t ref)
 {
     const struct inst_ctx *x = arg;
     int counter = x->mi->counter[ref];
-    const struct gt_counter *k = &x->e->c->counters[counter];
+    const struct gt_counter *k;
     struct input in;
     double v;
 
+    if (counter == REF_INTERVAL)
+        return gt_engine_seconds(x->s);
+    k = &x->e->c->counters[counter];
     if (k->kind == GT_COUNTER_CONSTANT)
         return k->value;
     if (gt_expr_ref_instanced(x->expr, ref))

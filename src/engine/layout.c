@@ -1,7 +1,6 @@
 /* The layout parser: a line-oriented format (man/gputop-layout.5) read into
  * sections, groups and metrics; every error names file:line:column. */
 #include "gputop/layout.h"
-#include "gputop/embedded.h"
 #include "gputop/expr.h"
 
 #include <ctype.h>
@@ -11,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_LAYOUT_BYTES (4u << 20)
 #define RESERVED_KEYS "qhcrstp?/+- "
 
 /* One line being parsed. */
@@ -40,6 +38,10 @@ struct parse {
     int pending_blank;             /* blank lines inside a continuation */
     int seen_show, seen_unit, seen_ref, seen_desc;
     int metric_line;               /* where the current metric starts */
+    struct {                       /* 'header' lines until resolved */
+        char *metric;
+        int line, col;
+    } hdr[GT_HEADER_NFIGS];
 };
 
 /* Arrays here carry no capacity: it follows from the count (8, then
@@ -314,6 +316,65 @@ static int do_triage(struct parse *p, const struct line *ln)
         return oom(p, ln);
     if (!t->metric[0] || !t->label[0])
         return fail(p, ln->no, col_of(ln, bar1), "triage rule needs both a metric and a label");
+    return 0;
+}
+
+/* ---- header figures ---- */
+
+static const char *const header_roles[GT_HEADER_NFIGS] = { "busy", "busy-max", "clock" };
+/* What each figure's metric must be shown as, so the header can print it. */
+static const enum gt_show header_show[GT_HEADER_NFIGS] = {
+    GT_SHOW_PERCENT, GT_SHOW_PERCENT, GT_SHOW_VALUE
+};
+
+static int header_role(const char *s, size_t n)
+{
+    int i;
+
+    for (i = 0; i < GT_HEADER_NFIGS; i++)
+        if (strlen(header_roles[i]) == n && memcmp(header_roles[i], s, n) == 0)
+            return i;
+    return -1;
+}
+
+static int do_header(struct parse *p, const struct line *ln)
+{
+    const char *s = ln->val, *end = ln->val + ln->vallen, *name;
+    int role;
+
+    while (s < end && !isspace((unsigned char)*s))
+        s++;
+    role = header_role(ln->val, (size_t)(s - ln->val));
+    if (role < 0)
+        return fail(p, ln->no, ln->vallen ? col_of(ln, ln->val) : (int)ln->len + 1,
+                    "header lines name 'busy', 'busy-max' or 'clock', not '%.*s'",
+                    (int)(s - ln->val), ln->val);
+    for (name = s; name < end && isspace((unsigned char)*name); name++)
+        ;
+    if (name == end)
+        return fail(p, ln->no, (int)ln->len + 1, "'header %s' needs a metric title or ref",
+                    header_roles[role]);
+    if (p->hdr[role].metric)
+        return fail(p, ln->no, 1, "'header %s' is given twice (line %d)", header_roles[role],
+                    p->hdr[role].line);
+    p->hdr[role].metric = dup_n(name, (size_t)(end - name));
+    p->hdr[role].line = ln->no;
+    p->hdr[role].col = col_of(ln, name);
+    return p->hdr[role].metric ? 0 : oom(p, ln);
+}
+
+static int do_origin(struct parse *p, const struct line *ln)
+{
+    struct gt_group_def *g = &p->l->groups[p->group];
+    int own = ln->vallen == 6 && memcmp(ln->val, "gputop", 6) == 0;
+
+    if (g->count)
+        return fail(p, ln->no, col_of(ln, ln->kw),
+                    "'origin' must come before the group's first metric");
+    if (!own && !(ln->vallen == 5 && memcmp(ln->val, "guide", 5) == 0))
+        return fail(p, ln->no, ln->vallen ? col_of(ln, ln->val) : (int)ln->len + 1,
+                    "'origin' is 'guide' or 'gputop', not '%.*s'", (int)ln->vallen, ln->val);
+    g->own = own;
     return 0;
 }
 
@@ -627,6 +688,11 @@ static int statement(struct parse *p, const struct line *ln)
 
     if (keyword_is(ln, "triage"))
         return finish_metric(p) < 0 ? -1 : do_triage(p, ln);
+    if (keyword_is(ln, "header"))
+        return finish_metric(p) < 0 ? -1 : do_header(p, ln);
+    if (keyword_is(ln, "origin"))
+        return need_context(p, ln, p->group, "a group") < 0 || finish_metric(p) < 0 ? -1
+             : do_origin(p, ln);
     if (keyword_is(ln, "name"))
         return header_only(p, ln) < 0 ? -1 : do_name(p, ln);
     if (keyword_is(ln, "title"))
@@ -783,22 +849,32 @@ static int is_ref_text(const char *s)
     return 1;
 }
 
+/* The metric a rule names by ref or title: its index (the last of *n). */
+static int named_metric(const struct gt_layout *l, const char *name, int *n)
+{
+    int found = -1, by_ref = is_ref_text(name);
+    size_t j;
+
+    *n = 0;
+    for (j = 0; j < l->nmetrics; j++) {
+        const struct gt_metric_def *m = &l->metrics[j];
+        const char *key = by_ref ? m->ref : m->title;
+        if (key && strcmp(key, name) == 0) {
+            found = (int)j;
+            (*n)++;
+        }
+    }
+    return found;
+}
+
 /* Triage rules name metrics by ref or title; both must be unambiguous. */
 static int resolve_triage(struct parse *p)
 {
-    size_t i, j;
+    size_t i;
 
     for (i = 0; i < p->l->ntriage; i++) {
         struct gt_triage_rule *t = &p->l->triage[i];
-        int found = -1, n = 0, by_ref = is_ref_text(t->metric);
-        for (j = 0; j < p->l->nmetrics; j++) {
-            const struct gt_metric_def *m = &p->l->metrics[j];
-            const char *key = by_ref ? m->ref : m->title;
-            if (key && strcmp(key, t->metric) == 0) {
-                found = (int)j;
-                n++;
-            }
-        }
+        int n, by_ref = is_ref_text(t->metric), found = named_metric(p->l, t->metric, &n);
         if (n == 0)
             return fail(p, t->line, 1, "triage rule names no metric: no %s '%s'",
                         by_ref ? "ref" : "title", t->metric);
@@ -811,6 +887,48 @@ static int resolve_triage(struct parse *p)
             return fail(p, t->line, 1, "out of memory");
     }
     return 0;
+}
+
+static const char *show_word(enum gt_show s)
+{
+    return s == GT_SHOW_PERCENT ? "percent" : s == GT_SHOW_COUNT ? "count"
+         : s == GT_SHOW_VALUE ? "value" : "bucket";
+}
+
+/* Each header figure names one metric, shown the way the header prints it. */
+static int resolve_header(struct parse *p)
+{
+    int i, n;
+
+    for (i = 0; i < GT_HEADER_NFIGS; i++) {
+        const char *name = p->hdr[i].metric, *role = header_roles[i];
+        int line = p->hdr[i].line, col = p->hdr[i].col, m;
+        p->l->header[i] = -1;
+        if (!name)
+            continue;
+        m = named_metric(p->l, name, &n);
+        if (n == 0)
+            return fail(p, line, col, "header %s names no metric: no %s '%s'", role,
+                        is_ref_text(name) ? "ref" : "title", name);
+        if (n > 1)
+            return fail(p, line, col, "header %s is ambiguous: %d metrics have %s '%s'", role,
+                        n, is_ref_text(name) ? "ref" : "title", name);
+        if (p->l->metrics[m].show != header_show[i])
+            return fail(p, line, col, "header %s needs a 'show %s' metric; '%s' is 'show %s'",
+                        role, show_word(header_show[i]), p->l->metrics[m].title,
+                        show_word(p->l->metrics[m].show));
+        p->l->header[i] = m;
+    }
+    return 0;
+}
+
+static void free_parse(struct parse *p)
+{
+    int i;
+
+    free(p->buf);
+    for (i = 0; i < GT_HEADER_NFIGS; i++)
+        free(p->hdr[i].metric);
 }
 
 struct gt_layout *gt_layout_parse(const char *file, const char *text, size_t len,
@@ -836,166 +954,11 @@ struct gt_layout *gt_layout_parse(const char *file, const char *text, size_t len
         gt_layout_free(l);
         return NULL;
     }
-    if (parse_lines(&p, text, len) < 0 || resolve_triage(&p) < 0) {
-        free(p.buf);
+    if (parse_lines(&p, text, len) < 0 || resolve_triage(&p) < 0 || resolve_header(&p) < 0) {
+        free_parse(&p);
         gt_layout_free(l);
         return NULL;
     }
-    free(p.buf);
+    free_parse(&p);
     return l;
-}
-
-void gt_layout_free(struct gt_layout *l)
-{
-    size_t i;
-
-    if (!l)
-        return;
-    for (i = 0; i < l->ngpus; i++)
-        free(l->gpus[i]);
-    free(l->gpus);
-    for (i = 0; i < l->nmatches; i++) {
-        free(l->matches[i].source);
-        free(l->matches[i].ids);
-    }
-    free(l->matches);
-    for (i = 0; i < l->naggs; i++)
-        free(l->aggs[i].block);
-    free(l->aggs);
-    for (i = 0; i < l->nsections; i++)
-        free(l->sections[i].title);
-    free(l->sections);
-    for (i = 0; i < l->ngroups; i++)
-        free(l->groups[i].title);
-    free(l->groups);
-    for (i = 0; i < l->nmetrics; i++) {
-        struct gt_metric_def *m = &l->metrics[i];
-        free(m->title);
-        free(m->ref);
-        free(m->unit);
-        free(m->desc);
-        free(m->expr_text);
-        gt_expr_free(m->expr);
-    }
-    free(l->metrics);
-    for (i = 0; i < l->ntriage; i++) {
-        free(l->triage[i].kind);
-        free(l->triage[i].metric);
-        free(l->triage[i].label);
-        free(l->triage[i].verdict);
-    }
-    free(l->triage);
-    free(l->name);
-    free(l->title);
-    free(l->family);
-    free(l->file);
-    free(l->text);
-    free(l);
-}
-
-enum gt_agg gt_layout_agg_for(const struct gt_layout *l, const char *block)
-{
-    size_t i;
-
-    for (i = 0; i < l->naggs; i++)
-        if (strcmp(l->aggs[i].block, block) == 0)
-            return l->aggs[i].agg;
-    return GT_AGG_SUM;
-}
-
-int gt_layout_find_metric(const struct gt_layout *l, const char *title)
-{
-    size_t i;
-
-    for (i = 0; i < l->nmetrics; i++)
-        if (strcmp(l->metrics[i].title, title) == 0 ||
-            (l->metrics[i].ref && strcmp(l->metrics[i].ref, title) == 0))
-            return (int)i;
-    return -1;
-}
-
-static char *read_file(const char *path, size_t *len, struct gt_diag *d)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    size_t n;
-
-    if (!f) {
-        gt_diag_at(d, path, 0, 0, NULL, 0);
-        gt_diag_set(d, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    buf = malloc(MAX_LAYOUT_BYTES + 1);
-    if (!buf) {
-        fclose(f);
-        gt_diag_set(d, "out of memory");
-        return NULL;
-    }
-    n = fread(buf, 1, MAX_LAYOUT_BYTES + 1, f);
-    if (ferror(f) || n > MAX_LAYOUT_BYTES) {
-        gt_diag_at(d, path, 0, 0, NULL, 0);
-        gt_diag_set(d, ferror(f) ? "read error" : "larger than %u bytes: not a layout",
-                    MAX_LAYOUT_BYTES);
-        fclose(f);
-        free(buf);
-        return NULL;
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
-struct gt_layout *gt_layout_load(const char *name_or_path, struct gt_diag *d)
-{
-    char label[300];
-    struct gt_layout *l;
-    size_t i, len;
-    char *text;
-
-    gt_diag_clear(d);
-    for (i = 0; i < gt_embedded_layout_count(); i++) {
-        if (strcmp(gt_embedded_layout_name(i), name_or_path) != 0)
-            continue;
-        const char *t = gt_embedded_layout_text(i, &len);
-        snprintf(label, sizeof(label), "layouts/%s.layout", name_or_path);
-        return gt_layout_parse(label, t, len, d);
-    }
-    if (!strchr(name_or_path, '/') && !strstr(name_or_path, ".layout")) {
-        FILE *f = fopen(name_or_path, "rb");
-        if (!f) {
-            char names[256] = "";
-            for (i = 0; i < gt_embedded_layout_count(); i++) {
-                strncat(names, i ? ", " : "", sizeof(names) - strlen(names) - 1);
-                strncat(names, gt_embedded_layout_name(i), sizeof(names) - strlen(names) - 1);
-            }
-            gt_diag_set(d, "no layout named '%s' (built in: %s) and no such file",
-                        name_or_path, names);
-            return NULL;
-        }
-        fclose(f);
-    }
-    text = read_file(name_or_path, &len, d);
-    if (!text)
-        return NULL;
-    l = gt_layout_parse(name_or_path, text, len, d);
-    free(text);
-    return l;
-}
-
-size_t gt_embedded_layout_count(void)
-{
-    return gt_embedded_layouts_count;
-}
-
-const char *gt_embedded_layout_name(size_t i)
-{
-    return i < gt_embedded_layouts_count ? gt_embedded_layouts[i].path : NULL;
-}
-
-const char *gt_embedded_layout_text(size_t i, size_t *len)
-{
-    if (i >= gt_embedded_layouts_count)
-        return NULL;
-    *len = gt_embedded_layouts[i].len;
-    return (const char *)gt_embedded_layouts[i].data;
 }

@@ -408,6 +408,16 @@ static int add_clock_counters(struct gt_source *s, struct kbase_src *k)
     return 0;
 }
 
+/* The max clock the kernel reports (GPU_FREQ_KHZ_MAX), when it does: the
+ * busy share's base when the kernel sends no clock cycles. */
+static int add_max_clock(struct gt_source *s, const struct kbase_src *k)
+{
+    if (!k->dev.gpu.freq_khz_max)
+        return 0;
+    return gt_catalog_add_constant(&s->catalog, GT_MALI_MAX_CLOCK_HZ,
+                                   k->dev.gpu.freq_khz_max * 1000.0) < 0 ? -1 : 0;
+}
+
 static int build_catalog(struct gt_source *s, struct kbase_src *k, struct gt_diag *d)
 {
     const struct gt_kbase_gpu *g = &k->dev.gpu;
@@ -417,7 +427,8 @@ static int build_catalog(struct gt_source *s, struct kbase_src *k, struct gt_dia
     /* The legacy reader stops at counter 63 of each block. */
     if (k->iface == IFACE_LEGACY && g->values_per_block > GT_KBASE_LEGACY_VALUES_PER_BLOCK)
         desc.max_hw_index = GT_KBASE_LEGACY_VALUES_PER_BLOCK;
-    if (gt_catalog_add_device(&s->catalog, &desc) < 0 || build_map(k, &s->catalog) < 0) {
+    if (gt_catalog_add_device(&s->catalog, &desc) < 0 || build_map(k, &s->catalog) < 0 ||
+        add_max_clock(s, k) < 0) {
         gt_diag_set(d, "%s: cannot build the %s counter catalogue", k->dev.path, g->table);
         return -1;
     }

@@ -126,6 +126,7 @@ enum value {
     V_RT_BOX_BIN0, V_RT_BOX_BIN1, V_RT_BOX_BIN2, V_RT_BOX_BIN3,
     V_RT_OPAQUE, V_RT_NON_OPAQUE, V_RT_FIRST_HIT, V_RT_MISS, V_RT_RAYS,
     V_RT_BOX_ISSUED, V_RT_TRI_ISSUED,
+    V_CLOCK_GPU, V_CLOCK_SC,  /* the clock-cycle items, not hardware counters */
     NVALUES,
 };
 
@@ -319,6 +320,7 @@ struct sim {
     uint64_t rng;
     uint64_t last_ns;         /* end of the previous interval */
     uint64_t own_ns;          /* time this source has run, for scene=cycle */
+    uint64_t start_ns;        /* the clock when it started (own_ns 0) */
     double core_skew[SIM_MAX_INST], slice_skew[SIM_MAX_INST];
     int *bind;                /* catalogue counter -> enum value, or -1 */
     struct sim_put *sel;      /* after select(): the counters written, else NULL */
@@ -447,6 +449,12 @@ static int scene_column(const struct sim *m, int scene)
     return scene == SCENE_RT && !m->fam->has_rt ? SCENE_GAME : scene;
 }
 
+/* The scene running after own_ns of the source's time. */
+static int scene_at(const struct sim *m, uint64_t own_ns)
+{
+    return m->scene == SCENE_CYCLE ? (int)(own_ns / SIM_SCENE_NS % NSCENES) : m->scene;
+}
+
 /* The current scene's parameters, faded from the previous scene during the
  * first second of each scene=cycle period, with a few percent of noise. */
 static void scene_params(struct sim *m, double *p)
@@ -456,7 +464,7 @@ static void scene_params(struct sim *m, double *p)
 
     if (m->scene == SCENE_CYCLE) {
         uint64_t slot = m->own_ns / SIM_SCENE_NS, into = m->own_ns % SIM_SCENE_NS;
-        cur = (int)(slot % NSCENES);
+        cur = scene_at(m, m->own_ns);
         prev = (cur + NSCENES - 1) % NSCENES;
         if (slot > 0 && into < SIM_FADE_NS)
             w = (double)into / (double)SIM_FADE_NS;
@@ -978,6 +986,7 @@ static const struct family families[] = {
 static void model_interval(struct sim *m, uint64_t dt_ns)
 {
     struct work w;
+    uint64_t clock;
     double mhz;
 
     memset(&w, 0, sizeof(w));
@@ -985,12 +994,16 @@ static void model_interval(struct sim *m, uint64_t dt_ns)
     w.dt_ns = dt_ns;
     /* DVFS with a little wander; never above the family's top clock. */
     mhz = m->fam->top_mhz * (w.p[P_DVFS] < 0.99 ? w.p[P_DVFS] : 0.99) * jitter(m, 0.01);
-    w.gpu = part(scale(dt_ns, mhz / 1000.0), w.p[P_BUSY]);
+    clock = scale(dt_ns, mhz / 1000.0);
+    w.gpu = part(clock, w.p[P_BUSY]);
     /* A value the model does not set this interval reads 0. Selected, the
      * values read were cleared as they were scattered, and the others are
      * never read: no need to clear the whole table. */
     if (!m->sel)
         memset(m->v, 0, sizeof(m->v));
+    /* One clock domain: the shader cores run at the top-level clock. */
+    put(m, V_CLOCK_GPU, 0, clock);
+    put(m, V_CLOCK_SC, 0, clock);
     m->fam->model(m, &w);
 }
 
@@ -1056,6 +1069,27 @@ static int bind_counters(const struct gt_catalog *c, struct sim *m)
             m->bind[i] = (int)(*hit)->v;
     }
     return 0;
+}
+
+/* The clock-cycle items and max clock a kbase source adds, so a layout's
+ * busy share and clock work on the sim as on hardware. */
+static int add_clock_counters(struct gt_catalog *c, const struct family *f)
+{
+    if (gt_catalog_add(c, GT_MALI_GPU_CLOCK_CYCLES, "front-end", GT_COUNTER_DELTA, 1, 1.0) < 0 ||
+        gt_catalog_add(c, GT_MALI_SC_CLOCK_CYCLES, "front-end", GT_COUNTER_DELTA, 1, 1.0) < 0)
+        return -1;
+    return gt_catalog_add_constant(c, GT_MALI_MAX_CLOCK_HZ, f->top_mhz * 1e6) < 0 ? -1 : 0;
+}
+
+static void bind_clock_counters(const struct gt_catalog *c, struct sim *m)
+{
+    int k = gt_catalog_find(c, GT_MALI_GPU_CLOCK_CYCLES);
+
+    if (k >= 0)
+        m->bind[k] = V_CLOCK_GPU;
+    k = gt_catalog_find(c, GT_MALI_SC_CLOCK_CYCLES);
+    if (k >= 0)
+        m->bind[k] = V_CLOCK_SC;
 }
 
 static const struct family *find_family(const char *name)
@@ -1201,14 +1235,17 @@ static int sim_open(struct gt_source *s, const char *args, struct gt_diag *d)
     dev.shader_cores = m->fam->cores;
     dev.l2_slices = m->fam->slices;
     dev.bus_width_bits = m->fam->bus_bits;
-    if (gt_catalog_add_device(&s->catalog, &dev) < 0 || bind_counters(&s->catalog, m) < 0) {
+    if (gt_catalog_add_device(&s->catalog, &dev) < 0 ||
+        add_clock_counters(&s->catalog, m->fam) < 0 || bind_counters(&s->catalog, m) < 0) {
         gt_diag_set(d, "sim: cannot build the %s counter catalogue", dev.gpu);
         sim_close(s);
         return -1;
     }
+    bind_clock_counters(&s->catalog, m);
     seed_model(m);
     describe(s, m);
     m->last_ns = m->step_ns ? SIM_T0_NS : gt_now_ns();
+    m->start_ns = m->last_ns;
     return 0;
 }
 
@@ -1218,8 +1255,24 @@ static int sim_start(struct gt_source *s, struct gt_diag *d)
 
     (void)d;
     m->last_ns = m->step_ns ? SIM_T0_NS : gt_now_ns();
+    m->start_ns = m->last_ns;
     m->own_ns = 0;
     return 0;
+}
+
+/* The scene at the end of snap's interval, from the snapshot's own times:
+ * own_ns is the sampler thread's, and the interval's end is start_ns plus
+ * the time run (sample() moves both together). The scene named is the one
+ * modelled: a GPU without ray tracing runs that slot as a game. */
+static void sim_activity(const struct gt_source *s, const struct gt_snapshot *snap,
+                         char *buf, size_t len)
+{
+    const struct sim *m = s->priv;
+    uint64_t own = snap->t_end_ns > m->start_ns ? snap->t_end_ns - m->start_ns : 0;
+    int scene = scene_column(m, scene_at(m, own));
+
+    snprintf(buf, len, "scene%s: %s", m->scene == SCENE_CYCLE ? " cycle" : "",
+             scene_names[scene]);
 }
 
 static int sim_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
@@ -1287,4 +1340,5 @@ const struct gt_source_type gt_source_sim = {
     .sample = sim_sample,
     .close = sim_close,
     .select = sim_select,
+    .activity = sim_activity,
 };

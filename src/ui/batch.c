@@ -527,6 +527,41 @@ static void write_text(const struct writer *w, const struct gt_snapshot *s, cons
     fputc('\n', w->f);
 }
 
+/* A header figure's value, when the layout names one the source feeds. */
+static int figure(const struct writer *w, enum gt_header_fig f, const double *vals, double *v)
+{
+    int m = w->l->header[f];
+
+    if (m < 0 || gt_engine_unavailable(w->e, (size_t)m))
+        return 0;
+    *v = vals[m];
+    return 1;
+}
+
+/* The dashboard header's figures: ,"gpu":{"busy_pct":60,"clock":850,
+ * "clock_unit":"MHz"}, or {"busy_of_max_clock_pct":51} when the source
+ * knows only the max clock; left out when it knows neither. */
+static void json_gpu(const struct writer *w, const double *vals)
+{
+    double busy, clock;
+
+    if (figure(w, GT_HEADER_BUSY, vals, &busy)) {
+        fputs(",\"gpu\":{\"busy_pct\":", w->f);
+        json_number(w->f, busy, w->o->digits);
+        if (figure(w, GT_HEADER_CLOCK, vals, &clock)) {
+            fputs(",\"clock\":", w->f);
+            json_number(w->f, clock, w->o->digits);
+            fputs(",\"clock_unit\":", w->f);
+            json_string(w->f, w->l->metrics[w->l->header[GT_HEADER_CLOCK]].unit);
+        }
+        fputc('}', w->f);
+    } else if (figure(w, GT_HEADER_BUSY_MAX, vals, &busy)) {
+        fputs(",\"gpu\":{\"busy_of_max_clock_pct\":", w->f);
+        json_number(w->f, busy, w->o->digits);
+        fputc('}', w->f);
+    }
+}
+
 static void write_record(const struct writer *w, const struct gt_snapshot *s, const double *vals)
 {
     double t = (double)(s->t_end_ns - w->t0) / 1e9;
@@ -564,7 +599,9 @@ static void write_record(const struct writer *w, const struct gt_snapshot *s, co
         json_number(w->f, column_value(&w->cols[i], w->e, w->l, s, vals, w->o->per_second),
                     w->o->digits);
     }
-    fputs("}}\n", w->f);
+    fputc('}', w->f);
+    json_gpu(w, vals);
+    fputs("}\n", w->f);
 }
 
 /* ---- intervals without data ---- */

@@ -2,6 +2,7 @@
  * the section tabs below it. */
 #include "tui_internal.h"
 #include "gputop/format.h"
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -20,6 +21,65 @@ static const char *clock_text(struct tui *t, time_t now)
     return t->clock;
 }
 
+/* A header figure's value, when the layout names one the source can feed
+ * and a snapshot has arrived. */
+static int header_figure(const struct tui *t, enum gt_header_fig f, double *v)
+{
+    int m = t->l->header[f];
+
+    if (m < 0 || !t->have_data || gt_engine_unavailable(t->cfg->engine, (size_t)m))
+        return 0;
+    *v = t->vals[m];
+    return 1;
+}
+
+static void add_percent(struct gt_text *h, double v)
+{
+    if (isnan(v)) {
+        gt_text_add(h, "-");
+        return;
+    }
+    gt_text_fixed(h, v, 0, 0);
+    gt_text_add(h, "%");
+}
+
+/* "GPU 63% busy @ 850 MHz" from the GPU's clock cycles; "GPU 63% of
+ * max-clock time" when only the max clock is known (a GPU running below
+ * its max clock reads lower than it is busy); "" when neither is. */
+static void header_busy(const struct tui *t, char *buf, size_t len)
+{
+    struct gt_text h;
+    double busy, clock;
+
+    gt_text_init(&h, buf, len);
+    if (header_figure(t, GT_HEADER_BUSY, &busy)) {
+        gt_text_add(&h, "GPU ");
+        add_percent(&h, busy);
+        gt_text_add(&h, " busy");
+        if (header_figure(t, GT_HEADER_CLOCK, &clock) && isfinite(clock)) {
+            gt_text_add(&h, " @ ");
+            gt_text_fixed(&h, clock, clock < 10 ? 2 : 0, 0);
+            gt_text_add(&h, " ");
+            gt_text_add(&h, t->l->metrics[t->l->header[GT_HEADER_CLOCK]].unit);
+        }
+    } else if (header_figure(t, GT_HEADER_BUSY_MAX, &busy)) {
+        gt_text_add(&h, "GPU ");
+        add_percent(&h, busy);
+        gt_text_add(&h, " of max-clock time");
+    }
+}
+
+/* What the source is doing, e.g. the sim's scene ("scene cycle: game"),
+ * shown after the source's name; "" when it says nothing. */
+static void header_activity(const struct tui *t, char *buf, size_t len)
+{
+    const struct gt_source *s = t->cfg->sources[0];
+
+    buf[0] = '\0';
+    if (s->type->activity)
+        s->type->activity(s, &t->snap, buf, len);
+}
+
 /* What the header says, piece by piece, with how soon each goes when the
  * line is too narrow: the state (live / PAUSED, RETRYING / ENDED) never. */
 struct piece {
@@ -27,26 +87,34 @@ struct piece {
     int drop;            /* higher goes first; 0 never */
 };
 
-/* The numbers are written into text[0] and text[1]. */
-static size_t header_pieces(struct tui *t, const struct gt_sampler_stats *st, char text[2][48],
+/* The texts made here are written into text[0..3]. The busy share stays
+ * longer than the core count and the source's name; what the source is
+ * doing (the sim's scene) goes first. */
+static size_t header_pieces(struct tui *t, const struct gt_sampler_stats *st, char text[4][96],
                             time_t now, struct piece *p)
 {
     const struct gt_source_info *in = &t->cfg->sources[0]->info;
     uint64_t ms = gt_sampler_interval(t->cfg->sampler) / 1000000ull;
-    char *cores = text[0], *period = text[1];
+    char *cores = text[0], *period = text[1], *busy = text[2], *activity = text[3];
     size_t n = 0;
 
     snprintf(cores, sizeof(text[0]), "%u cores", in->shader_cores);
     snprintf(period, sizeof(text[1]), "%llu ms%s", (unsigned long long)ms, t->per_second ? " (rates /s)" : "");
+    header_busy(t, busy, sizeof(text[2]));
+    header_activity(t, activity, sizeof(text[3]));
     p[n++] = (struct piece){ " gputop", 0 };
-    p[n++] = (struct piece){ in->gpu[0] ? in->gpu : in->device, 4 };
-    p[n++] = (struct piece){ cores, 5 };
-    p[n++] = (struct piece){ t->cfg->sources[0]->type->name, 6 };
+    p[n++] = (struct piece){ in->gpu[0] ? in->gpu : in->device, 8 };
+    p[n++] = (struct piece){ cores, 10 };
+    if (busy[0])
+        p[n++] = (struct piece){ busy, 9 };
+    p[n++] = (struct piece){ t->cfg->sources[0]->type->name, 12 };
+    if (activity[0])
+        p[n++] = (struct piece){ activity, 14 };
     if (st->state == GT_SAMPLER_RETRYING || st->state == GT_SAMPLER_ENDED)
         p[n++] = (struct piece){ st->state == GT_SAMPLER_RETRYING ? "RETRYING" : "ENDED", 0 };
-    p[n++] = (struct piece){ period, 2 };
+    p[n++] = (struct piece){ period, 4 };
     p[n++] = (struct piece){ t->paused ? "PAUSED" : "live", 0 };
-    p[n++] = (struct piece){ clock_text(t, now), 3 };
+    p[n++] = (struct piece){ clock_text(t, now), 6 };
     return n;
 }
 
@@ -97,8 +165,8 @@ static void draw_alert(struct tui *t, const struct gt_sampler_stats *st, time_t 
 void tui_draw_header(struct tui *t)
 {
     struct gt_sampler_stats st;
-    struct piece p[8];
-    char buf[768], text[2][48];
+    struct piece p[10];
+    char buf[768], text[4][96];
     struct gt_text h;
     time_t now = time(NULL);
     size_t i, n;

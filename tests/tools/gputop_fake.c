@@ -1,7 +1,10 @@
 /* gputop with the fake kbase kernel behind the system-call seam, so the
  * end-to-end tests drive the real Mali source, engine and views as a user
  * would: gputop-fake GPU API VERSION [BLOCK:INST:INDEX=DELTA ...] -- ARGS.
- * GPU is T830, G715 or G720; API pre-r21, jm or csf; VERSION "11.20". */
+ * GPU is T830, G715 or G720; API pre-r21, jm or csf; VERSION "11.20".
+ * Among the counters, cycles=TOP:SHADER sets the clock cycles every sample
+ * carries, and no-cycles makes a legacy reader without the _WITH_CYCLES
+ * forms. */
 #include "gputop/cli.h"
 #include "fakes/fake_kbase.h"
 
@@ -45,8 +48,14 @@ static int set_counter(struct fake_kbase *fk, const char *spec)
 {
     int block;
     unsigned inst, index;
-    unsigned long long delta;
+    unsigned long long delta, top, shader;
 
+    if (strcmp(spec, "no-cycles") == 0)
+        return 0;   /* a kernel option, taken before the fake was made */
+    if (sscanf(spec, "cycles=%llu:%llu", &top, &shader) == 2) {
+        fk_set_cycles(fk, top, shader);
+        return 0;
+    }
     if (sscanf(spec, "%d:%u:%u=%llu", &block, &inst, &index, &delta) != 4)
         return -1;
     fk_set_counter(fk, block, inst, index, delta);
@@ -65,6 +74,8 @@ int main(int argc, char **argv)
                         "[BLOCK:INST:INDEX=DELTA ...] -- gputop options\n");
         return 2;
     }
+    for (i = 4; i < argc && strcmp(argv[i], "--") != 0; i++)
+        cfg.no_cycles |= strcmp(argv[i], "no-cycles") == 0;
     fk = fk_new(&cfg);
     if (!fk)
         return 1;

@@ -1,0 +1,168 @@
+/* Layouts as a whole: where they come from (compiled into the binary, by
+ * name, or a file read at start-up, by path; both go through
+ * gt_layout_parse), lookups in a parsed layout, and freeing one. */
+#include "gputop/layout.h"
+#include "gputop/embedded.h"
+#include "gputop/expr.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LAYOUT_BYTES (4u << 20)
+
+static char *read_file(const char *path, size_t *len, struct gt_diag *d)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    size_t n;
+
+    if (!f) {
+        gt_diag_at(d, path, 0, 0, NULL, 0);
+        gt_diag_set(d, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    buf = malloc(MAX_LAYOUT_BYTES + 1);
+    if (!buf) {
+        fclose(f);
+        gt_diag_set(d, "out of memory");
+        return NULL;
+    }
+    n = fread(buf, 1, MAX_LAYOUT_BYTES + 1, f);
+    if (ferror(f) || n > MAX_LAYOUT_BYTES) {
+        gt_diag_at(d, path, 0, 0, NULL, 0);
+        gt_diag_set(d, ferror(f) ? "read error" : "larger than %u bytes: not a layout",
+                    MAX_LAYOUT_BYTES);
+        fclose(f);
+        free(buf);
+        return NULL;
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+struct gt_layout *gt_layout_load(const char *name_or_path, struct gt_diag *d)
+{
+    char label[300];
+    struct gt_layout *l;
+    size_t i, len;
+    char *text;
+
+    gt_diag_clear(d);
+    for (i = 0; i < gt_embedded_layout_count(); i++) {
+        if (strcmp(gt_embedded_layout_name(i), name_or_path) != 0)
+            continue;
+        const char *t = gt_embedded_layout_text(i, &len);
+        snprintf(label, sizeof(label), "layouts/%s.layout", name_or_path);
+        return gt_layout_parse(label, t, len, d);
+    }
+    if (!strchr(name_or_path, '/') && !strstr(name_or_path, ".layout")) {
+        FILE *f = fopen(name_or_path, "rb");
+        if (!f) {
+            char names[256] = "";
+            for (i = 0; i < gt_embedded_layout_count(); i++) {
+                strncat(names, i ? ", " : "", sizeof(names) - strlen(names) - 1);
+                strncat(names, gt_embedded_layout_name(i), sizeof(names) - strlen(names) - 1);
+            }
+            gt_diag_set(d, "no layout named '%s' (built in: %s) and no such file",
+                        name_or_path, names);
+            return NULL;
+        }
+        fclose(f);
+    }
+    text = read_file(name_or_path, &len, d);
+    if (!text)
+        return NULL;
+    l = gt_layout_parse(name_or_path, text, len, d);
+    free(text);
+    return l;
+}
+
+size_t gt_embedded_layout_count(void)
+{
+    return gt_embedded_layouts_count;
+}
+
+const char *gt_embedded_layout_name(size_t i)
+{
+    return i < gt_embedded_layouts_count ? gt_embedded_layouts[i].path : NULL;
+}
+
+const char *gt_embedded_layout_text(size_t i, size_t *len)
+{
+    if (i >= gt_embedded_layouts_count)
+        return NULL;
+    *len = gt_embedded_layouts[i].len;
+    return (const char *)gt_embedded_layouts[i].data;
+}
+
+void gt_layout_free(struct gt_layout *l)
+{
+    size_t i;
+
+    if (!l)
+        return;
+    for (i = 0; i < l->ngpus; i++)
+        free(l->gpus[i]);
+    free(l->gpus);
+    for (i = 0; i < l->nmatches; i++) {
+        free(l->matches[i].source);
+        free(l->matches[i].ids);
+    }
+    free(l->matches);
+    for (i = 0; i < l->naggs; i++)
+        free(l->aggs[i].block);
+    free(l->aggs);
+    for (i = 0; i < l->nsections; i++)
+        free(l->sections[i].title);
+    free(l->sections);
+    for (i = 0; i < l->ngroups; i++)
+        free(l->groups[i].title);
+    free(l->groups);
+    for (i = 0; i < l->nmetrics; i++) {
+        struct gt_metric_def *m = &l->metrics[i];
+        free(m->title);
+        free(m->ref);
+        free(m->unit);
+        free(m->desc);
+        free(m->expr_text);
+        gt_expr_free(m->expr);
+    }
+    free(l->metrics);
+    for (i = 0; i < l->ntriage; i++) {
+        free(l->triage[i].kind);
+        free(l->triage[i].metric);
+        free(l->triage[i].label);
+        free(l->triage[i].verdict);
+    }
+    free(l->triage);
+    free(l->name);
+    free(l->title);
+    free(l->family);
+    free(l->file);
+    free(l->text);
+    free(l);
+}
+
+enum gt_agg gt_layout_agg_for(const struct gt_layout *l, const char *block)
+{
+    size_t i;
+
+    for (i = 0; i < l->naggs; i++)
+        if (strcmp(l->aggs[i].block, block) == 0)
+            return l->aggs[i].agg;
+    return GT_AGG_SUM;
+}
+
+int gt_layout_find_metric(const struct gt_layout *l, const char *title)
+{
+    size_t i;
+
+    for (i = 0; i < l->nmetrics; i++)
+        if (strcmp(l->metrics[i].title, title) == 0 ||
+            (l->metrics[i].ref && strcmp(l->metrics[i].ref, title) == 0))
+            return (int)i;
+    return -1;
+}
