@@ -50,7 +50,7 @@ struct fake_kbase {
     uint64_t delta[4][MAXINST][NVAL_MAX];
     uint32_t state[4][MAXINST];
     uint64_t now, step, cyc_top, cyc_shader;
-    int lost;
+    int lost, suspended;
     struct file files[NFILES];
 };
 
@@ -131,28 +131,61 @@ static unsigned instances(const struct fake_kbase *fk, int block)
     return block == FK_MEMSYS ? fk->slices : block == FK_SHADER ? fk->cores : 1;
 }
 
+/* The kernel's (major, minor) at or past the JM or the CSF version given. */
+static int since(const struct fake_kbase *fk, unsigned jm_minor, unsigned csf_minor)
+{
+    unsigned major = fk->cfg.api == FK_JM ? 11 : 1;
+    unsigned minor = fk->cfg.api == FK_JM ? jm_minor : csf_minor;
+
+    if (fk->cfg.api == FK_PRE_R21)
+        return 0;
+    return fk->cfg.major > major || (fk->cfg.major == major && fk->cfg.minor >= minor);
+}
+
 static int has_legacy(const struct fake_kbase *fk)
 {
-    if (fk->cfg.api == FK_JM)
-        return fk->cfg.minor < 40;
-    if (fk->cfg.api == FK_CSF)
-        return fk->cfg.minor < 21;
-    return 1;
+    return !since(fk, 40, 21);
 }
 
 static int has_kinstr(const struct fake_kbase *fk)
 {
-    if (fk->cfg.api == FK_JM)
-        return fk->cfg.minor >= 34;
-    if (fk->cfg.api == FK_CSF)
-        return fk->cfg.minor >= 10;
-    return 0;
+    return since(fk, 34, 10);
 }
 
 static int buggy(const struct fake_kbase *fk)
 {
-    return (fk->cfg.api == FK_JM && fk->cfg.minor >= 34 && fk->cfg.minor <= 36) ||
-           (fk->cfg.api == FK_CSF && fk->cfg.minor >= 10 && fk->cfg.minor <= 16);
+    return since(fk, 34, 10) && !since(fk, 37, 17);
+}
+
+/* The block_state bits OFF and PROTECTED are defined from JM 11.41 / CSF 1.23. */
+static int state_defined(const struct fake_kbase *fk)
+{
+    return since(fk, 41, 23);
+}
+
+static unsigned fls64_mask(uint64_t m)
+{
+    unsigned n = 0;
+
+    while (n < 64 && (m >> n))
+        n++;
+    return n;
+}
+
+static unsigned enum_instances(const struct fake_kbase *fk, int block)
+{
+    if (block != FK_SHADER || fk->cfg.enum_shader == 0)
+        return instances(fk, block);
+    if (fk->cfg.enum_shader == FK_ENUM_FLS)
+        return fls64_mask(fk->core_mask);
+    return (unsigned)fk->cfg.enum_shader;
+}
+
+static int physical_idx(const struct fake_kbase *fk)
+{
+    if (fk->cfg.block_idx == FK_IDX_PHYSICAL)
+        return 1;
+    return fk->cfg.block_idx == FK_IDX_VERSION && buggy(fk);
 }
 
 /* The delta a dump delivers: zero when the counter's group of four is not
@@ -165,7 +198,9 @@ static uint64_t value(const struct fake_kbase *fk, const uint64_t mask[2], int b
 
     for (i = g; i < g + 4; i++)
         on |= (int)((mask[i / 64] >> (i % 64)) & 1);
-    if (!on || (fk->state[block][inst] & (2u | 32u)))
+    if (!on)
+        return 0;
+    if ((fk->state[block][inst] & (2u | 32u)) && (state_defined(fk) || !fk->cfg.stale_state))
         return 0;
     return fk->delta[block][inst][index];
 }
@@ -263,6 +298,8 @@ static int legacy_setup(struct fake_kbase *fk, uint32_t count, const uint32_t bm
         return fail(ENOTTY);
     if (count < 1 || count > 32 || (count & (count - 1)))
         return protocol(fk, EINVAL, "buffer_count %u is not a power of two in 1..32", count);
+    if (fk->cfg.max_buffers && count > fk->cfg.max_buffers)
+        return fail(ENOMEM);     /* one physically contiguous allocation */
     fd = new_file(fk, F_LEGACY);
     if (fd < 0)
         return -1;
@@ -320,7 +357,8 @@ static int enum_info(struct fake_kbase *fk, struct file *f, void *arg)
     enum_item(l + ITEM_SIZE, 0x0001, 1, 0, 0);
     enum_item(l + 2 * ITEM_SIZE, 0x0002, 2, 0, 0);
     for (b = 0; b < 4; b++)
-        enum_item(l + (3 + b) * ITEM_SIZE, 0x0000, (unsigned)b, instances(fk, b), fk->nvalues);
+        enum_item(l + (3 + b) * ITEM_SIZE, 0x0000, (unsigned)b, enum_instances(fk, b),
+                  fk->nvalues);
     memset(l + 7 * ITEM_SIZE, 0, ITEM_SIZE);
     f->enum_done = 1;
     return 0;
@@ -441,8 +479,12 @@ static int dev_pre_r21(struct fake_kbase *fk, struct file *f, unsigned long req,
         bm[FK_TILER] = (uint32_t)get(arg, 20, 4);
         bm[FK_MEMSYS] = (uint32_t)get(arg, 24, 4);
         fd = legacy_setup(fk, (uint32_t)get(arg, 8, 4), bm);
-        if (fd < 0)
-            return -1;
+        if (fd < 0) {
+            /* the UK dispatcher reports a failed call in the header
+             * (MALI_ERROR_FUNCTION_FAILED), the ioctl itself succeeds */
+            put(arg, 0, 4, 3);
+            return 0;
+        }
         put(arg, 0, 4, 0);
         put(arg, 28, 4, (uint32_t)fd);
         return 0;
@@ -563,8 +605,13 @@ static int legacy_ioctl(struct fake_kbase *fk, struct file *r, unsigned long req
         put(arg, 0, 4, r->bufsize);
         return 0;
     case 0x4004BE10ul:
+        if (fk->suspended > 0) {
+            fk->suspended--;
+            if (fk->cfg.old_dump)
+                return fail(EBUSY);
+        }
         if (legacy_free_buffers(r) <= 0)
-            return fail(EBUSY);
+            return fail(fk->cfg.old_dump ? EPERM : EBUSY);
         legacy_dump(fk, r);
         return 0;
     case 0x4004BE11ul:
@@ -633,11 +680,12 @@ static void kinstr_write(struct fake_kbase *fk, struct file *r)
     for (o = 0; o < 4; o++) {
         int b = order[o];
         for (inst = 0; inst < instances(fk, b); inst++) {
-            unsigned idx = b == FK_SHADER && buggy(fk) ? (unsigned)phys_of(fk, inst) : inst;
+            unsigned idx = b == FK_SHADER && physical_idx(fk) ? (unsigned)phys_of(fk, inst) : inst;
+            uint32_t state = fk->state[b][inst] ? fk->state[b][inst] : 1u | 4u | 16u;
             put(it, 0, 2, 0x2002);
             put(it, 8, 1, (unsigned)b);
             put(it, 9, 1, idx);
-            put(it, 12, 4, fk->state[b][inst] ? fk->state[b][inst] : 1u | 4u | 16u);
+            put(it, 12, 4, state_defined(fk) || fk->cfg.stale_state ? state : 0);
             put(it, 16, 4, vals);
             for (k = 0; k < fk->nvalues; k++)
                 put(r->buf, vals + 8 * k, 8, k < 4 ? 0 : value(fk, r->mask[b], b, inst, k));
@@ -656,7 +704,7 @@ static int kinstr_cmd(struct fake_kbase *fk, struct file *r, void *arg)
     switch (cmd) {
     case 1:
         if (r->started)
-            return protocol(fk, EINVAL, "START twice");
+            return 0;                 /* the kernel ignores a second START */
         r->started = 1;
         r->last_ts = fk->now;
         fk->st.started++;
@@ -780,8 +828,22 @@ static void *f_mmap(void *ctx, void *addr, size_t len, int prot, int flags, int 
         errno = EINVAL;
         return MAP_FAILED;
     }
-    if ((f->kind == F_LEGACY && len != (size_t)f->nbuf * f->bufsize) ||
-        (f->kind == F_KINSTR && len != f->buf_len)) {
+    if (f->kind == F_LEGACY) {
+        /* the mapping is whole pages; older kernels compare it with the
+         * ring's exact size, newer ones with the size rounded to pages */
+        size_t page = fk->cfg.page_size ? fk->cfg.page_size : 4096;
+        size_t vma = (len + page - 1) / page * page, ring = (size_t)f->nbuf * f->bufsize;
+        size_t limit = fk->cfg.old_mmap ? ring : (ring + page - 1) / page * page;
+        if (len == 0 || vma > limit) {
+            errno = EINVAL;
+            return MAP_FAILED;
+        }
+        if (len < ring) {
+            protocol(fk, EINVAL, "mmap of %zu bytes, the ring holds %zu", len, ring);
+            return MAP_FAILED;
+        }
+    }
+    if (f->kind == F_KINSTR && len != f->buf_len) {
         protocol(fk, EINVAL, "mmap of %zu bytes", len);
         return MAP_FAILED;
     }
@@ -869,6 +931,10 @@ struct fake_kbase *fk_new(const struct fk_config *cfg)
     }
     if (cfg->gpu_id)
         fk->gpu_id = cfg->gpu_id;
+    if (cfg->core_mask)
+        fk->core_mask = cfg->core_mask;
+    if (cfg->nvalues)
+        fk->nvalues = cfg->nvalues;
     fk->cores = (unsigned)__builtin_popcountll(fk->core_mask);
     for (p = 0; p < 64; p++)
         if ((fk->core_mask >> p) & 1)
@@ -960,4 +1026,9 @@ void fk_fill_ring(struct fake_kbase *fk)
 const struct fk_stats *fk_stats(const struct fake_kbase *fk)
 {
     return &fk->st;
+}
+
+void fk_suspend(struct fake_kbase *fk, int n)
+{
+    fk->suspended = n;
 }
