@@ -399,6 +399,9 @@ int gt_kbase_vinstr_open(struct gt_kbase_reader *r, const struct gt_kbase_dev *d
     }
     query_features(v, dev, &r->ncycles);
     r->values_per_block = GT_KBASE_LEGACY_VALUES_PER_BLOCK;
+    for (b = 0; b < GT_KB_NBLOCKS; b++)
+        r->values[b] = GT_KBASE_LEGACY_VALUES_PER_BLOCK;
+    r->shader_instances = v->shader_blocks;
     r->buffers = v->nbuffers;
     return 0;
 }

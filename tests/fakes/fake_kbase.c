@@ -948,6 +948,7 @@ struct fake_kbase *fk_new(const struct fk_config *cfg)
     fk->sys.read = f_read;
     fk->sys.poll = f_poll;
     fk->sys.root = "";
+    fk->sys.page_size = cfg->page_size ? cfg->page_size : 4096;
     return fk;
 }
 
