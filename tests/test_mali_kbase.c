@@ -257,6 +257,8 @@ Test(mali_kbase, device_lost_mid_run_is_retried_until_it_returns)
     cr_assert_eq(kb_sample(&t), -1, "still gone: reopening fails, without crashing");
     HAS(t.d.msg, "reopening failed");
     fk_restore_device(t.fk);
+    cr_assert_eq(kb_sample(&t), -1, "reopened: counting restarts, this interval has no data");
+    HAS(t.d.msg, "reopened");
     cr_assert_eq(kb_sample(&t), 0, "the device is back: %s", t.d.msg);
     cr_assert_eq(kb_counter(&t, "MaliGPUCyclesGPUActive", 0), 1000);
     cr_assert(fk_stats(t.fk)->kinstr_mask[FK_FE][0] & (1ull << 4),
