@@ -441,3 +441,15 @@ Test(mali_kernels, batch_csv_with_physical_block_idx_matches_a_fixed_kernel, .ti
     free(fixed);
     free(buggy);
 }
+
+Test(mali_kernels, a_second_start_is_a_no_op_as_on_the_kernel)
+{
+    struct kb t;
+
+    kb_start(&t, fake(FK_G715, FK_CSF, 1, 21), "mali");
+    cr_assert_eq(t.s->type->start(t.s, &t.d), 0, "%s", t.d.msg);
+    fk_set_counter(t.fk, FK_FE, 0, 4, 1000);
+    cr_assert_eq(kb_sample(&t), 0, "%s", t.d.msg);
+    cr_assert_eq(kb_counter(&t, "MaliGPUCyclesGPUActive", 0), 1000);
+    kb_stop(&t);
+}
