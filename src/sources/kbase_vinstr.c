@@ -237,13 +237,13 @@ static void ring_order(uint32_t granted, uint32_t dump_size, size_t page, uint32
 
 static int place_ring(struct vinstr *v, const struct gt_kbase_dev *dev, struct gt_diag *d)
 {
-    uint32_t order[8], granted = v->nbuffers, refused_whole = 0;
+    uint32_t order[8], granted = v->nbuffers, refused_whole = 0, mapped_tries = 0;
     size_t page = page_size(dev);
     int n, i, err = 0;
 
     ring_order(granted, v->dump_size, page, order, &n);
     for (i = 0; i < n; i++) {
-        if (order[i] != v->nbuffers) {
+        if (order[i] != v->nbuffers || v->fd < 0) {
             close_ring(v, dev);
             if (setup_ring(v, dev, order[i]) < 0) {
                 if (errno == ENOMEM)
@@ -256,10 +256,14 @@ static int place_ring(struct vinstr *v, const struct gt_kbase_dev *dev, struct g
         if (map_ring(v, dev) == 0)
             return 0;
         err = errno;
+        mapped_tries++;
         if (((size_t)order[i] * v->dump_size) % page == 0)
             refused_whole = order[i];
     }
-    if (refused_whole || err != EINVAL)
+    if (!mapped_tries)
+        gt_diag_set(d, "%s: HWCNT_READER_SETUP failed for every smaller ring too: %s", dev->path,
+                    strerror(ENOMEM));
+    else if (refused_whole || err != EINVAL)
         gt_diag_set(d, "%s: cannot map the counter ring (%u dumps of %u bytes): %s", dev->path,
                     refused_whole ? refused_whole : granted, v->dump_size, strerror(err));
     else
