@@ -798,14 +798,17 @@ void gt_kbase_describe_limits(const struct gt_source *s, FILE *out)
 
     if (!k->cut)
         return;
-    fprintf(out, "counters %u..%u: not delivered: %s gives %u values per block%s; %zu of the "
-                 "GPU's counters are left out, and the metrics that need them are unavailable\n",
+    fprintf(out, "counters %u..%u: not delivered: %s gives %u values per block\n",
             k->cut, GT_KB_MAX_VALUES - 1,
-            k->iface == IFACE_LEGACY ? "the legacy reader" : "this kernel's kinstr_prfcnt",
-            k->cut, k->iface == IFACE_LEGACY
-            ? " (kinstr_prfcnt, on JM 11.34 / CSF 1.10 kernels or newer, carries all 128)"
-            : " (its ENUM_INFO says so; a CSF kernel does this when it finds the GPU's "
-              "PRFCNT_FEATURES register not valid)", k->ncut);
+            k->iface == IFACE_LEGACY ? "the legacy reader" : "this kernel's kinstr_prfcnt", k->cut);
+    if (k->iface == IFACE_LEGACY)
+        fprintf(out, "                  (kinstr_prfcnt, on JM 11.34 / CSF 1.10 kernels or newer, "
+                     "carries all 128)\n");
+    else
+        fprintf(out, "                  (its ENUM_INFO says so; a CSF kernel does this when it "
+                     "finds the GPU's\n                  PRFCNT_FEATURES register not valid)\n");
+    fprintf(out, "                  %zu of the GPU's counters are left out; the metrics needing "
+                 "them are unavailable\n", k->ncut);
 }
 
 void gt_kbase_describe_dev(const struct gt_kbase_dev *dev, FILE *out)
