@@ -153,10 +153,14 @@ static int check_blocks(struct kinstr *k, const struct gt_kbase_dev *dev, struct
     for (b = 0; b < GT_KB_NBLOCKS; b++) {
         const struct block_info *bi = &k->blocks[b];
         unsigned want = b == GT_KB_MEMSYS ? g->l2_slices : b == GT_KB_SHADER ? g->shader_cores : 1;
-        if (!bi->present || bi->values < 8) {
-            gt_diag_set(d, "%s: KINSTR_PRFCNT_ENUM_INFO lists %s %s block, so its counters "
-                           "cannot be read", dev->path, bi->present ? "a value-less" : "no",
-                        names[b]);
+        if (!bi->present) {
+            gt_diag_set(d, "%s: KINSTR_PRFCNT_ENUM_INFO lists no %s block, so its counters "
+                           "cannot be read", dev->path, names[b]);
+            return -1;
+        }
+        if (bi->values <= 4) {      /* values 0..3 are the block header */
+            gt_diag_set(d, "%s: KINSTR_PRFCNT_ENUM_INFO gives the %s block %u values: no "
+                           "counters past its header", dev->path, names[b], bi->values);
             return -1;
         }
         if (b == GT_KB_SHADER && bi->instances != g->shader_cores && bi->instances != fls) {
