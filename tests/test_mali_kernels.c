@@ -453,3 +453,25 @@ Test(mali_kernels, a_second_start_is_a_no_op_as_on_the_kernel)
     cr_assert_eq(kb_counter(&t, "MaliGPUCyclesGPUActive", 0), 1000);
     kb_stop(&t);
 }
+
+Test(mali_kernels, a_refused_dump_names_the_call_and_what_it_means)
+{
+    struct fk_config c = kernel(FK_T830, FK_JM, 11, 20);
+    struct fake_kbase *fk;
+    struct gt_source *s;
+    struct gt_diag d;
+
+    c.deny_request = 0x4004BE10ul;      /* DUMP */
+    c.deny_errno = EPERM;
+    fk = fake_of(&c);
+    s = gt_source_open("mali", fk_sys(fk), &d);
+    cr_assert_not_null(s, "%s", d.msg);
+    gt_diag_clear(&d);
+    cr_assert_eq(s->type->start(s, &d), -1);
+    HAS(d.msg, "/dev/mali0");
+    HAS(d.msg, "DUMP");
+    HAS(d.msg, "Operation not permitted");
+    HAS(d.msg, "not a full ring");
+    gt_source_close(s);
+    fk_free(fk);
+}

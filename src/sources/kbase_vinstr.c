@@ -441,9 +441,16 @@ static int dump_now(struct vinstr *v, const struct gt_kbase_dev *dev, struct gt_
     return -1;
 }
 
+/* What a failed reader call means, where the errno says. */
 static const char *lost_hint(int err)
 {
-    return err == ENODEV || err == EIO || err == ESHUTDOWN ? " (GPU device lost)" : "";
+    if (err == ENODEV || err == EIO || err == ESHUTDOWN)
+        return " (GPU device lost)";
+    if (err == ETIMEDOUT)
+        return " (no dump arrived within a second: the kernel did not take it)";
+    if (err == EPERM || err == EACCES)
+        return " (refused with no dump waiting, so not a full ring: counter access withdrawn)";
+    return "";
 }
 
 static int vinstr_sample(struct gt_kbase_reader *r, struct gt_kbase_frame *f, struct gt_diag *d)
