@@ -140,11 +140,10 @@ $(BUILD)/tests/run: $(TEST_OBJ) $(BUILD)/libgputop.a
 
 # gputop with the fake kbase kernel behind its system-call seam, for
 # end-to-end tests of the Mali source (batch output and the dashboard).
-$(BUILD)/tests/gputop-fake: tests/tools/gputop_fake.c $(BUILD)/obj/tests/fakes/fake_kbase.o \
-                            $(BUILD)/libgputop.a
+FAKE_KBASE_OBJ = $(BUILD)/obj/tests/fakes/fake_kbase.o $(BUILD)/obj/tests/fakes/fake_kbase_kinstr.o
+$(BUILD)/tests/gputop-fake: tests/tools/gputop_fake.c $(FAKE_KBASE_OBJ) $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/obj/tests/fakes/fake_kbase.o \
-	    $(BUILD)/libgputop.a $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(FAKE_KBASE_OBJ) $(BUILD)/libgputop.a $(LIBS)
 
 # GPUTOP_BIN lets the UI tests drive the binary this build made.
 test-run: $(BUILD)/tests/run $(BUILD)/gputop $(BUILD)/tests/gputop-fake

@@ -78,10 +78,21 @@ int  gt_kbase_choose(const struct gt_kbase_dev *dev, int forced, char *why, size
 struct gt_source;
 void gt_kbase_describe_dev(const struct gt_kbase_dev *dev, FILE *out);
 void gt_kbase_describe_source(const struct gt_source *s, FILE *out);
+/* For --probe, before the list of unavailable metrics: the counters the
+ * open reader cannot deliver, and why. Nothing when it delivers all. */
+void gt_kbase_describe_limits(const struct gt_source *s, FILE *out);
 
+/* 1 when the kernel's (major, minor) is at or past (11, jm_minor) on a Job
+ * Manager kernel or (1, csf_minor) on a CSF one; 0 on pre-r21 kernels.
+ * Versions compare as pairs: a JM 12.0 is past 11.40. */
+int gt_kbase_since(const struct gt_kbase_dev *dev, unsigned jm_minor, unsigned csf_minor);
 /* 1 when the kernel version lies in the range whose kinstr_prfcnt is known
  * to misbehave (JM 11.34..11.36, CSF 1.10..1.16). */
 int gt_kbase_kinstr_buggy(const struct gt_kbase_dev *dev);
+/* 1 when kinstr_prfcnt's block_state OFF / PROTECTED bits mean something:
+ * from the versions that define them (JM 11.41, CSF 1.23), as Arm's own
+ * client trusts them. */
+int gt_kbase_block_state_trusted(const struct gt_kbase_dev *dev);
 
 /* ---- a decoded dump ---- */
 
@@ -134,17 +145,24 @@ struct gt_kbase_reader_ops {
     const char *name;            /* "legacy hwcnt reader", "kinstr_prfcnt" */
     /* Starts counting; the next sample covers the time from here. */
     int  (*start)(struct gt_kbase_reader *r, struct gt_diag *d);
-    /* Takes a dump now and decodes it into f (cleared first). 0, or -1
-     * with d set (the sampler retries later). */
+    /* Takes a dump now and decodes it into f (cleared first). 0; -1 with
+     * d set when the reader or device is in trouble (it is reopened before
+     * the next sample); GT_KB_AGAIN with d set when no sample could be
+     * taken but the reader is sound (a suspended GPU): just try later. */
     int  (*sample)(struct gt_kbase_reader *r, struct gt_kbase_frame *f, struct gt_diag *d);
     /* Stops, unmaps and closes; safe after a failed start. */
     void (*close)(struct gt_kbase_reader *r);
 };
 
+#define GT_KB_AGAIN 1
+
 struct gt_kbase_reader {
     const struct gt_kbase_reader_ops *ops;
     const struct gt_kbase_dev *dev;
     uint32_t values_per_block;   /* what the reader delivers: 64 legacy, else the kernel's */
+    uint32_t values[GT_KB_NBLOCKS];  /* values per block, by block type (ENUM_INFO's) */
+    uint32_t shader_instances;   /* shader blocks the kernel counts: cores, or fls64(mask) */
+    int physical_idx;            /* kinstr: shader block_idx found to be physical positions */
     uint32_t ncycles;            /* clock domains it reports (0..2) */
     uint32_t buffers;            /* ring size in dumps */
     void *priv;

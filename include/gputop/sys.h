@@ -28,6 +28,9 @@ struct gt_sys {
     /* pread(2), so a file read every sample can stay open; NULL when the
      * seam offers none (such callers open and close the file each time). */
     ssize_t (*pread)(void *ctx, int fd, void *buf, size_t len, off_t off);
+    /* The kernel's page size, for mappings whose length it checks; 0 when
+     * the seam does not say (then sysconf(_SC_PAGESIZE)). */
+    size_t page_size;
 };
 
 /* The real kernel. */

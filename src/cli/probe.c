@@ -110,6 +110,7 @@ static int try_source(const char *path, const struct gt_sys *sys, FILE *out)
         unavailable += gt_engine_unavailable(e, k) != NULL;
     fprintf(out, "metrics:          %zu of %zu computable from this GPU's counters\n",
             gt_engine_nmetrics(e) - unavailable, gt_engine_nmetrics(e));
+    gt_kbase_describe_limits(s, out);
     for (k = 0; k < gt_engine_nmetrics(e); k++)
         if (gt_engine_unavailable(e, k))
             fprintf(out, "  not here: %s %s (%s)\n", l->metrics[k].ref ? l->metrics[k].ref : "",

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,9 @@ struct kinstr {
     struct block_info blocks[GT_KB_NBLOCKS];
     uint32_t clock_domains;
     int started;
+    int physical;                /* shader block_idx are physical core positions */
+    int trust_state;             /* block_state OFF/PROTECTED bits mean something */
+    char why[160];               /* what was wrong with the last sample's layout */
 };
 
 static int kioctl(const struct gt_kbase_dev *dev, int fd, unsigned long req, void *arg)
@@ -122,6 +126,57 @@ static int enumerate(struct kinstr *k, const struct gt_kbase_dev *dev, struct gt
         }
     }
     free(items);
+    return 0;
+}
+
+static unsigned fls64_of(uint64_t m)
+{
+    unsigned n = 0;
+
+    while (n < 64 && (m >> n))
+        n++;
+    return n;
+}
+
+/* ENUM_INFO says what a sample will hold; frames and the catalogue follow
+ * it. Shader-core instances are the core count on some kernels and
+ * fls64(core mask) on upstream ones; anything else means the kernel and
+ * the GPU properties disagree, and no core could be trusted. */
+static int check_blocks(struct kinstr *k, const struct gt_kbase_dev *dev, struct gt_diag *d)
+{
+    static const char *const names[GT_KB_NBLOCKS] = { "front-end", "tiler", "memory-system",
+                                                      "shader-core" };
+    const struct gt_kbase_gpu *g = &dev->gpu;
+    unsigned fls = fls64_of(g->core_mask);
+    int b;
+
+    for (b = 0; b < GT_KB_NBLOCKS; b++) {
+        const struct block_info *bi = &k->blocks[b];
+        unsigned want = b == GT_KB_MEMSYS ? g->l2_slices : b == GT_KB_SHADER ? g->shader_cores : 1;
+        if (!bi->present) {
+            gt_diag_set(d, "%s: KINSTR_PRFCNT_ENUM_INFO lists no %s block, so its counters "
+                           "cannot be read", dev->path, names[b]);
+            return -1;
+        }
+        if (bi->values <= 4) {      /* values 0..3 are the block header */
+            gt_diag_set(d, "%s: KINSTR_PRFCNT_ENUM_INFO gives the %s block %u values: no "
+                           "counters past its header", dev->path, names[b], bi->values);
+            return -1;
+        }
+        if (b == GT_KB_SHADER && bi->instances != g->shader_cores && bi->instances != fls) {
+            gt_diag_set(d, "%s: KINSTR_PRFCNT_ENUM_INFO reports %u shader-core blocks, but the "
+                           "GPU properties give %u cores (core mask 0x%llx, highest core %u): "
+                           "the two disagree, so no core's counters can be placed",
+                        dev->path, bi->instances, g->shader_cores,
+                        (unsigned long long)g->core_mask, fls ? fls - 1 : 0);
+            return -1;
+        }
+        if (b != GT_KB_SHADER && bi->instances != want) {
+            gt_diag_set(d, "%s: KINSTR_PRFCNT_ENUM_INFO reports %u %s blocks, but the GPU "
+                           "properties give %u", dev->path, bi->instances, names[b], want);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -218,6 +273,18 @@ static int wait_sample(struct kinstr *k, const struct gt_kbase_dev *dev, int tim
     return 0;
 }
 
+__attribute__((format(printf, 2, 3)))
+static int bad_layout(struct kinstr *k, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(k->why, sizeof(k->why), fmt, ap);
+    va_end(ap);
+    errno = ERANGE;
+    return -1;
+}
+
 static int add_block(struct kinstr *k, const struct gt_kbase_dev *dev,
                      const struct gt_prfcnt_metadata_item *it, struct gt_kbase_frame *f)
 {
@@ -230,20 +297,17 @@ static int add_block(struct kinstr *k, const struct gt_kbase_dev *dev,
     if (type >= GT_KB_NBLOCKS)
         return 0;   /* firmware and CSG blocks: not in our tables */
     inst = (int)idx;
-    /* Kernels with the known bugs number shader blocks by physical core. */
-    if (type == GT_KB_SHADER && gt_kbase_kinstr_buggy(dev))
+    if (type == GT_KB_SHADER && k->physical)
         inst = gt_kbase_core_rank(dev->gpu.core_mask, idx);
     if (inst < 0)
-        return 0;
-    if ((uint32_t)inst >= f->ninst[type]) {
-        errno = ERANGE;
-        return -1;
-    }
-    n = k->blocks[type].values ? k->blocks[type].values : GT_KB_MAX_VALUES;
-    if (off > k->map_len || k->map_len - off < (uint64_t)n * 8 || off % 8) {
-        errno = ERANGE;
-        return -1;
-    }
+        return bad_layout(k, "shader block_idx %u is no core of the mask 0x%llx", idx,
+                          (unsigned long long)dev->gpu.core_mask);
+    if ((uint32_t)inst >= f->ninst[type])
+        return bad_layout(k, "block type %u instance %u is past the GPU's", type, (unsigned)inst);
+    n = k->blocks[type].values;
+    if (off > k->map_len || k->map_len - off < (uint64_t)n * 8 || off % 8)
+        return bad_layout(k, "block type %u's values at offset %llu lie outside the buffer",
+                          type, (unsigned long long)off);
     row = gt_kbase_frame_row(f, (int)type, (uint32_t)inst);
     for (i = 0; i < n; i++) {
         uint64_t v;
@@ -252,11 +316,44 @@ static int add_block(struct kinstr *k, const struct gt_kbase_dev *dev,
     }
     state = &f->state[f->base[type] + (uint32_t)inst];
     *state &= (uint8_t)~GT_KB_STATE_MISSING;
+    if (!k->trust_state)
+        return 0;
     if (it->u.block.block_state & GT_PRFCNT_BLOCK_STATE_OFF)
         *state |= GT_KB_STATE_OFF;
     if (it->u.block.block_state & GT_PRFCNT_BLOCK_STATE_PROTECTED)
         *state |= GT_KB_STATE_PROTECTED;
     return 0;
+}
+
+/* Some kernels number shader blocks by physical core position (gaps
+ * where the core mask has holes) whatever their version says; Arm's
+ * client finds them at run time too. A block_idx at or past ENUM_INFO's
+ * instance count, or a gap in the numbering, means physical positions. */
+struct idx_scan {
+    unsigned n, max;
+    uint64_t seen[4];
+    int dup;
+};
+
+static void scan_idx(struct idx_scan *sc, const struct gt_prfcnt_metadata_item *it)
+{
+    unsigned idx = it->u.block.block_idx;
+
+    if (it->u.block.block_type != GT_KB_SHADER)
+        return;
+    if ((sc->seen[idx / 64] >> (idx % 64)) & 1)
+        sc->dup = 1;
+    sc->seen[idx / 64] |= 1ull << (idx % 64);
+    if (!sc->n || idx > sc->max)
+        sc->max = idx;
+    sc->n++;
+}
+
+static int numbering_physical(const struct kinstr *k, const struct idx_scan *sc)
+{
+    if (!sc->n)
+        return 0;
+    return sc->max >= k->blocks[GT_KB_SHADER].instances || sc->max + 1 != sc->n;
 }
 
 static void add_meta(const struct gt_prfcnt_metadata_item *it, struct gt_kbase_frame *f)
@@ -281,22 +378,26 @@ static void add_clock(const struct gt_prfcnt_metadata_item *it, struct gt_kbase_
         f->ncycles = n;
 }
 
-/* Walks one sample's metadata items, at most as many as fit the buffer. */
-static int decode(struct kinstr *k, const struct gt_kbase_dev *dev, uint64_t off,
-                  struct gt_kbase_frame *f)
+/* Walks one sample's metadata items, at most as many as fit the buffer:
+ * with f NULL only to scan the shader numbering, else to add it into f. */
+static int walk(struct kinstr *k, const struct gt_kbase_dev *dev, uint64_t off,
+                struct gt_kbase_frame *f, struct idx_scan *sc)
 {
     size_t max = k->map_len / k->md_stride, i;
 
     for (i = 0; i < max; i++, off += k->md_stride) {
         struct gt_prfcnt_metadata_item it;
 
-        if (off > k->map_len || k->map_len - off < sizeof(it)) {
-            errno = ERANGE;
-            return -1;
-        }
+        if (off > k->map_len || k->map_len - off < sizeof(it))
+            return bad_layout(k, "metadata item %zu at offset %llu lies outside the buffer",
+                              i, (unsigned long long)off);
         memcpy(&it, k->map + off, sizeof(it));
         if (it.item_type == GT_PRFCNT_ITEM_NONE)
             return 0;
+        if (it.item_type == GT_PRFCNT_SAMPLE_BLOCK && sc)
+            scan_idx(sc, &it);
+        if (!f)
+            continue;
         if (it.item_type == GT_PRFCNT_SAMPLE_META)
             add_meta(&it, f);
         else if (it.item_type == GT_PRFCNT_SAMPLE_CLOCK)
@@ -304,8 +405,22 @@ static int decode(struct kinstr *k, const struct gt_kbase_dev *dev, uint64_t off
         else if (it.item_type == GT_PRFCNT_SAMPLE_BLOCK && add_block(k, dev, &it, f) < 0)
             return -1;
     }
-    errno = ERANGE;   /* no sentinel inside the buffer */
-    return -1;
+    return bad_layout(k, "no end item among the sample's %zu metadata items", max);
+}
+
+static int decode(struct kinstr *k, const struct gt_kbase_dev *dev, uint64_t off,
+                  struct gt_kbase_frame *f)
+{
+    struct idx_scan sc;
+
+    memset(&sc, 0, sizeof(sc));
+    if (walk(k, dev, off, NULL, &sc) < 0)
+        return -1;
+    if (sc.dup)
+        return bad_layout(k, "a shader block_idx appears twice in one sample");
+    if (!k->physical && numbering_physical(k, &sc))
+        k->physical = 1;
+    return walk(k, dev, off, f, NULL);
 }
 
 /* Takes the oldest waiting sample, adds it into f (unless NULL) and hands
@@ -358,11 +473,16 @@ static int kinstr_sample(struct gt_kbase_reader *r, struct gt_kbase_frame *f, st
         f->merged += (uint32_t)drained;
         f->flags |= GT_KB_FRAME_OVERFLOW;
     }
+    r->physical_idx = k->physical;
     return 0;
 fail: {
         int err = errno;
-        gt_diag_set(d, "%s: kinstr_prfcnt sample failed: %s%s", dev->path, strerror(err),
-                    hint(err));
+        if (err == ERANGE && k->why[0])
+            gt_diag_set(d, "%s: kinstr_prfcnt sample not usable: %s", dev->path, k->why);
+        else
+            gt_diag_set(d, "%s: kinstr_prfcnt sample failed: %s%s", dev->path, strerror(err),
+                        hint(err));
+        k->why[0] = 0;
         return -1;
     }
 }
@@ -427,14 +547,19 @@ int gt_kbase_kinstr_open(struct gt_kbase_reader *r, const struct gt_kbase_dev *d
     }
     k->fd = -1;
     r->priv = k;
-    if (enumerate(k, dev, d) < 0 || setup(k, dev, en, d) < 0 || map_buffer(k, dev, d) < 0) {
+    if (enumerate(k, dev, d) < 0 || check_blocks(k, dev, d) < 0 || setup(k, dev, en, d) < 0 ||
+        map_buffer(k, dev, d) < 0) {
         kinstr_close(r);
         return -1;
     }
-    for (b = 0; b < GT_KB_NBLOCKS; b++)
+    k->trust_state = gt_kbase_block_state_trusted(dev);
+    for (b = 0; b < GT_KB_NBLOCKS; b++) {
+        r->values[b] = k->blocks[b].values;
         if (k->blocks[b].values > values)
             values = k->blocks[b].values;
+    }
     r->values_per_block = values;
+    r->shader_instances = k->blocks[GT_KB_SHADER].instances;
     r->ncycles = k->clock_domains < 2 ? k->clock_domains : 2;
     r->buffers = GT_PRFCNT_RING_SAMPLES;
     return 0;

@@ -10,8 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define VINSTR_POLL_MS 1000
+#define RING_MAX 32
+#define RING_MIN 2
 
 struct vinstr {
     int fd;
@@ -22,6 +25,7 @@ struct vinstr {
     uint32_t shader_blocks;    /* highest present core + 1 */
     int with_cycles;           /* the 32-byte GET/PUT forms are accepted */
     uint64_t prev_ts;          /* end of the previous dump: start of the next interval */
+    const char *call;          /* the reader call made last, for messages */
     uint32_t enabled[GT_KB_NBLOCKS];
 };
 
@@ -91,34 +95,58 @@ static int setup_pre_r21(const struct gt_kbase_dev *dev, const uint32_t bm[GT_KB
     if (sys_ioctl(dev, dev->fd, GT_UK_IOCTL_HWCNT_READER_SETUP, &s) < 0)
         return -1;
     if (s.header.ret != 0 || s.fd < 0) {
-        errno = EINVAL;
+        /* The UK dispatcher reports every failure, a failed allocation
+         * included, in the header only: treat it as one, so a smaller
+         * ring is tried as on newer kernels. */
+        errno = ENOMEM;
         return -1;
     }
     return s.fd;
 }
 
-/* The buffers come from one physically contiguous allocation, so a large
- * ring can fail with ENOMEM; smaller ones are tried in turn. */
-static int open_reader(struct vinstr *v, const struct gt_kbase_dev *dev, struct gt_diag *d)
+static int setup_ring(struct vinstr *v, const struct gt_kbase_dev *dev, uint32_t count)
 {
-    uint32_t count;
-    int fd = -1;
-
-    for (count = 16; count >= 2; count /= 2) {
-        fd = dev->api == GT_KBASE_API_PRE_R21 ? setup_pre_r21(dev, v->enabled, count)
+    int fd = dev->api == GT_KBASE_API_PRE_R21 ? setup_pre_r21(dev, v->enabled, count)
                                               : setup_post_r21(dev, v->enabled, count);
-        if (fd >= 0 || errno != ENOMEM)
-            break;
-    }
-    if (fd < 0) {
-        int err = errno;
-        gt_diag_set(d, "%s: HWCNT_READER_SETUP failed: %s%s", dev->path, strerror(err),
-                    blocked_hint(err));
+    if (fd < 0)
         return -1;
-    }
     v->fd = fd;
     v->nbuffers = count;
     return 0;
+}
+
+static void close_ring(struct vinstr *v, const struct gt_kbase_dev *dev)
+{
+    if (v->map)
+        dev->sys->munmap(dev->sys->ctx, v->map, v->map_len);
+    if (v->fd >= 0)
+        dev->sys->close(dev->sys->ctx, v->fd);
+    v->map = NULL;
+    v->fd = -1;
+}
+
+/* The buffers come from one physically contiguous allocation, so a large
+ * ring can fail with ENOMEM; the largest the kernel grants is kept. */
+static int open_reader(struct vinstr *v, const struct gt_kbase_dev *dev, struct gt_diag *d)
+{
+    uint32_t count;
+    int err = ENOMEM;
+
+    for (count = RING_MAX; count >= RING_MIN; count /= 2) {
+        if (setup_ring(v, dev, count) == 0)
+            return 0;
+        err = errno;
+        if (err != ENOMEM)
+            break;
+    }
+    if (err == ENOMEM && dev->api == GT_KBASE_API_PRE_R21)
+        gt_diag_set(d, "%s: HWCNT_READER_SETUP (UK call %d) failed for every ring of %d..%d "
+                       "dumps: the kernel answered with an error code in the call's header",
+                    dev->path, GT_UK_FUNC_HWCNT_READER_SETUP, RING_MAX, RING_MIN);
+    else
+        gt_diag_set(d, "%s: HWCNT_READER_SETUP failed: %s%s%s", dev->path, strerror(err),
+                    err == ENOMEM ? " (for every ring of 32..2 dumps)" : "", blocked_hint(err));
+    return -1;
 }
 
 /* Newer kernels report whether dumps carry clock cycles; older ones only
@@ -167,19 +195,84 @@ static int check_sizes(struct vinstr *v, const struct gt_kbase_dev *dev, struct 
     return 0;
 }
 
-static int map_ring(struct vinstr *v, const struct gt_kbase_dev *dev, struct gt_diag *d)
+static int map_ring(struct vinstr *v, const struct gt_kbase_dev *dev)
 {
     size_t len = (size_t)v->dump_size * v->nbuffers;
     void *p = dev->sys->mmap(dev->sys->ctx, NULL, len, PROT_READ, MAP_PRIVATE, v->fd, 0);
 
-    if (p == MAP_FAILED) {
-        gt_diag_set(d, "%s: cannot map the counter ring (%zu bytes): %s", dev->path, len,
-                    strerror(errno));
+    if (p == MAP_FAILED)
         return -1;
-    }
     v->map = p;
     v->map_len = len;
     return 0;
+}
+
+static size_t page_size(const struct gt_kbase_dev *dev)
+{
+    long p;
+
+    if (dev->sys->page_size)
+        return dev->sys->page_size;
+    p = sysconf(_SC_PAGESIZE);
+    return p > 0 ? (size_t)p : 4096;
+}
+
+/* A mapping is always whole pages. Older kernels refuse one longer than
+ * buffer_count * dump size, so only a ring of whole pages maps there;
+ * newer ones compare with the size rounded up to pages. Rings of whole
+ * pages, which every kernel maps, are tried first, largest first; then
+ * the others, for the newer rule. */
+static void ring_order(uint32_t granted, uint32_t dump_size, size_t page, uint32_t *order,
+                       int *n)
+{
+    uint32_t c;
+    int pass;
+
+    *n = 0;
+    for (pass = 0; pass < 2; pass++)
+        for (c = granted; c >= RING_MIN; c /= 2)
+            if ((((size_t)c * dump_size) % page == 0) == (pass == 0))
+                order[(*n)++] = c;
+}
+
+static int place_ring(struct vinstr *v, const struct gt_kbase_dev *dev, struct gt_diag *d)
+{
+    uint32_t order[8], granted = v->nbuffers, refused_whole = 0, mapped_tries = 0;
+    size_t page = page_size(dev);
+    int n, i, err = 0;
+
+    ring_order(granted, v->dump_size, page, order, &n);
+    for (i = 0; i < n; i++) {
+        if (order[i] != v->nbuffers || v->fd < 0) {
+            close_ring(v, dev);
+            if (setup_ring(v, dev, order[i]) < 0) {
+                if (errno == ENOMEM)
+                    continue;
+                gt_diag_set(d, "%s: HWCNT_READER_SETUP for a ring of %u dumps failed: %s",
+                            dev->path, order[i], strerror(errno));
+                return -1;
+            }
+        }
+        if (map_ring(v, dev) == 0)
+            return 0;
+        err = errno;
+        mapped_tries++;
+        if (((size_t)order[i] * v->dump_size) % page == 0)
+            refused_whole = order[i];
+    }
+    if (!mapped_tries)
+        gt_diag_set(d, "%s: HWCNT_READER_SETUP failed for every smaller ring too: %s", dev->path,
+                    strerror(ENOMEM));
+    else if (refused_whole || err != EINVAL)
+        gt_diag_set(d, "%s: cannot map the counter ring (%u dumps of %u bytes): %s", dev->path,
+                    refused_whole ? refused_whole : granted, v->dump_size, strerror(err));
+    else
+        gt_diag_set(d, "%s: cannot map the counter ring: this kernel refuses a mapping longer "
+                       "than buffer_count x dump size (the older kbase rule; mappings are whole "
+                       "%zu-byte pages), and no ring of %u..%u dumps of %u bytes it could "
+                       "allocate is a whole number of pages", dev->path, page, RING_MIN, granted,
+                    v->dump_size);
+    return -1;
 }
 
 /* ---- taking dumps ---- */
@@ -246,6 +339,8 @@ static int wait_ready(struct vinstr *v, const struct gt_kbase_dev *dev, int time
     struct pollfd pfd = { .fd = v->fd, .events = POLLIN, .revents = 0 };
     int r = dev->sys->poll(dev->sys->ctx, &pfd, 1, timeout_ms);
 
+    if (timeout_ms)
+        v->call = "poll";
     if (r < 0)
         return -1;
     if (r == 0) {
@@ -265,6 +360,7 @@ static int consume(struct vinstr *v, const struct gt_kbase_dev *dev, struct gt_k
 {
     struct gt_kbase_hwcnt_reader_metadata_cycles md;
 
+    v->call = "GET_BUFFER";
     if (get_buffer(v, dev, &md) < 0)
         return -1;
     if (md.md.buffer_idx >= v->nbuffers) {
@@ -280,6 +376,7 @@ static int consume(struct vinstr *v, const struct gt_kbase_dev *dev, struct gt_k
         f->cycles[1] += md.shader_cores;
     }
     v->prev_ts = md.md.timestamp;
+    v->call = "PUT_BUFFER";
     return put_buffer(v, dev, &md);
 }
 
@@ -301,34 +398,83 @@ static int drain(struct vinstr *v, const struct gt_kbase_dev *dev, struct gt_kba
     return 0;
 }
 
-static int dump_now(struct vinstr *v, const struct gt_kbase_dev *dev, struct gt_kbase_frame *f)
+static int dump(struct vinstr *v, const struct gt_kbase_dev *dev)
 {
     uint32_t unused = 0;
 
-    if (sys_ioctl(dev, v->fd, GT_KBASE_HWCNT_READER_DUMP, &unused) == 0)
-        return 0;
-    if (errno != EBUSY)
-        return -1;
-    if (drain(v, dev, f) < 0)
-        return -1;
+    v->call = "DUMP";
     return sys_ioctl(dev, v->fd, GT_KBASE_HWCNT_READER_DUMP, &unused);
 }
 
+static int ring_waiting(struct vinstr *v, const struct gt_kbase_dev *dev)
+{
+    int err = errno, r = wait_ready(v, dev, 0) == 0;
+
+    errno = err;
+    return r;
+}
+
+/* A refused DUMP means a full ring when dumps are waiting: EBUSY on newer
+ * kernels, EPERM on older ones; they are drained in and the dump taken
+ * again. On older kernels EBUSY with nothing waiting means the GPU is
+ * suspended; two such refusals in a row make DUMP_SUSPENDED. */
+enum { DUMP_OK = 0, DUMP_SUSPENDED = 1 };
+
+static int dump_now(struct vinstr *v, const struct gt_kbase_dev *dev, struct gt_kbase_frame *f)
+{
+    int tries;
+
+    for (tries = 0; tries < 2; tries++) {
+        if (dump(v, dev) == 0)
+            return DUMP_OK;
+        if (errno != EBUSY && errno != EPERM)
+            return -1;
+        if (ring_waiting(v, dev)) {
+            if (drain(v, dev, f) < 0)
+                return -1;
+        } else if (errno == EPERM) {
+            return -1;          /* refused outright, not a full ring */
+        }
+    }
+    if (errno == EBUSY && !ring_waiting(v, dev))
+        return DUMP_SUSPENDED;
+    return -1;
+}
+
+/* What a failed reader call means, where the errno says. */
 static const char *lost_hint(int err)
 {
-    return err == ENODEV || err == EIO || err == ESHUTDOWN ? " (GPU device lost)" : "";
+    if (err == ENODEV || err == EIO || err == ESHUTDOWN)
+        return " (GPU device lost)";
+    if (err == ETIMEDOUT)
+        return " (no dump arrived within a second: the kernel did not take it)";
+    if (err == EPERM || err == EACCES)
+        return " (refused with no dump waiting, so not a full ring: counter access withdrawn)";
+    return "";
 }
 
 static int vinstr_sample(struct gt_kbase_reader *r, struct gt_kbase_frame *f, struct gt_diag *d)
 {
     struct vinstr *v = r->priv;
     const struct gt_kbase_dev *dev = r->dev;
+    int dr;
 
     gt_kbase_frame_clear(f);
-    if (dump_now(v, dev, f) < 0 || wait_ready(v, dev, VINSTR_POLL_MS) < 0 ||
-        consume(v, dev, f) < 0) {
+    dr = dump_now(v, dev, f);
+    if (dr == DUMP_SUSPENDED && f->merged) {
+        f->ncycles = r->ncycles;        /* what was drained is data up to its own end */
+        return 0;
+    }
+    if (dr == DUMP_SUSPENDED) {
+        gt_diag_set(d, "%s: the GPU is suspended: the kernel refused DUMP twice with EBUSY, "
+                       "an older kbase's answer while the GPU sleeps; no data for this "
+                       "interval, trying again later", dev->path);
+        return GT_KB_AGAIN;
+    }
+    if (dr < 0 || wait_ready(v, dev, VINSTR_POLL_MS) < 0 || consume(v, dev, f) < 0) {
         int err = errno;
-        gt_diag_set(d, "%s: counter dump failed: %s%s", dev->path, strerror(err), lost_hint(err));
+        gt_diag_set(d, "%s: counter dump failed (%s on the legacy reader): %s%s", dev->path,
+                    v->call, strerror(err), lost_hint(err));
         return -1;
     }
     f->ncycles = r->ncycles;
@@ -342,12 +488,23 @@ static int vinstr_start(struct gt_kbase_reader *r, struct gt_diag *d)
     struct vinstr *v = r->priv;
     const struct gt_kbase_dev *dev = r->dev;
     uint32_t unused = 0;
+    int dr;
 
-    if (sys_ioctl(dev, v->fd, GT_KBASE_HWCNT_READER_CLEAR, &unused) < 0 ||
-        dump_now(v, dev, NULL) < 0 || wait_ready(v, dev, VINSTR_POLL_MS) < 0 ||
-        consume(v, dev, NULL) < 0) {
+    v->call = "CLEAR";
+    if (sys_ioctl(dev, v->fd, GT_KBASE_HWCNT_READER_CLEAR, &unused) < 0)
+        goto fail;
+    dr = dump_now(v, dev, NULL);
+    if (dr == DUMP_SUSPENDED) {
+        gt_diag_set(d, "%s: starting the counter reader failed: the GPU is suspended (DUMP "
+                       "refused twice with EBUSY)", dev->path);
+        return -1;
+    }
+    if (dr < 0 || wait_ready(v, dev, VINSTR_POLL_MS) < 0 || consume(v, dev, NULL) < 0)
+        goto fail;
+    return 0;
+fail: {
         int err = errno;
-        gt_diag_set(d, "%s: starting the counter reader failed: %s%s", dev->path,
+        gt_diag_set(d, "%s: starting the counter reader failed (%s): %s%s", dev->path, v->call,
                     strerror(err), lost_hint(err));
         return -1;
     }
@@ -361,10 +518,7 @@ static void vinstr_close(struct gt_kbase_reader *r)
 
     if (!v)
         return;
-    if (v->map)
-        dev->sys->munmap(dev->sys->ctx, v->map, v->map_len);
-    if (v->fd >= 0)
-        dev->sys->close(dev->sys->ctx, v->fd);
+    close_ring(v, dev);
     free(v);
     r->priv = NULL;
 }
@@ -393,12 +547,15 @@ int gt_kbase_vinstr_open(struct gt_kbase_reader *r, const struct gt_kbase_dev *d
     r->priv = v;
     for (b = 0; b < GT_KB_NBLOCKS; b++)
         v->enabled[b] = legacy_mask(en->mask[b]);
-    if (open_reader(v, dev, d) < 0 || check_sizes(v, dev, d) < 0 || map_ring(v, dev, d) < 0) {
+    if (open_reader(v, dev, d) < 0 || check_sizes(v, dev, d) < 0 || place_ring(v, dev, d) < 0) {
         vinstr_close(r);
         return -1;
     }
     query_features(v, dev, &r->ncycles);
     r->values_per_block = GT_KBASE_LEGACY_VALUES_PER_BLOCK;
+    for (b = 0; b < GT_KB_NBLOCKS; b++)
+        r->values[b] = GT_KBASE_LEGACY_VALUES_PER_BLOCK;
+    r->shader_instances = v->shader_blocks;
     r->buffers = v->nbuffers;
     return 0;
 }

@@ -33,6 +33,9 @@ struct kbase_src {
     int clock_counter[2];      /* catalogue index of the clock counters, -1 if none */
     uint64_t saturations, overflows;
     int broken;                /* the last sample failed: reopen before the next */
+    uint32_t cut;              /* values per block the reader delivers, if fewer than
+                                  the table needs (0: all) */
+    size_t ncut;               /* the table's counters left out for it */
 };
 
 /* ---- frames ---- */
@@ -76,13 +79,30 @@ void gt_kbase_frame_clear(struct gt_kbase_frame *f)
     f->merged = 0;
 }
 
+int gt_kbase_since(const struct gt_kbase_dev *dev, unsigned jm_minor, unsigned csf_minor)
+{
+    unsigned major, minor;
+
+    if (dev->api == GT_KBASE_API_JM) {
+        major = 11;
+        minor = jm_minor;
+    } else if (dev->api == GT_KBASE_API_CSF) {
+        major = 1;
+        minor = csf_minor;
+    } else {
+        return 0;
+    }
+    return dev->major > major || (dev->major == major && dev->minor >= minor);
+}
+
 int gt_kbase_kinstr_buggy(const struct gt_kbase_dev *dev)
 {
-    if (dev->api == GT_KBASE_API_JM)
-        return dev->major == 11 && dev->minor >= 34 && dev->minor <= 36;
-    if (dev->api == GT_KBASE_API_CSF)
-        return dev->major == 1 && dev->minor >= 10 && dev->minor <= 16;
-    return 0;
+    return gt_kbase_since(dev, 34, 10) && !gt_kbase_since(dev, 37, 17);
+}
+
+int gt_kbase_block_state_trusted(const struct gt_kbase_dev *dev)
+{
+    return gt_kbase_since(dev, 41, 23);
 }
 
 /* ---- opening the device ---- */
@@ -272,22 +292,15 @@ int gt_kbase_dev_open(struct gt_kbase_dev *dev, const struct gt_sys *sys, const 
 
 /* ---- which reader ---- */
 
+/* Removed in JM 11.40 and CSF 1.21; pre-r21 kernels always have it. */
 static int has_legacy(const struct gt_kbase_dev *dev)
 {
-    if (dev->api == GT_KBASE_API_JM)
-        return dev->minor < 40;
-    if (dev->api == GT_KBASE_API_CSF)
-        return dev->minor < 21;
-    return 1;
+    return !gt_kbase_since(dev, 40, 21);
 }
 
 static int has_kinstr(const struct gt_kbase_dev *dev)
 {
-    if (dev->api == GT_KBASE_API_JM)
-        return dev->minor >= 34;
-    if (dev->api == GT_KBASE_API_CSF)
-        return dev->minor >= 10;
-    return 0;
+    return gt_kbase_since(dev, 34, 10);
 }
 
 /* The legacy reader carries 64 counters a block, so GPUs with 128 use
@@ -418,15 +431,36 @@ static int add_max_clock(struct gt_source *s, const struct kbase_src *k)
                                    k->dev.gpu.freq_khz_max * 1000.0) < 0 ? -1 : 0;
 }
 
+/* The fewest values per block the open reader delivers (the legacy
+ * reader 64; kinstr_prfcnt what ENUM_INFO said, 64 on a CSF kernel that
+ * found the GPU's PRFCNT_FEATURES not valid), and how many of the table's
+ * counters lie past it. */
+static void find_cut(struct kbase_src *k)
+{
+    const struct gt_counter_table *t = gt_counter_table_find(k->dev.gpu.table);
+    uint32_t v = GT_KB_MAX_VALUES;
+    size_t i;
+    int b;
+
+    for (b = 0; b < GT_KB_NBLOCKS; b++)
+        if (k->reader.values[b] < v)
+            v = k->reader.values[b];
+    k->cut = 0;
+    k->ncut = 0;
+    for (i = 0; t && i < t->ndefs; i++)
+        k->ncut += t->defs[i].index >= (int)v;
+    if (k->ncut)
+        k->cut = v;
+}
+
+/* Counters the reader cannot deliver are left out, so the metrics that
+ * need them say they are unavailable instead of reading zero. */
 static int build_catalog(struct gt_source *s, struct kbase_src *k, struct gt_diag *d)
 {
     const struct gt_kbase_gpu *g = &k->dev.gpu;
     struct gt_device_desc desc = { g->table, g->shader_cores, g->l2_slices, g->bus_width_bits,
-                                   0 };
+                                   (int)k->cut };
 
-    /* The legacy reader stops at counter 63 of each block. */
-    if (k->iface == IFACE_LEGACY && g->values_per_block > GT_KBASE_LEGACY_VALUES_PER_BLOCK)
-        desc.max_hw_index = GT_KBASE_LEGACY_VALUES_PER_BLOCK;
     if (gt_catalog_add_device(&s->catalog, &desc) < 0 || build_map(k, &s->catalog) < 0 ||
         add_max_clock(s, k) < 0) {
         gt_diag_set(d, "%s: cannot build the %s counter catalogue", k->dev.path, g->table);
@@ -461,6 +495,12 @@ static int parse_args(struct kbase_src *k, const char *args, char *path, size_t 
     return 0;
 }
 
+static const char *cut_note(const struct kbase_src *k)
+{
+    return k->cut == 64 ? "64 values per block: counters 64..127 out of reach"
+                        : "fewer values per block than the GPU counts: counters out of reach";
+}
+
 static void describe(struct gt_source *s, const struct kbase_src *k)
 {
     const struct gt_kbase_dev *dev = &k->dev;
@@ -476,8 +516,9 @@ static void describe(struct gt_source *s, const struct kbase_src *k)
     s->info.core_mask = dev->gpu.core_mask;
     s->info.l2_slices = dev->gpu.l2_slices;
     s->info.bus_width_bits = dev->gpu.bus_width_bits;
-    snprintf(s->info.detail, sizeof(s->info.detail), "kbase %s %u.%u, %s, r%up%u", api,
+    snprintf(s->info.detail, sizeof(s->info.detail), "kbase %s %u.%u, %s%s%s%s, r%up%u", api,
              dev->major, dev->minor, k->reader.ops ? k->reader.ops->name : "no reader",
+             k->cut ? " (" : "", k->cut ? cut_note(k) : "", k->cut ? ")" : "",
              dev->gpu.major_rev, dev->gpu.minor_rev);
 }
 
@@ -509,6 +550,7 @@ static int kbase_open(struct gt_source *s, const char *args, struct gt_diag *d)
 {
     struct kbase_src *k = calloc(1, sizeof(*k));
     struct gt_kbase_enable all;
+    int b;
     char path[64], why[128];
     int iface;
 
@@ -531,12 +573,16 @@ static int kbase_open(struct gt_source *s, const char *args, struct gt_diag *d)
         goto fail;
     }
     k->iface = iface == 1 ? IFACE_LEGACY : IFACE_KINSTR;
-    if (build_catalog(s, k, d) < 0 || gt_kbase_frame_init(&k->frame, &k->dev.gpu) < 0)
-        goto fail;
     /* Set up now with every counter, so access problems show before the
-     * dashboard does; select() narrows it to what the layout reads. */
-    masks_for(k, NULL, &all);
-    if (open_reader(k, &all, d) < 0 || add_clock_counters(s, k) < 0)
+     * dashboard does and the catalogue holds only what the kernel says it
+     * delivers; select() narrows it to what the layout reads. */
+    for (b = 0; b < GT_KB_NBLOCKS; b++)
+        all.mask[b][0] = all.mask[b][1] = ~0ull;
+    if (open_reader(k, &all, d) < 0)
+        goto fail;
+    find_cut(k);
+    if (build_catalog(s, k, d) < 0 || gt_kbase_frame_init(&k->frame, &k->dev.gpu) < 0 ||
+        add_clock_counters(s, k) < 0)
         goto fail;
     describe(s, k);
     return 0;
@@ -637,10 +683,21 @@ static int kbase_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_
 {
     struct kbase_src *k = s->priv;
     struct gt_kbase_frame *f = &k->frame;
+    int r;
 
-    if (k->broken && reconnect(k, d) < 0)
+    if (k->broken) {
+        if (reconnect(k, d) < 0)
+            return -1;
+        /* Counting restarted just now: what follows the loss was not
+         * measured, so this interval has no data rather than a short one. */
+        gt_diag_set(d, "%s: the GPU device was reopened; counting restarts now, no data for "
+                       "this interval", k->dev.path);
         return -1;
-    if (k->reader.ops->sample(&k->reader, f, d) < 0) {
+    }
+    r = k->reader.ops->sample(&k->reader, f, d);
+    if (r == GT_KB_AGAIN)
+        return -1;      /* the reader is sound (a suspended GPU): no reopening */
+    if (r < 0) {
         k->broken = 1;
         return -1;
     }
@@ -728,11 +785,15 @@ void gt_kbase_describe_source(const struct gt_source *s, FILE *out)
     fprintf(out, "counter reader:   %s (%u buffers, %u values per block%s)\n",
             k->reader.ops->name, k->reader.buffers, k->reader.values_per_block,
             k->reader.ncycles ? ", with GPU clock cycles" : "");
-    if (k->iface == IFACE_LEGACY && dev->gpu.values_per_block > GT_KBASE_LEGACY_VALUES_PER_BLOCK)
-        fprintf(out, "                  counters 64..127 of each block are out of its reach\n");
+    if (k->cut)
+        fprintf(out, "                  counters %u..%u of each block are out of its reach\n",
+                k->cut, GT_KB_MAX_VALUES - 1);
     if (gt_kbase_kinstr_buggy(dev) && k->iface == IFACE_KINSTR)
         fprintf(out, "                  kernel in the range with known kinstr_prfcnt bugs; "
                      "worked around\n");
+    if (k->reader.physical_idx)
+        fprintf(out, "                  shader blocks are numbered by physical core position "
+                     "(a kinstr_prfcnt bug); remapped through the core mask\n");
     for (b = 0; b < GT_KB_NBLOCKS; b++) {
         unsigned n = popcount128(k->enabled.mask[b]);
         total += n;
@@ -741,6 +802,25 @@ void gt_kbase_describe_source(const struct gt_source *s, FILE *out)
                 (unsigned long long)k->enabled.mask[b][0]);
     }
     fprintf(out, "counters enabled: %u\n", total);
+}
+
+void gt_kbase_describe_limits(const struct gt_source *s, FILE *out)
+{
+    const struct kbase_src *k = s->priv;
+
+    if (!k->cut)
+        return;
+    fprintf(out, "counters %u..%u: not delivered: %s gives %u values per block\n",
+            k->cut, GT_KB_MAX_VALUES - 1,
+            k->iface == IFACE_LEGACY ? "the legacy reader" : "this kernel's kinstr_prfcnt", k->cut);
+    if (k->iface == IFACE_LEGACY)
+        fprintf(out, "                  (kinstr_prfcnt, on JM 11.34 / CSF 1.10 kernels or newer, "
+                     "carries all 128)\n");
+    else
+        fprintf(out, "                  (its ENUM_INFO says so; a CSF kernel does this when it "
+                     "finds the GPU's\n                  PRFCNT_FEATURES register not valid)\n");
+    fprintf(out, "                  %zu of the GPU's counters are left out; the metrics needing "
+                 "them are unavailable\n", k->ncut);
 }
 
 void gt_kbase_describe_dev(const struct gt_kbase_dev *dev, FILE *out)

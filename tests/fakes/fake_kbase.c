@@ -1,6 +1,6 @@
 /* The fake kbase kernel: request numbers as literal values and arguments
  * at the byte offsets of the kernel's UAPI headers (see fake_kbase.h). */
-#include "fakes/fake_kbase.h"
+#include "fakes/fake_kbase_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,78 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#define NFILES     16
-#define FD_BASE    100
-#define MAXINST    16
-#define NVAL_MAX   128
-#define RING       32          /* kinstr sample buffers */
-#define MD_SIZE    48
-#define ITEM_SIZE  32
-
-enum { F_FREE, F_DEV, F_LEGACY, F_KINSTR };
-
-struct file {
-    int kind;
-    int dead;                    /* opened before the device was lost */
-    /* device */
-    int version_set, flags_set, enum_done;
-    /* legacy reader */
-    uint32_t nbuf, bufsize, bm[4];
-    uint8_t *ring;
-    int queue[RING], nqueued, held;
-    uint64_t ts[RING];           /* kernel time each buffer was dumped */
-    /* kinstr reader */
-    uint64_t mask[4][2];
-    int periodic, started;
-    uint8_t *buf;
-    size_t slot_size, buf_len;
-    uint64_t write_seq, read_seq;
-    int pending, kheld;
-    uint64_t last_ts;
-};
-
-struct fake_kbase {
-    struct fk_config cfg;
-    struct gt_sys sys;
-    struct fk_stats st;
-    uint64_t gpu_id, core_mask;
-    int id_u64;
-    unsigned cores, phys, slices, nvalues;
-    uint64_t delta[4][MAXINST][NVAL_MAX];
-    uint32_t state[4][MAXINST];
-    uint64_t now, step, cyc_top, cyc_shader;
-    int lost;
-    struct file files[NFILES];
-};
-
-/* ---- little-endian access ---- */
-
-static uint64_t get(const void *p, size_t off, size_t n)
-{
-    const uint8_t *b = (const uint8_t *)p + off;
-    uint64_t v = 0;
-
-    while (n--)
-        v = (v << 8) | b[n];
-    return v;
-}
-
-static void put(void *p, size_t off, size_t n, uint64_t v)
-{
-    uint8_t *b = (uint8_t *)p + off;
-    size_t i;
-
-    for (i = 0; i < n; i++, v >>= 8)
-        b[i] = (uint8_t)v;
-}
-
-static int fail(int err)
-{
-    errno = err;
-    return -1;
-}
-
-static int protocol(struct fake_kbase *fk, int err, const char *fmt, ...)
+int fkp_protocol(struct fake_kbase *fk, int err, const char *fmt, ...)
 {
     va_list ap;
 
@@ -92,14 +21,14 @@ static int protocol(struct fake_kbase *fk, int err, const char *fmt, ...)
     return fail(err);
 }
 
-static struct file *file_of(struct fake_kbase *fk, int fd)
+struct file *fkp_file_of(struct fake_kbase *fk, int fd)
 {
     if (fd < FD_BASE || fd >= FD_BASE + NFILES || fk->files[fd - FD_BASE].kind == F_FREE)
         return NULL;
     return &fk->files[fd - FD_BASE];
 }
 
-static int new_file(struct fake_kbase *fk, int kind)
+int fkp_new_file(struct fake_kbase *fk, int kind)
 {
     int i;
 
@@ -116,7 +45,7 @@ static int new_file(struct fake_kbase *fk, int kind)
 
 /* ---- the GPU ---- */
 
-static int phys_of(const struct fake_kbase *fk, unsigned logical)
+int fkp_phys_of(const struct fake_kbase *fk, unsigned logical)
 {
     unsigned p, n = 0;
 
@@ -126,38 +55,71 @@ static int phys_of(const struct fake_kbase *fk, unsigned logical)
     return -1;
 }
 
-static unsigned instances(const struct fake_kbase *fk, int block)
+unsigned fkp_instances(const struct fake_kbase *fk, int block)
 {
     return block == FK_MEMSYS ? fk->slices : block == FK_SHADER ? fk->cores : 1;
 }
 
+/* The kernel's (major, minor) at or past the JM or the CSF version given. */
+static int since(const struct fake_kbase *fk, unsigned jm_minor, unsigned csf_minor)
+{
+    unsigned major = fk->cfg.api == FK_JM ? 11 : 1;
+    unsigned minor = fk->cfg.api == FK_JM ? jm_minor : csf_minor;
+
+    if (fk->cfg.api == FK_PRE_R21)
+        return 0;
+    return fk->cfg.major > major || (fk->cfg.major == major && fk->cfg.minor >= minor);
+}
+
 static int has_legacy(const struct fake_kbase *fk)
 {
-    if (fk->cfg.api == FK_JM)
-        return fk->cfg.minor < 40;
-    if (fk->cfg.api == FK_CSF)
-        return fk->cfg.minor < 21;
-    return 1;
+    return !since(fk, 40, 21);
 }
 
-static int has_kinstr(const struct fake_kbase *fk)
+int fkp_has_kinstr(const struct fake_kbase *fk)
 {
-    if (fk->cfg.api == FK_JM)
-        return fk->cfg.minor >= 34;
-    if (fk->cfg.api == FK_CSF)
-        return fk->cfg.minor >= 10;
-    return 0;
+    return since(fk, 34, 10);
 }
 
-static int buggy(const struct fake_kbase *fk)
+int fkp_buggy(const struct fake_kbase *fk)
 {
-    return (fk->cfg.api == FK_JM && fk->cfg.minor >= 34 && fk->cfg.minor <= 36) ||
-           (fk->cfg.api == FK_CSF && fk->cfg.minor >= 10 && fk->cfg.minor <= 16);
+    return since(fk, 34, 10) && !since(fk, 37, 17);
+}
+
+/* The block_state bits OFF and PROTECTED are defined from JM 11.41 / CSF 1.23. */
+int fkp_state_defined(const struct fake_kbase *fk)
+{
+    return since(fk, 41, 23);
+}
+
+static unsigned fls64_mask(uint64_t m)
+{
+    unsigned n = 0;
+
+    while (n < 64 && (m >> n))
+        n++;
+    return n;
+}
+
+unsigned fkp_enum_instances(const struct fake_kbase *fk, int block)
+{
+    if (block != FK_SHADER || fk->cfg.enum_shader == 0)
+        return fkp_instances(fk, block);
+    if (fk->cfg.enum_shader == FK_ENUM_FLS)
+        return fls64_mask(fk->core_mask);
+    return (unsigned)fk->cfg.enum_shader;
+}
+
+int fkp_physical_idx(const struct fake_kbase *fk)
+{
+    if (fk->cfg.block_idx == FK_IDX_PHYSICAL)
+        return 1;
+    return fk->cfg.block_idx == FK_IDX_VERSION && fkp_buggy(fk);
 }
 
 /* The delta a dump delivers: zero when the counter's group of four is not
  * enabled or the block is off or protected. */
-static uint64_t value(const struct fake_kbase *fk, const uint64_t mask[2], int block,
+uint64_t fkp_value(const struct fake_kbase *fk, const uint64_t mask[2], int block,
                       unsigned inst, unsigned index)
 {
     unsigned g = index / 4 * 4, i;
@@ -165,7 +127,9 @@ static uint64_t value(const struct fake_kbase *fk, const uint64_t mask[2], int b
 
     for (i = g; i < g + 4; i++)
         on |= (int)((mask[i / 64] >> (i % 64)) & 1);
-    if (!on || (fk->state[block][inst] & (2u | 32u)))
+    if (!on)
+        return 0;
+    if ((fk->state[block][inst] & (2u | 32u)) && (fkp_state_defined(fk) || !fk->cfg.stale_state))
         return 0;
     return fk->delta[block][inst][index];
 }
@@ -230,11 +194,11 @@ static int get_gpuprops(struct fake_kbase *fk, void *arg)
 
     fk->st.gpuprops_calls++;
     if (flags)
-        return protocol(fk, EINVAL, "GET_GPUPROPS flags %u", flags);
+        return fkp_protocol(fk, EINVAL, "GET_GPUPROPS flags %u", flags);
     if (size == 0)
         return (int)need;
     if (size < need || !ptr)
-        return protocol(fk, EINVAL, "GET_GPUPROPS buffer of %u bytes, %zu needed", size, need);
+        return fkp_protocol(fk, EINVAL, "GET_GPUPROPS buffer of %u bytes, %zu needed", size, need);
     props_buffer(fk, (uint8_t *)(uintptr_t)ptr);
     return (int)need;
 }
@@ -262,11 +226,13 @@ static int legacy_setup(struct fake_kbase *fk, uint32_t count, const uint32_t bm
     if (!has_legacy(fk))
         return fail(ENOTTY);
     if (count < 1 || count > 32 || (count & (count - 1)))
-        return protocol(fk, EINVAL, "buffer_count %u is not a power of two in 1..32", count);
-    fd = new_file(fk, F_LEGACY);
+        return fkp_protocol(fk, EINVAL, "buffer_count %u is not a power of two in 1..32", count);
+    if (fk->cfg.max_buffers && count > fk->cfg.max_buffers)
+        return fail(ENOMEM);     /* one physically contiguous allocation */
+    fd = fkp_new_file(fk, F_LEGACY);
     if (fd < 0)
         return -1;
-    r = file_of(fk, fd);
+    r = fkp_file_of(fk, fd);
     if (!r)
         return fail(EBADF);
     r->nbuf = count;
@@ -274,119 +240,6 @@ static int legacy_setup(struct fake_kbase *fk, uint32_t count, const uint32_t bm
     memcpy(r->bm, bm, sizeof(r->bm));
     memcpy(fk->st.legacy_bm, bm, sizeof(fk->st.legacy_bm));
     r->ring = calloc(count, r->bufsize);
-    return fd;
-}
-
-/* ---- kinstr_prfcnt setup ---- */
-
-static void enum_item(uint8_t *it, unsigned type, unsigned a, unsigned b, unsigned c)
-{
-    memset(it, 0, ITEM_SIZE);
-    put(it, 0, 2, type);
-    if (type == 0x0000) {            /* block: type, set, instances, values, mask */
-        put(it, 8, 1, a);
-        put(it, 12, 2, b);
-        put(it, 14, 2, c);
-        put(it, 16, 8, ~0ull);
-        put(it, 24, 8, c > 64 ? ~0ull : 0);
-    } else if (type == 0x0001) {     /* request: kind, versions mask */
-        put(it, 8, 2, a);
-        put(it, 12, 4, 1);
-    } else if (type == 0x0002) {
-        put(it, 8, 4, a);            /* clock domains */
-    }
-}
-
-static int enum_info(struct fake_kbase *fk, struct file *f, void *arg)
-{
-    const unsigned count = 8;
-    uint64_t ptr = get(arg, 8, 8);
-    uint8_t *l;
-    int b;
-
-    fk->st.enum_infos++;
-    if (!has_kinstr(fk))
-        return fail(ENOTTY);
-    if (!ptr) {
-        put(arg, 0, 4, ITEM_SIZE);
-        put(arg, 4, 4, count);
-        return 0;
-    }
-    if (get(arg, 0, 4) != ITEM_SIZE || get(arg, 4, 4) != count)
-        return protocol(fk, EINVAL, "ENUM_INFO with %u items of %u bytes",
-                        (unsigned)get(arg, 4, 4), (unsigned)get(arg, 0, 4));
-    l = (uint8_t *)(uintptr_t)ptr;
-    enum_item(l, 0x0001, 0, 0, 0);
-    enum_item(l + ITEM_SIZE, 0x0001, 1, 0, 0);
-    enum_item(l + 2 * ITEM_SIZE, 0x0002, 2, 0, 0);
-    for (b = 0; b < 4; b++)
-        enum_item(l + (3 + b) * ITEM_SIZE, 0x0000, (unsigned)b, instances(fk, b), fk->nvalues);
-    memset(l + 7 * ITEM_SIZE, 0, ITEM_SIZE);
-    f->enum_done = 1;
-    return 0;
-}
-
-/* Sample slot: metadata items, then the values, the shader blocks first
- * so that a client assuming the kernel's block order reads wrong data. */
-static size_t md_items(const struct fake_kbase *fk)
-{
-    return 2 + 2 + fk->slices + fk->cores + 1;
-}
-
-static int kinstr_setup(struct fake_kbase *fk, struct file *dev, void *arg)
-{
-    uint32_t count = (uint32_t)get(arg, 0, 4), size = (uint32_t)get(arg, 4, 4);
-    const uint8_t *req = (const uint8_t *)(uintptr_t)get(arg, 8, 8);
-    uint64_t mask[4][2];
-    int mode = -1, enables = 0, fd;
-    uint32_t i;
-    struct file *r;
-
-    fk->st.kinstr_setups++;
-    if (!has_kinstr(fk))
-        return fail(ENOTTY);
-    if (!dev->enum_done)
-        return protocol(fk, EINVAL, "KINSTR_PRFCNT_SETUP before ENUM_INFO");
-    if (count < 2 || count > 16 || size != ITEM_SIZE || !req)
-        return protocol(fk, EINVAL, "SETUP with %u items of %u bytes", count, size);
-    memset(mask, 0, sizeof(mask));
-    for (i = 0; i + 1 < count; i++) {
-        const uint8_t *it = req + (size_t)i * ITEM_SIZE;
-        unsigned type = (unsigned)get(it, 0, 2);
-        if (type == 0x1000) {
-            mode = (int)get(it, 8, 1);
-            if (mode == 1 && get(it, 16, 8) == 0)
-                return protocol(fk, EINVAL, "periodic mode with period 0");
-        } else if (type == 0x1001) {
-            unsigned bt = (unsigned)get(it, 8, 1);
-            if (bt > 3 || get(it, 9, 1) != 0)
-                return protocol(fk, EINVAL, "ENABLE for block type %u set %u", bt,
-                                (unsigned)get(it, 9, 1));
-            mask[bt][0] |= get(it, 16, 8);
-            mask[bt][1] |= get(it, 24, 8);
-            enables++;
-        } else if (type != 0x1002) {
-            return protocol(fk, EINVAL, "request item %u has type 0x%04x", i, type);
-        }
-    }
-    if (get(req + (size_t)(count - 1) * ITEM_SIZE, 0, 4) != 0)
-        return protocol(fk, EINVAL, "request list without its sentinel");
-    if (mode < 0 || !enables)
-        return protocol(fk, EINVAL, "SETUP needs a MODE and an ENABLE item");
-    fd = new_file(fk, F_KINSTR);
-    if (fd < 0)
-        return -1;
-    r = file_of(fk, fd);
-    if (!r)
-        return fail(EBADF);
-    memcpy(r->mask, mask, sizeof(mask));
-    memcpy(fk->st.kinstr_mask, mask, sizeof(mask));
-    r->periodic = mode == 1;
-    r->slot_size = md_items(fk) * MD_SIZE + (size_t)(2 + fk->slices + fk->cores) * fk->nvalues * 8;
-    r->buf_len = RING * r->slot_size;
-    r->buf = calloc(1, r->buf_len);
-    put(arg, 0, 4, MD_SIZE);
-    put(arg, 4, 4, r->buf_len);
     return fd;
 }
 
@@ -400,7 +253,7 @@ static int gate(struct fake_kbase *fk, struct file *f, unsigned long req)
         return 0;
     if (fk->cfg.new_gate && early && f->version_set)
         return 0;
-    return protocol(fk, fk->cfg.new_gate ? EPERM : EINVAL,
+    return fkp_protocol(fk, fk->cfg.new_gate ? EPERM : EINVAL,
                     "request 0x%lx before VERSION_CHECK and SET_FLAGS", req);
 }
 
@@ -408,11 +261,11 @@ static int set_flags(struct fake_kbase *fk, struct file *f, void *arg, size_t of
 {
     fk->st.set_flags++;
     if (!f->version_set)
-        return protocol(fk, fk->cfg.new_gate ? EPERM : EINVAL, "SET_FLAGS before VERSION_CHECK");
+        return fkp_protocol(fk, fk->cfg.new_gate ? EPERM : EINVAL, "SET_FLAGS before VERSION_CHECK");
     if (f->flags_set)
         return fail(EPERM);
     if (get(arg, off, 4) & ~0x7ull)
-        return protocol(fk, EINVAL, "SET_FLAGS 0x%llx", (unsigned long long)get(arg, off, 4));
+        return fkp_protocol(fk, EINVAL, "SET_FLAGS 0x%llx", (unsigned long long)get(arg, off, 4));
     f->flags_set = 1;
     return 0;
 }
@@ -441,8 +294,12 @@ static int dev_pre_r21(struct fake_kbase *fk, struct file *f, unsigned long req,
         bm[FK_TILER] = (uint32_t)get(arg, 20, 4);
         bm[FK_MEMSYS] = (uint32_t)get(arg, 24, 4);
         fd = legacy_setup(fk, (uint32_t)get(arg, 8, 4), bm);
-        if (fd < 0)
-            return -1;
+        if (fd < 0) {
+            /* the UK dispatcher reports a failed call in the header
+             * (MALI_ERROR_FUNCTION_FAILED), the ioctl itself succeeds */
+            put(arg, 0, 4, 3);
+            return 0;
+        }
         put(arg, 0, 4, 0);
         put(arg, 28, 4, (uint32_t)fd);
         return 0;
@@ -470,16 +327,16 @@ static int dev_ioctl(struct fake_kbase *fk, struct file *f, unsigned long req, v
         return gate(fk, f, req) < 0 ? -1 : get_gpuprops(fk, arg);
     case 0x40148008ul:
         if (!f->flags_set)
-            return protocol(fk, EINVAL, "HWCNT_READER_SETUP before SET_FLAGS");
+            return fkp_protocol(fk, EINVAL, "HWCNT_READER_SETUP before SET_FLAGS");
         bm[FK_FE] = (uint32_t)get(arg, 4, 4);
         bm[FK_SHADER] = (uint32_t)get(arg, 8, 4);
         bm[FK_TILER] = (uint32_t)get(arg, 12, 4);
         bm[FK_MEMSYS] = (uint32_t)get(arg, 16, 4);
         return legacy_setup(fk, (uint32_t)get(arg, 0, 4), bm);
     case 0xC0108038ul:
-        return gate(fk, f, req) < 0 ? -1 : enum_info(fk, f, arg);
+        return gate(fk, f, req) < 0 ? -1 : fkp_enum_info(fk, f, arg);
     case 0xC0108039ul:
-        return gate(fk, f, req) < 0 ? -1 : kinstr_setup(fk, f, arg);
+        return gate(fk, f, req) < 0 ? -1 : fkp_kinstr_setup(fk, f, arg);
     default:
         return fail(ENOTTY);
     }
@@ -508,12 +365,12 @@ static void legacy_dump(struct fake_kbase *fk, struct file *r)
         for (k = 0; k < 16; k++)
             if ((r->bm[b] >> k) & 1)
                 mask[0] |= 0xFull << (4 * k);
-        for (inst = 0; inst < instances(fk, b); inst++) {
+        for (inst = 0; inst < fkp_instances(fk, b); inst++) {
             unsigned pos = b == FK_FE ? 0 : b == FK_TILER ? 1 : b == FK_MEMSYS ? 2 + inst
-                         : 2 + fk->slices + (unsigned)phys_of(fk, inst);
+                         : 2 + fk->slices + (unsigned)fkp_phys_of(fk, inst);
             uint8_t *blk = d + (size_t)pos * 256;
             for (k = 4; k < 64; k++) {
-                uint64_t v = value(fk, mask, b, inst, k);
+                uint64_t v = fkp_value(fk, mask, b, inst, k);
                 put(blk, 4 * k, 4, v > 0xFFFFFFFFull ? 0xFFFFFFFFull : v);
             }
             put(blk, 8, 4, r->bm[b]);          /* PRFCNT_EN */
@@ -535,7 +392,7 @@ static int legacy_get(struct fake_kbase *fk, struct file *r, void *arg, int cycl
 
     fk->st.gets++;
     if (r->held >= 0)
-        return protocol(fk, EBUSY, "GET_BUFFER before the previous PUT_BUFFER");
+        return fkp_protocol(fk, EBUSY, "GET_BUFFER before the previous PUT_BUFFER");
     if (!r->nqueued)
         return fail(EAGAIN);
     idx = r->queue[0];
@@ -563,8 +420,13 @@ static int legacy_ioctl(struct fake_kbase *fk, struct file *r, unsigned long req
         put(arg, 0, 4, r->bufsize);
         return 0;
     case 0x4004BE10ul:
+        if (fk->suspended > 0) {
+            fk->suspended--;
+            if (fk->cfg.old_dump)
+                return fail(EBUSY);
+        }
         if (legacy_free_buffers(r) <= 0)
-            return fail(EBUSY);
+            return fail(fk->cfg.old_dump ? EPERM : EBUSY);
         legacy_dump(fk, r);
         return 0;
     case 0x4004BE11ul:
@@ -579,7 +441,7 @@ static int legacy_ioctl(struct fake_kbase *fk, struct file *r, unsigned long req
             return fail(EINVAL);
         fk->st.puts++;
         if (r->held < 0 || get(arg, 12, 4) != (uint64_t)r->held)
-            return protocol(fk, EINVAL, "PUT_BUFFER of buffer %u, held %d",
+            return fkp_protocol(fk, EINVAL, "PUT_BUFFER of buffer %u, held %d",
                             (unsigned)get(arg, 12, 4), r->held);
         r->held = -1;
         return 0;
@@ -593,125 +455,6 @@ static int legacy_ioctl(struct fake_kbase *fk, struct file *r, unsigned long req
             return fail(EINVAL);
         put(arg, 0, 4, 1);
         put(arg, 4, 4, 3);
-        return 0;
-    default:
-        return fail(ENOTTY);
-    }
-}
-
-/* ---- the kinstr reader ---- */
-
-static void md_sample(uint8_t *it, uint64_t start, uint64_t end, uint64_t seq)
-{
-    memset(it, 0, MD_SIZE);
-    put(it, 0, 2, 0x2000);
-    put(it, 8, 8, start);
-    put(it, 16, 8, end);
-    put(it, 24, 8, seq);
-    put(it, 32, 8, 0x67707574ull);
-}
-
-static void kinstr_write(struct fake_kbase *fk, struct file *r)
-{
-    size_t slot = (size_t)(r->write_seq % RING) * r->slot_size, vals;
-    uint8_t *s = r->buf + slot, *it = s;
-    static const int order[4] = { FK_SHADER, FK_MEMSYS, FK_TILER, FK_FE };
-    unsigned inst, k;
-    int o;
-
-    memset(s, 0, r->slot_size);
-    fk->now += fk->step;
-    md_sample(it, r->last_ts, fk->now, r->write_seq);
-    r->last_ts = fk->now;
-    it += MD_SIZE;
-    put(it, 0, 2, 0x2001);
-    put(it, 8, 4, 2);
-    put(it, 16, 8, fk->cyc_top);
-    put(it, 24, 8, fk->cyc_shader);
-    it += MD_SIZE;
-    vals = slot + md_items(fk) * MD_SIZE;
-    for (o = 0; o < 4; o++) {
-        int b = order[o];
-        for (inst = 0; inst < instances(fk, b); inst++) {
-            unsigned idx = b == FK_SHADER && buggy(fk) ? (unsigned)phys_of(fk, inst) : inst;
-            put(it, 0, 2, 0x2002);
-            put(it, 8, 1, (unsigned)b);
-            put(it, 9, 1, idx);
-            put(it, 12, 4, fk->state[b][inst] ? fk->state[b][inst] : 1u | 4u | 16u);
-            put(it, 16, 4, vals);
-            for (k = 0; k < fk->nvalues; k++)
-                put(r->buf, vals + 8 * k, 8, k < 4 ? 0 : value(fk, r->mask[b], b, inst, k));
-            vals += (size_t)fk->nvalues * 8;
-            it += MD_SIZE;
-        }
-    }
-    r->write_seq++;
-    r->pending++;
-}
-
-static int kinstr_cmd(struct fake_kbase *fk, struct file *r, void *arg)
-{
-    unsigned cmd = (unsigned)get(arg, 0, 2);
-
-    switch (cmd) {
-    case 1:
-        if (r->started)
-            return protocol(fk, EINVAL, "START twice");
-        r->started = 1;
-        r->last_ts = fk->now;
-        fk->st.started++;
-        return 0;
-    case 2:
-        if (!r->started)
-            return protocol(fk, EINVAL, "STOP before START");
-        r->started = 0;
-        fk->st.stopped++;
-        /* the known bug: a full ring left no room for the STOP sample */
-        if (!(buggy(fk) && r->pending >= RING - 1))
-            kinstr_write(fk, r);
-        return 0;
-    case 3:
-        if (!r->started || r->periodic)
-            return protocol(fk, EINVAL, "SAMPLE_SYNC while %s",
-                            r->periodic ? "periodic" : "stopped");
-        if (r->pending >= RING - 1)
-            return fail(EBUSY);
-        kinstr_write(fk, r);
-        fk->st.dumps++;
-        return 0;
-    case 5:
-        r->read_seq += (uint64_t)r->pending;
-        r->pending = 0;
-        return 0;
-    default:
-        return protocol(fk, EINVAL, "control command %u", cmd);
-    }
-}
-
-static int kinstr_ioctl(struct fake_kbase *fk, struct file *r, unsigned long req, void *arg)
-{
-    switch (req) {
-    case 0x4010BF00ul:
-        return kinstr_cmd(fk, r, arg);
-    case 0x8010BF01ul:
-        fk->st.gets++;
-        if (r->kheld)
-            return protocol(fk, EBUSY, "GET_SAMPLE before the previous PUT_SAMPLE");
-        if (!r->pending)
-            return fail(EINVAL);
-        put(arg, 0, 8, r->read_seq);
-        put(arg, 8, 8, (uint64_t)(r->read_seq % RING) * r->slot_size);
-        r->kheld = 1;
-        return 0;
-    case 0x4010BF10ul:
-        fk->st.puts++;
-        if (!r->kheld || get(arg, 0, 8) != r->read_seq ||
-            get(arg, 8, 8) != (r->read_seq % RING) * r->slot_size)
-            return protocol(fk, EINVAL, "PUT_SAMPLE of sequence %llu",
-                            (unsigned long long)get(arg, 0, 8));
-        r->kheld = 0;
-        r->read_seq++;
-        r->pending--;
         return 0;
     default:
         return fail(ENOTTY);
@@ -732,13 +475,13 @@ static int f_open(void *ctx, const char *path, int flags)
         return fail(ENODEV);
     if ((flags & O_ACCMODE) == O_WRONLY)
         return fail(EINVAL);
-    return new_file(fk, F_DEV);
+    return fkp_new_file(fk, F_DEV);
 }
 
 static int f_close(void *ctx, int fd)
 {
     struct fake_kbase *fk = ctx;
-    struct file *f = file_of(fk, fd);
+    struct file *f = fkp_file_of(fk, fd);
 
     if (!f)
         return fail(EBADF);
@@ -752,7 +495,7 @@ static int f_close(void *ctx, int fd)
 static int f_ioctl(void *ctx, int fd, unsigned long req, void *arg)
 {
     struct fake_kbase *fk = ctx;
-    struct file *f = file_of(fk, fd);
+    struct file *f = fkp_file_of(fk, fd);
 
     if (!f)
         return fail(EBADF);
@@ -761,18 +504,18 @@ static int f_ioctl(void *ctx, int fd, unsigned long req, void *arg)
     if (fk->cfg.deny_request && req == fk->cfg.deny_request)
         return fail(fk->cfg.deny_errno);
     if (!arg)
-        return protocol(fk, EFAULT, "request 0x%lx without an argument", req);
+        return fkp_protocol(fk, EFAULT, "request 0x%lx without an argument", req);
     switch (f->kind) {
     case F_DEV: return dev_ioctl(fk, f, req, arg);
     case F_LEGACY: return legacy_ioctl(fk, f, req, arg);
-    default: return kinstr_ioctl(fk, f, req, arg);
+    default: return fkp_kinstr_ioctl(fk, f, req, arg);
     }
 }
 
 static void *f_mmap(void *ctx, void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
     struct fake_kbase *fk = ctx;
-    struct file *f = file_of(fk, fd);
+    struct file *f = fkp_file_of(fk, fd);
 
     (void)addr;
     (void)flags;
@@ -780,9 +523,23 @@ static void *f_mmap(void *ctx, void *addr, size_t len, int prot, int flags, int 
         errno = EINVAL;
         return MAP_FAILED;
     }
-    if ((f->kind == F_LEGACY && len != (size_t)f->nbuf * f->bufsize) ||
-        (f->kind == F_KINSTR && len != f->buf_len)) {
-        protocol(fk, EINVAL, "mmap of %zu bytes", len);
+    if (f->kind == F_LEGACY) {
+        /* the mapping is whole pages; older kernels compare it with the
+         * ring's exact size, newer ones with the size rounded to pages */
+        size_t page = fk->cfg.page_size ? fk->cfg.page_size : 4096;
+        size_t vma = (len + page - 1) / page * page, ring = (size_t)f->nbuf * f->bufsize;
+        size_t limit = fk->cfg.old_mmap ? ring : (ring + page - 1) / page * page;
+        if (len == 0 || vma > limit) {
+            errno = EINVAL;
+            return MAP_FAILED;
+        }
+        if (len < ring) {
+            fkp_protocol(fk, EINVAL, "mmap of %zu bytes, the ring holds %zu", len, ring);
+            return MAP_FAILED;
+        }
+    }
+    if (f->kind == F_KINSTR && len != f->buf_len) {
+        fkp_protocol(fk, EINVAL, "mmap of %zu bytes", len);
         return MAP_FAILED;
     }
     fk->st.mapped++;
@@ -801,7 +558,7 @@ static int f_munmap(void *ctx, void *addr, size_t len)
             fk->st.mapped--;
             return 0;
         }
-    return protocol(fk, EINVAL, "munmap of an address never mapped");
+    return fkp_protocol(fk, EINVAL, "munmap of an address never mapped");
 }
 
 static ssize_t f_read(void *ctx, int fd, void *buf, size_t len)
@@ -821,7 +578,7 @@ static int f_poll(void *ctx, struct pollfd *fds, nfds_t n, int timeout_ms)
 
     (void)timeout_ms;
     for (i = 0; i < n; i++) {
-        struct file *f = file_of(fk, fds[i].fd);
+        struct file *f = fkp_file_of(fk, fds[i].fd);
         fds[i].revents = 0;
         if (!f)
             fds[i].revents = POLLNVAL;
@@ -869,6 +626,10 @@ struct fake_kbase *fk_new(const struct fk_config *cfg)
     }
     if (cfg->gpu_id)
         fk->gpu_id = cfg->gpu_id;
+    if (cfg->core_mask)
+        fk->core_mask = cfg->core_mask;
+    if (cfg->nvalues)
+        fk->nvalues = cfg->nvalues;
     fk->cores = (unsigned)__builtin_popcountll(fk->core_mask);
     for (p = 0; p < 64; p++)
         if ((fk->core_mask >> p) & 1)
@@ -882,6 +643,7 @@ struct fake_kbase *fk_new(const struct fk_config *cfg)
     fk->sys.read = f_read;
     fk->sys.poll = f_poll;
     fk->sys.root = "";
+    fk->sys.page_size = cfg->page_size ? cfg->page_size : 4096;
     return fk;
 }
 
@@ -953,11 +715,16 @@ void fk_fill_ring(struct fake_kbase *fk)
                 legacy_dump(fk, f);
         if (f->kind == F_KINSTR && f->started)
             while (f->pending < RING - 1)
-                kinstr_write(fk, f);
+                fkp_kinstr_write(fk, f);
     }
 }
 
 const struct fk_stats *fk_stats(const struct fake_kbase *fk)
 {
     return &fk->st;
+}
+
+void fk_suspend(struct fake_kbase *fk, int n)
+{
+    fk->suspended = n;
 }

@@ -30,7 +30,30 @@ struct fk_config {
                                    version check and SET_FLAGS */
     int no_cycles;              /* legacy reader without the _WITH_CYCLES forms */
     uint64_t gpu_id;            /* if set, this RAW_GPU_ID instead of the GPU's own */
+    uint64_t core_mask;         /* if set, this shader-core mask instead of the GPU's own */
+    /* kinstr_prfcnt */
+    unsigned nvalues;           /* if set, values per block (64: a CSF kernel whose
+                                   PRFCNT_FEATURES was not valid) */
+    int enum_shader;            /* shader instances ENUM_INFO reports: 0 the core
+                                   count, FK_ENUM_FLS fls64(core mask) (upstream),
+                                   else this number */
+    int block_idx;              /* shader block_idx: 0 as the version implies (physical
+                                   on 11.34-11.36 / 1.10-1.16), FK_IDX_PHYSICAL or
+                                   FK_IDX_DENSE whatever the version */
+    int stale_state;            /* block_state bits written on kernels older than the
+                                   versions defining them (JM 11.41, CSF 1.23), where
+                                   they mean nothing: the values are delivered anyway */
+    /* legacy reader */
+    unsigned page_size;         /* 0: 4096 */
+    int old_mmap;               /* refuse a mapping longer than buffer_count * dump size
+                                   (the older rule); else the page-rounded size */
+    unsigned max_buffers;       /* setups asking for more fail with ENOMEM (pre-r21:
+                                   in the header's ret); 0: no limit */
+    int old_dump;               /* older vinstr: DUMP on a full ring fails with EPERM,
+                                   and EBUSY means the GPU is suspended */
 };
+#define FK_ENUM_FLS (-1)
+enum { FK_IDX_VERSION = 0, FK_IDX_PHYSICAL = 1, FK_IDX_DENSE = 2 };
 
 struct fake_kbase;
 
@@ -48,6 +71,9 @@ void fk_set_cycles(struct fake_kbase *fk, uint64_t top, uint64_t shader);
 void fk_lose_device(struct fake_kbase *fk);   /* every later ioctl, and open, fails with ENODEV */
 void fk_restore_device(struct fake_kbase *fk);   /* the device is back (old fds stay dead) */
 void fk_fill_ring(struct fake_kbase *fk);     /* queue dumps until every reader's ring is full */
+/* The GPU is suspended for the next n legacy DUMP calls; an old_dump
+ * kernel refuses them with EBUSY, a newer one dumps as usual. */
+void fk_suspend(struct fake_kbase *fk, int n);
 
 struct fk_stats {
     int version_checks, set_flags, gpuprops_calls, reader_setups, enum_infos, kinstr_setups;

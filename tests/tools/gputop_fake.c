@@ -3,8 +3,10 @@
  * would: gputop-fake GPU API VERSION [BLOCK:INST:INDEX=DELTA ...] -- ARGS.
  * GPU is T830, G715 or G720; API pre-r21, jm or csf; VERSION "11.20".
  * Among the counters, cycles=TOP:SHADER sets the clock cycles every sample
- * carries, and no-cycles makes a legacy reader without the _WITH_CYCLES
- * forms. */
+ * carries. Kernel variants go among the counters too: no-cycles (a legacy
+ * reader without the _WITH_CYCLES forms), values=64, mask=0x177,
+ * enum=fls|N (shader instances ENUM_INFO reports), idx=physical|dense,
+ * page=16384, old-mmap, max-buffers=N, old-dump. */
 #include "gputop/cli.h"
 #include "fakes/fake_kbase.h"
 
@@ -44,6 +46,38 @@ static int parse_kernel(struct fk_config *c, char **argv)
     return sscanf(argv[2], "%u.%u", &c->major, &c->minor) == 2 ? 0 : -1;
 }
 
+/* A kernel variant, as fk_config names it. */
+static int set_variant(struct fk_config *c, const char *spec)
+{
+    unsigned long long v;
+
+    if (sscanf(spec, "values=%llu", &v) == 1)
+        c->nvalues = (unsigned)v;
+    else if (sscanf(spec, "mask=%llx", &v) == 1)
+        c->core_mask = v;
+    else if (strcmp(spec, "enum=fls") == 0)
+        c->enum_shader = FK_ENUM_FLS;
+    else if (sscanf(spec, "enum=%llu", &v) == 1)
+        c->enum_shader = (int)v;
+    else if (strcmp(spec, "idx=physical") == 0)
+        c->block_idx = FK_IDX_PHYSICAL;
+    else if (strcmp(spec, "idx=dense") == 0)
+        c->block_idx = FK_IDX_DENSE;
+    else if (sscanf(spec, "page=%llu", &v) == 1)
+        c->page_size = (unsigned)v;
+    else if (strcmp(spec, "old-mmap") == 0)
+        c->old_mmap = 1;
+    else if (sscanf(spec, "max-buffers=%llu", &v) == 1)
+        c->max_buffers = (unsigned)v;
+    else if (strcmp(spec, "old-dump") == 0)
+        c->old_dump = 1;
+    else if (strcmp(spec, "no-cycles") == 0)
+        c->no_cycles = 1;
+    else
+        return -1;
+    return 0;
+}
+
 static int set_counter(struct fake_kbase *fk, const char *spec)
 {
     int block;
@@ -75,12 +109,15 @@ int main(int argc, char **argv)
         return 2;
     }
     for (i = 4; i < argc && strcmp(argv[i], "--") != 0; i++)
-        cfg.no_cycles |= strcmp(argv[i], "no-cycles") == 0;
+        if (!strchr(argv[i], ':') && set_variant(&cfg, argv[i]) < 0) {
+            fprintf(stderr, "gputop-fake: bad kernel variant '%s'\n", argv[i]);
+            return 2;
+        }
     fk = fk_new(&cfg);
     if (!fk)
         return 1;
     for (i = 4; i < argc && strcmp(argv[i], "--") != 0; i++)
-        if (set_counter(fk, argv[i]) < 0) {
+        if (strchr(argv[i], ':') && set_counter(fk, argv[i]) < 0) {
             fprintf(stderr, "gputop-fake: bad counter '%s'\n", argv[i]);
             fk_free(fk);
             return 2;

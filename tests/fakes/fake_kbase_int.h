@@ -1,0 +1,102 @@
+/* The fake kbase kernel's insides, shared by its two files: fake_kbase.c
+ * (device, legacy reader, seam) and fake_kbase_kinstr.c (kinstr_prfcnt). */
+#ifndef GPUTOP_TEST_FAKE_KBASE_INT_H
+#define GPUTOP_TEST_FAKE_KBASE_INT_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "fakes/fake_kbase.h"
+
+#define NFILES     16
+#define FD_BASE    100
+#define MAXINST    16
+#define NVAL_MAX   128
+#define RING       32          /* kinstr sample buffers */
+#define MD_SIZE    48
+#define ITEM_SIZE  32
+
+enum { F_FREE, F_DEV, F_LEGACY, F_KINSTR };
+
+struct file {
+    int kind;
+    int dead;                    /* opened before the device was lost */
+    /* device */
+    int version_set, flags_set, enum_done;
+    /* legacy reader */
+    uint32_t nbuf, bufsize, bm[4];
+    uint8_t *ring;
+    int queue[RING], nqueued, held;
+    uint64_t ts[RING];           /* kernel time each buffer was dumped */
+    /* kinstr reader */
+    uint64_t mask[4][2];
+    int periodic, started;
+    uint8_t *buf;
+    size_t slot_size, buf_len;
+    uint64_t write_seq, read_seq;
+    int pending, kheld;
+    uint64_t last_ts;
+};
+
+struct fake_kbase {
+    struct fk_config cfg;
+    struct gt_sys sys;
+    struct fk_stats st;
+    uint64_t gpu_id, core_mask;
+    int id_u64;
+    unsigned cores, phys, slices, nvalues;
+    uint64_t delta[4][MAXINST][NVAL_MAX];
+    uint32_t state[4][MAXINST];
+    uint64_t now, step, cyc_top, cyc_shader;
+    int lost, suspended;
+    struct file files[NFILES];
+};
+
+/* ---- little-endian access ---- */
+
+static inline uint64_t get(const void *p, size_t off, size_t n)
+{
+    const uint8_t *b = (const uint8_t *)p + off;
+    uint64_t v = 0;
+
+    while (n--)
+        v = (v << 8) | b[n];
+    return v;
+}
+
+static inline void put(void *p, size_t off, size_t n, uint64_t v)
+{
+    uint8_t *b = (uint8_t *)p + off;
+    size_t i;
+
+    for (i = 0; i < n; i++, v >>= 8)
+        b[i] = (uint8_t)v;
+}
+
+static inline int fail(int err)
+{
+    errno = err;
+    return -1;
+}
+
+int fkp_protocol(struct fake_kbase *fk, int err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+struct file *fkp_file_of(struct fake_kbase *fk, int fd);
+int fkp_new_file(struct fake_kbase *fk, int kind);
+int fkp_phys_of(const struct fake_kbase *fk, unsigned logical);
+unsigned fkp_instances(const struct fake_kbase *fk, int block);
+unsigned fkp_enum_instances(const struct fake_kbase *fk, int block);
+int fkp_has_kinstr(const struct fake_kbase *fk);
+int fkp_buggy(const struct fake_kbase *fk);
+int fkp_physical_idx(const struct fake_kbase *fk);
+int fkp_state_defined(const struct fake_kbase *fk);
+uint64_t fkp_value(const struct fake_kbase *fk, const uint64_t mask[2], int block,
+                   unsigned inst, unsigned index);
+
+/* fake_kbase_kinstr.c */
+int fkp_enum_info(struct fake_kbase *fk, struct file *f, void *arg);
+int fkp_kinstr_setup(struct fake_kbase *fk, struct file *dev, void *arg);
+void fkp_kinstr_write(struct fake_kbase *fk, struct file *r);
+int fkp_kinstr_ioctl(struct fake_kbase *fk, struct file *r, unsigned long req, void *arg);
+
+#endif
