@@ -173,9 +173,22 @@ static void draw_spark(struct tui *t, int y, int x, size_t m)
     gt_cellbuf_chars(t->cells, y, x, cells, (int)n, ST_PLAIN);
 }
 
-/* "peak 14.8 k  62.5 %" for a metric with a theoretical peak: the bar
- * then shows the percent of peak. */
-#define PEAK_WIDTH 21
+/* "peak 14.8k  62.5 %" for a metric with a theoretical peak: the bar
+ * then shows the percent of peak. Every row of a section with such a
+ * metric keeps the column, so values stay aligned. */
+#define PEAK_WIDTH 18
+
+static int section_has_peak(const struct tui *t)
+{
+    const struct gt_section_def *s = &t->l->sections[t->section];
+    size_t g = s->first, m;
+
+    for (; g < s->first + s->count; g++)
+        for (m = t->l->groups[g].first; m < t->l->groups[g].first + t->l->groups[g].count; m++)
+            if (t->l->metrics[m].peak)
+                return 1;
+    return 0;
+}
 
 static int has_peak(const struct tui *t, const struct row *r)
 {
@@ -212,7 +225,7 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r)
     const struct gt_metric_def *md = &t->l->metrics[r->idx];
     int nw = name_width(), x, vw = 16, bw, selected = r->inst < 0 && (long)r->idx == t->selected;
     int spark = t->sparks && r->inst < 0 && COLS >= 60;
-    int peak = has_peak(t, r), pw = peak ? PEAK_WIDTH + 1 : 0;
+    int peak = has_peak(t, r), pw = section_has_peak(t) ? PEAK_WIDTH + 1 : 0;
     double v = tui_metric_value(t, r->idx, r->inst), frac;
     char name[256], val[64], pk[64];
     uint32_t bar[512];
@@ -241,6 +254,10 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r)
         value_text(t, r->idx, v, val, sizeof(val), (size_t)vw);
     }
     bw = COLS - x - vw - 2 - pw - (spark ? SPARK_WIDTH + 1 : 0);
+    if (pw && spark && bw < 8) {
+        spark = 0;      /* the peak column and a bar matter more */
+        bw = COLS - x - vw - 2 - pw;
+    }
     frac = r->kind == ROW_BUCKET ? bar_fraction(t, r, t->have_data ? t->vals[r->idx] : NAN)
                                  : bar_fraction(t, r, v);
     if (peak) {
