@@ -190,7 +190,11 @@ static uint64_t shader_engines(struct sim_amd *m, uint64_t active)
 
 /* Per WGP: instructions (IPC against the SEs' busy cycles, as the document
  * divides), LDS conflicts and the scalar caches (hits + misses = lookups,
- * one GL1 request per miss). */
+ * one GL1 request per miss). The document's two peaks do not meet: with
+ * instructions summed over the GPU and IPC's peak at 5 per SE-busy cycle,
+ * VALU work reaches at most 5 x 2 SEs x 64 lanes = 640 of the 5120 FLOP
+ * per cycle of the FP32 peak (12.5 %). The model keeps IPC under its peak,
+ * so a compute-bound scene shows near-peak IPC and a low FP32 percentage. */
 static void wgps(struct sim_amd *m, uint64_t active, uint64_t sq_busy)
 {
     uint32_t w, n = m->dev.cu / 2;
