@@ -197,3 +197,26 @@ Test(csv_amd, layout_and_cu_count_follow_the_columns)
     cr_expect_str_eq(s->catalog.counters[gt_catalog_find(&s->catalog, "GL2C_HIT")].block, "GL2C");
     gt_source_close(s);
 }
+
+Test(csv_amd, json_names_the_percent_of_peak_keys)
+{
+    char path[64], cmd[512], text[sizeof(header) + sizeof(row)], meta[65536], rec[65536];
+    FILE *p;
+
+    snprintf(text, sizeof(text), "%s%s", header, row);
+    write_file(path, text);
+    snprintf(cmd, sizeof(cmd), "%s --source csv:%s,gpu=gfx1151 --no-cpu --batch --format json "
+             "--section 1", gputop_bin(), path);
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    cr_assert_not_null(fgets(meta, sizeof(meta), p));
+    cr_assert_not_null(fgets(rec, sizeof(rec), p));
+    cr_expect_eq(pclose(p), 0);
+    unlink(path);
+    cr_expect(strstr(meta, "{\"key\":\"IPC % of peak\",\"title\":\"IPC % of peak\",\"ref\":null,"
+                           "\"unit\":\"%\",\"show\":\"percent\"") != NULL, "%s", meta);
+    /* 100 * 1e9 / 5.4e8 / 5 = 37.037037...; six significant digits */
+    cr_expect(strstr(rec, "\"IPC % of peak\":37.037,") != NULL, "%s", rec);
+    /* hit rates with peak 100 carry no separate column */
+    cr_expect(strstr(meta, "L2 Cache Hit Rate % of peak") == NULL, "%s", meta);
+}
