@@ -129,6 +129,10 @@ void gt_layout_free(struct gt_layout *l)
         free(m->desc);
         free(m->expr_text);
         gt_expr_free(m->expr);
+        free(m->peak_text);
+        gt_expr_free(m->peak);
+        free(m->pop_text);
+        gt_expr_free(m->pop);
     }
     free(l->metrics);
     for (i = 0; i < l->ntriage; i++) {

@@ -22,6 +22,7 @@
 
 struct columns {
     int name, bar, value, spark;   /* widths; spark 0: none */
+    int peak;                      /* "peak P  N %" and a space; 0: none */
 };
 
 int tui_add_row(struct tui *t, enum row_kind k, size_t idx, int inst)
@@ -187,6 +188,53 @@ static void draw_spark(struct tui *t, int y, int x, size_t m)
     gt_cellbuf_chars(t->cells, y, x, cells, (int)n, ST_PLAIN);
 }
 
+/* "peak 14.8k  62.5 %" for a metric with a theoretical peak: the bar
+ * then shows the percent of peak. Every row of a section with such a
+ * metric keeps the column, so values stay aligned. */
+#define PEAK_WIDTH 18
+
+static int section_has_peak(const struct tui *t)
+{
+    const struct gt_section_def *s = &t->l->sections[t->section];
+    size_t g = s->first, m;
+
+    for (; g < s->first + s->count; g++)
+        for (m = t->l->groups[g].first; m < t->l->groups[g].first + t->l->groups[g].count; m++)
+            if (t->l->metrics[m].peak)
+                return 1;
+    return 0;
+}
+
+static int has_peak(const struct tui *t, const struct row *r)
+{
+    return r->inst < 0 && r->kind == ROW_METRIC && gt_engine_has_peak(t->cfg->engine, r->idx);
+}
+
+static double peak_percent(const struct tui *t, size_t m)
+{
+    return t->have_data ? gt_engine_pop(t->cfg->engine, m) : NAN;
+}
+
+static void peak_text(const struct tui *t, size_t m, char *buf, size_t len)
+{
+    double peak = t->have_data ? gt_engine_peak(t->cfg->engine, m) : NAN;
+    double pop = peak_percent(t, m);
+    struct gt_text s;
+
+    gt_text_init(&s, buf, len);
+    gt_text_add(&s, "peak ");
+    if (isnan(peak))
+        gt_text_add(&s, "-");
+    else
+        gt_text_si(&s, peak);
+    gt_text_add(&s, " ");
+    if (isnan(pop))
+        gt_text_add(&s, "    -");
+    else
+        gt_text_fixed(&s, pop, 1, 5);
+    gt_text_add(&s, " %");
+}
+
 /* The row's title, indented under its group, in at most width columns
  * where it can be said shorter (an instance: "core 4" for "shader core
  * 4"); returns its columns. */
@@ -226,7 +274,7 @@ static int clamp(int v, int lo, int hi)
  * before the bar gives way; the value always keeps its own. */
 static struct columns size_columns(const struct tui *t)
 {
-    struct columns c = { 0, 0, 0, 0 };
+    struct columns c = { 0, 0, 0, 0, 0 };
     int nw = 0, vw = 0, room;
     char name[256];
     size_t i;
@@ -241,10 +289,16 @@ static struct columns size_columns(const struct tui *t)
     nw = clamp(nw, NAME_MIN, NAME_MAX);
     c.value = clamp(vw, VALUE_MIN, VALUE_MAX);
     c.spark = t->sparks && COLS >= 60 ? SPARK_WIDTH + 1 : 0;
-    room = COLS - 1 - c.value - 1 - c.spark - BAR_MIN;
+    c.peak = section_has_peak(t) ? PEAK_WIDTH + 1 : 0;
+    room = COLS - 1 - c.value - 1 - c.peak - c.spark - BAR_MIN;
+    /* Titles, the peak column and a bar matter more than the sparkline. */
+    if (c.peak && c.spark && nw > room) {
+        c.spark = 0;
+        room = COLS - 1 - c.value - 1 - c.peak - BAR_MIN;
+    }
     c.name = nw <= room ? nw : room > NAME_KEPT ? room : nw < NAME_KEPT ? nw : NAME_KEPT;
     c.name = clamp(c.name, 1, COLS - c.value - 1 > NAME_MIN ? COLS - c.value - 1 : NAME_MIN);
-    c.bar = clamp(COLS - c.name - 1 - c.value - 1 - c.spark, 0, BAR_MAX);
+    c.bar = clamp(COLS - c.name - 1 - c.value - 1 - c.peak - c.spark, 0, BAR_MAX);
     if (c.bar < 4)
         c.bar = 0;
     return c;
@@ -255,7 +309,7 @@ static int may_have_bar(const struct tui *t, const struct row *r)
 {
     const struct gt_metric_def *md = &t->l->metrics[r->idx];
 
-    return md->show == GT_SHOW_PERCENT || r->kind == ROW_BUCKET ||
+    return md->show == GT_SHOW_PERCENT || r->kind == ROW_BUCKET || has_peak(t, r) ||
            (md->show == GT_SHOW_COUNT && t->count_bars && r->inst < 0);
 }
 
@@ -264,7 +318,8 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r, const str
     const struct gt_metric_def *md = &t->l->metrics[r->idx];
     int x = c->name + 1, bw = c->bar, vx, selected = r->inst < 0 && (long)r->idx == t->selected;
     double v = tui_metric_value(t, r->idx, r->inst), frac;
-    char name[256], val[64];
+    int peak = has_peak(t, r);
+    char name[256], val[64], pk[64];
     uint32_t bar[BAR_MAX];
     const char *why = gt_engine_unavailable(t->cfg->engine, r->idx);
     struct gt_text s;
@@ -287,15 +342,24 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r, const str
     }
     frac = r->kind == ROW_BUCKET ? bar_fraction(t, r, t->have_data ? t->vals[r->idx] : NAN)
                                  : bar_fraction(t, r, v);
+    if (peak) {
+        double pop = peak_percent(t, r->idx);
+        frac = isnan(pop) ? -1 : pop < 0 ? 0 : pop > 100 ? 1 : pop / 100;
+    }
     if (bw && frac >= 0) {
         gt_fmt_bar_cells(bar, bw, frac, t->ascii);
         gt_cellbuf_chars(t->cells, y, x, bar, bw,
-                         md->show == GT_SHOW_PERCENT ? tui_level_style(v) : ST_ACCENT);
+                         peak ? tui_level_style(peak_percent(t, r->idx))
+                         : md->show == GT_SHOW_PERCENT ? tui_level_style(v) : ST_ACCENT);
     }
     vx = x + (bw ? bw + 1 : 0);
     tui_put(t, y, vx, val, c->value + (bw ? 0 : COLS), ST_PLAIN);
-    if (c->spark && r->inst < 0 && vx + c->value + c->spark <= COLS)
-        draw_spark(t, y, vx + c->value + 1, r->idx);
+    if (peak) {
+        peak_text(t, r->idx, pk, sizeof(pk));
+        tui_put(t, y, vx + c->value + 1, pk, PEAK_WIDTH, ST_PLAIN);
+    }
+    if (c->spark && r->inst < 0 && vx + c->value + c->peak + c->spark <= COLS)
+        draw_spark(t, y, vx + c->value + c->peak + 1, r->idx);
 }
 
 static void draw_row(struct tui *t, int y, const struct row *r, const struct columns *c)
