@@ -17,12 +17,16 @@ CSTD     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude -I$(BUILD)/gen
 NCURSES_CFLAGS = $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
 NCURSES_LIBS   = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
 DRM_CFLAGS     = $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null)
+# libdrm only: device discovery (drmGetDevices2). The amdgpu source speaks
+# the ioctls itself through the system-call seam, so libdrm_amdgpu is not
+# linked (see README, "AMD").
+DRM_LIBS       = $(shell $(PKG_CONFIG) --libs libdrm 2>/dev/null || echo -ldrm)
 CRIT_CFLAGS    = $(shell $(PKG_CONFIG) --cflags criterion json-c 2>/dev/null)
 CRIT_LIBS      = $(shell $(PKG_CONFIG) --libs criterion json-c 2>/dev/null || echo -lcriterion -ljson-c)
 ALL_CFLAGS     = $(CSTD) $(OPT) $(SAN) $(NCURSES_CFLAGS) $(DRM_CFLAGS) $(CFLAGS)
-LIBS           = $(NCURSES_LIBS) -lpthread -lm
+LIBS           = $(NCURSES_LIBS) $(DRM_LIBS) -lpthread -lm
 
-LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
+LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c src/*/*/*.c))
 LAYOUTS  := $(sort $(wildcard layouts/*.layout))
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/layouts.o $(BUILD)/obj/gen/terminfo.o
 # Terminal descriptions built into the binary for systems without a

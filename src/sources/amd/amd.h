@@ -1,0 +1,120 @@
+/* Shared between the files of the amdgpu source (src/sources/amd/): the
+ * opened device, its identity, and the parts each file provides. */
+#ifndef GPUTOP_SOURCES_AMD_H
+#define GPUTOP_SOURCES_AMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gputop/diag.h"
+#include "gputop/sys.h"
+
+#define GT_AMD_PCI_VENDOR 0x1002u
+#define GT_AMD_MAX_DEVICES 16
+
+/* What discovery and DEV_INFO tell of one GPU. */
+struct gt_amd_dev {
+    const struct gt_sys *sys;
+    struct gt_drm_device drm;   /* nodes and PCI ids from discovery */
+    char sysfs[96];             /* "/sys/class/drm/renderD128/device" */
+    char debugfs[64];           /* "/sys/kernel/debug/dri/0" */
+    int fd;                     /* render node, -1 while closed */
+    int info_read;              /* DEV_INFO answered (the GPU was awake once) */
+    char driver[32];
+    int drv_major, drv_minor, drv_patch;
+    uint32_t family;            /* AMDGPU_FAMILY_* */
+    uint32_t gc_version;        /* IP discovery 0xMMmmrr; 0 unknown */
+    uint32_t num_se, num_sa_per_se, cu_active, cu_per_sa, num_tcc, wave_size;
+    uint32_t max_sclk_mhz, max_mclk_mhz;
+    const char *gfx;            /* "gfx1151", "" unknown */
+    const char *name;           /* marketing or code name */
+    int rdna3;                  /* RDNA 3 / 3.5: recognised */
+    int pmc_regs;               /* GC 11.5: gputop knows its counter registers */
+};
+
+/* ---- discovery.c ---- */
+
+/* Every AMD GPU the seam lists; returns how many (0..max), or -1 with d
+ * set when discovery itself fails. */
+int gt_amd_discover(const struct gt_sys *sys, struct gt_drm_device *out, int max,
+                    struct gt_diag *d);
+/* Finds the device of path (a render or primary node), or the first AMD
+ * GPU when path is "". Fills dev (closed) or returns -1 with d set. */
+int gt_amd_find(const struct gt_sys *sys, const char *path, struct gt_amd_dev *dev,
+                struct gt_diag *d);
+/* Fills gfx, name, rdna3 and pmc_regs from the PCI id, family and GC version. */
+void gt_amd_identify(struct gt_amd_dev *dev);
+
+/* ---- amdgpu_info.c ---- */
+
+enum gt_amd_power { GT_AMD_AWAKE, GT_AMD_ASLEEP, GT_AMD_POWER_UNKNOWN };
+
+/* The runtime-PM state from sysfs, read without waking the GPU; why
+ * gets the status word ("suspended", ...). */
+enum gt_amd_power gt_amd_power_state(const struct gt_amd_dev *dev, char *why, size_t len);
+/* Opens the render node, checks the driver is amdgpu and reads DEV_INFO
+ * and the GC version. */
+int gt_amd_open(struct gt_amd_dev *dev, struct gt_diag *d);
+void gt_amd_close(struct gt_amd_dev *dev);
+
+enum { GT_AMD_SCLK, GT_AMD_MCLK, GT_AMD_TEMP, GT_AMD_LOAD, GT_AMD_POWER, GT_AMD_NSENSORS };
+/* AMDGPU_INFO_SENSOR: sclk MHz, mclk MHz, temperature milli-degC, load %,
+ * average power W. ok[i] is 0 where the kernel has no such sensor. */
+int gt_amd_read_sensors(const struct gt_amd_dev *dev, uint32_t v[GT_AMD_NSENSORS],
+                        int ok[GT_AMD_NSENSORS]);
+/* One AMDGPU_INFO_READ_MMR_REG of count consecutive dwords. */
+int gt_amd_read_mmr(const struct gt_amd_dev *dev, uint32_t dword, uint32_t count,
+                    uint32_t *out);
+
+/* ---- gpu_metrics.c ---- */
+
+enum {
+    GT_GM_GFXCLK,        /* MHz */
+    GT_GM_UCLK,          /* MHz (memory clock) */
+    GT_GM_TEMP_GFX,      /* centi-degC */
+    GT_GM_SOCKET_POWER,  /* mW */
+    GT_GM_GFX_POWER,     /* mW */
+    GT_GM_GFX_ACTIVITY,  /* % */
+    GT_GM_DRAM_READS,    /* MB/s */
+    GT_GM_DRAM_WRITES,   /* MB/s */
+    GT_GM_NFIELDS
+};
+
+struct gt_amd_metrics {
+    unsigned format, content;
+    uint64_t clock_ns;                /* system_clock_counter, 0 if absent */
+    uint64_t v[GT_GM_NFIELDS];
+    unsigned char have[GT_GM_NFIELDS];
+};
+
+/* Parses a gpu_metrics blob by (format, content) revision: 3.0 and 2.1..2.4.
+ * Returns 0, or -1 with why set (short, unknown revision, size mismatch). */
+int gt_amd_metrics_parse(const void *blob, size_t len, struct gt_amd_metrics *m,
+                         char *why, size_t whylen);
+extern const char *const gt_amd_metrics_names[GT_GM_NFIELDS];
+
+/* ---- grbm_poll.c ---- */
+
+#define GT_GRBM_NBITS 20
+
+struct gt_grbm_bit {
+    const char *name;     /* catalogue suffix: "GUI_ACTIVE", "TA_BUSY", ... */
+    int reg;              /* 0 GRBM_STATUS, 1 GRBM_STATUS2 */
+    int bit;
+};
+extern const struct gt_grbm_bit gt_grbm_bits[GT_GRBM_NBITS];
+
+struct gt_grbm_counts {
+    uint64_t polls;
+    uint64_t busy[GT_GRBM_NBITS];
+};
+
+/* Counts busy bits over n reads of GRBM_STATUS and GRBM_STATUS2 spread
+ * over span_ns (0: back to back). Returns 0, or -1 with d set on the
+ * first failed read. */
+int gt_grbm_poll(const struct gt_amd_dev *dev, uint32_t n, uint64_t span_ns,
+                 struct gt_grbm_counts *c, struct gt_diag *d);
+/* Adds one pair of register values to c. */
+void gt_grbm_count(struct gt_grbm_counts *c, uint32_t status, uint32_t status2);
+
+#endif
