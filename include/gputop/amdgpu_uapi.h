@@ -109,6 +109,7 @@ enum {
     GT_GM21_AVERAGE_GFX_POWER = 46,
     GT_GM21_AVERAGE_GFXCLK_FREQUENCY = 64,
     GT_GM21_AVERAGE_UCLK_FREQUENCY = 68,
+    GT_GM21_AVERAGE_FCLK_FREQUENCY = 70,
     GT_GM21_CURRENT_GFXCLK = 76,
 };
 
@@ -140,6 +141,13 @@ _Static_assert(GT_REG_GRBM_STATUS2 == 0x2002u, "GRBM_STATUS2 is dword 0x2002");
 #define GT_REG_SQG_PERFCOUNTER_CTRL   (GT_GC_SEG1 + 0x39d8u)
 #define GT_REG_SQ_PERFCOUNTER_CTRL2   (GT_GC_SEG1 + 0x39e2u)
 #define GT_REG_COMPUTE_PERFCOUNT_ENABLE (GT_GC_SEG0 + 0x1babu)
+/* CP_PERFMON_CNTL: PERFMON_STATE [3:0] (0 disable and reset, 1 start,
+ * 2 stop), PERFMON_ENABLE_MODE [9:8] (1 always count) — Mesa's use on
+ * gfx9+; field layout UNVERIFIED against the GC 11.5 mask header. */
+#define GT_REG_CP_PERFMON_CNTL (GT_GC_SEG1 + 0x3808u)
+#define GT_PERFMON_RESET  0u
+#define GT_PERFMON_START  (1u | (1u << 8))
+#define GT_PERFMON_STOP   (2u | (1u << 8))
 /* SQG_PERFCOUNTER_CTRL: PS_EN 0, GS_EN 2, HS_EN 4, CS_EN 6. */
 #define GT_SQG_CTRL_ALL_STAGES ((1u << 0) | (1u << 2) | (1u << 4) | (1u << 6))
 

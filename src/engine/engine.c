@@ -115,7 +115,9 @@ static int resolve_metric(struct gt_engine *e, size_t i)
     }
     if (!missing)
         return 0;
-    if (missing == 1)
+    if (gt_catalog_absent_reason(e->c, first_missing))
+        snprintf(buf, sizeof(buf), "%s", gt_catalog_absent_reason(e->c, first_missing));
+    else if (missing == 1)
         snprintf(buf, sizeof(buf), "this source has no counter $%s", first_missing);
     else
         snprintf(buf, sizeof(buf), "this source lacks $%s and %zu more counters",

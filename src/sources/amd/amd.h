@@ -77,6 +77,7 @@ enum {
     GT_GM_GFX_ACTIVITY,  /* % */
     GT_GM_DRAM_READS,    /* MB/s */
     GT_GM_DRAM_WRITES,   /* MB/s */
+    GT_GM_FCLK,          /* MHz */
     GT_GM_NFIELDS
 };
 
@@ -92,21 +93,16 @@ struct gt_amd_metrics {
 int gt_amd_metrics_parse(const void *blob, size_t len, struct gt_amd_metrics *m,
                          char *why, size_t whylen);
 extern const char *const gt_amd_metrics_names[GT_GM_NFIELDS];
+/* The value of the field at byte offset off of gpu_metrics_v3_0 (the
+ * catalogue names fields so), whichever format was parsed; 0 when this
+ * blob has no such field or the SMU did not fill it. */
+int gt_amd_metrics_at_v3(const struct gt_amd_metrics *m, int off, uint64_t *out);
 
 /* ---- grbm_poll.c ---- */
 
-#define GT_GRBM_NBITS 20
-
-struct gt_grbm_bit {
-    const char *name;     /* catalogue suffix: "GUI_ACTIVE", "TA_BUSY", ... */
-    int reg;              /* 0 GRBM_STATUS, 1 GRBM_STATUS2 */
-    int bit;
-};
-extern const struct gt_grbm_bit gt_grbm_bits[GT_GRBM_NBITS];
-
 struct gt_grbm_counts {
     uint64_t polls;
-    uint64_t busy[GT_GRBM_NBITS];
+    uint64_t busy[2][32];     /* [0 GRBM_STATUS, 1 GRBM_STATUS2][bit] */
 };
 
 /* Counts busy bits over n reads of GRBM_STATUS and GRBM_STATUS2 spread
@@ -116,5 +112,39 @@ int gt_grbm_poll(const struct gt_amd_dev *dev, uint32_t n, uint64_t span_ns,
                  struct gt_grbm_counts *c, struct gt_diag *d);
 /* Adds one pair of register values to c. */
 void gt_grbm_count(struct gt_grbm_counts *c, uint32_t status, uint32_t status2);
+
+/* ---- regs2_pmc.c ---- */
+
+struct gt_amd_pmc;
+struct gt_amd_device;
+struct gt_catalog;
+
+enum gt_amd_keepon { GT_KEEPON_GFXOFF, GT_KEEPON_PSTATE };
+
+/* Why counters are out of reach, for the rows that need them. */
+enum gt_amd_pmc_fail { GT_PMC_FAIL_OTHER, GT_PMC_FAIL_ROOT, GT_PMC_FAIL_DEBUGFS };
+
+/* Opens debugfs amdgpu_regs2 for the performance counters in c (those of
+ * kind GT_AMD_PMC), keeps GFX powered as keepon says and saves every
+ * register it will write. NULL with d set and *fail saying why. */
+struct gt_amd_pmc *gt_amd_pmc_open(struct gt_amd_dev *dev, const struct gt_amd_device *geom,
+                                   const struct gt_catalog *c, enum gt_amd_keepon keepon,
+                                   enum gt_amd_pmc_fail *fail, struct gt_diag *d);
+/* Counts only the catalogue counters marked in used (all when NULL). */
+void gt_amd_pmc_select(struct gt_amd_pmc *p, const unsigned char *used);
+/* Programs the first pass and starts counting. */
+int gt_amd_pmc_start(struct gt_amd_pmc *p, struct gt_diag *d);
+/* Stops, reads this pass's counters into deltas (by catalogue slot),
+ * fills the others with their last pass's values, starts the next pass.
+ * *estimated gets how many counters were carried over. */
+int gt_amd_pmc_sample(struct gt_amd_pmc *p, uint64_t *deltas, unsigned *estimated,
+                      struct gt_diag *d);
+/* Restores every register written and lets GFX power down again. */
+void gt_amd_pmc_close(struct gt_amd_pmc *p);
+/* Passes per rotation, and counters counted. */
+unsigned gt_amd_pmc_passes(const struct gt_amd_pmc *p);
+unsigned gt_amd_pmc_ncounters(const struct gt_amd_pmc *p);
+/* One line per register bank: counters, passes, limit. */
+void gt_amd_pmc_describe(const struct gt_amd_pmc *p, char *buf, size_t len);
 
 #endif

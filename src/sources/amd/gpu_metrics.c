@@ -11,8 +11,27 @@
 const char *const gt_amd_metrics_names[GT_GM_NFIELDS] = {
     "average_gfxclk_frequency", "average_uclk_frequency", "temperature_gfx",
     "average_socket_power", "average_gfx_power", "average_gfx_activity",
-    "average_dram_reads", "average_dram_writes",
+    "average_dram_reads", "average_dram_writes", "average_fclk_frequency",
 };
+
+/* Where each field sits in gpu_metrics_v3_0, the catalogue's key. */
+static const int v3_offset[GT_GM_NFIELDS] = {
+    GT_GM30_AVERAGE_GFXCLK_FREQUENCY, GT_GM30_AVERAGE_UCLK_FREQUENCY, GT_GM30_TEMPERATURE_GFX,
+    GT_GM30_AVERAGE_SOCKET_POWER, GT_GM30_AVERAGE_GFX_POWER, GT_GM30_AVERAGE_GFX_ACTIVITY,
+    GT_GM30_AVERAGE_DRAM_READS, GT_GM30_AVERAGE_DRAM_WRITES, GT_GM30_AVERAGE_FCLK_FREQUENCY,
+};
+
+int gt_amd_metrics_at_v3(const struct gt_amd_metrics *m, int off, uint64_t *out)
+{
+    int i;
+
+    for (i = 0; i < GT_GM_NFIELDS; i++)
+        if (v3_offset[i] == off && m->have[i]) {
+            *out = m->v[i];
+            return 1;
+        }
+    return 0;
+}
 
 static uint64_t get(const unsigned char *b, size_t off, size_t width)
 {
@@ -56,6 +75,7 @@ static void parse_v3_0(const unsigned char *b, struct gt_amd_metrics *m)
     put16(m, GT_GM_GFX_ACTIVITY, b, GT_GM30_AVERAGE_GFX_ACTIVITY);
     put16(m, GT_GM_DRAM_READS, b, GT_GM30_AVERAGE_DRAM_READS);
     put16(m, GT_GM_DRAM_WRITES, b, GT_GM30_AVERAGE_DRAM_WRITES);
+    put16(m, GT_GM_FCLK, b, GT_GM30_AVERAGE_FCLK_FREQUENCY);
     m->clock_ns = get(b, GT_GM30_SYSTEM_CLOCK_COUNTER, 8);
 }
 
@@ -68,6 +88,7 @@ static void parse_v2_x(const unsigned char *b, struct gt_amd_metrics *m)
     put16(m, GT_GM_SOCKET_POWER, b, GT_GM21_AVERAGE_SOCKET_POWER);
     put16(m, GT_GM_GFX_POWER, b, GT_GM21_AVERAGE_GFX_POWER);
     put16(m, GT_GM_GFX_ACTIVITY, b, GT_GM21_AVERAGE_GFX_ACTIVITY);
+    put16(m, GT_GM_FCLK, b, GT_GM21_AVERAGE_FCLK_FREQUENCY);
     m->clock_ns = get(b, GT_GM21_SYSTEM_CLOCK_COUNTER, 8);
 }
 

@@ -10,25 +10,16 @@
 #include <string.h>
 #include <time.h>
 
-/* Bit positions for GFX10 and later (GC 11 uses the same tables). */
-const struct gt_grbm_bit gt_grbm_bits[GT_GRBM_NBITS] = {
-    { "GUI_ACTIVE", 0, 31 }, { "CB_BUSY", 0, 30 },   { "CP_BUSY", 0, 29 },
-    { "DB_BUSY", 0, 26 },    { "PA_BUSY", 0, 25 },   { "BCI_BUSY", 0, 23 },
-    { "SPI_BUSY", 0, 22 },   { "GE_BUSY", 0, 21 },   { "SX_BUSY", 0, 20 },
-    { "GDS_BUSY", 0, 15 },   { "TA_BUSY", 0, 14 },   { "CPG_BUSY", 1, 30 },
-    { "CPC_BUSY", 1, 29 },   { "CPF_BUSY", 1, 28 },  { "TCP_BUSY", 1, 27 },
-    { "RLC_BUSY", 1, 26 },   { "SDMA_BUSY", 1, 21 }, { "RMI_BUSY", 1, 17 },
-    { "EA_BUSY", 1, 16 },    { "UTCL2_BUSY", 1, 15 },
-};
-
+/* Which bit means which unit is the catalogue's business
+ * (src/catalog/amd_gfx1151.c); here every bit is counted. */
 void gt_grbm_count(struct gt_grbm_counts *c, uint32_t status, uint32_t status2)
 {
-    int i;
+    int b;
 
     c->polls++;
-    for (i = 0; i < GT_GRBM_NBITS; i++) {
-        uint32_t r = gt_grbm_bits[i].reg ? status2 : status;
-        c->busy[i] += (r >> gt_grbm_bits[i].bit) & 1u;
+    for (b = 0; b < 32; b++) {
+        c->busy[0][b] += (status >> b) & 1u;
+        c->busy[1][b] += (status2 >> b) & 1u;
     }
 }
 
