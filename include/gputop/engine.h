@@ -19,9 +19,12 @@ struct gt_unresolved {
     int line, col;         /* in the layout file */
 };
 
-/* Compiles every metric of l against c. Metrics naming counters that c
- * lacks are kept as unavailable; the rest work. NULL only when out of
- * memory. The engine borrows l and c; both must outlive it. */
+/* Compiles every metric of l against c. A reference resolves to the
+ * catalogue counter of that name; else $interval_ns is the snapshot's
+ * length in nanoseconds, and NAME_sum / NAME_avr is counter NAME summed /
+ * averaged over its instances whatever the aggregate rule says. Metrics
+ * naming counters that c lacks are kept as unavailable; the rest work.
+ * NULL only when out of memory. The engine borrows l and c; both must outlive it. */
 struct gt_engine *gt_engine_new(const struct gt_layout *l, const struct gt_catalog *c);
 void gt_engine_free(struct gt_engine *e);
 
@@ -43,6 +46,13 @@ const struct gt_unresolved *gt_engine_unresolved(const struct gt_engine *e, size
 /* Evaluates every metric on s into out[nmetrics]. NaN means no data
  * (including unavailable metrics). Not thread-safe per engine. */
 void gt_engine_eval(struct gt_engine *e, const struct gt_snapshot *s, double *out);
+
+/* A metric's theoretical peak (its layout 'peak') and percent of peak
+ * ('pop', else 100 * value / peak) as of the last gt_engine_eval on e;
+ * NaN without a peak or without data. */
+int    gt_engine_has_peak(const struct gt_engine *e, size_t metric);
+double gt_engine_peak(const struct gt_engine *e, size_t metric);
+double gt_engine_pop(const struct gt_engine *e, size_t metric);
 
 /* Number of instances a metric can be broken down by (shader cores, L2
  * slices, CPU clusters): the largest instance count among the counters it

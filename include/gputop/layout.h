@@ -29,6 +29,11 @@ struct gt_metric_def {
     struct gt_expr *expr;
     int line, col;      /* where expr_text starts in the file */
     int section, group; /* indices into the layout's arrays */
+    /* Optional theoretical peak in the metric's unit, and percent of peak
+     * (default 100 * value / peak when only a peak is given); NULL if none. */
+    char *peak_text, *pop_text;
+    struct gt_expr *peak, *pop;
+    int peak_line, peak_col, pop_line, pop_col;
 };
 
 struct gt_group_def {

@@ -1,11 +1,13 @@
 /* --list-layouts and --check-layout: inspect layouts without a device. */
 #include "gputop/cli.h"
+#include "gputop/amd_gfx1151.h"
 #include "gputop/catalog.h"
 #include "gputop/engine.h"
 #include "gputop/layout.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int gt_cmd_list_layouts(FILE *out)
 {
@@ -37,6 +39,10 @@ static int check_catalog(struct gt_catalog *c, const char *gpu)
     struct gt_device_desc d = { gpu, 4, 2, 128, 0 };
 
     gt_catalog_init(c);
+    if (strcasecmp(gpu, "gfx1151") == 0) {
+        struct gt_amd_device amd = gt_amd_gfx1151_default();
+        return gt_amd_catalog_add(c, &amd, GT_AMD_KINDS_ALL);
+    }
     if (gt_catalog_add_device(c, &d) < 0)
         return -1;
     return gt_catalog_add_cpu(c, 2);
@@ -50,7 +56,7 @@ static int check_against(const struct gt_layout *l, const char *gpu, FILE *out, 
     size_t i, n;
 
     if (check_catalog(&c, gpu) < 0) {
-        fprintf(err, "gputop: no counter catalogue for GPU '%s' (known: T820, T830, G715, G720)\n", gpu);
+        fprintf(err, "gputop: no counter catalogue for GPU '%s' (known: T820, T830, G715, G720, gfx1151)\n", gpu);
         gt_catalog_free(&c);
         return 1;
     }

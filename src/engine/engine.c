@@ -17,10 +17,31 @@ struct input {
     uint8_t mean, ratio;
 };
 
+/* How a reference reduces its counter's instances: by the layout's
+ * aggregate rule, or by the document's suffix (SQ_BUSY_CYCLES_sum,
+ * SQ_BUSY_CYCLES_avr) when the catalogue has only the bare name. */
+enum { MODE_RULE, MODE_SUM, MODE_MEAN, NMODES };
+
+/* The built-in $interval_ns (the snapshot's length) as a counter index. */
+#define COUNTER_INTERVAL (-2)
+
+/* One expression of a metric (value, peak or pop) bound to counters. */
+struct bound {
+    int reg;               /* result register, -1 if none or unavailable */
+    int *counter;          /* per reference: catalogue index, -1 unknown,
+                              COUNTER_INTERVAL */
+    uint8_t *mode;         /* per reference: MODE_* */
+    size_t missing;
+    const char *first_missing;
+};
+
+enum { EXPR_VALUE, EXPR_PEAK, EXPR_POP, NEXPRS };
+
 struct metric_info {
     int reg;               /* result register, -1 if unavailable */
     char *reason;          /* why unavailable */
-    int *counter;          /* per reference: catalogue index, -1 unknown */
+    int *counter;          /* = b[EXPR_VALUE].counter */
+    struct bound b[NEXPRS];
     uint32_t instances;
     int inst_counter;      /* counter whose instances a per-core view uses */
     int instanced;
@@ -32,14 +53,22 @@ struct gt_engine {
     struct gt_program *prog;
     struct input *inputs;
     size_t ninputs;
-    int *input_of;         /* per catalogue counter: input register or -1 */
+    int *input_of;         /* per catalogue counter and mode (k * NMODES + mode),
+                              then $interval_ns: input register or -1 */
     struct metric_info *m;
     size_t nmetrics;
     struct gt_unresolved *unres;
     size_t nunres;
     double *regs;
     uint32_t *result;      /* per metric: the register to read (a NaN one if unavailable) */
+    uint32_t *peak_result, *pop_result;  /* the same for peaks and pops */
+    double *peak, *pop;    /* of the last gt_engine_eval */
 };
+
+static const struct gt_expr *metric_expr(const struct gt_metric_def *def, int which)
+{
+    return which == EXPR_VALUE ? def->expr : which == EXPR_PEAK ? def->peak : def->pop;
+}
 
 static int add_unresolved(struct gt_engine *e, const char *name, size_t metric,
                           int line, int col)
@@ -57,105 +86,246 @@ static int add_unresolved(struct gt_engine *e, const char *name, size_t metric,
     return 0;
 }
 
-static int input_for(struct gt_engine *e, int counter)
+static int mode_mean(const struct gt_engine *e, const struct gt_counter *k, int mode)
 {
-    const struct gt_counter *k = &e->c->counters[counter];
-    struct input *in;
+    if (mode == MODE_RULE)
+        return gt_layout_agg_for(e->l, k->block) == GT_AGG_MEAN;
+    return mode == MODE_MEAN;
+}
 
-    if (e->input_of[counter] >= 0)
-        return e->input_of[counter];
+static int input_for(struct gt_engine *e, int counter, int mode)
+{
+    const struct gt_counter *k;
+    struct input *in;
+    size_t at = counter == COUNTER_INTERVAL ? e->c->ncounters * NMODES
+                                            : (size_t)counter * NMODES + (size_t)mode;
+
+    if (e->input_of[at] >= 0)
+        return e->input_of[at];
     in = &e->inputs[e->ninputs];
+    e->input_of[at] = (int)e->ninputs;
+    if (counter == COUNTER_INTERVAL)
+        return (int)e->ninputs++;   /* n = 0: filled from the snapshot's times */
+    k = &e->c->counters[counter];
     in->slot = k->slot;
     in->n = k->instances;
     in->scale = k->scale;
-    in->mean = gt_layout_agg_for(e->l, k->block) == GT_AGG_MEAN;
+    in->mean = (uint8_t)mode_mean(e, k, mode);
     in->ratio = k->kind == GT_COUNTER_RATIO && k->denominator >= 0;
     if (in->ratio)
         in->den_slot = e->c->counters[k->denominator].slot;
-    e->input_of[counter] = (int)e->ninputs;
     return (int)e->ninputs++;
 }
 
-/* Resolves every reference of metric i; returns 0, or -1 out of memory. */
+/* The catalogue counter a reference names, and how it reduces: the name
+ * itself, the built-in interval, or a bare name with a _sum / _avr suffix. */
+static int find_ref(const struct gt_catalog *c, const char *name, uint8_t *mode)
+{
+    static const struct { const char *suffix; uint8_t mode; } sfx[] = {
+        { "_sum", MODE_SUM }, { "_avr", MODE_MEAN },
+    };
+    size_t i, n = strlen(name);
+    char base[256];
+    int k;
+
+    *mode = MODE_RULE;
+    if (strcmp(name, "interval_ns") == 0)
+        return COUNTER_INTERVAL;
+    if ((k = gt_catalog_find(c, name)) >= 0)
+        return k;
+    for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+        size_t sl = strlen(sfx[i].suffix);
+        if (n <= sl || n - sl >= sizeof(base) || strcmp(name + n - sl, sfx[i].suffix) != 0)
+            continue;
+        memcpy(base, name, n - sl);
+        base[n - sl] = '\0';
+        if ((k = gt_catalog_find(c, base)) >= 0 && c->counters[k].kind != GT_COUNTER_CONSTANT) {
+            *mode = sfx[i].mode;
+            return k;
+        }
+    }
+    return -1;
+}
+
+/* Why the source cannot read name (a _sum / _avr suffix stripped), or
+ * NULL when it simply has no such counter. */
+static const char *absent_reason(const struct gt_catalog *c, const char *name)
+{
+    size_t n = strlen(name);
+    char base[256];
+
+    if (gt_catalog_absent_reason(c, name))
+        return gt_catalog_absent_reason(c, name);
+    if (n <= 4 || n - 4 >= sizeof(base) ||
+        (strcmp(name + n - 4, "_sum") != 0 && strcmp(name + n - 4, "_avr") != 0))
+        return NULL;
+    memcpy(base, name, n - 4);
+    base[n - 4] = '\0';
+    return gt_catalog_absent_reason(c, base);
+}
+
+/* Resolves the references of one expression of metric i; unknown names
+ * are recorded for --check-layout. Returns 0, or -1 out of memory. */
+static int resolve_expr(struct gt_engine *e, size_t i, int which)
+{
+    const struct gt_metric_def *def = &e->l->metrics[i];
+    const struct gt_expr *x = metric_expr(def, which);
+    struct bound *b = &e->m[i].b[which];
+    int base_line = which == EXPR_VALUE ? def->line : which == EXPR_PEAK ? def->peak_line
+                                                                          : def->pop_line;
+    int base_col = which == EXPR_VALUE ? def->col : which == EXPR_PEAK ? def->peak_col
+                                                                        : def->pop_col;
+    size_t r, nrefs = x ? gt_expr_nrefs(x) : 0;
+
+    b->reg = -1;
+    b->counter = calloc(nrefs ? nrefs : 1, sizeof(int));
+    b->mode = calloc(nrefs ? nrefs : 1, 1);
+    if (!b->counter || !b->mode)
+        return -1;
+    for (r = 0; r < nrefs; r++) {
+        const char *name = gt_expr_ref_name(x, r);
+        int k = find_ref(e->c, name, &b->mode[r]), line, col;
+        b->counter[r] = k;
+        if (k != -1)
+            continue;
+        gt_expr_ref_pos(x, r, &line, &col);
+        if (add_unresolved(e, name, i, base_line + line - 1,
+                           line == 1 ? base_col + col - 1 : col) < 0)
+            return -1;
+        if (!b->first_missing)
+            b->first_missing = name;
+        b->missing++;
+    }
+    return 0;
+}
+
+/* Resolves every expression of metric i; returns 0, or -1 out of memory. */
 static int resolve_metric(struct gt_engine *e, size_t i)
 {
     const struct gt_metric_def *def = &e->l->metrics[i];
     struct metric_info *mi = &e->m[i];
-    size_t r, nrefs = gt_expr_nrefs(def->expr), missing = 0;
-    const char *first_missing = NULL;
+    const struct bound *b = &mi->b[EXPR_VALUE];
+    size_t r;
     char buf[256];
+    int w;
 
     mi->reg = -1;
     mi->instances = 1;
     mi->inst_counter = -1;
-    mi->counter = calloc(nrefs ? nrefs : 1, sizeof(int));
-    if (!mi->counter)
-        return -1;
-    for (r = 0; r < nrefs; r++) {
-        const char *name = gt_expr_ref_name(def->expr, r);
-        int k = gt_catalog_find(e->c, name), line, col;
-        mi->counter[r] = k;
+    for (w = 0; w < NEXPRS; w++)
+        if (resolve_expr(e, i, w) < 0)
+            return -1;
+    mi->counter = b->counter;
+    for (r = 0; r < gt_expr_nrefs(def->expr); r++) {
+        int k = b->counter[r];
         if (gt_expr_ref_instanced(def->expr, r))
             mi->instanced = 1;
-        if (k >= 0) {
-            const struct gt_counter *kc = &e->c->counters[k];
-            if (kc->kind != GT_COUNTER_CONSTANT && kc->instances > mi->instances) {
-                mi->instances = kc->instances;
-                mi->inst_counter = k;
-            }
-            continue;
+        if (k >= 0 && e->c->counters[k].kind != GT_COUNTER_CONSTANT &&
+            e->c->counters[k].instances > mi->instances) {
+            mi->instances = e->c->counters[k].instances;
+            mi->inst_counter = k;
         }
-        gt_expr_ref_pos(def->expr, r, &line, &col);
-        if (add_unresolved(e, name, i, def->line + line - 1,
-                           line == 1 ? def->col + col - 1 : col) < 0)
-            return -1;
-        if (!first_missing)
-            first_missing = name;
-        missing++;
     }
-    if (!missing)
+    if (!b->missing)
         return 0;
-    if (gt_catalog_absent_reason(e->c, first_missing))
-        snprintf(buf, sizeof(buf), "%s", gt_catalog_absent_reason(e->c, first_missing));
-    else if (missing == 1)
-        snprintf(buf, sizeof(buf), "this source has no counter $%s", first_missing);
+    if (absent_reason(e->c, b->first_missing))
+        snprintf(buf, sizeof(buf), "%s", absent_reason(e->c, b->first_missing));
+    else if (b->missing == 1)
+        snprintf(buf, sizeof(buf), "this source has no counter $%s", b->first_missing);
     else
         snprintf(buf, sizeof(buf), "this source lacks $%s and %zu more counters",
-                 first_missing, missing - 1);
+                 b->first_missing, b->missing - 1);
     mi->reason = strdup(buf);
     return mi->reason ? 0 : -1;
 }
 
-static int compile_metric(struct gt_engine *e, size_t i)
+/* Numbers the inputs of one expression (before the program exists). */
+static void number_inputs(struct gt_engine *e, size_t i, int which)
 {
-    const struct gt_metric_def *def = &e->l->metrics[i];
-    struct metric_info *mi = &e->m[i];
-    size_t r, nrefs = gt_expr_nrefs(def->expr);
+    const struct gt_expr *x = metric_expr(&e->l->metrics[i], which);
+    const struct bound *b = &e->m[i].b[which];
+    size_t r;
+
+    if (!x || b->missing || e->m[i].reason)
+        return;
+    for (r = 0; r < gt_expr_nrefs(x); r++)
+        if (b->counter[r] == COUNTER_INTERVAL ||
+            e->c->counters[b->counter[r]].kind != GT_COUNTER_CONSTANT)
+            input_for(e, b->counter[r], b->mode[r]);
+}
+
+static int compile_expr(struct gt_engine *e, size_t i, int which)
+{
+    const struct gt_expr *x = metric_expr(&e->l->metrics[i], which);
+    struct bound *bd = &e->m[i].b[which];
+    size_t r, nrefs;
     struct gt_ref_binding *b;
 
-    if (mi->reason)
+    if (!x || bd->missing || e->m[i].reason)
         return 0;
+    nrefs = gt_expr_nrefs(x);
     b = calloc(nrefs ? nrefs : 1, sizeof(*b));
     if (!b)
         return -1;
     for (r = 0; r < nrefs; r++) {
-        const struct gt_counter *k = &e->c->counters[mi->counter[r]];
-        if (k->kind == GT_COUNTER_CONSTANT) {
+        int k = bd->counter[r];
+        if (k >= 0 && e->c->counters[k].kind == GT_COUNTER_CONSTANT) {
             b[r].input = -1;
-            b[r].constant = k->value;
+            b[r].constant = e->c->counters[k].value;
         } else {
-            b[r].input = input_for(e, mi->counter[r]);
+            b[r].input = input_for(e, k, bd->mode[r]);
         }
     }
-    mi->reg = gt_program_add(e->prog, def->expr, b);
+    bd->reg = gt_program_add(e->prog, x, b);
     free(b);
-    return mi->reg < 0 ? -1 : 0;
+    return bd->reg < 0 ? -1 : 0;
+}
+
+static int compile_metric(struct gt_engine *e, size_t i)
+{
+    int w;
+
+    for (w = 0; w < NEXPRS; w++)
+        if (compile_expr(e, i, w) < 0)
+            return -1;
+    e->m[i].reg = e->m[i].b[EXPR_VALUE].reg;
+    return 0;
+}
+
+static uint32_t result_reg(const struct gt_engine *e, int reg)
+{
+    return reg >= 0 ? (uint32_t)reg : (uint32_t)gt_program_nregs(e->prog);
+}
+
+static int alloc_results(struct gt_engine *e)
+{
+    size_t i, n = e->nmetrics ? e->nmetrics : 1;
+
+    /* One register past the program holds NaN for unavailable metrics. */
+    e->regs = calloc(gt_program_nregs(e->prog) + 1, sizeof(double));
+    e->result = calloc(n, sizeof(uint32_t));
+    e->peak_result = calloc(n, sizeof(uint32_t));
+    e->pop_result = calloc(n, sizeof(uint32_t));
+    e->peak = calloc(n, sizeof(double));
+    e->pop = calloc(n, sizeof(double));
+    if (!e->regs || !e->result || !e->peak_result || !e->pop_result || !e->peak || !e->pop)
+        return -1;
+    gt_program_init_regs(e->prog, e->regs);
+    e->regs[gt_program_nregs(e->prog)] = NAN;
+    for (i = 0; i < e->nmetrics; i++) {
+        e->result[i] = result_reg(e, e->m[i].reg);
+        e->peak_result[i] = result_reg(e, e->m[i].b[EXPR_PEAK].reg);
+        e->pop_result[i] = result_reg(e, e->m[i].b[EXPR_POP].reg);
+        e->peak[i] = e->pop[i] = NAN;
+    }
+    return 0;
 }
 
 struct gt_engine *gt_engine_new(const struct gt_layout *l, const struct gt_catalog *c)
 {
     struct gt_engine *e = calloc(1, sizeof(*e));
-    size_t i;
+    size_t i, nin = c->ncounters * NMODES + 1;
+    int w;
 
     if (!e)
         return NULL;
@@ -163,40 +333,28 @@ struct gt_engine *gt_engine_new(const struct gt_layout *l, const struct gt_catal
     e->c = c;
     e->nmetrics = l->nmetrics;
     e->m = calloc(l->nmetrics ? l->nmetrics : 1, sizeof(*e->m));
-    e->input_of = malloc((c->ncounters ? c->ncounters : 1) * sizeof(int));
-    e->inputs = calloc(c->ncounters ? c->ncounters : 1, sizeof(*e->inputs));
+    e->input_of = malloc(nin * sizeof(int));
+    e->inputs = calloc(nin, sizeof(*e->inputs));
     if (!e->m || !e->input_of || !e->inputs)
         goto fail;
-    for (i = 0; i < c->ncounters; i++)
+    for (i = 0; i < nin; i++)
         e->input_of[i] = -1;
     for (i = 0; i < l->nmetrics; i++)
         if (resolve_metric(e, i) < 0)
             goto fail;
     /* Inputs are numbered before the program exists; every counter any
      * available metric uses gets one. */
-    for (i = 0; i < l->nmetrics; i++) {
-        size_t r;
-        if (e->m[i].reason)
-            continue;
-        for (r = 0; r < gt_expr_nrefs(l->metrics[i].expr); r++)
-            if (c->counters[e->m[i].counter[r]].kind != GT_COUNTER_CONSTANT)
-                input_for(e, e->m[i].counter[r]);
-    }
+    for (i = 0; i < l->nmetrics; i++)
+        for (w = 0; w < NEXPRS; w++)
+            number_inputs(e, i, w);
     e->prog = gt_program_new(e->ninputs);
     if (!e->prog)
         goto fail;
     for (i = 0; i < l->nmetrics; i++)
         if (compile_metric(e, i) < 0)
             goto fail;
-    /* One register past the program holds NaN for unavailable metrics. */
-    e->regs = calloc(gt_program_nregs(e->prog) + 1, sizeof(double));
-    e->result = calloc(l->nmetrics ? l->nmetrics : 1, sizeof(uint32_t));
-    if (!e->regs || !e->result)
+    if (alloc_results(e) < 0)
         goto fail;
-    gt_program_init_regs(e->prog, e->regs);
-    e->regs[gt_program_nregs(e->prog)] = NAN;
-    for (i = 0; i < l->nmetrics; i++)
-        e->result[i] = e->m[i].reg >= 0 ? (uint32_t)e->m[i].reg : (uint32_t)gt_program_nregs(e->prog);
     return e;
 fail:
     gt_engine_free(e);
@@ -206,12 +364,16 @@ fail:
 void gt_engine_free(struct gt_engine *e)
 {
     size_t i;
+    int w;
 
     if (!e)
         return;
     for (i = 0; e->m && i < e->nmetrics; i++) {
         free(e->m[i].reason);
-        free(e->m[i].counter);
+        for (w = 0; w < NEXPRS; w++) {
+            free(e->m[i].b[w].counter);
+            free(e->m[i].b[w].mode);
+        }
     }
     free(e->m);
     free(e->inputs);
@@ -219,8 +381,23 @@ void gt_engine_free(struct gt_engine *e)
     free(e->unres);
     free(e->regs);
     free(e->result);
+    free(e->peak_result);
+    free(e->pop_result);
+    free(e->peak);
+    free(e->pop);
     gt_program_free(e->prog);
     free(e);
+}
+
+/* 1 when the program reads counter k under any reduction. */
+static int counter_read(const struct gt_engine *e, size_t k)
+{
+    int m;
+
+    for (m = 0; m < NMODES; m++)
+        if (e->input_of[k * NMODES + (size_t)m] >= 0)
+            return 1;
+    return 0;
 }
 
 /* 1 when counter r is a ratio the program reads and so reads counter k:
@@ -229,7 +406,7 @@ static int ratio_reads(const struct gt_engine *e, size_t r, size_t k)
 {
     const struct gt_counter *rc = &e->c->counters[r], *kc = &e->c->counters[k];
 
-    if (e->input_of[r] < 0 || rc->kind != GT_COUNTER_RATIO || kc->kind == GT_COUNTER_CONSTANT)
+    if (!counter_read(e, r) || rc->kind != GT_COUNTER_RATIO || kc->kind == GT_COUNTER_CONSTANT)
         return 0;
     return rc->denominator == (int)k || kc->slot == rc->slot;
 }
@@ -239,9 +416,9 @@ void gt_engine_used(const struct gt_engine *e, unsigned char *used)
     size_t r, k, n = e->c->ncounters;
 
     for (k = 0; k < n; k++)
-        used[k] = e->input_of[k] >= 0;
+        used[k] = (unsigned char)counter_read(e, k);
     for (r = 0; r < n; r++)
-        if (e->input_of[r] >= 0 && e->c->counters[r].kind == GT_COUNTER_RATIO)
+        if (counter_read(e, r) && e->c->counters[r].kind == GT_COUNTER_RATIO)
             for (k = 0; k < n; k++)
                 used[k] |= (unsigned char)ratio_reads(e, r, k);
 }
@@ -252,7 +429,7 @@ int gt_engine_uses(const struct gt_engine *e, size_t k)
 
     if (k >= e->c->ncounters)
         return 0;
-    if (e->input_of[k] >= 0)
+    if (counter_read(e, k))
         return 1;
     for (r = 0; r < e->c->ncounters; r++)
         if (ratio_reads(e, r, k))
@@ -279,7 +456,7 @@ int gt_engine_spans(const struct gt_engine *e, struct gt_span **out, size_t *nou
         return -1;
     for (k = 0; k < c->ncounters; k++) {
         const struct gt_counter *kc = &c->counters[k];
-        if (e->input_of[k] < 0 || kc->kind == GT_COUNTER_CONSTANT)
+        if (!counter_read(e, k) || kc->kind == GT_COUNTER_CONSTANT)
             continue;
         add_span(sp, &n, kc);
         if (kc->kind == GT_COUNTER_RATIO && kc->denominator >= 0)
@@ -334,17 +511,50 @@ static inline double reduce(const struct input *in, const uint64_t *d)
     return v * in->scale;
 }
 
+/* Percent of peak: the layout's pop expression, else 100 * value / peak. */
+static void eval_peaks(struct gt_engine *e, const double *out)
+{
+    size_t i;
+
+    for (i = 0; i < e->nmetrics; i++) {
+        if (!e->l->metrics[i].peak)
+            continue;
+        e->peak[i] = e->regs[e->peak_result[i]];
+        e->pop[i] = e->l->metrics[i].pop ? e->regs[e->pop_result[i]]
+                                         : gt_op_div(100.0 * out[i], e->peak[i]);
+    }
+}
+
 void gt_engine_eval(struct gt_engine *e, const struct gt_snapshot *s, double *out)
 {
     const struct input *in = e->inputs, *end = e->inputs + e->ninputs;
     double *r = e->regs;
     size_t i;
+    int iv = e->input_of[e->c->ncounters * NMODES];
 
     for (; in < end; in++, r++)
         *r = reduce(in, s->deltas);
+    if (iv >= 0)
+        e->regs[iv] = (double)gt_snapshot_ns(s);
     gt_program_run(e->prog, e->regs);
     for (i = 0; i < e->nmetrics; i++)
         out[i] = e->regs[e->result[i]];
+    eval_peaks(e, out);
+}
+
+int gt_engine_has_peak(const struct gt_engine *e, size_t metric)
+{
+    return metric < e->nmetrics && e->l->metrics[metric].peak != NULL;
+}
+
+double gt_engine_peak(const struct gt_engine *e, size_t metric)
+{
+    return gt_engine_has_peak(e, metric) ? e->peak[metric] : NAN;
+}
+
+double gt_engine_pop(const struct gt_engine *e, size_t metric)
+{
+    return gt_engine_has_peak(e, metric) ? e->pop[metric] : NAN;
 }
 
 uint32_t gt_engine_instances(const struct gt_engine *e, size_t metric)
@@ -387,11 +597,14 @@ static double instance_value(const struct gt_engine *e, const struct gt_snapshot
 static double ref_value(void *arg, size_t ref)
 {
     const struct inst_ctx *x = arg;
-    int counter = x->mi->counter[ref];
-    const struct gt_counter *k = &x->e->c->counters[counter];
+    int counter = x->mi->counter[ref], mode = x->mi->b[EXPR_VALUE].mode[ref];
+    const struct gt_counter *k;
     struct input in;
     double v;
 
+    if (counter == COUNTER_INTERVAL)
+        return (double)gt_snapshot_ns(x->s);
+    k = &x->e->c->counters[counter];
     if (k->kind == GT_COUNTER_CONSTANT)
         return k->value;
     if (gt_expr_ref_instanced(x->expr, ref))
@@ -401,7 +614,7 @@ static double ref_value(void *arg, size_t ref)
          strcmp(k->block, x->e->c->counters[x->mi->inst_counter].block) == 0)) {
         /* As if every instance behaved like this one. */
         v = instance_value(x->e, x->s, counter, x->inst);
-        if (k->kind == GT_COUNTER_DELTA && gt_layout_agg_for(x->e->l, k->block) == GT_AGG_SUM)
+        if (k->kind == GT_COUNTER_DELTA && !mode_mean(x->e, k, mode))
             v *= k->instances;
         return v;
     }
@@ -409,7 +622,7 @@ static double ref_value(void *arg, size_t ref)
     in.slot = k->slot;
     in.n = k->instances;
     in.scale = k->scale;
-    in.mean = gt_layout_agg_for(x->e->l, k->block) == GT_AGG_MEAN;
+    in.mean = (uint8_t)mode_mean(x->e, k, mode);
     in.ratio = k->kind == GT_COUNTER_RATIO && k->denominator >= 0;
     if (in.ratio)
         in.den_slot = x->e->c->counters[k->denominator].slot;

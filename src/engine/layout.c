@@ -32,7 +32,7 @@ struct parse {
     int in_body;
     long section, group, metric;   /* current, -1 if none */
     /* continuation of a multi-line value */
-    enum { CONT_NONE, CONT_EXPR, CONT_DESC } cont;
+    enum { CONT_NONE, CONT_EXPR, CONT_DESC, CONT_PEAK, CONT_POP } cont;
     size_t cont_indent;
     char *buf;                     /* expr text being collected */
     size_t buflen, bufcap;
@@ -476,20 +476,41 @@ static int buf_add(struct parse *p, const char *s, size_t n)
     return 0;
 }
 
-static int do_expr(struct parse *p, const struct line *ln)
+/* Where the expression of an expr, peak or pop statement goes. */
+struct expr_target {
+    const char *kw;
+    char **text;
+    struct gt_expr **expr;
+    int *line, *col;
+};
+
+static struct expr_target expr_target(struct gt_metric_def *m, int cont)
+{
+    struct expr_target t = { "expr", &m->expr_text, &m->expr, &m->line, &m->col };
+
+    if (cont == CONT_PEAK)
+        t = (struct expr_target){ "peak", &m->peak_text, &m->peak, &m->peak_line, &m->peak_col };
+    else if (cont == CONT_POP)
+        t = (struct expr_target){ "pop", &m->pop_text, &m->pop, &m->pop_line, &m->pop_col };
+    return t;
+}
+
+static int do_expr(struct parse *p, const struct line *ln, int cont)
 {
     struct gt_metric_def *m = &p->l->metrics[p->metric];
+    struct expr_target t = expr_target(m, cont);
 
-    if (m->col)
-        return fail(p, ln->no, 1, "metric '%s' already has an expr (line %d)", m->title, m->line);
+    if (*t.col)
+        return fail(p, ln->no, 1, "metric '%s' already has a%s %s (line %d)", m->title,
+                    cont == CONT_EXPR ? "n" : "", t.kw, *t.line);
     if (ln->vallen == 0)
-        return fail(p, ln->no, (int)ln->len + 1, "'expr' needs an expression");
+        return fail(p, ln->no, (int)ln->len + 1, "'%s' needs an expression", t.kw);
     p->buflen = 0;
     if (buf_add(p, ln->val, ln->vallen) < 0)
         return oom(p, ln);
-    m->line = ln->no;
-    m->col = col_of(ln, ln->val);
-    p->cont = CONT_EXPR;
+    *t.line = ln->no;
+    *t.col = col_of(ln, ln->val);
+    p->cont = cont;
     p->cont_indent = ln->indent;
     p->pending_blank = 0;
     return 0;
@@ -545,29 +566,29 @@ static int do_metric_string(struct parse *p, const struct line *ln, char **dst, 
 /* Ends a pending continuation: compiles a collected expression. */
 static int end_continuation(struct parse *p)
 {
-    struct gt_metric_def *m;
+    struct expr_target t;
     struct gt_diag ed;
     int line, col;
 
-    if (p->cont != CONT_EXPR) {
+    if (p->cont == CONT_NONE || p->cont == CONT_DESC) {
         p->cont = CONT_NONE;
         return 0;
     }
+    t = expr_target(&p->l->metrics[p->metric], p->cont);
     p->cont = CONT_NONE;
-    m = &p->l->metrics[p->metric];
     while (p->buflen && isspace((unsigned char)p->buf[p->buflen - 1]))
         p->buf[--p->buflen] = '\0';
-    m->expr_text = dup_n(p->buf, p->buflen);
-    if (!m->expr_text)
-        return fail(p, m->line, m->col, "out of memory");
+    *t.text = dup_n(p->buf, p->buflen);
+    if (!*t.text)
+        return fail(p, *t.line, *t.col, "out of memory");
     gt_diag_clear(&ed);
-    m->expr = gt_expr_parse(m->expr_text, strlen(m->expr_text), &ed);
-    if (m->expr)
+    *t.expr = gt_expr_parse(*t.text, strlen(*t.text), &ed);
+    if (*t.expr)
         return 0;
     /* Expression positions are relative to its text; its first line starts
-     * at the expr's column, later lines are whole file lines. */
-    line = m->line + (ed.line > 0 ? ed.line - 1 : 0);
-    col = ed.line <= 1 ? m->col + ed.col - 1 : ed.col;
+     * at the statement's column, later lines are whole file lines. */
+    line = *t.line + (ed.line > 0 ? ed.line - 1 : 0);
+    col = ed.line <= 1 ? *t.col + ed.col - 1 : ed.col;
     return fail(p, line, col, "%s", ed.msg);
 }
 
@@ -583,6 +604,8 @@ static int finish_metric(struct parse *p)
     p->metric = -1;
     if (!m->expr)
         return fail(p, p->metric_line, 1, "metric '%s' has no expr", m->title);
+    if (m->pop && !m->peak)
+        return fail(p, m->pop_line, 1, "metric '%s' has a pop but no peak", m->title);
     if ((int)m->show < 0)
         return fail(p, p->metric_line, 1, "metric '%s' has no 'show' (percent, count or value)",
                     m->title);
@@ -651,11 +674,13 @@ static int statement(struct parse *p, const struct line *ln)
     if (keyword_is(ln, "metric"))
         return need_context(p, ln, p->group, "a group") < 0 ? -1 : do_metric(p, ln);
     if (keyword_is(ln, "expr") || keyword_is(ln, "unit") || keyword_is(ln, "show")
-        || keyword_is(ln, "desc") || keyword_is(ln, "ref")) {
+        || keyword_is(ln, "desc") || keyword_is(ln, "ref") || keyword_is(ln, "peak")
+        || keyword_is(ln, "pop")) {
         if (need_context(p, ln, p->metric, "a metric") < 0)
             return -1;
-        if (keyword_is(ln, "expr"))
-            return do_expr(p, ln);
+        if (keyword_is(ln, "expr") || keyword_is(ln, "peak") || keyword_is(ln, "pop"))
+            return do_expr(p, ln, keyword_is(ln, "expr") ? CONT_EXPR
+                                  : keyword_is(ln, "peak") ? CONT_PEAK : CONT_POP);
         if (keyword_is(ln, "desc"))
             return do_desc(p, ln);
         if (keyword_is(ln, "show"))
@@ -690,7 +715,7 @@ static int continuation(struct parse *p, const struct line *ln)
 {
     struct gt_metric_def *m = &p->l->metrics[p->metric];
 
-    if (p->cont == CONT_EXPR) {
+    if (p->cont != CONT_DESC) {
         /* Keep the line whole so columns in it are the file's columns. */
         while (p->pending_blank > 0) {
             if (buf_add(p, "\n", 1) < 0)
@@ -876,6 +901,10 @@ void gt_layout_free(struct gt_layout *l)
         free(m->desc);
         free(m->expr_text);
         gt_expr_free(m->expr);
+        free(m->peak_text);
+        gt_expr_free(m->peak);
+        free(m->pop_text);
+        gt_expr_free(m->pop);
     }
     free(l->metrics);
     for (i = 0; i < l->ntriage; i++) {
