@@ -301,8 +301,11 @@ static void describe(struct gt_source *s, const struct amd_src *a)
     s->info.gpu_id = dev->drm.device;
     s->info.shader_cores = a->geom.cu;
     s->info.l2_slices = a->geom.gl2c;
+    /* The per-block plan is in --probe; the header line has room for a summary. */
     if (a->pmc)
-        gt_amd_pmc_describe(a->pmc, pmc, sizeof(pmc));
+        snprintf(pmc, sizeof(pmc), "%u counters rotated over %u pass%s",
+                 gt_amd_pmc_ncounters(a->pmc), gt_amd_pmc_passes(a->pmc),
+                 gt_amd_pmc_passes(a->pmc) == 1 ? "" : "es");
     snprintf(s->info.detail, sizeof(s->info.detail), "amdgpu %d.%d.%d, %u CUs @ %.0f MHz, "
              "%s, %s; counters: %.100s", dev->drv_major, dev->drv_minor, dev->drv_patch,
              a->geom.cu, a->geom.max_sclk_mhz, a->metrics_only ? "gpu_metrics only"
