@@ -564,3 +564,108 @@ Test(amdgpu, probe_describes_the_device)
     cr_expect_eq(fa_stats(fa)->open_fds, 0);
     fa_free(fa);
 }
+
+/* ---- the binary, as a user runs it ---- */
+
+#include <signal.h>
+#include <unistd.h>
+#include "fakes/tmux.h"
+
+static const char *amdfake_bin(void)
+{
+    const char *b = getenv("GPUTOP_AMDFAKE_BIN");
+
+    return b ? b : "build/native/tests/gputop-amdfake";
+}
+
+static char *slurp(const char *path)
+{
+    char *buf = NULL;
+    size_t len = 0, n;
+    char chunk[4096];
+    FILE *f = fopen(path, "r"), *m = open_memstream(&buf, &len);
+
+    cr_assert_not_null(m);
+    while (f && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        fwrite(chunk, 1, n, m);
+    if (f)
+        fclose(f);
+    fclose(m);
+    return buf;
+}
+
+Test(amdgpu, dashboard_says_needs_root_then_restores_on_sigterm, .timeout = 60)
+{
+    char cmd[768], err[64], *s;
+    struct tmux t;
+    int found, pid, i;
+
+    /* As a normal user: the counter rows say why, the rest has values. */
+    snprintf(cmd, sizeof(cmd), "exec %s -- --no-cpu --source amdgpu:polls=4", amdfake_bin());
+    cr_assert_eq(tmux_start(&t, 110, 40, "", cmd), 0);
+    s = tmux_wait_for(&t, "Strix Halo", 10000, &found);
+    cr_assert(found, "%s", s);
+    free(s);
+    tmux_literal(&t, "1");                      /* System Speed-of-Light */
+    s = tmux_wait_for(&t, "needs root", 10000, &found);
+    cr_assert(found, "counter rows say 'needs root':\n%s", s);
+    cr_assert(strstr(s, "Strix Halo"), "header names the GPU:\n%s", s);
+    free(s);
+    tmux_literal(&t, "q");
+    tmux_stop(&t);
+
+    /* As root, counting; SIGTERM puts every register back. */
+    snprintf(err, sizeof(err), "/tmp/gputop-amd-%d.err", (int)getpid());
+    snprintf(cmd, sizeof(cmd), "exec %s root GL2C:42:0=300 GL2C:43:0=100 -- --no-cpu "
+             "--source amdgpu:polls=4 2>%s", amdfake_bin(), err);
+    cr_assert_eq(tmux_start(&t, 110, 40, "", cmd), 0);
+    s = tmux_wait_for(&t, "Strix Halo", 10000, &found);
+    cr_assert(found, "%s", s);
+    free(s);
+    tmux_literal(&t, "1");
+    s = tmux_wait_for(&t, "75.0", 10000, &found);
+    cr_assert(found, "L2 hit rate 300 / (300 + 100) on screen:\n%s", s);
+    free(s);
+    pid = tmux_pane_pid(&t);
+    cr_assert_gt(pid, 0);
+    kill(pid, SIGTERM);
+    for (i = 0; i < 200 && tmux_alive(&t); i++)
+        usleep(50000);
+    tmux_stop(&t);
+    s = slurp(err);
+    unlink(err);
+    cr_assert(strstr(s, "registers written, 0 not restored, 0 GFXOFF requests held, 0 fds "
+                        "open, woken 0 times"), "after SIGTERM: %s", s);
+    cr_assert(!strstr(s, " 0 registers written"), "nothing was counted: %s", s);
+    free(s);
+}
+
+Test(amdgpu, batch_restores_on_sigint, .timeout = 60)
+{
+    char cmd[1024], *s;
+    FILE *p;
+
+    /* The shell waits for the first record, then interrupts gputop. */
+    snprintf(cmd, sizeof(cmd),
+             "out=/tmp/gputop-amd-int-$$; %s root SQG:3:0=1000 -- -b -i 50 --no-cpu "
+             "--source amdgpu:polls=2 >$out.o 2>$out.e & pid=$!; "
+             "for i in $(seq 200); do grep -q interval $out.o 2>/dev/null && break; "
+             "sleep 0.05; done; kill -INT $pid; wait $pid; cat $out.e; rm -f $out.o $out.e",
+             amdfake_bin());
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    {
+        char *buf = NULL;
+        size_t len = 0, n;
+        char chunk[4096];
+        FILE *m = open_memstream(&buf, &len);
+        while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+            fwrite(chunk, 1, n, m);
+        fclose(m);
+        s = buf;
+    }
+    pclose(p);
+    cr_assert(strstr(s, "0 not restored, 0 GFXOFF requests held"), "after SIGINT: %s", s);
+    cr_assert(!strstr(s, " 0 registers written"), "nothing was counted: %s", s);
+    free(s);
+}

@@ -40,6 +40,7 @@ enum { EXPR_VALUE, EXPR_PEAK, EXPR_POP, NEXPRS };
 struct metric_info {
     int reg;               /* result register, -1 if unavailable */
     char *reason;          /* why unavailable */
+    int from_source;       /* reason given by the source ("needs root: ...") */
     int *counter;          /* = b[EXPR_VALUE].counter */
     struct bound b[NEXPRS];
     uint32_t instances;
@@ -228,8 +229,10 @@ static int resolve_metric(struct gt_engine *e, size_t i)
     }
     if (!b->missing)
         return 0;
-    if (absent_reason(e->c, b->first_missing))
+    if (absent_reason(e->c, b->first_missing)) {
         snprintf(buf, sizeof(buf), "%s", absent_reason(e->c, b->first_missing));
+        mi->from_source = 1;
+    }
     else if (b->missing == 1)
         snprintf(buf, sizeof(buf), "this source has no counter $%s", b->first_missing);
     else
@@ -472,6 +475,17 @@ size_t gt_engine_nmetrics(const struct gt_engine *e) { return e->nmetrics; }
 const char *gt_engine_unavailable(const struct gt_engine *e, size_t metric)
 {
     return metric < e->nmetrics ? e->m[metric].reason : "no such metric";
+}
+
+size_t gt_engine_unavailable_label(const struct gt_engine *e, size_t metric)
+{
+    const char *why = gt_engine_unavailable(e, metric);
+    size_t n;
+
+    if (!why || metric >= e->nmetrics || !e->m[metric].from_source)
+        return 0;
+    n = strcspn(why, ":");
+    return n <= 24 ? n : 0;
 }
 
 size_t gt_engine_nunresolved(const struct gt_engine *e) { return e->nunres; }

@@ -194,7 +194,9 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r)
     tui_put_clipped(t, y, 0, name, nw, selected ? ST_SELECTED : ST_PLAIN);
     x = nw + 1;
     if (why) {
-        tui_put(t, y, x, "unavailable", -1, ST_DIM);
+        /* A source's own reason ("needs root") says more than the word. */
+        size_t label = gt_engine_unavailable_label(t->cfg->engine, r->idx);
+        tui_put(t, y, x, label ? why : "unavailable", label ? (int)label : -1, ST_DIM);
         return;
     }
     if (r->kind == ROW_BUCKET && !isnan(v) && (frac = bar_fraction(t, r, t->vals[r->idx])) >= 0) {
