@@ -36,7 +36,8 @@ struct amd_src {
     int metrics_fd;            /* gpu_metrics, -1 without */
     struct gt_amd_metrics first;   /* the blob read at open: which fields exist */
     int have_metrics;
-    uint64_t last_ns;
+    uint64_t last_ns;          /* end of the previous interval */
+    uint64_t last_call;        /* when sample() was last called: the period */
     int asleep_at_open;
     unsigned warned_pmc;
 };
@@ -380,7 +381,7 @@ static int amd_start(struct gt_source *s, struct gt_diag *d)
 {
     struct amd_src *a = s->priv;
 
-    a->last_ns = gt_now_ns();
+    a->last_ns = a->last_call = gt_now_ns();
     return a->pmc ? gt_amd_pmc_start(a->pmc, d) : 0;
 }
 
@@ -449,11 +450,12 @@ static void sample_power(struct gt_source *s, struct amd_src *a, struct gt_snaps
 static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
 {
     struct amd_src *a = s->priv;
-    uint64_t start = gt_now_ns(), span = start > a->last_ns ? start - a->last_ns : 0;
+    uint64_t start = gt_now_ns(), span = start > a->last_call ? start - a->last_call : 0;
     unsigned est = 0;
     char state[32];
 
     out->nsamples = 1;
+    a->last_call = start;
     if (gt_amd_power_state(&a->dev, state, sizeof(state)) == GT_AMD_ASLEEP) {
         a->last_ns = start;
         gt_diag_set(d, "asleep: %s is runtime-suspended (%s); gputop leaves it asleep and "
