@@ -523,6 +523,11 @@ void gt_amd_describe_source(const struct gt_source *s, FILE *out)
         fprintf(out, "power:            asleep (runtime-suspended): not opened, so not woken\n");
         return;
     }
+    {
+        char state[32];
+        gt_amd_power_state(dev, state, sizeof(state));
+        fprintf(out, "power:            %s (checked in sysfs before every sample)\n", state);
+    }
     fprintf(out, "driver:           %s %d.%d.%d\n", dev->driver, dev->drv_major, dev->drv_minor,
             dev->drv_patch);
     fprintf(out, "GPU:              %s, family %u, GC %u.%u.%u\n", s->info.gpu, dev->family,
