@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fakes/fake_amdgpu.h"
+#include "../src/sources/amd/amd.h"
 #include "gputop/amdgpu.h"
 #include "gputop/engine.h"
 #include "gputop/layout.h"
@@ -299,6 +300,30 @@ Test(amdgpu, sensors_stand_in_without_gpu_metrics)
     NEAR(am_metric(&t, "Socket power"), 42.0);
     cr_expect_not_null(am_unavailable(&t, "DRAM read bandwidth"));
     am_stop(&t);
+}
+
+Test(amdgpu, gpu_metrics_blobs_that_do_not_parse)
+{
+    unsigned char b[264];
+    struct gt_amd_metrics m;
+    char why[160];
+    uint16_t size = 264;
+
+    memset(b, 0, sizeof(b));
+    cr_expect_eq(gt_amd_metrics_parse(b, 3, &m, why, sizeof(why)), -1);
+    HAS(why, "shorter than its 4-byte header");
+    memcpy(b, &size, 2);
+    b[2] = 1;
+    b[3] = 5;
+    cr_expect_eq(gt_amd_metrics_parse(b, sizeof(b), &m, why, sizeof(why)), -1);
+    HAS(why, "format 1.5, which gputop does not know");
+    b[2] = 3;
+    b[3] = 0;
+    cr_expect_eq(gt_amd_metrics_parse(b, 200, &m, why, sizeof(why)), -1);
+    HAS(why, "format 3.0 says 264 bytes and 200 arrived; the layout has 264");
+    cr_expect_eq(gt_amd_metrics_parse(b, sizeof(b), &m, why, sizeof(why)), 0);
+    /* All-zero fields are values (0 MHz), not "unfilled" (all ones). */
+    cr_expect_eq(m.have[GT_GM_GFXCLK], 1);
 }
 
 /* ---- a sleeping GPU ---- */

@@ -92,7 +92,6 @@ struct gt_amd_metrics {
  * Returns 0, or -1 with why set (short, unknown revision, size mismatch). */
 int gt_amd_metrics_parse(const void *blob, size_t len, struct gt_amd_metrics *m,
                          char *why, size_t whylen);
-extern const char *const gt_amd_metrics_names[GT_GM_NFIELDS];
 /* The value of the field at byte offset off of gpu_metrics_v3_0 (the
  * catalogue names fields so), whichever format was parsed; 0 when this
  * blob has no such field or the SMU did not fill it. */

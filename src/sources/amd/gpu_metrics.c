@@ -8,12 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const gt_amd_metrics_names[GT_GM_NFIELDS] = {
-    "average_gfxclk_frequency", "average_uclk_frequency", "temperature_gfx",
-    "average_socket_power", "average_gfx_power", "average_gfx_activity",
-    "average_dram_reads", "average_dram_writes", "average_fclk_frequency",
-};
-
 /* Where each field sits in gpu_metrics_v3_0, the catalogue's key. */
 static const int v3_offset[GT_GM_NFIELDS] = {
     GT_GM30_AVERAGE_GFXCLK_FREQUENCY, GT_GM30_AVERAGE_UCLK_FREQUENCY, GT_GM30_TEMPERATURE_GFX,
