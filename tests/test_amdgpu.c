@@ -694,3 +694,24 @@ Test(amdgpu, batch_restores_on_sigint, .timeout = 60)
     cr_assert(!strstr(s, " 0 registers written"), "nothing was counted: %s", s);
     free(s);
 }
+
+Test(amdgpu, without_source_the_amd_gpu_is_found, .timeout = 60)
+{
+    char cmd[512], chunk[4096], *buf = NULL;
+    size_t len = 0, n;
+    FILE *p, *m = open_memstream(&buf, &len);
+
+    /* No Mali node in the fake: discovery moves on to the AMD GPU. */
+    snprintf(cmd, sizeof(cmd), "%s -- -b -f csv -n 1 -i 50 --no-cpu --metrics 'Shader clock' "
+             "2>&1", amdfake_bin());
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+        fwrite(chunk, 1, n, m);
+    cr_expect_eq(pclose(p), 0);
+    fclose(m);
+    /* The fake's GFX_SCLK sensor (no gpu_metrics gfxclk filled): 2900 MHz. */
+    HAS(buf, "Shader clock [MHz]");
+    HAS(buf, ",2900\n");
+    free(buf);
+}
