@@ -33,6 +33,8 @@ struct gt_batch_opts {
 struct gt_column {
     size_t metric;
     int instance;              /* -1 for the metric's own value */
+    int pop;                   /* 1: the metric's percent of peak ("TITLE %
+                                  of peak", unit %), after its value column */
     char key[96];              /* JSON key: ref, or title; unique */
     char title[160];           /* the metric's title, with the guide reference
                                   (or section) when another metric has the

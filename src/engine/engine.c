@@ -64,6 +64,8 @@ struct gt_engine {
     uint32_t *result;      /* per metric: the register to read (a NaN one if unavailable) */
     uint32_t *peak_result, *pop_result;  /* the same for peaks and pops */
     double *peak, *pop;    /* of the last gt_engine_eval */
+    uint32_t *with_peak;   /* the metrics that have a peak, so evaluation */
+    size_t nwith_peak;     /* touches no other metric's definition */
 };
 
 static const struct gt_expr *metric_expr(const struct gt_metric_def *def, int which)
@@ -311,7 +313,9 @@ static int alloc_results(struct gt_engine *e)
     e->pop_result = calloc(n, sizeof(uint32_t));
     e->peak = calloc(n, sizeof(double));
     e->pop = calloc(n, sizeof(double));
-    if (!e->regs || !e->result || !e->peak_result || !e->pop_result || !e->peak || !e->pop)
+    e->with_peak = calloc(n, sizeof(uint32_t));
+    if (!e->regs || !e->result || !e->peak_result || !e->pop_result || !e->peak || !e->pop ||
+        !e->with_peak)
         return -1;
     gt_program_init_regs(e->prog, e->regs);
     e->regs[gt_program_nregs(e->prog)] = NAN;
@@ -320,6 +324,8 @@ static int alloc_results(struct gt_engine *e)
         e->peak_result[i] = result_reg(e, e->m[i].b[EXPR_PEAK].reg);
         e->pop_result[i] = result_reg(e, e->m[i].b[EXPR_POP].reg);
         e->peak[i] = e->pop[i] = NAN;
+        if (e->l->metrics[i].peak)
+            e->with_peak[e->nwith_peak++] = (uint32_t)i;
     }
     return 0;
 }
@@ -388,6 +394,7 @@ void gt_engine_free(struct gt_engine *e)
     free(e->pop_result);
     free(e->peak);
     free(e->pop);
+    free(e->with_peak);
     gt_program_free(e->prog);
     free(e);
 }
@@ -528,11 +535,10 @@ static inline double reduce(const struct input *in, const uint64_t *d)
 /* Percent of peak: the layout's pop expression, else 100 * value / peak. */
 static void eval_peaks(struct gt_engine *e, const double *out)
 {
-    size_t i;
+    size_t k;
 
-    for (i = 0; i < e->nmetrics; i++) {
-        if (!e->l->metrics[i].peak)
-            continue;
+    for (k = 0; k < e->nwith_peak; k++) {
+        uint32_t i = e->with_peak[k];
         e->peak[i] = e->regs[e->peak_result[i]];
         e->pop[i] = e->l->metrics[i].pop ? e->regs[e->pop_result[i]]
                                          : gt_op_div(100.0 * out[i], e->peak[i]);

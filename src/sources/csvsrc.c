@@ -1,7 +1,9 @@
 /* The csv source: imports counter deltas from a CSV file (one column per
- * Streamline counter instance, one row per sample; gputop-capture(5)).
+ * Streamline counter instance, or AMD gfx1151 counter instance with
+ * gpu=gfx1151, one row per sample; gputop-capture(5)).
  * Values are taken as the vendor tools report them, their scale already
  * applied; with the raw option they are hardware deltas and get it. */
+#include "gputop/amd_gfx1151.h"
 #include "gputop/source.h"
 
 #include <errno.h>
@@ -24,7 +26,8 @@ enum group_kind { G_DELTA, G_CONSTANT, G_CPU };
 struct group {
     char name[CSV_MAX_NAME + 1];
     enum group_kind kind;
-    const struct gt_counter_def *def;   /* NULL for CPU counters */
+    const struct gt_counter_def *def;   /* NULL for CPU and AMD counters */
+    const struct gt_amd_counter_def *amd; /* gpu=gfx1151: the AMD row */
     int indexed;
     uint32_t ninst;
     size_t first_field;                 /* for messages */
@@ -59,6 +62,7 @@ struct csv {
     uint64_t t;                         /* accumulated interval_ns */
     char gpu[16];                       /* gpu= argument, "" if none */
     int raw;                            /* values are hardware deltas: apply the scale */
+    int amd;                            /* gpu=gfx1151: AMD counter names */
     int ambiguous, ended;
 };
 
@@ -262,13 +266,18 @@ static size_t distance(const char *a, const char *b)
     return row[lb];
 }
 
-static const char *closest_name(const char *name)
+static const char *closest_name(const char *name, int amd)
 {
     const struct gt_counter_table *t;
     const char *best = NULL;
     size_t i, j, bd = SIZE_MAX, dd;
 
-    for (i = 0; (t = gt_counter_table_at(i)) != NULL; i++)
+    for (i = 0; amd && i < gt_amd_gfx1151_ncounters; i++)
+        if ((dd = distance(name, gt_amd_gfx1151_counters[i].name)) < bd) {
+            bd = dd;
+            best = gt_amd_gfx1151_counters[i].name;
+        }
+    for (i = 0; !amd && (t = gt_counter_table_at(i)) != NULL; i++)
         for (j = 0; j < t->ndefs; j++)
             if ((dd = distance(name, t->defs[j].name)) < bd) {
                 bd = dd;
@@ -316,8 +325,10 @@ static int is_cpu_name(const char *name)
 
 static int unknown_name(struct csv *c, const struct field *f, const char *name, struct gt_diag *d)
 {
-    const char *near = closest_name(name);
+    const char *near = closest_name(name, c->amd);
 
+    if (!c->amd && gt_amd_gfx1151_find(name))
+        return fail_at(d, c, f->col, "'%s' is an AMD gfx1151 counter: add gpu=gfx1151", name);
     if (strcmp(name, "CPUActivityUser") == 0 || strcmp(name, "CPUActivitySystem") == 0)
         return fail_at(d, c, f->col, "'%s' is computed from the CPUTicks* columns; give "
                        "CPUTicksUser, CPUTicksSystem and CPUTicksTotal instead", name);
@@ -348,7 +359,9 @@ static int new_group(struct csv *c, const char *name, const struct field *f, siz
     g->counter = -1;
     if (is_cpu_name(name)) {
         g->kind = G_CPU;
-    } else if ((g->def = any_def(name)) != NULL) {
+    } else if (c->amd && (g->amd = gt_amd_gfx1151_find(name)) != NULL) {
+        g->kind = g->amd->kind == GT_AMD_CONSTANT ? G_CONSTANT : G_DELTA;
+    } else if (!c->amd && (g->def = any_def(name)) != NULL) {
         g->kind = strcmp(g->def->block, "constant") == 0 ? G_CONSTANT : G_DELTA;
     } else {
         return unknown_name(c, f, name, d);
@@ -522,6 +535,12 @@ static int add_group(struct gt_catalog *cat, struct group *g, const struct gt_co
         return g->counter = gt_catalog_add(cat, g->name, "cluster", GT_COUNTER_DELTA, g->ninst, 1.0);
     if (g->kind == G_CONSTANT)
         return g->counter = gt_catalog_add_constant(cat, g->name, 0);
+    if (g->amd) {
+        g->counter = gt_catalog_add(cat, g->name, g->amd->block, GT_COUNTER_DELTA, g->ninst, 1.0);
+        if (g->counter >= 0)
+            cat->counters[g->counter].hw_index = g->amd->event;
+        return g->counter;
+    }
     if (t && table_def(t, g->name))
         def = table_def(t, g->name);
     g->def = def;
@@ -559,7 +578,8 @@ static uint32_t block_instances(const struct csv *c, const char *block)
     size_t g;
 
     for (g = 0; g < c->ngroups; g++)
-        if (c->groups[g].kind == G_DELTA && strcmp(c->groups[g].def->block, block) == 0 &&
+        if (c->groups[g].kind == G_DELTA && c->groups[g].def &&
+            strcmp(c->groups[g].def->block, block) == 0 &&
             c->groups[g].ninst > n)
             n = c->groups[g].ninst;
     return n;
@@ -590,11 +610,29 @@ static const struct gt_counter_table *pick_table(const struct csv *c, char *gpu,
     return t;
 }
 
+/* gpu=gfx1151: the layout is amd-gfx1151; a CU count not given as the
+ * cu_per_gpu column is TCP's instance count (one vector L0 per CU). */
+static int describe_amd(struct csv *c, struct gt_source *s)
+{
+    int tcp = find_group(c, "TCP_REQ");
+
+    snprintf(s->info.gpu, sizeof(s->info.gpu), "AMD gfx1151");
+    snprintf(s->info.layout, sizeof(s->info.layout), "amd-gfx1151");
+    snprintf(s->info.family, sizeof(s->info.family), "amd-gfx1151");
+    s->info.gpu_id = 0x1586;
+    if (tcp < 0 || !c->groups[tcp].indexed)
+        return 0;
+    s->info.shader_cores = c->groups[tcp].ninst;
+    if (gt_catalog_find(&s->catalog, "cu_per_gpu") >= 0)
+        return 0;
+    return gt_catalog_add_constant(&s->catalog, "cu_per_gpu", c->groups[tcp].ninst) < 0 ? -1 : 0;
+}
+
 static int build_catalog(struct csv *c, struct gt_source *s, struct gt_diag *d)
 {
     char gpu[sizeof(s->info.gpu)];
-    int ambiguous;
-    const struct gt_counter_table *t = pick_table(c, gpu, sizeof(gpu), &ambiguous);
+    int ambiguous = 0;
+    const struct gt_counter_table *t = c->amd ? NULL : pick_table(c, gpu, sizeof(gpu), &ambiguous);
     size_t g;
 
     for (g = 0; g < c->ngroups; g++)
@@ -603,6 +641,8 @@ static int build_catalog(struct csv *c, struct gt_source *s, struct gt_diag *d)
     if (add_cpu_ratio(c, &s->catalog, "CPUActivityUser", "CPUTicksUser", d) < 0 ||
         add_cpu_ratio(c, &s->catalog, "CPUActivitySystem", "CPUTicksSystem", d) < 0)
         return -1;
+    if (c->amd)
+        return describe_amd(c, s) < 0 ? fail_at(d, c, 0, "out of memory") : 0;
     s->info.shader_cores = block_instances(c, "shadercore");
     s->info.l2_slices = block_instances(c, "memsys");
     if (derive_constant(&s->catalog, t, "MaliConstantsShaderCoreCount", s->info.shader_cores) < 0 ||
@@ -714,6 +754,8 @@ static void set_constants(struct csv *c, struct gt_source *s)
             s->info.l2_slices = (uint32_t)gr->value;
         else if (strcmp(gr->name, "MaliConstantsBusWidthBits") == 0)
             s->info.bus_width_bits = (uint32_t)gr->value;
+        else if (strcmp(gr->name, "cu_per_gpu") == 0)
+            s->info.shader_cores = (uint32_t)gr->value;
     }
 }
 
@@ -743,6 +785,8 @@ static const char *list_gpus(char *buf, size_t len)
     buf[0] = '\0';
     for (i = 0; (t = gt_counter_table_at(i)) != NULL && n + strlen(t->gpu) + 3 < len; i++)
         n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", t->gpu);
+    if (n + 10 < len)
+        snprintf(buf + n, len - n, ", gfx1151");
     return buf;
 }
 
@@ -809,7 +853,9 @@ static int csv_open(struct gt_source *s, const char *args, struct gt_diag *d)
         csv_close(s);
         return -1;
     }
-    if (gt_args_get(args, "gpu", c->gpu, sizeof(c->gpu)) && !gt_counter_table_find(c->gpu)) {
+    if (gt_args_get(args, "gpu", c->gpu, sizeof(c->gpu)))
+        c->amd = strcasecmp(c->gpu, "gfx1151") == 0;
+    if (c->gpu[0] && !c->amd && !gt_counter_table_find(c->gpu)) {
         char known[128];
         gt_diag_set(d, "csv: unknown gpu '%s' (known: %s)", c->gpu, list_gpus(known, sizeof(known)));
         csv_close(s);
@@ -884,7 +930,7 @@ static int csv_available(const struct gt_sys *sys, char *why, size_t len)
 const struct gt_source_type gt_source_csv = {
     .name = "csv",
     .help = "counter values from a CSV file as the vendor tools export them: "
-            "csv:FILE[,raw][,gpu=T820|T830|G715|G720] (gputop-capture(5))",
+            "csv:FILE[,raw][,gpu=T820|T830|G715|G720|gfx1151] (gputop-capture(5))",
     .kind = GT_SOURCE_VIRTUAL,
     .available = csv_available,
     .open = csv_open,

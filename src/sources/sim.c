@@ -1103,7 +1103,8 @@ static int parse_args(struct sim *m, const char *args, struct gt_diag *d)
         return -1;
     m->fam = &families[NFAMILIES - 1];
     if (gt_args_get(args, "", buf, sizeof(buf)) && !(m->fam = find_family(buf))) {
-        gt_diag_set(d, "sim: unknown GPU family '%s' (known: mali-t8xx, mali-g715, mali-g720)",
+        gt_diag_set(d, "sim: unknown GPU family '%s' (known: mali-t8xx, mali-g715, mali-g720, "
+                    "amd-gfx1151)",
                     buf);
         return -1;
     }
@@ -1180,10 +1181,20 @@ static void sim_close(struct gt_source *s)
     s->priv = NULL;
 }
 
+extern const struct gt_source_type gt_source_sim_amd;
+
 static int sim_open(struct gt_source *s, const char *args, struct gt_diag *d)
 {
     struct gt_device_desc dev = { NULL, 0, 0, 0, 0 };
-    struct sim *m = calloc(1, sizeof(*m));
+    struct sim *m;
+    char fam[32];
+
+    /* Other vendors' families live in their own files (sim_amd.c). */
+    if (gt_args_get(args, "", fam, sizeof(fam)) && strcmp(fam, "amd-gfx1151") == 0) {
+        s->type = &gt_source_sim_amd;
+        return gt_source_sim_amd.open(s, args, d);
+    }
+    m = calloc(1, sizeof(*m));
 
     if (!m) {
         gt_diag_set(d, "sim: out of memory");
@@ -1276,7 +1287,8 @@ static int sim_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_sim = {
     .name = "sim",
-    .help = "simulated Mali GPU: sim[:mali-t8xx|mali-g715|mali-g720][,scene=NAME][,seed=N][,step=NS]",
+    .help = "simulated GPU: sim[:mali-t8xx|mali-g715|mali-g720|amd-gfx1151][,scene=NAME]"
+            "[,seed=N][,step=NS]",
     .kind = GT_SOURCE_VIRTUAL,
     .available = sim_available,
     .open = sim_open,

@@ -129,7 +129,7 @@ static void make_unique(const struct gt_column *cols, size_t n, struct gt_column
 }
 
 static int add_column(struct gt_column **cols, size_t *n, size_t *cap,
-                      const struct gt_layout *l, size_t metric, int instance)
+                      const struct gt_layout *l, size_t metric, int instance, int pop)
 {
     const struct gt_metric_def *m = &l->metrics[metric];
     struct gt_column *c;
@@ -145,6 +145,7 @@ static int add_column(struct gt_column **cols, size_t *n, size_t *cap,
     c = &(*cols)[*n];
     c->metric = metric;
     c->instance = instance;
+    c->pop = pop;
     column_title(c->title, sizeof(c->title), l, metric, instance);
     if (!m->ref)
         snprintf(c->key, sizeof(c->key), "%.*s", (int)sizeof(c->key) - 1, c->title);
@@ -152,12 +153,27 @@ static int add_column(struct gt_column **cols, size_t *n, size_t *cap,
         snprintf(c->key, sizeof(c->key), "%s[%d]", m->ref, instance);
     else
         snprintf(c->key, sizeof(c->key), "%s", m->ref);
+    if (pop) {
+        /* Room is left for the suffix: titles and keys are far shorter. */
+        strncat(c->title, " % of peak", sizeof(c->title) - strlen(c->title) - 6);
+        strncat(c->key, " % of peak", sizeof(c->key) - strlen(c->key) - 6);
+    }
     /* Room for "#NNN" is kept at the end of both fields. */
     c->key[sizeof(c->key) - 5] = c->title[sizeof(c->title) - 5] = '\0';
     make_unique(*cols, *n, c, offsetof(struct gt_column, key), sizeof(c->key));
     make_unique(*cols, *n, c, offsetof(struct gt_column, title), sizeof(c->title));
     (*n)++;
     return 0;
+}
+
+/* A metric with a peak gets a percent-of-peak column after its value,
+ * unless it is a percentage whose peak is 100: that column would repeat
+ * the value. */
+static int pop_column(const struct gt_metric_def *m)
+{
+    if (!m->peak)
+        return 0;
+    return m->pop || m->show != GT_SHOW_PERCENT || strcmp(m->peak_text, "100") != 0;
 }
 
 long gt_batch_columns(const struct gt_layout *l, const struct gt_engine *e,
@@ -180,12 +196,14 @@ long gt_batch_columns(const struct gt_layout *l, const struct gt_engine *e,
         if (!section_matches(l, (size_t)m->section, o->section) || !metric_matches(m, o->pattern))
             continue;
         if (!gt_engine_instanced(e, i) || gt_engine_unavailable(e, i)) {
-            if (add_column(cols, &n, &cap, l, i, -1) < 0)
+            if (add_column(cols, &n, &cap, l, i, -1, 0) < 0)
+                return -1;
+            if (pop_column(m) && add_column(cols, &n, &cap, l, i, -1, 1) < 0)
                 return -1;
             continue;
         }
         for (k = 0; k < gt_engine_instances(e, i); k++)
-            if (add_column(cols, &n, &cap, l, i, (int)k) < 0)
+            if (add_column(cols, &n, &cap, l, i, (int)k, 0) < 0)
                 return -1;
     }
     if (n == 0)
@@ -206,6 +224,9 @@ static double column_value(const struct gt_column *c, const struct gt_engine *e,
     double v = c->instance < 0 ? vals[c->metric]
                                : gt_engine_eval_instance(e, s, c->metric, (uint32_t)c->instance);
     double secs = gt_engine_seconds(s);
+
+    if (c->pop)
+        return gt_engine_pop(e, c->metric);
 
     if (per_second && is_rate_kind(l->metrics[c->metric].show))
         v = secs > 0 ? v / secs : NAN;
@@ -266,10 +287,19 @@ static void json_seconds(FILE *f, double v)
 
 static void unit_of(char *buf, size_t len, const struct gt_metric_def *m, int per_second)
 {
-    if (per_second && is_rate_kind(m->show))
+    if (!m)
+        snprintf(buf, len, "%%");   /* a percent-of-peak column */
+    else if (per_second && is_rate_kind(m->show))
         snprintf(buf, len, "%s/s", m->unit[0] ? m->unit : "count");
     else
         snprintf(buf, len, "%s", m->unit);
+}
+
+/* A column's metric for its unit; NULL for a percent-of-peak column. */
+static const struct gt_metric_def *unit_metric(const struct gt_layout *l,
+                                               const struct gt_column *c)
+{
+    return c->pop ? NULL : &l->metrics[c->metric];
 }
 
 static void json_meta(FILE *f, const struct gt_layout *l, const struct gt_engine *e,
@@ -316,11 +346,11 @@ static void json_meta(FILE *f, const struct gt_layout *l, const struct gt_engine
             json_string(f, m->ref);
         else
             fputs("null", f);
-        unit_of(unit, sizeof(unit), m, o->per_second);
+        unit_of(unit, sizeof(unit), unit_metric(l, &cols[i]), o->per_second);
         fputs(",\"unit\":", f);
         json_string(f, unit);
         fputs(",\"show\":", f);
-        json_string(f, show_name(m->show));
+        json_string(f, cols[i].pop ? "percent" : show_name(m->show));
         fputs(",\"section\":", f);
         json_string(f, l->sections[m->section].title);
         fputs(",\"group\":", f);
@@ -388,7 +418,7 @@ static void write_header(const struct writer *w)
         return;
     fputs("time_s,interval_s", w->f);
     for (i = 0; i < w->ncols; i++) {
-        unit_of(unit, sizeof(unit), &w->l->metrics[w->cols[i].metric], w->o->per_second);
+        unit_of(unit, sizeof(unit), unit_metric(w->l, &w->cols[i]), w->o->per_second);
         snprintf(name, sizeof(name), unit[0] ? "%s [%s]" : "%s", w->cols[i].title, unit);
         fputc(',', w->f);
         csv_field(w->f, name);
@@ -461,7 +491,7 @@ static void text_layout(struct writer *w)
     size_t i;
 
     for (i = 0; i < w->ncols; i++) {
-        unit_of(unit, sizeof(unit), &w->l->metrics[w->cols[i].metric], w->o->per_second);
+        unit_of(unit, sizeof(unit), unit_metric(w->l, &w->cols[i]), w->o->per_second);
         n = text_columns(unit);
         longest = n > longest ? n : longest;
     }
@@ -512,7 +542,7 @@ static void write_text(const struct writer *w, const struct gt_snapshot *s, cons
             last_group = m->group;
         }
         format_value(num, sizeof(num), v, w->o->digits);
-        unit_of(unit, sizeof(unit), m, w->o->per_second);
+        unit_of(unit, sizeof(unit), unit_metric(w->l, &w->cols[i]), w->o->per_second);
         text_metric(w, w->cols[i].title, isnan(v) ? "-" : num, unit);
     }
     fputc('\n', w->f);

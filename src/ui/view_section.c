@@ -173,13 +173,61 @@ static void draw_spark(struct tui *t, int y, int x, size_t m)
     gt_cellbuf_chars(t->cells, y, x, cells, (int)n, ST_PLAIN);
 }
 
+/* "peak 14.8k  62.5 %" for a metric with a theoretical peak: the bar
+ * then shows the percent of peak. Every row of a section with such a
+ * metric keeps the column, so values stay aligned. */
+#define PEAK_WIDTH 18
+
+static int section_has_peak(const struct tui *t)
+{
+    const struct gt_section_def *s = &t->l->sections[t->section];
+    size_t g = s->first, m;
+
+    for (; g < s->first + s->count; g++)
+        for (m = t->l->groups[g].first; m < t->l->groups[g].first + t->l->groups[g].count; m++)
+            if (t->l->metrics[m].peak)
+                return 1;
+    return 0;
+}
+
+static int has_peak(const struct tui *t, const struct row *r)
+{
+    return r->inst < 0 && r->kind == ROW_METRIC && gt_engine_has_peak(t->cfg->engine, r->idx);
+}
+
+static double peak_percent(const struct tui *t, size_t m)
+{
+    return t->have_data ? gt_engine_pop(t->cfg->engine, m) : NAN;
+}
+
+static void peak_text(const struct tui *t, size_t m, char *buf, size_t len)
+{
+    double peak = t->have_data ? gt_engine_peak(t->cfg->engine, m) : NAN;
+    double pop = peak_percent(t, m);
+    struct gt_text s;
+
+    gt_text_init(&s, buf, len);
+    gt_text_add(&s, "peak ");
+    if (isnan(peak))
+        gt_text_add(&s, "-");
+    else
+        gt_text_si(&s, peak);
+    gt_text_add(&s, " ");
+    if (isnan(pop))
+        gt_text_add(&s, "    -");
+    else
+        gt_text_fixed(&s, pop, 1, 5);
+    gt_text_add(&s, " %");
+}
+
 static void draw_metric_row(struct tui *t, int y, const struct row *r)
 {
     const struct gt_metric_def *md = &t->l->metrics[r->idx];
     int nw = name_width(), x, vw = 16, bw, selected = r->inst < 0 && (long)r->idx == t->selected;
     int spark = t->sparks && r->inst < 0 && COLS >= 60;
+    int peak = has_peak(t, r), pw = section_has_peak(t) ? PEAK_WIDTH + 1 : 0;
     double v = tui_metric_value(t, r->idx, r->inst), frac;
-    char name[256], val[64];
+    char name[256], val[64], pk[64];
     uint32_t bar[512];
     const char *why = gt_engine_unavailable(t->cfg->engine, r->idx);
     struct gt_text s;
@@ -207,19 +255,32 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r)
     } else {
         value_text(t, r->idx, v, val, sizeof(val), (size_t)vw);
     }
-    bw = COLS - x - vw - 2 - (spark ? SPARK_WIDTH + 1 : 0);
+    bw = COLS - x - vw - 2 - pw - (spark ? SPARK_WIDTH + 1 : 0);
+    if (pw && spark && bw < 8) {
+        spark = 0;      /* the peak column and a bar matter more */
+        bw = COLS - x - vw - 2 - pw;
+    }
     frac = r->kind == ROW_BUCKET ? bar_fraction(t, r, t->have_data ? t->vals[r->idx] : NAN)
                                  : bar_fraction(t, r, v);
+    if (peak) {
+        double pop = peak_percent(t, r->idx);
+        frac = isnan(pop) ? -1 : pop < 0 ? 0 : pop > 100 ? 1 : pop / 100;
+    }
     if (bw >= 4 && frac >= 0) {
         if (bw > (int)(sizeof(bar) / sizeof(bar[0])))
             bw = (int)(sizeof(bar) / sizeof(bar[0]));
         gt_fmt_bar_cells(bar, bw, frac, t->ascii);
         gt_cellbuf_chars(t->cells, y, x, bar, bw,
-                         md->show == GT_SHOW_PERCENT ? tui_level_style(v) : ST_ACCENT);
+                         peak ? tui_level_style(peak_percent(t, r->idx))
+                         : md->show == GT_SHOW_PERCENT ? tui_level_style(v) : ST_ACCENT);
     }
     if (bw < 4)
         bw = 0;
     tui_put(t, y, x + (bw ? bw + 1 : 0), val, vw + (bw ? 0 : COLS), ST_PLAIN);
+    if (peak) {
+        peak_text(t, r->idx, pk, sizeof(pk));
+        tui_put(t, y, x + (bw ? bw + 1 : 0) + vw + 1, pk, PEAK_WIDTH, ST_PLAIN);
+    }
     if (spark)
         draw_spark(t, y, COLS - SPARK_WIDTH, r->idx);
 }

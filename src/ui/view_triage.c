@@ -1,4 +1,5 @@
-/* The triage line: the busiest queue and unit, and what that suggests. */
+/* The triage line: the busiest queue and unit (a metric with a peak by
+ * its percent of peak), and what that suggests. */
 #include "tui_internal.h"
 #include "gputop/format.h"
 #include <math.h>
@@ -15,6 +16,9 @@ static void triage_text(struct tui *t, char *buf, size_t len)
         const struct gt_triage_rule *r = &t->l->triage[i];
         int m = t->triage_metric[i];
         double v = m >= 0 && t->have_data ? t->vals[m] : NAN;
+        /* A metric with a theoretical peak competes by its % of peak. */
+        if (m >= 0 && gt_engine_has_peak(t->cfg->engine, (size_t)m))
+            v = t->have_data ? gt_engine_pop(t->cfg->engine, (size_t)m) : NAN;
         if (isnan(v))
             continue;
         if (strcmp(r->kind, "queue") == 0 && (isnan(best_q) || v > best_q)) {
