@@ -44,6 +44,7 @@ enum { EXPR_VALUE, EXPR_PEAK, EXPR_POP, NEXPRS };
 struct metric_info {
     int reg;               /* result register, -1 if unavailable */
     char *reason;          /* why unavailable */
+    int from_source;       /* reason given by the source ("needs root: ...") */
     int *counter;          /* = b[EXPR_VALUE].counter */
     struct bound b[NEXPRS];
     uint32_t instances;
@@ -157,6 +158,23 @@ static int find_ref(const struct gt_catalog *c, const char *name, uint8_t *mode)
     return -1;
 }
 
+/* Why the source cannot read name (a _sum / _avr suffix stripped), or
+ * NULL when it simply has no such counter. */
+static const char *absent_reason(const struct gt_catalog *c, const char *name)
+{
+    size_t n = strlen(name);
+    char base[256];
+
+    if (gt_catalog_absent_reason(c, name))
+        return gt_catalog_absent_reason(c, name);
+    if (n <= 4 || n - 4 >= sizeof(base) ||
+        (strcmp(name + n - 4, "_sum") != 0 && strcmp(name + n - 4, "_avr") != 0))
+        return NULL;
+    memcpy(base, name, n - 4);
+    base[n - 4] = '\0';
+    return gt_catalog_absent_reason(c, base);
+}
+
 /* Resolves the references of one expression of metric i; unknown names
  * are recorded for --check-layout. Returns 0, or -1 out of memory. */
 static int resolve_expr(struct gt_engine *e, size_t i, int which)
@@ -221,7 +239,11 @@ static int resolve_metric(struct gt_engine *e, size_t i)
     }
     if (!b->missing)
         return 0;
-    if (b->missing == 1)
+    if (absent_reason(e->c, b->first_missing)) {
+        snprintf(buf, sizeof(buf), "%s", absent_reason(e->c, b->first_missing));
+        mi->from_source = 1;
+    }
+    else if (b->missing == 1)
         snprintf(buf, sizeof(buf), "this source has no counter $%s", b->first_missing);
     else
         snprintf(buf, sizeof(buf), "this source lacks $%s and %zu more counters",
@@ -468,6 +490,17 @@ size_t gt_engine_nmetrics(const struct gt_engine *e) { return e->nmetrics; }
 const char *gt_engine_unavailable(const struct gt_engine *e, size_t metric)
 {
     return metric < e->nmetrics ? e->m[metric].reason : "no such metric";
+}
+
+size_t gt_engine_unavailable_label(const struct gt_engine *e, size_t metric)
+{
+    const char *why = gt_engine_unavailable(e, metric);
+    size_t n;
+
+    if (!why || metric >= e->nmetrics || !e->m[metric].from_source)
+        return 0;
+    n = strcspn(why, ":");
+    return n <= 24 ? n : 0;
 }
 
 size_t gt_engine_nunresolved(const struct gt_engine *e) { return e->nunres; }

@@ -329,7 +329,9 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r, const str
     tui_put_clipped(t, y, 0, name, c->name + (bw && !may_have_bar(t, r) ? bw + 1 : 0),
                     selected ? ST_SELECTED : ST_PLAIN);
     if (why) {
-        tui_put(t, y, x, "unavailable", -1, ST_DIM);
+        /* A source's own reason ("needs root") says more than the word. */
+        size_t label = gt_engine_unavailable_label(t->cfg->engine, r->idx);
+        tui_put(t, y, x, label ? why : "unavailable", label ? (int)label : -1, ST_DIM);
         return;
     }
     if (r->kind == ROW_BUCKET && !isnan(v) && (frac = bar_fraction(t, r, t->vals[r->idx])) >= 0) {
