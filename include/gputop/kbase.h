@@ -137,6 +137,40 @@ struct gt_kbase_enable {
     uint64_t mask[GT_KB_NBLOCKS][2];
 };
 
+/* ---- from a dump to the catalogue (kbase_map.c), shared with panfrost ---- */
+
+/* Adds a dump in the legacy block order (front end, tiler, one block per
+ * L2 slice, then one per physical core position up to shader_blocks,
+ * holes included; 64 32-bit values a block) into f. enabled holds each
+ * block type's legacy mask (bit k: values 4k..4k+3), for the saturation
+ * check. Used by the legacy kbase reader and by panfrost, whose dump has
+ * the same layout. */
+void gt_kbase_decode_legacy(struct gt_kbase_frame *f, const struct gt_kbase_gpu *g,
+                            const uint8_t *dump, uint32_t shader_blocks,
+                            const uint32_t enabled[GT_KB_NBLOCKS]);
+
+/* One catalogue counter read from the hardware blocks. */
+struct gt_kbase_hw_map {
+    uint32_t counter;          /* index in the catalogue */
+    uint32_t slot, instances;
+    uint16_t block, index;
+};
+
+struct gt_kbase_map {
+    struct gt_kbase_hw_map *map;
+    size_t n;
+};
+
+struct gt_catalog;
+struct gt_snapshot;
+/* Maps every hardware counter of c (blocks "front-end", "tiler",
+ * "memsys", "shadercore") to its block and index. 0 or -1 (no memory). */
+int  gt_kbase_map_build(struct gt_kbase_map *m, const struct gt_catalog *c);
+void gt_kbase_map_free(struct gt_kbase_map *m);
+/* Writes f's values into out's slots. */
+void gt_kbase_map_copy(const struct gt_kbase_map *m, struct gt_kbase_frame *f,
+                       struct gt_snapshot *out);
+
 /* ---- the two readers ---- */
 
 struct gt_kbase_reader;

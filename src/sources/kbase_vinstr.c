@@ -294,44 +294,12 @@ static int put_buffer(struct vinstr *v, const struct gt_kbase_dev *dev,
     return sys_ioctl(dev, v->fd, GT_KBASE_HWCNT_READER_PUT_BUFFER, &md->md);
 }
 
-static void add_block(struct gt_kbase_frame *f, int block, uint32_t inst, const uint8_t *src,
-                      uint32_t enabled)
-{
-    uint64_t *row = gt_kbase_frame_row(f, block, inst);
-    unsigned i;
-
-    f->state[f->base[block] + inst] &= (uint8_t)~GT_KB_STATE_MISSING;
-    for (i = 4; i < GT_KBASE_LEGACY_VALUES_PER_BLOCK; i++) {
-        uint32_t x;
-
-        memcpy(&x, src + 4 * i, 4);
-        row[i] += x;
-        /* The hardware counters are 32 bits wide; a full one means lost counts. */
-        if (x == 0xFFFFFFFFu && (enabled >> (i / 4)) & 1u)
-            f->flags |= GT_KB_FRAME_SATURATED;
-    }
-}
-
-/* Decodes the dump in buffer idx: FE, tiler, one block per L2 slice, then
- * one per physical core position, holes included. */
+/* Decodes the dump in buffer idx. */
 static void decode(struct vinstr *v, const struct gt_kbase_dev *dev, uint32_t idx,
                    struct gt_kbase_frame *f)
 {
-    const size_t bsize = GT_KBASE_LEGACY_VALUES_PER_BLOCK * 4;
-    const uint8_t *dump = v->map + (size_t)idx * v->dump_size;
-    uint32_t i;
-    unsigned p;
-
-    add_block(f, GT_KB_FE, 0, dump, v->enabled[GT_KB_FE]);
-    add_block(f, GT_KB_TILER, 0, dump + bsize, v->enabled[GT_KB_TILER]);
-    for (i = 0; i < dev->gpu.l2_slices && i < f->ninst[GT_KB_MEMSYS]; i++)
-        add_block(f, GT_KB_MEMSYS, i, dump + (2 + i) * bsize, v->enabled[GT_KB_MEMSYS]);
-    for (p = 0; p < v->shader_blocks; p++) {
-        int rank = gt_kbase_core_rank(dev->gpu.core_mask, p);
-        if (rank >= 0 && (uint32_t)rank < f->ninst[GT_KB_SHADER])
-            add_block(f, GT_KB_SHADER, (uint32_t)rank,
-                      dump + (2 + dev->gpu.l2_slices + p) * bsize, v->enabled[GT_KB_SHADER]);
-    }
+    gt_kbase_decode_legacy(f, &dev->gpu, v->map + (size_t)idx * v->dump_size, v->shader_blocks,
+                           v->enabled);
 }
 
 static int wait_ready(struct vinstr *v, const struct gt_kbase_dev *dev, int timeout_ms)

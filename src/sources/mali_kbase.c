@@ -14,13 +14,6 @@
 
 #define GPUPROPS_MAX (1u << 16)
 
-/* One catalogue counter read from the hardware blocks. */
-struct hw_map {
-    uint32_t counter;          /* index in the catalogue */
-    uint32_t slot, instances;
-    uint16_t block, index;
-};
-
 struct kbase_src {
     struct gt_kbase_dev dev;
     struct gt_kbase_reader reader;
@@ -28,8 +21,7 @@ struct kbase_src {
     enum { IFACE_AUTO, IFACE_LEGACY, IFACE_KINSTR } forced, iface;
     struct gt_kbase_enable enabled;
     struct gt_kbase_frame frame;
-    struct hw_map *map;
-    size_t nmap;
+    struct gt_kbase_map map;
     int clock_counter[2];      /* catalogue index of the clock counters, -1 if none */
     uint64_t saturations, overflows;
     int broken;                /* the last sample failed: reopen before the next */
@@ -335,42 +327,6 @@ int gt_kbase_choose(const struct gt_kbase_dev *dev, int forced, char *why, size_
 
 /* ---- the catalogue and the counter map ---- */
 
-static int block_of(const char *name)
-{
-    if (strcmp(name, "front-end") == 0)
-        return GT_KB_FE;
-    if (strcmp(name, "tiler") == 0)
-        return GT_KB_TILER;
-    if (strcmp(name, "memsys") == 0)
-        return GT_KB_MEMSYS;
-    if (strcmp(name, "shadercore") == 0)
-        return GT_KB_SHADER;
-    return -1;
-}
-
-static int build_map(struct kbase_src *k, const struct gt_catalog *c)
-{
-    size_t i;
-
-    k->map = calloc(c->ncounters ? c->ncounters : 1, sizeof(*k->map));
-    if (!k->map)
-        return -1;
-    for (i = 0; i < c->ncounters; i++) {
-        const struct gt_counter *ct = &c->counters[i];
-        int b = block_of(ct->block);
-        if (ct->kind != GT_COUNTER_DELTA || b < 0 || ct->hw_index < 0 ||
-            ct->hw_index >= GT_KB_MAX_VALUES)
-            continue;
-        k->map[k->nmap].counter = (uint32_t)i;
-        k->map[k->nmap].slot = ct->slot;
-        k->map[k->nmap].instances = ct->instances;
-        k->map[k->nmap].block = (uint16_t)b;
-        k->map[k->nmap].index = (uint16_t)ct->hw_index;
-        k->nmap++;
-    }
-    return 0;
-}
-
 /* Enables the mapped counters marked in used (all when NULL), which is
  * indexed by catalogue counter. */
 static void masks_for(const struct kbase_src *k, const unsigned char *used,
@@ -379,8 +335,8 @@ static void masks_for(const struct kbase_src *k, const unsigned char *used,
     size_t i;
 
     memset(en, 0, sizeof(*en));
-    for (i = 0; i < k->nmap; i++) {
-        const struct hw_map *m = &k->map[i];
+    for (i = 0; i < k->map.n; i++) {
+        const struct gt_kbase_hw_map *m = &k->map.map[i];
         if (used && !used[m->counter])
             continue;
         en->mask[m->block][m->index / 64] |= 1ull << (m->index % 64);
@@ -461,7 +417,7 @@ static int build_catalog(struct gt_source *s, struct kbase_src *k, struct gt_dia
     struct gt_device_desc desc = { g->table, g->shader_cores, g->l2_slices, g->bus_width_bits,
                                    (int)k->cut };
 
-    if (gt_catalog_add_device(&s->catalog, &desc) < 0 || build_map(k, &s->catalog) < 0 ||
+    if (gt_catalog_add_device(&s->catalog, &desc) < 0 || gt_kbase_map_build(&k->map, &s->catalog) < 0 ||
         add_max_clock(s, k) < 0) {
         gt_diag_set(d, "%s: cannot build the %s counter catalogue", k->dev.path, g->table);
         return -1;
@@ -531,7 +487,7 @@ static void kbase_close(struct gt_source *s)
     close_reader(k);
     gt_kbase_dev_close(&k->dev);
     gt_kbase_frame_free(&k->frame);
-    free(k->map);
+    gt_kbase_map_free(&k->map);
     free(k);
     s->priv = NULL;
 }
@@ -618,8 +574,8 @@ static void copy_frame(struct gt_source *s, struct kbase_src *k, struct gt_snaps
     size_t i;
     uint32_t n;
 
-    for (i = 0; i < k->nmap; i++) {
-        const struct hw_map *m = &k->map[i];
+    for (i = 0; i < k->map.n; i++) {
+        const struct gt_kbase_hw_map *m = &k->map.map[i];
         for (n = 0; n < m->instances && n < f->ninst[m->block]; n++)
             out->deltas[m->slot + n] = gt_kbase_frame_row(f, m->block, n)[m->index];
     }

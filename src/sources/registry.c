@@ -7,6 +7,7 @@
 
 extern const struct gt_source_type gt_source_mali;
 extern const struct gt_source_type gt_source_amdgpu;
+extern const struct gt_source_type gt_source_panfrost;
 extern const struct gt_source_type gt_source_sim;
 extern const struct gt_source_type gt_source_cpu;
 extern const struct gt_source_type gt_source_replay;
@@ -16,6 +17,7 @@ extern const struct gt_source_type gt_source_csv;
 const struct gt_source_type *const gt_source_types[] = {
     &gt_source_mali,
     &gt_source_amdgpu,
+    &gt_source_panfrost,
     &gt_source_sim,
     &gt_source_cpu,
     &gt_source_replay,
