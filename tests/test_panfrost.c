@@ -9,6 +9,7 @@
 
 #include "fakes/fake_kbase.h"
 #include "fakes/fake_panfrost.h"
+#include "gputop/cli.h"
 #include "gputop/drm.h"
 #include "gputop/engine.h"
 #include "gputop/layout.h"
@@ -282,5 +283,50 @@ Test(drm_discovery, lists_driver_render_node_and_platform_bus)
     HAS(buf, "--source panfrost");
     cr_expect_eq(fp_stats(fp)->open_fds, 0);
     free(buf);
+    fp_free(fp);
+}
+
+static char *probe(struct fake_panfrost *fp, int *status)
+{
+    struct gt_options o;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    memset(&o, 0, sizeof(o));
+    *status = gt_cmd_probe(&o, fp_sys(fp), f);
+    fclose(f);
+    return buf;
+}
+
+Test(drm_discovery, probe_lists_the_device_and_reads_a_panfrost_sample)
+{
+    struct fake_panfrost *fp = fake(1, 0);
+    int status;
+    char *out = probe(fp, &status);
+
+    HAS(out, "driver panfrost  render /dev/dri/renderD129");
+    HAS(out, "panfrost /dev/dri/renderD129");
+    HAS(out, "Mali-T830 MC4 (id 0x08301000, core mask 0xf, 1 L2 slice(s), 128-bit bus)");
+    HAS(out, "layout     mali-t8xx");
+    HAS(out, "first sample arrived");
+    cr_assert_eq(status, 0, "%s", out);
+    cr_expect_eq(fp_stats(fp)->open_fds, 0);
+    cr_expect_eq(fp_stats(fp)->owner_fd, -1);
+    free(out);
+    fp_free(fp);
+}
+
+Test(drm_discovery, probe_tells_how_to_unlock_the_counters)
+{
+    struct fake_panfrost *fp = fake(0, 0);
+    int status;
+    char *out = probe(fp, &status);
+
+    HAS(out, "driver panfrost");
+    HAS(out, "cannot read counters: /dev/dri/renderD129: panfrost's counter ioctls are off");
+    HAS(out, "unstable_ioctls");
+    cr_assert_neq(status, 0);
+    free(out);
     fp_free(fp);
 }

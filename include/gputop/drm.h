@@ -24,5 +24,11 @@ int gt_drm_list(const struct gt_sys *sys, struct gt_drm_node *out, int max);
 int gt_drm_find_driver(const struct gt_sys *sys, const char *driver, char *path, size_t len);
 /* The lines --probe and --list-sources print: one per DRM device. */
 void gt_drm_describe(const struct gt_sys *sys, FILE *out);
+/* gputop --probe for DRM devices: the list above, then each panfrost
+ * device opened as the panfrost source would (spec "panfrost[:NODE]" for
+ * one, "" for all) and one sample taken. Returns 0 when a source opened
+ * and sampled, 1 when none did, 2 when there is no DRM device (nothing
+ * printed then). */
+int gt_drm_probe(const char *spec, const struct gt_sys *sys, FILE *out);
 
 #endif

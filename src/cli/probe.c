@@ -4,6 +4,7 @@
  * sampler wakes up on this system. */
 #include "gputop/amdgpu.h"
 #include "gputop/cli.h"
+#include "gputop/drm.h"
 #include "gputop/engine.h"
 #include "gputop/kbase.h"
 #include "gputop/layout.h"
@@ -187,6 +188,9 @@ int gt_cmd_probe(const struct gt_options *o, const struct gt_sys *sys, FILE *out
         if (strncmp(o->sources[i], "amdgpu", 6) == 0)
             return gt_amd_probe(o->sources[i], sys, out) == 0 ? 0 : 1;
     for (i = 0; i < o->nsources; i++)
+        if (strncmp(o->sources[i], "panfrost", 8) == 0)
+            return gt_drm_probe(o->sources[i], sys, out) == 0 ? 0 : 1;
+    for (i = 0; i < o->nsources; i++)
         if (strncmp(o->sources[i], "mali:", 5) == 0) {
             char p[64];
             snprintf(p, sizeof(p), "%.*s", (int)strcspn(o->sources[i] + 5, ","),
@@ -201,6 +205,20 @@ int gt_cmd_probe(const struct gt_options *o, const struct gt_sys *sys, FILE *out
             fputc('\n', out);
         if (probe_node(path, sys, out) == 0)
             status = 0;
+    }
+    /* DRM devices (panfrost, amdgpu, ...) after the kbase nodes. */
+    if (found)
+        fputc('\n', out);
+    switch (gt_drm_probe("", sys, out)) {
+    case 0:
+        status = 0;
+        /* fall through */
+    case 1:
+        found++;
+        fputc('\n', out);
+        break;
+    default:
+        break;
     }
     /* AMD GPUs after the Mali nodes: a board has one or the other. */
     switch (gt_amd_probe("", sys, out)) {

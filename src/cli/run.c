@@ -3,6 +3,7 @@
 #include "gputop/batch.h"
 #include "gputop/capture.h"
 #include "gputop/cli.h"
+#include "gputop/drm.h"
 #include "gputop/engine.h"
 #include "gputop/layout.h"
 #include "gputop/sampler.h"
@@ -36,6 +37,7 @@ int gt_cmd_list_sources(FILE *out)
         if (!ok)
             fprintf(out, "%-8s %-11s why: %s\n", "", "", why);
     }
+    gt_drm_describe(gt_sys_real(), out);
     return 0;
 }
 

@@ -317,8 +317,8 @@ static int panfrost_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_panfrost = {
     .name = "panfrost",
-    .help = "Mali Midgard/Bifrost counters through mainline Linux's panfrost driver "
-            "(needs unstable_ioctls)",
+    .help = "Mali Midgard/Bifrost through mainline Linux's panfrost driver (needs "
+            "unstable_ioctls): panfrost[:/dev/dri/renderDN]",
     .kind = GT_SOURCE_HARDWARE,
     .available = panfrost_available,
     .open = panfrost_open,
