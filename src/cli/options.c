@@ -21,6 +21,8 @@ void gt_usage(FILE *out)
 "Sources and layouts:\n"
 "  --source SPEC           counter source, repeatable:\n"
 "                            mali[:/dev/maliN][,interface=I]\n"
+"                            panfrost[:/dev/dri/renderDN]  (mainline Linux\n"
+"                              Mali; needs panfrost's unstable_ioctls)\n"
 "                            amdgpu[:/dev/dri/renderDN][,poll=HZ][,polls=N]\n"
 "                              [,mode=full|metrics][,pmc=auto|on|off]\n"
 "                              [,keepon=gfxoff|pstate]  (counters: root)\n"
