@@ -1,0 +1,66 @@
+/* Per-process GPU use from /proc/PID/fdinfo (the kernel's DRM client
+ * usage stats, drm-usage-stats.rst), for any driver that prints them.
+ * Costly part: the walk of every process's fds to find DRM clients; so
+ * the fds found are kept open and re-read each period, and the full walk
+ * for new clients runs only every walk_every periods. */
+#ifndef GPUTOP_FDINFO_H
+#define GPUTOP_FDINFO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gputop/sys.h"
+
+#define GT_FDINFO_ENGINES 8
+
+struct gt_fdinfo_engine {
+    char name[24];            /* "fragment", "gfx", "render", ... */
+    uint64_t ns;              /* drm-engine-NAME, cumulative (never goes back) */
+    uint64_t cycles;          /* drm-cycles-NAME, 0 if not printed */
+    uint64_t maxfreq_hz;      /* drm-maxfreq-NAME, 0 if not printed */
+    uint32_t capacity;        /* drm-engine-capacity-NAME, 1 if not printed */
+    int has_ns;               /* drm-engine-NAME printed (profiling on) */
+    double busy_pct;          /* over the last period; capacity taken into account */
+};
+
+/* One DRM client: an open DRM file, however many fds or processes share it. */
+struct gt_fdinfo_client {
+    int pid;                  /* lowest pid seen holding it */
+    char comm[32];
+    char driver[16];          /* drm-driver */
+    char pdev[32];            /* drm-pdev, "" if not printed */
+    uint64_t client_id;       /* drm-client-id */
+    int nengines;
+    struct gt_fdinfo_engine engine[GT_FDINFO_ENGINES];
+    uint64_t mem_bytes;       /* drm-total-* summed (else drm-resident-*, drm-memory-*) */
+    double busy_pct;          /* the busiest engine's busy_pct */
+    uint64_t seen_ns;         /* when last read */
+};
+
+struct gt_fdinfo_stats {
+    uint64_t walks, rereads, walk_ns_last, reread_ns_last;
+    uint64_t fds_seen;        /* by the last full walk */
+};
+
+struct gt_fdinfo;
+
+/* walk_every: a full walk every N updates (>= 1). NULL on no memory. */
+struct gt_fdinfo *gt_fdinfo_new(const struct gt_sys *sys, unsigned walk_every);
+void gt_fdinfo_free(struct gt_fdinfo *f);
+/* Re-reads known clients, walks /proc when due (or when force_walk),
+ * drops clients whose fds are gone, and computes each engine's busy share
+ * over the time since the previous update. 0, or -1 with errno when /proc
+ * cannot be listed. */
+int gt_fdinfo_update(struct gt_fdinfo *f, uint64_t now_ns, int force_walk);
+/* The clients after the last update, busiest first (ties: lower pid). */
+size_t gt_fdinfo_clients(const struct gt_fdinfo *f,
+                         const struct gt_fdinfo_client *const **out);
+const struct gt_fdinfo_stats *gt_fdinfo_stats(const struct gt_fdinfo *f);
+/* 1 when clients of a panfrost/panthor device print no drm-engine keys:
+ * the sysfs 'profiling' switch is off. */
+int gt_fdinfo_profiling_off(const struct gt_fdinfo *f);
+
+/* Parses one fdinfo file's text into c (engines, memory, driver, client
+ * id); 0, or -1 when it holds no drm-driver key (not a DRM client). */
+int gt_fdinfo_parse(const char *text, struct gt_fdinfo_client *c);
+
+#endif

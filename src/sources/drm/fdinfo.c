@@ -1,0 +1,552 @@
+/* Per-process GPU use from /proc/PID/fdinfo: the fds found to be DRM
+ * clients are re-read every update, the walk over all processes for new
+ * ones runs every walk_every updates, and clients shared by several fds or
+ * processes (dup, fork) are counted once, by (driver, pdev, client id).
+ * The seam has no directory calls, so the walk uses opendir/readlinkat
+ * below sys->root, which is how the tests point it at a fake /proc. */
+#include "gputop/fdinfo.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FDINFO_MAX 8192
+
+struct slot {
+    struct gt_fdinfo_client c;
+    uint64_t prev_ns[GT_FDINFO_ENGINES], prev_cycles[GT_FDINFO_ENGINES];
+    uint64_t prev_t;
+    int seen;                 /* read during this update */
+};
+
+struct known_fd {
+    int pid, fd;
+};
+
+struct gt_fdinfo {
+    const struct gt_sys *sys;
+    unsigned walk_every, since_walk;
+    struct slot *slots;
+    size_t nslots, capslots;
+    struct known_fd *fds;
+    size_t nfds, capfds;
+    const struct gt_fdinfo_client **sorted;
+    size_t nsorted;
+    char *text;               /* FDINFO_MAX bytes of scratch */
+    struct gt_fdinfo_stats st;
+};
+
+/* ---- parsing ---- */
+
+/* "123 KiB" -> bytes. */
+static uint64_t parse_size(const char *v)
+{
+    char *end;
+    uint64_t n = strtoull(v, &end, 10);
+
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (strncmp(end, "KiB", 3) == 0)
+        return n << 10;
+    if (strncmp(end, "MiB", 3) == 0)
+        return n << 20;
+    if (strncmp(end, "GiB", 3) == 0)
+        return n << 30;
+    return n;
+}
+
+/* "800000000 Hz" / "800 MHz" / "800000 KHz" -> Hz. */
+static uint64_t parse_freq(const char *v)
+{
+    char *end;
+    uint64_t n = strtoull(v, &end, 10);
+
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (strncmp(end, "MHz", 3) == 0)
+        return n * 1000000ull;
+    if (strncmp(end, "KHz", 3) == 0 || strncmp(end, "kHz", 3) == 0)
+        return n * 1000ull;
+    return n;
+}
+
+static struct gt_fdinfo_engine *engine(struct gt_fdinfo_client *c, const char *name, size_t len)
+{
+    int i;
+
+    if (len >= sizeof(c->engine[0].name))
+        len = sizeof(c->engine[0].name) - 1;
+    for (i = 0; i < c->nengines; i++)
+        if (strlen(c->engine[i].name) == len && strncmp(c->engine[i].name, name, len) == 0)
+            return &c->engine[i];
+    if (c->nengines == GT_FDINFO_ENGINES)
+        return NULL;
+    memset(&c->engine[c->nengines], 0, sizeof(c->engine[0]));
+    memcpy(c->engine[c->nengines].name, name, len);
+    c->engine[c->nengines].capacity = 1;
+    return &c->engine[c->nengines++];
+}
+
+struct mem_sums {
+    uint64_t total, resident, legacy;
+    int have_total, have_resident;
+};
+
+static void parse_engine_key(struct gt_fdinfo_client *c, const char *k, size_t klen,
+                             const char *v)
+{
+    static const struct { const char *prefix; int what; } keys[] = {
+        { "drm-engine-capacity-", 1 }, { "drm-total-cycles-", 4 }, { "drm-engine-", 0 },
+        { "drm-cycles-", 2 }, { "drm-maxfreq-", 3 },
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        size_t plen = strlen(keys[i].prefix);
+        struct gt_fdinfo_engine *e;
+        if (klen <= plen || strncmp(k, keys[i].prefix, plen) != 0)
+            continue;
+        if (keys[i].what == 4)
+            return;   /* the GPU clock's own count: not used yet */
+        e = engine(c, k + plen, klen - plen);
+        if (!e)
+            return;
+        if (keys[i].what == 0) {
+            e->ns = strtoull(v, NULL, 10);
+            e->has_ns = 1;
+        } else if (keys[i].what == 1) {
+            e->capacity = (uint32_t)strtoul(v, NULL, 10);
+            if (!e->capacity)
+                e->capacity = 1;
+        } else if (keys[i].what == 2) {
+            e->cycles = strtoull(v, NULL, 10);
+        } else {
+            e->maxfreq_hz = parse_freq(v);
+        }
+        return;
+    }
+}
+
+static void parse_mem_key(const char *k, const char *v, struct mem_sums *m)
+{
+    if (strncmp(k, "drm-total-", 10) == 0) {
+        m->total += parse_size(v);
+        m->have_total = 1;
+    } else if (strncmp(k, "drm-resident-", 13) == 0) {
+        m->resident += parse_size(v);
+        m->have_resident = 1;
+    } else if (strncmp(k, "drm-memory-", 11) == 0) {
+        m->legacy += parse_size(v);
+    }
+}
+
+static void parse_line(struct gt_fdinfo_client *c, const char *line, size_t len,
+                       struct mem_sums *m, int *is_drm)
+{
+    const char *colon = memchr(line, ':', len);
+    char v[64];
+    size_t klen, vlen;
+    const char *vs;
+
+    if (!colon || strncmp(line, "drm-", 4) != 0)
+        return;
+    klen = (size_t)(colon - line);
+    vs = colon + 1;
+    while (vs < line + len && (*vs == ' ' || *vs == '\t'))
+        vs++;
+    vlen = (size_t)(line + len - vs);
+    if (vlen >= sizeof(v))
+        vlen = sizeof(v) - 1;
+    memcpy(v, vs, vlen);
+    v[vlen] = '\0';
+    if (klen == 10 && strncmp(line, "drm-driver", 10) == 0) {
+        snprintf(c->driver, sizeof(c->driver), "%.*s", (int)sizeof(c->driver) - 1, v);
+        *is_drm = 1;
+    } else if (klen == 8 && strncmp(line, "drm-pdev", 8) == 0) {
+        snprintf(c->pdev, sizeof(c->pdev), "%.*s", (int)sizeof(c->pdev) - 1, v);
+    } else if (klen == 13 && strncmp(line, "drm-client-id", 13) == 0) {
+        c->client_id = strtoull(v, NULL, 10);
+    } else if (strncmp(line, "drm-engine-", 11) == 0 || strncmp(line, "drm-cycles-", 11) == 0 ||
+               strncmp(line, "drm-maxfreq-", 12) == 0 ||
+               strncmp(line, "drm-total-cycles-", 17) == 0) {
+        parse_engine_key(c, line, klen, v);
+    } else {
+        char k[64];
+        snprintf(k, sizeof(k), "%.*s", (int)klen, line);
+        parse_mem_key(k, v, m);
+    }
+}
+
+int gt_fdinfo_parse(const char *text, struct gt_fdinfo_client *c)
+{
+    struct mem_sums m = { 0, 0, 0, 0, 0 };
+    int is_drm = 0;
+    const char *p = text;
+
+    memset(c, 0, sizeof(*c));
+    while (*p) {
+        size_t len = strcspn(p, "\n");
+        parse_line(c, p, len, &m, &is_drm);
+        p += len;
+        if (*p)
+            p++;
+    }
+    c->mem_bytes = m.have_total ? m.total : m.have_resident ? m.resident : m.legacy;
+    return is_drm ? 0 : -1;
+}
+
+/* ---- clients ---- */
+
+static int same_client(const struct gt_fdinfo_client *a, const struct gt_fdinfo_client *b)
+{
+    return a->client_id == b->client_id && strcmp(a->driver, b->driver) == 0 &&
+           strcmp(a->pdev, b->pdev) == 0;
+}
+
+static struct slot *find_slot(struct gt_fdinfo *f, const struct gt_fdinfo_client *c)
+{
+    size_t i;
+
+    for (i = 0; i < f->nslots; i++)
+        if (same_client(&f->slots[i].c, c))
+            return &f->slots[i];
+    return NULL;
+}
+
+static void read_comm(struct gt_fdinfo *f, int pid, char *comm, size_t len)
+{
+    char path[64], buf[64];
+
+    snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+    if (gt_sys_read_file(f->sys, path, buf, sizeof(buf)) < 0)
+        buf[0] = '\0';
+    buf[strcspn(buf, "\n")] = '\0';
+    snprintf(comm, len, "%s", buf);
+}
+
+/* Values only move forward: a smaller one (the kernel's counts may dip
+ * for a moment) keeps the larger one seen before. */
+static void merge(struct slot *s, const struct gt_fdinfo_client *c, int pid)
+{
+    int i;
+
+    for (i = 0; i < c->nengines; i++) {
+        const struct gt_fdinfo_engine *n = &c->engine[i];
+        struct gt_fdinfo_engine *e = engine(&s->c, n->name, strlen(n->name));
+        if (!e)
+            continue;
+        e->has_ns |= n->has_ns;
+        e->ns = n->ns > e->ns ? n->ns : e->ns;
+        e->cycles = n->cycles > e->cycles ? n->cycles : e->cycles;
+        e->maxfreq_hz = n->maxfreq_hz;
+        e->capacity = n->capacity;
+    }
+    s->c.mem_bytes = c->mem_bytes;
+    if (pid < s->c.pid)
+        s->c.pid = pid;
+    s->seen = 1;
+}
+
+static struct slot *add_slot(struct gt_fdinfo *f, const struct gt_fdinfo_client *c, int pid)
+{
+    struct slot *s;
+
+    if (f->nslots == f->capslots) {
+        size_t cap = f->capslots ? 2 * f->capslots : 16;
+        struct slot *n = realloc(f->slots, cap * sizeof(*n));
+        if (!n)
+            return NULL;
+        f->slots = n;
+        f->capslots = cap;
+    }
+    s = &f->slots[f->nslots++];
+    memset(s, 0, sizeof(*s));
+    s->c = *c;
+    s->c.pid = pid;
+    s->seen = 1;
+    read_comm(f, pid, s->c.comm, sizeof(s->c.comm));
+    return s;
+}
+
+/* Reads /proc/PID/fdinfo/FD; 1 when it is a DRM client (recorded), 0
+ * when not, -1 when it is gone. */
+static int read_fd(struct gt_fdinfo *f, int pid, int fd)
+{
+    struct gt_fdinfo_client c;
+    struct slot *s;
+    char path[64];
+
+    snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", pid, fd);
+    if (gt_sys_read_file(f->sys, path, f->text, FDINFO_MAX) < 0)
+        return -1;
+    if (gt_fdinfo_parse(f->text, &c) < 0)
+        return 0;
+    s = find_slot(f, &c);
+    if (s)
+        merge(s, &c, pid);
+    else if (!add_slot(f, &c, pid))
+        return -1;
+    return 1;
+}
+
+/* ---- the walk ---- */
+
+static int known(const struct gt_fdinfo *f, int pid, int fd)
+{
+    size_t i;
+
+    for (i = 0; i < f->nfds; i++)
+        if (f->fds[i].pid == pid && f->fds[i].fd == fd)
+            return 1;
+    return 0;
+}
+
+static int remember(struct gt_fdinfo *f, int pid, int fd)
+{
+    if (f->nfds == f->capfds) {
+        size_t cap = f->capfds ? 2 * f->capfds : 32;
+        struct known_fd *n = realloc(f->fds, cap * sizeof(*n));
+        if (!n)
+            return -1;
+        f->fds = n;
+        f->capfds = cap;
+    }
+    f->fds[f->nfds].pid = pid;
+    f->fds[f->nfds].fd = fd;
+    f->nfds++;
+    return 0;
+}
+
+static int number(const char *s)
+{
+    char *end;
+    long v;
+
+    if (*s < '0' || *s > '9')
+        return -1;
+    v = strtol(s, &end, 10);
+    return *end || v > 0x7FFFFFFF ? -1 : (int)v;
+}
+
+/* A DRM client's fd links to a node below /dev/dri; reading the link is
+ * far cheaper than opening its fdinfo. */
+static int is_drm_link(int dirfd, const char *name)
+{
+    char target[64];
+    ssize_t n = readlinkat(dirfd, name, target, sizeof(target) - 1);
+
+    return n > 9 && strncmp(target, "/dev/dri/", 9) == 0;
+}
+
+static void walk_process(struct gt_fdinfo *f, const char *root, int pid)
+{
+    char path[4096];
+    DIR *d;
+    struct dirent *e;
+
+    snprintf(path, sizeof(path), "%s/proc/%d/fd", root, pid);
+    d = opendir(path);
+    if (!d)
+        return;   /* gone, or not ours to read */
+    while ((e = readdir(d)) != NULL) {
+        int fd = number(e->d_name);
+        if (fd < 0)
+            continue;
+        f->st.fds_seen++;
+        if (known(f, pid, fd) || !is_drm_link(dirfd(d), e->d_name))
+            continue;
+        if (read_fd(f, pid, fd) == 1)
+            remember(f, pid, fd);
+    }
+    closedir(d);
+}
+
+static int walk(struct gt_fdinfo *f)
+{
+    const char *root = f->sys->root ? f->sys->root : "";
+    char path[4096];
+    DIR *d;
+    struct dirent *e;
+
+    snprintf(path, sizeof(path), "%s/proc", root);
+    d = opendir(path);
+    if (!d)
+        return -1;
+    f->st.fds_seen = 0;
+    while ((e = readdir(d)) != NULL) {
+        int pid = number(e->d_name);
+        if (pid > 0)
+            walk_process(f, root, pid);
+    }
+    closedir(d);
+    f->st.walks++;
+    return 0;
+}
+
+/* Known fds re-read; those gone (closed, process exited) forgotten. */
+static void reread(struct gt_fdinfo *f)
+{
+    size_t i = 0;
+
+    while (i < f->nfds) {
+        f->st.rereads++;
+        if (read_fd(f, f->fds[i].pid, f->fds[i].fd) == 1) {
+            i++;
+            continue;
+        }
+        f->fds[i] = f->fds[--f->nfds];
+    }
+}
+
+/* ---- busy shares ---- */
+
+static double engine_busy(const struct slot *s, int i, uint64_t dt)
+{
+    const struct gt_fdinfo_engine *e = &s->c.engine[i];
+
+    if (!dt)
+        return 0;
+    if (e->has_ns)
+        return 100.0 * (double)(e->ns - s->prev_ns[i]) / (double)dt / e->capacity;
+    if (e->cycles && e->maxfreq_hz)
+        return 100.0 * (double)(e->cycles - s->prev_cycles[i]) /
+               ((double)e->maxfreq_hz * (double)dt / 1e9);
+    return 0;
+}
+
+static void compute(struct slot *s, uint64_t now)
+{
+    uint64_t dt = s->prev_t ? now - s->prev_t : 0;
+    int i;
+
+    s->c.busy_pct = 0;
+    for (i = 0; i < s->c.nengines; i++) {
+        double b = engine_busy(s, i, dt);
+        s->c.engine[i].busy_pct = b;
+        if (b > s->c.busy_pct)
+            s->c.busy_pct = b;
+        s->prev_ns[i] = s->c.engine[i].ns;
+        s->prev_cycles[i] = s->c.engine[i].cycles;
+    }
+    s->prev_t = now;
+    s->c.seen_ns = now;
+}
+
+static int by_use(const void *a, const void *b)
+{
+    const struct gt_fdinfo_client *x = *(const struct gt_fdinfo_client *const *)a;
+    const struct gt_fdinfo_client *y = *(const struct gt_fdinfo_client *const *)b;
+
+    if (x->busy_pct != y->busy_pct)
+        return x->busy_pct < y->busy_pct ? 1 : -1;
+    return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Clients not seen this update are gone; the rest get their shares. */
+static int settle(struct gt_fdinfo *f, uint64_t now)
+{
+    size_t i = 0, k;
+    const struct gt_fdinfo_client **n;
+
+    while (i < f->nslots) {
+        if (!f->slots[i].seen) {
+            f->slots[i] = f->slots[--f->nslots];
+            continue;
+        }
+        compute(&f->slots[i], now);
+        i++;
+    }
+    n = realloc(f->sorted, (f->nslots ? f->nslots : 1) * sizeof(*n));
+    if (!n)
+        return -1;
+    f->sorted = n;
+    for (k = 0; k < f->nslots; k++)
+        f->sorted[k] = &f->slots[k].c;
+    f->nsorted = f->nslots;
+    qsort(f->sorted, f->nsorted, sizeof(*f->sorted), by_use);
+    return 0;
+}
+
+int gt_fdinfo_update(struct gt_fdinfo *f, uint64_t now_ns, int force_walk)
+{
+    uint64_t t0 = gt_now_ns(), t1;
+    size_t i;
+    int r = 0;
+
+    for (i = 0; i < f->nslots; i++) {
+        f->slots[i].seen = 0;
+        f->slots[i].c.pid = 0x7FFFFFFF;
+    }
+    reread(f);
+    t1 = gt_now_ns();
+    f->st.reread_ns_last = t1 - t0;
+    if (force_walk || f->since_walk == 0) {
+        r = walk(f);
+        f->st.walk_ns_last = gt_now_ns() - t1;
+    }
+    f->since_walk = (f->since_walk + 1) % f->walk_every;
+    if (settle(f, now_ns) < 0)
+        return -1;
+    return r;
+}
+
+size_t gt_fdinfo_clients(const struct gt_fdinfo *f,
+                         const struct gt_fdinfo_client *const **out)
+{
+    *out = f->sorted;
+    return f->nsorted;
+}
+
+const struct gt_fdinfo_stats *gt_fdinfo_stats(const struct gt_fdinfo *f)
+{
+    return &f->st;
+}
+
+int gt_fdinfo_profiling_off(const struct gt_fdinfo *f)
+{
+    size_t i;
+    int k;
+
+    for (i = 0; i < f->nslots; i++) {
+        const struct gt_fdinfo_client *c = &f->slots[i].c;
+        int any = 0;
+        if (strcmp(c->driver, "panfrost") != 0 && strcmp(c->driver, "panthor") != 0)
+            continue;
+        for (k = 0; k < c->nengines; k++)
+            any |= c->engine[k].has_ns;
+        if (!any)
+            return 1;
+    }
+    return 0;
+}
+
+struct gt_fdinfo *gt_fdinfo_new(const struct gt_sys *sys, unsigned walk_every)
+{
+    struct gt_fdinfo *f = calloc(1, sizeof(*f));
+
+    if (!f)
+        return NULL;
+    f->text = malloc(FDINFO_MAX);
+    if (!f->text) {
+        free(f);
+        return NULL;
+    }
+    f->sys = sys;
+    f->walk_every = walk_every ? walk_every : 1;
+    return f;
+}
+
+void gt_fdinfo_free(struct gt_fdinfo *f)
+{
+    if (!f)
+        return;
+    free(f->slots);
+    free(f->fds);
+    free(f->sorted);
+    free(f->text);
+    free(f);
+}

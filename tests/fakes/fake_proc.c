@@ -1,0 +1,107 @@
+/* The fake /proc tree (see fake_proc.h), built with plain file calls in a
+ * temporary directory. */
+#include "fakes/fake_proc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct fake_proc {
+    struct gt_sys sys;
+    char root[64];
+};
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+
+    if (!f)
+        abort();
+    fputs(text, f);
+    fclose(f);
+}
+
+struct fake_proc *fproc_new(void)
+{
+    struct fake_proc *p = calloc(1, sizeof(*p));
+    char path[128];
+
+    if (!p)
+        return NULL;
+    snprintf(p->root, sizeof(p->root), "/tmp/gputop-fakeproc-XXXXXX");
+    if (!mkdtemp(p->root))
+        abort();
+    snprintf(path, sizeof(path), "%s/proc", p->root);
+    mkdir(path, 0755);
+    p->sys = *gt_sys_real();
+    p->sys.root = p->root;
+    return p;
+}
+
+void fproc_free(struct fake_proc *p)
+{
+    char cmd[128];
+
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", p->root);
+    if (system(cmd) != 0)
+        fprintf(stderr, "cannot remove %s\n", p->root);
+    free(p);
+}
+
+const struct gt_sys *fproc_sys(struct fake_proc *p)
+{
+    return &p->sys;
+}
+
+const char *fproc_root(const struct fake_proc *p)
+{
+    return p->root;
+}
+
+void fproc_add_process(struct fake_proc *p, int pid, const char *comm)
+{
+    char path[256], text[64];
+
+    snprintf(path, sizeof(path), "%s/proc/%d", p->root, pid);
+    mkdir(path, 0555 | 0200);
+    snprintf(path, sizeof(path), "%s/proc/%d/fd", p->root, pid);
+    mkdir(path, 0700);
+    snprintf(path, sizeof(path), "%s/proc/%d/fdinfo", p->root, pid);
+    mkdir(path, 0700);
+    snprintf(path, sizeof(path), "%s/proc/%d/comm", p->root, pid);
+    snprintf(text, sizeof(text), "%s\n", comm);
+    write_file(path, text);
+}
+
+void fproc_add_fd(struct fake_proc *p, int pid, int fd, const char *target, const char *fdinfo)
+{
+    char path[256];
+
+    snprintf(path, sizeof(path), "%s/proc/%d/fd/%d", p->root, pid, fd);
+    unlink(path);
+    if (symlink(target, path) != 0)
+        abort();
+    snprintf(path, sizeof(path), "%s/proc/%d/fdinfo/%d", p->root, pid, fd);
+    write_file(path, fdinfo);
+}
+
+void fproc_close_fd(struct fake_proc *p, int pid, int fd)
+{
+    char path[256];
+
+    snprintf(path, sizeof(path), "%s/proc/%d/fd/%d", p->root, pid, fd);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/proc/%d/fdinfo/%d", p->root, pid, fd);
+    unlink(path);
+}
+
+void fproc_exit(struct fake_proc *p, int pid)
+{
+    char cmd[256];
+
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s/proc/%d'", p->root, pid);
+    if (system(cmd) != 0)
+        abort();
+}

@@ -1,0 +1,248 @@
+/* The fdinfo reader on a fake /proc: each driver's documented keys parsed,
+ * clients de-duplicated across dup'd fds and forked processes, busy shares
+ * worked out from the engine times, processes coming and going, and the
+ * full walk kept to its own slower period. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fakes/fake_proc.h"
+#include "gputop/fdinfo.h"
+
+#define SEC 1000000000ull
+
+static void panfrost_text(char *buf, size_t len, unsigned id, unsigned long long frag_ns,
+                          unsigned long long vt_ns)
+{
+    snprintf(buf, len,
+             "pos:\t0\nflags:\t02100002\nmnt_id:\t23\nino:\t512\n"
+             "drm-driver:\tpanfrost\ndrm-client-id:\t%u\n"
+             "drm-engine-fragment:\t%llu ns\ndrm-cycles-fragment:\t1000\n"
+             "drm-maxfreq-fragment:\t800000000 Hz\ndrm-curfreq-fragment:\t800000000 Hz\n"
+             "drm-engine-vertex-tiler:\t%llu ns\ndrm-cycles-vertex-tiler:\t100\n"
+             "drm-maxfreq-vertex-tiler:\t800000000 Hz\ndrm-curfreq-vertex-tiler:\t800000000 Hz\n"
+             "drm-total-memory:\t2048 KiB\ndrm-shared-memory:\t0\ndrm-active-memory:\t0\n"
+             "drm-resident-memory:\t2048 KiB\ndrm-purgeable-memory:\t0\n",
+             id, frag_ns, vt_ns);
+}
+
+static const char amdgpu_text[] =
+    "pos:\t0\nflags:\t02100002\nmnt_id:\t23\nino:\t7\n"
+    "drm-driver:\tamdgpu\ndrm-client-id:\t55\ndrm-pdev:\t0000:c3:00.0\npasid:\t32771\n"
+    "drm-memory-vram:\t1024 KiB\ndrm-memory-gtt:\t2048 KiB\ndrm-memory-cpu:\t0 KiB\n"
+    "drm-engine-gfx:\t250000000 ns\ndrm-engine-compute:\t0 ns\n";
+
+static const char i915_text[] =
+    "drm-driver:\ti915\ndrm-client-id:\t7\ndrm-pdev:\t0000:00:02.0\n"
+    "drm-engine-render:\t900000000 ns\ndrm-engine-copy:\t0 ns\n"
+    "drm-engine-video:\t0 ns\ndrm-engine-capacity-video:\t2\n";
+
+static const char msm_text[] =
+    "drm-driver:\tmsm\ndrm-client-id:\t3\n"
+    "drm-engine-gpu:\t0 ns\ndrm-cycles-gpu:\t0\ndrm-maxfreq-gpu:\t587 MHz\n";
+
+static const struct gt_fdinfo_engine *eng(const struct gt_fdinfo_client *c, const char *name)
+{
+    int i;
+
+    for (i = 0; i < c->nengines; i++)
+        if (strcmp(c->engine[i].name, name) == 0)
+            return &c->engine[i];
+    cr_assert_fail("no engine %s", name);
+    return NULL;
+}
+
+Test(fdinfo, parses_each_drivers_documented_keys)
+{
+    struct gt_fdinfo_client c;
+    char buf[1024];
+
+    panfrost_text(buf, sizeof(buf), 12, 500000000, 100000000);
+    cr_assert_eq(gt_fdinfo_parse(buf, &c), 0);
+    cr_assert_str_eq(c.driver, "panfrost");
+    cr_assert_eq(c.client_id, 12);
+    cr_assert_eq(c.nengines, 2);
+    cr_assert_eq(eng(&c, "fragment")->ns, 500000000ull);
+    cr_assert_eq(eng(&c, "vertex-tiler")->ns, 100000000ull);
+    cr_assert_eq(eng(&c, "fragment")->maxfreq_hz, 800000000ull);
+    cr_assert_eq(c.mem_bytes, 2048ull * 1024, "drm-total-memory, not total + resident");
+
+    cr_assert_eq(gt_fdinfo_parse(amdgpu_text, &c), 0);
+    cr_assert_str_eq(c.pdev, "0000:c3:00.0");
+    cr_assert_eq(c.mem_bytes, 3072ull * 1024, "the deprecated drm-memory-* keys summed");
+    cr_assert_eq(eng(&c, "gfx")->ns, 250000000ull);
+
+    cr_assert_eq(gt_fdinfo_parse(i915_text, &c), 0);
+    cr_assert_eq(eng(&c, "video")->capacity, 2);
+    cr_assert_eq(eng(&c, "render")->capacity, 1);
+
+    cr_assert_eq(gt_fdinfo_parse(msm_text, &c), 0);
+    cr_assert_eq(eng(&c, "gpu")->maxfreq_hz, 587000000ull);
+
+    cr_assert_eq(gt_fdinfo_parse("pos:\t0\nflags:\t0100002\n", &c), -1, "not a DRM client");
+}
+
+struct world {
+    struct fake_proc *p;
+    struct gt_fdinfo *f;
+};
+
+static void world(struct world *w, unsigned walk_every)
+{
+    w->p = fproc_new();
+    cr_assert_not_null(w->p);
+    w->f = gt_fdinfo_new(fproc_sys(w->p), walk_every);
+    cr_assert_not_null(w->f);
+}
+
+static void world_end(struct world *w)
+{
+    gt_fdinfo_free(w->f);
+    fproc_free(w->p);
+}
+
+static size_t clients(struct world *w, const struct gt_fdinfo_client *const **c)
+{
+    return gt_fdinfo_clients(w->f, c);
+}
+
+Test(fdinfo, dup_fds_and_forked_children_are_one_client)
+{
+    struct world w;
+    const struct gt_fdinfo_client *const *c;
+    char buf[1024];
+
+    world(&w, 1);
+    panfrost_text(buf, sizeof(buf), 12, 0, 0);
+    fproc_add_process(w.p, 100, "glmark2");
+    fproc_add_fd(w.p, 100, 0, "/dev/null", "pos:\t0\nflags:\t02\n");
+    fproc_add_fd(w.p, 100, 3, "socket:[4242]", "pos:\t0\nflags:\t02\n");
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128", buf);
+    fproc_add_fd(w.p, 100, 6, "/dev/dri/renderD128", buf);     /* dup(5) */
+    fproc_add_process(w.p, 101, "glmark2-child");
+    fproc_add_fd(w.p, 101, 5, "/dev/dri/renderD128", buf);     /* inherited */
+    fproc_add_process(w.p, 200, "game");
+    fproc_add_fd(w.p, 200, 9, "/dev/dri/renderD129", amdgpu_text);
+    cr_assert_eq(gt_fdinfo_update(w.f, 1 * SEC, 0), 0);
+    cr_assert_eq(clients(&w, &c), 2);
+    cr_assert_eq(gt_fdinfo_update(w.f, 2 * SEC, 0), 0);
+    cr_assert_eq(clients(&w, &c), 2, "a second walk adds no copies");
+    cr_assert(c[0]->pid == 100 || c[1]->pid == 100);
+    cr_assert(strcmp(c[0]->comm, "glmark2") == 0 || strcmp(c[1]->comm, "glmark2") == 0);
+    world_end(&w);
+}
+
+Test(fdinfo, busy_share_is_engine_time_over_wall_time)
+{
+    struct world w;
+    const struct gt_fdinfo_client *const *c;
+    char buf[1024];
+
+    world(&w, 1);
+    fproc_add_process(w.p, 100, "glmark2");
+    panfrost_text(buf, sizeof(buf), 12, 1000000000, 0);
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128", buf);
+    fproc_add_process(w.p, 300, "ffmpeg");
+    fproc_add_fd(w.p, 300, 4, "/dev/dri/renderD130", i915_text);
+    cr_assert_eq(gt_fdinfo_update(w.f, 10 * SEC, 0), 0);
+    /* 2 s later: fragment +500 ms (25 %), vertex-tiler +100 ms (5 %). */
+    panfrost_text(buf, sizeof(buf), 12, 1500000000, 100000000);
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128", buf);
+    /* video +2 s of engine time over 2 s on 2 engines: 50 %. */
+    fproc_add_fd(w.p, 300, 4, "/dev/dri/renderD130",
+                 "drm-driver:\ti915\ndrm-client-id:\t7\ndrm-pdev:\t0000:00:02.0\n"
+                 "drm-engine-render:\t900000000 ns\ndrm-engine-video:\t2000000000 ns\n"
+                 "drm-engine-capacity-video:\t2\n");
+    cr_assert_eq(gt_fdinfo_update(w.f, 12 * SEC, 0), 0);
+    cr_assert_eq(clients(&w, &c), 2);
+    cr_assert_eq(c[0]->pid, 300, "busiest first");
+    cr_assert_float_eq(eng(c[0], "video")->busy_pct, 50.0, 1e-9);
+    cr_assert_float_eq(eng(c[0], "render")->busy_pct, 0.0, 1e-9);
+    cr_assert_float_eq(eng(c[1], "fragment")->busy_pct, 25.0, 1e-9);
+    cr_assert_float_eq(eng(c[1], "vertex-tiler")->busy_pct, 5.0, 1e-9);
+    cr_assert_float_eq(c[1]->busy_pct, 25.0, 1e-9);
+    world_end(&w);
+}
+
+Test(fdinfo, a_count_going_back_keeps_the_larger_one)
+{
+    struct world w;
+    const struct gt_fdinfo_client *const *c;
+    char buf[1024];
+
+    world(&w, 1);
+    fproc_add_process(w.p, 100, "app");
+    panfrost_text(buf, sizeof(buf), 12, 1000000000, 0);
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128", buf);
+    gt_fdinfo_update(w.f, 1 * SEC, 0);
+    panfrost_text(buf, sizeof(buf), 12, 900000000, 0);
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128", buf);
+    gt_fdinfo_update(w.f, 2 * SEC, 0);
+    cr_assert_eq(clients(&w, &c), 1);
+    cr_assert_float_eq(eng(c[0], "fragment")->busy_pct, 0.0, 1e-9);
+    cr_assert_eq(eng(c[0], "fragment")->ns, 1000000000ull);
+    world_end(&w);
+}
+
+Test(fdinfo, known_clients_reread_every_period_new_ones_at_the_walk)
+{
+    struct world w;
+    const struct gt_fdinfo_client *const *c;
+    char buf[1024];
+
+    world(&w, 3);     /* a full walk at updates 1, 4, 7, ... */
+    fproc_add_process(w.p, 100, "app");
+    panfrost_text(buf, sizeof(buf), 12, 0, 0);
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128", buf);
+    gt_fdinfo_update(w.f, 1 * SEC, 0);
+    cr_assert_eq(gt_fdinfo_stats(w.f)->walks, 1);
+    fproc_add_process(w.p, 200, "late");
+    fproc_add_fd(w.p, 200, 7, "/dev/dri/renderD128", amdgpu_text);
+    panfrost_text(buf, sizeof(buf), 12, 100000000, 0);
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128", buf);
+    gt_fdinfo_update(w.f, 2 * SEC, 0);
+    cr_assert_eq(clients(&w, &c), 1, "no walk yet: the new process is not seen");
+    cr_assert_float_eq(c[0]->busy_pct, 10.0, 1e-9, "the known one re-read");
+    gt_fdinfo_update(w.f, 3 * SEC, 0);
+    cr_assert_eq(clients(&w, &c), 1);
+    gt_fdinfo_update(w.f, 4 * SEC, 0);
+    cr_assert_eq(gt_fdinfo_stats(w.f)->walks, 2);
+    cr_assert_eq(clients(&w, &c), 2, "the walk found it");
+    world_end(&w);
+}
+
+Test(fdinfo, exited_processes_and_closed_fds_drop_out)
+{
+    struct world w;
+    const struct gt_fdinfo_client *const *c;
+    char buf[1024];
+
+    world(&w, 100);
+    panfrost_text(buf, sizeof(buf), 12, 0, 0);
+    fproc_add_process(w.p, 100, "app");
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128", buf);
+    fproc_add_process(w.p, 200, "game");
+    fproc_add_fd(w.p, 200, 9, "/dev/dri/renderD129", amdgpu_text);
+    gt_fdinfo_update(w.f, 1 * SEC, 0);
+    cr_assert_eq(clients(&w, &c), 2);
+    fproc_exit(w.p, 100);
+    fproc_close_fd(w.p, 200, 9);
+    gt_fdinfo_update(w.f, 2 * SEC, 0);
+    cr_assert_eq(clients(&w, &c), 0, "gone without waiting for a walk");
+    world_end(&w);
+}
+
+Test(fdinfo, panfrost_without_engine_keys_means_profiling_is_off)
+{
+    struct world w;
+
+    world(&w, 1);
+    fproc_add_process(w.p, 100, "app");
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128",
+                 "drm-driver:\tpanfrost\ndrm-client-id:\t4\n"
+                 "drm-maxfreq-fragment:\t800000000 Hz\ndrm-curfreq-fragment:\t800000000 Hz\n"
+                 "drm-total-memory:\t64 KiB\n");
+    gt_fdinfo_update(w.f, 1 * SEC, 0);
+    cr_assert_eq(gt_fdinfo_profiling_off(w.f), 1);
+    world_end(&w);
+}
