@@ -35,6 +35,8 @@ struct gt_options {
     int no_color, no_mouse;      /* --no-color, --no-mouse */
     struct gt_batch_opts out;    /* --format --count --duration --section --metrics --per-second */
     const struct gt_sys *sys;    /* kernel seam for hardware sources; NULL: the real one */
+    const char *proc_root;       /* --proc-root DIR: /proc read below it (Processes view) */
+    int no_processes;            /* --no-processes: no /proc walk */
 };
 
 /* Parses argv; on a usage error prints it to err and returns -1. */

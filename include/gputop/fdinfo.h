@@ -63,4 +63,30 @@ int gt_fdinfo_profiling_off(const struct gt_fdinfo *f);
  * id); 0, or -1 when it holds no drm-driver key (not a DRM client). */
 int gt_fdinfo_parse(const char *text, struct gt_fdinfo_client *c);
 
+/* ---- the watcher: the reader on its own thread (fdinfo_watch.c) ---- */
+
+/* One row of the Processes view. */
+struct gt_fdinfo_row {
+    int pid;
+    char comm[32];
+    char driver[16];
+    double busy_pct;          /* busiest engine */
+    uint64_t mem_bytes;
+    char engines[128];        /* "fragment 25% vertex-tiler 5%" */
+};
+
+struct gt_fdinfo_watch;
+
+/* Updates every period_ns on a thread of its own, off the counter
+ * sampler's, with a full walk every walk_every updates (the first one
+ * included). NULL when the thread cannot start. */
+struct gt_fdinfo_watch *gt_fdinfo_watch_start(const struct gt_sys *sys, uint64_t period_ns,
+                                              unsigned walk_every);
+/* Copies up to max rows of the last update, busiest first; *updates
+ * counts the updates so far (0: none yet) and *profiling_off is set when
+ * panfrost/panthor clients print no engine time. */
+size_t gt_fdinfo_watch_rows(struct gt_fdinfo_watch *w, struct gt_fdinfo_row *rows, size_t max,
+                            int *profiling_off, uint64_t *updates);
+void gt_fdinfo_watch_stop(struct gt_fdinfo_watch *w);
+
 #endif

@@ -9,6 +9,8 @@
 #include "gputop/sampler.h"
 #include "gputop/source.h"
 
+struct gt_fdinfo_watch;
+
 struct gt_tui_config {
     const struct gt_layout *layout;
     struct gt_engine *engine;
@@ -21,6 +23,7 @@ struct gt_tui_config {
     const char *section;       /* shown first (gt_layout_find_section); NULL:
                                   the one with the triage line */
     const char *metrics;       /* only metrics matching this glob; NULL: all */
+    struct gt_fdinfo_watch *procs;  /* the Processes view's data; NULL: none */
 };
 
 /* Runs until 'q' or *stop. Returns 0; 1 when no terminal could be opened

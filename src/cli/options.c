@@ -36,6 +36,9 @@ void gt_usage(FILE *out)
 "                              raw: hardware deltas, which get the scale)\n"
 "                          a comma may replace the colon: sim,scene=game\n"
 "  --no-cpu                do not add the cpu source beside the GPU source\n"
+"  --no-processes          no Processes view (P): /proc/*/fdinfo is not read\n"
+"  --proc-root DIR         read /proc below DIR for the Processes view\n"
+"                            (a container's /proc, a test tree)\n"
 "  --list-sources          list the sources and whether they can run here\n"
 "  --probe                 find the Mali or AMD GPU, say what it is, test its\n"
 "                          counters\n"
@@ -120,6 +123,7 @@ enum {
     OPT_LAYOUT = 256, OPT_LIST_LAYOUTS, OPT_CHECK_LAYOUT, OPT_GPU, OPT_SOURCE, OPT_NO_CPU,
     OPT_LIST_SOURCES, OPT_RECORD, OPT_SECTION, OPT_METRICS, OPT_PER_SECOND,
     OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PROBE, OPT_PRECISION, OPT_PER_CORE,
+    OPT_PROC_ROOT, OPT_NO_PROCESSES,
 };
 
 static const struct option longopts[] = {
@@ -133,6 +137,8 @@ static const struct option longopts[] = {
     { "no-cpu", no_argument, 0, OPT_NO_CPU },
     { "list-sources", no_argument, 0, OPT_LIST_SOURCES },
     { "probe", no_argument, 0, OPT_PROBE },
+    { "proc-root", required_argument, 0, OPT_PROC_ROOT },
+    { "no-processes", no_argument, 0, OPT_NO_PROCESSES },
     { "interval", required_argument, 0, 'i' },
     { "record", required_argument, 0, OPT_RECORD },
     { "batch", no_argument, 0, 'b' },
@@ -223,6 +229,8 @@ static int one_option(struct gt_options *o, int c, const char *arg, const char *
     case OPT_CHECK_LAYOUT: o->cmd = GT_CMD_CHECK_LAYOUT; o->check_file = arg; return 0;
     case OPT_GPU: o->gpu = arg; return 0;
     case OPT_NO_CPU: o->no_cpu = 1; return 0;
+    case OPT_PROC_ROOT: o->proc_root = arg; return 0;
+    case OPT_NO_PROCESSES: o->no_processes = 1; return 0;
     case OPT_RECORD: o->record = arg; return 0;
     case OPT_SECTION: o->out.section = arg; return 0;
     case OPT_METRICS: o->out.pattern = arg; return 0;

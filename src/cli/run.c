@@ -4,6 +4,7 @@
 #include "gputop/capture.h"
 #include "gputop/cli.h"
 #include "gputop/drm.h"
+#include "gputop/fdinfo.h"
 #include "gputop/engine.h"
 #include "gputop/layout.h"
 #include "gputop/sampler.h"
@@ -317,10 +318,24 @@ static int start_sampler(const struct gt_options *o, struct run *r, int lossless
     return 0;
 }
 
+/* The Processes view's reader: its own thread, updated every second, with
+ * the full /proc walk for new clients every fifth update (the walk is the
+ * costly part; bench/fdinfo_walk.c). */
+static struct gt_fdinfo_watch *start_processes(const struct gt_options *o, struct gt_sys *sys)
+{
+    if (o->no_processes)
+        return NULL;
+    *sys = *gt_sys_real();
+    if (o->proc_root)
+        sys->root = o->proc_root;
+    return gt_fdinfo_watch_start(sys, 1000000000ull, 5);
+}
+
 /* Returns 0 after a normal quit, 1 when no terminal could be opened (the
  * caller then prints text records), -1 on error. */
 static int run_dashboard(const struct gt_options *o, struct run *r, volatile sig_atomic_t *stop)
 {
+    struct gt_sys procs_sys;
     struct gt_tui_config cfg;
     struct gt_diag d;
     int res;
@@ -348,8 +363,10 @@ static int run_dashboard(const struct gt_options *o, struct run *r, volatile sig
     cfg.no_mouse = o->no_mouse;
     cfg.section = o->out.section;
     cfg.metrics = o->out.pattern;
+    cfg.procs = start_processes(o, &procs_sys);
     gt_diag_clear(&d);
     res = gt_tui_run(&cfg, stop, &d);
+    gt_fdinfo_watch_stop(cfg.procs);
     if (res == 1)
         fprintf(stderr, "gputop: %s; printing text records instead (on Android use "
                         "'adb shell -t' for a terminal)\n", d.msg);

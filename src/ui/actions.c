@@ -157,7 +157,10 @@ int tui_handle_key(struct tui *t, int ch)
     switch (ch) {
     case 'q': case 'Q': case KEY_F(10): return 1;
     case 'h': case '?': case KEY_F(1): t->help = 1; return 0;
-    case '\t': case KEY_RIGHT: tui_go_section(t, (t->section + 1) % t->l->nsections); return 0;
+    case '\t': case KEY_RIGHT:
+        t->procs_view = 0;
+        tui_go_section(t, (t->section + 1) % t->l->nsections);
+        return 0;
     case KEY_BTAB: case KEY_LEFT:
         tui_go_section(t, (t->section + t->l->nsections - 1) % t->l->nsections);
         return 0;
@@ -175,6 +178,12 @@ int tui_handle_key(struct tui *t, int ch)
     case 't': t->per_second = !t->per_second; return 0;
     case 's': t->sparks = !t->sparks; return 0;
     case 'p': t->count_bars = !t->count_bars; return 0;
+    case 'P': t->procs_view = !t->procs_view; return 0;
+    case 'o':
+        if (!t->procs_view)
+            break;      /* a section's key, if a layout gives it one */
+        tui_processes_next_sort(t);
+        return 0;
     case 'r':
         gt_history_reset(t->hist);
         snprintf(t->message, sizeof(t->message), " min / max reset");

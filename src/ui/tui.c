@@ -25,7 +25,10 @@ static void draw(struct tui *t)
     } else {
         if (LINES >= 3) {
             tui_draw_tabs(t);
-            tui_draw_body(t);
+            if (t->procs_view)
+                tui_draw_processes(t);
+            else
+                tui_draw_body(t);
         }
         tui_draw_footer(t);
     }

@@ -64,6 +64,7 @@ struct tui {
     int wake_fd;                 /* the sampler's new-data descriptor, -1 none */
     int empty_reads, input_gone; /* the keyboard's end of file or hang-up */
     int sampler_live;            /* it is sampling (not retrying, not ended) */
+    int procs_view, procs_sort;  /* the Processes view is up; its sort column */
 };
 
 /* draw.c: text into the frame being composed */
@@ -104,6 +105,10 @@ void tui_percore_name(const struct tui *t, const struct row *r, char *buf, size_
 double tui_percore_fraction(const struct tui *t, size_t m, double v);
 void tui_percore_draw_strip(struct tui *t, int y, const struct row *r);
 void tui_percore_draw_spread(struct tui *t, int y, const struct row *r);
+
+/* view_processes.c: DRM clients from /proc/PID/fdinfo */
+void tui_draw_processes(struct tui *t);
+void tui_processes_next_sort(struct tui *t);
 
 /* view_triage.c */
 void tui_draw_triage(struct tui *t, int y);

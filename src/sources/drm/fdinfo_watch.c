@@ -1,0 +1,143 @@
+/* The fdinfo reader on a thread of its own, so the /proc walk never
+ * delays a counter sample: it updates at its own period and publishes a
+ * copy of the rows the Processes view draws. */
+#include "gputop/fdinfo.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_ROWS 256
+
+struct gt_fdinfo_watch {
+    struct gt_fdinfo *f;
+    uint64_t period_ns;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    int stop;
+    struct gt_fdinfo_row rows[MAX_ROWS];
+    size_t nrows;
+    int profiling_off;
+    uint64_t updates;
+};
+
+static void engines_text(const struct gt_fdinfo_client *c, char *buf, size_t len)
+{
+    size_t used = 0;
+    int i;
+
+    buf[0] = '\0';
+    for (i = 0; i < c->nengines && used < len; i++) {
+        const struct gt_fdinfo_engine *e = &c->engine[i];
+        int n = e->has_ns || e->cycles
+                ? snprintf(buf + used, len - used, "%s%s %.0f%%", used ? " " : "", e->name,
+                           e->busy_pct)
+                : 0;
+        if (n > 0)
+            used += (size_t)n;
+    }
+}
+
+static void publish(struct gt_fdinfo_watch *w)
+{
+    const struct gt_fdinfo_client *const *c;
+    size_t n = gt_fdinfo_clients(w->f, &c), i;
+
+    pthread_mutex_lock(&w->lock);
+    w->nrows = n < MAX_ROWS ? n : MAX_ROWS;
+    for (i = 0; i < w->nrows; i++) {
+        struct gt_fdinfo_row *r = &w->rows[i];
+        r->pid = c[i]->pid;
+        memcpy(r->comm, c[i]->comm, sizeof(r->comm));
+        memcpy(r->driver, c[i]->driver, sizeof(r->driver));
+        r->busy_pct = c[i]->busy_pct;
+        r->mem_bytes = c[i]->mem_bytes;
+        engines_text(c[i], r->engines, sizeof(r->engines));
+    }
+    w->profiling_off = gt_fdinfo_profiling_off(w->f);
+    w->updates++;
+    pthread_mutex_unlock(&w->lock);
+}
+
+static void *run(void *arg)
+{
+    struct gt_fdinfo_watch *w = arg;
+    struct timespec until;
+
+    pthread_mutex_lock(&w->lock);
+    while (!w->stop) {
+        pthread_mutex_unlock(&w->lock);
+        gt_fdinfo_update(w->f, gt_now_ns(), 0);
+        publish(w);
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += (time_t)(w->period_ns / 1000000000ull);
+        until.tv_nsec += (long)(w->period_ns % 1000000000ull);
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_mutex_lock(&w->lock);
+        while (!w->stop && pthread_cond_timedwait(&w->wake, &w->lock, &until) != ETIMEDOUT)
+            ;
+    }
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+struct gt_fdinfo_watch *gt_fdinfo_watch_start(const struct gt_sys *sys, uint64_t period_ns,
+                                              unsigned walk_every)
+{
+    struct gt_fdinfo_watch *w = calloc(1, sizeof(*w));
+
+    if (!w)
+        return NULL;
+    w->f = gt_fdinfo_new(sys, walk_every);
+    w->period_ns = period_ns ? period_ns : 1000000000ull;
+    if (!w->f)
+        goto fail;
+    pthread_mutex_init(&w->lock, NULL);
+    pthread_cond_init(&w->wake, NULL);
+    if (pthread_create(&w->thread, NULL, run, w) != 0) {
+        pthread_mutex_destroy(&w->lock);
+        pthread_cond_destroy(&w->wake);
+        goto fail;
+    }
+    return w;
+fail:
+    gt_fdinfo_free(w->f);
+    free(w);
+    return NULL;
+}
+
+size_t gt_fdinfo_watch_rows(struct gt_fdinfo_watch *w, struct gt_fdinfo_row *rows, size_t max,
+                            int *profiling_off, uint64_t *updates)
+{
+    size_t n;
+
+    pthread_mutex_lock(&w->lock);
+    n = w->nrows < max ? w->nrows : max;
+    memcpy(rows, w->rows, n * sizeof(*rows));
+    *profiling_off = w->profiling_off;
+    *updates = w->updates;
+    pthread_mutex_unlock(&w->lock);
+    return n;
+}
+
+void gt_fdinfo_watch_stop(struct gt_fdinfo_watch *w)
+{
+    if (!w)
+        return;
+    pthread_mutex_lock(&w->lock);
+    w->stop = 1;
+    pthread_cond_signal(&w->wake);
+    pthread_mutex_unlock(&w->lock);
+    pthread_join(w->thread, NULL);
+    pthread_mutex_destroy(&w->lock);
+    pthread_cond_destroy(&w->wake);
+    gt_fdinfo_free(w->f);
+    free(w);
+}
