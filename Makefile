@@ -22,7 +22,7 @@ CRIT_LIBS      = $(shell $(PKG_CONFIG) --libs criterion json-c 2>/dev/null || ec
 ALL_CFLAGS     = $(CSTD) $(OPT) $(SAN) $(NCURSES_CFLAGS) $(DRM_CFLAGS) $(CFLAGS)
 LIBS           = $(NCURSES_LIBS) -lpthread -lm
 
-LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
+LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c src/*/*/*.c))
 LAYOUTS  := $(sort $(wildcard layouts/*.layout))
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/layouts.o $(BUILD)/obj/gen/terminfo.o
 # Terminal descriptions built into the binary for systems without a

@@ -32,6 +32,8 @@ struct gt_source_info {
                                 not): a damaged capture, ... */
     int self_paced;          /* 1: sample() itself waits for the next record
                                 (replay), so the sampler does not sleep */
+    uint64_t max_interval_ns; /* longest sampling period its counters survive
+                                (32-bit counters wrap); 0 when any will do */
 };
 
 struct gt_source_type {
@@ -55,6 +57,10 @@ struct gt_source_type {
      * s->catalog feeds a metric, so hardware sources can enable only those.
      * Returns 0 or -1 with d set. */
     int  (*select)(struct gt_source *s, const unsigned char *used, struct gt_diag *d);
+    /* Optional, before select: one setting from the layout's 'option'
+     * lines that name this source (KEY=VALUE). Returns 0 or -1 with d set. */
+    int  (*configure)(struct gt_source *s, const char *key, const char *value,
+                      struct gt_diag *d);
 };
 
 struct gt_source {

@@ -5,6 +5,7 @@
 
 #include <poll.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -28,6 +29,12 @@ struct gt_sys {
     /* pread(2), so a file read every sample can stay open; NULL when the
      * seam offers none (such callers open and close the file each time). */
     ssize_t (*pread)(void *ctx, int fd, void *buf, size_t len, off_t off);
+    /* One 32-bit load or store of a device register mapped with mmap
+     * (/dev/mem): a single volatile access, never merged or split, so a
+     * fake can model each register's side effects (write-1-to-clear,
+     * reset bits). NULL when the seam offers none (treated as ENOSYS). */
+    uint32_t (*reg_read32)(void *ctx, const volatile void *addr);
+    void     (*reg_write32)(void *ctx, volatile void *addr, uint32_t value);
 };
 
 /* The real kernel. */
