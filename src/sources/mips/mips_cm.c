@@ -227,6 +227,8 @@ static void program_pair(struct cm_src *c)
     cm_wr(&c->gcr, CM_PC_QUAL0, e0 >= 0 ? c->mux.qual[e0] : 0);
     cm_wr(&c->gcr, CM_PC_QUAL1, e1 >= 0 ? c->mux.qual[e1] : 0);
     cm_wr(&c->gcr, CM_PC_CTL, c->run_ctl | CM_CTL_P0_RESET | CM_CTL_P1_RESET);
+    /* Whether reset bits read back is not documented: leave none set. */
+    cm_wr(&c->gcr, CM_PC_CTL, c->run_ctl);
     c->pair_cycle = cm_rd(&c->gcr, CM_PC_CYCLE);
     c->prev_c0 = cm_rd(&c->gcr, CM_PC_CNT0);
     c->prev_c1 = cm_rd(&c->gcr, CM_PC_CNT1);
@@ -239,6 +241,7 @@ static void start_all(struct cm_src *c)
     cm_wr(&c->gcr, CM_PC_CTL, c->run_ctl & ~CM_CTL_COUNTON);
     cm_wr(&c->gcr, CM_PC_OV, CM_OV_ALL);
     cm_wr(&c->gcr, CM_PC_CTL, c->run_ctl | CM_CTL_RESETS);
+    cm_wr(&c->gcr, CM_PC_CTL, c->run_ctl);
     c->prev_cycle = cm_rd(&c->gcr, CM_PC_CYCLE);
     program_pair(c);
 }
@@ -249,6 +252,9 @@ static void read_pair(struct cm_src *c, uint32_t cyc)
 
     cm_mux_record(&c->mux, (uint32_t)(c0 - c->prev_c0), (uint32_t)(c1 - c->prev_c1),
                   (uint32_t)(cyc - c->pair_cycle));
+    c->prev_c0 = c0;
+    c->prev_c1 = c1;
+    c->pair_cycle = cyc;
 }
 
 /* Every pair counted once for a moment, so the first sample already has
