@@ -135,6 +135,29 @@ static int merge_catalogs(struct run *r)
     return 0;
 }
 
+/* A source beside the GPU's (mips-cm) adds its own layout's sections. */
+static int append_layouts(struct run *r)
+{
+    struct gt_layout *more;
+    struct gt_diag d;
+    size_t i;
+
+    for (i = 0; i < r->nsrc; i++) {
+        const char *name = r->src[i]->info.layout;
+        if (!name[0] || strcmp(name, r->layout->name) == 0 ||
+            strcmp(r->src[i]->info.family, r->layout->family) == 0)
+            continue;
+        more = gt_layout_load(name, &d);
+        if (!more || gt_layout_append(r->layout, more, &d) < 0) {
+            gt_report_diag(stderr, &d);
+            gt_layout_free(more);
+            return -1;
+        }
+        gt_layout_free(more);
+    }
+    return 0;
+}
+
 static int load_layout(const struct gt_options *o, struct run *r)
 {
     const char *name = o->layout;
@@ -150,8 +173,9 @@ static int load_layout(const struct gt_options *o, struct run *r)
         return -1;
     }
     r->layout = gt_layout_load(name, &d);
-    if (!r->layout) {
-        gt_report_diag(stderr, &d);
+    if (!r->layout || append_layouts(r) < 0) {
+        if (!r->layout)
+            gt_report_diag(stderr, &d);
         return -1;
     }
     r->engine = gt_engine_new(r->layout, &r->merged);
@@ -160,6 +184,44 @@ static int load_layout(const struct gt_options *o, struct run *r)
         return -1;
     }
     return 0;
+}
+
+/* The layout's 'option SOURCE KEY=VALUE' lines go to the sources of that
+ * name or family that take settings; others have nothing to set. */
+static int apply_options(struct run *r)
+{
+    const struct gt_layout *l = r->layout;
+    struct gt_diag d;
+    size_t i, j;
+
+    for (i = 0; i < l->noptions; i++)
+        for (j = 0; j < r->nsrc; j++) {
+            struct gt_source *s = r->src[j];
+            if (!s->type->configure || (strcmp(l->options[i].source, s->type->name) != 0 &&
+                                        strcmp(l->options[i].source, s->info.family) != 0))
+                continue;
+            gt_diag_clear(&d);
+            if (s->type->configure(s, l->options[i].key, l->options[i].value, &d) < 0) {
+                fprintf(stderr, "gputop: layout %s, line %d: %s\n", l->file, l->options[i].line,
+                        d.msg);
+                return -1;
+            }
+        }
+    return 0;
+}
+
+/* Multiplexed counters are estimates: the sources say which after select,
+ * and the merged catalogue the engine reads is told. */
+static void copy_estimated(struct run *r)
+{
+    size_t i, k;
+
+    for (i = 0; i < r->nsrc; i++)
+        for (k = 0; k < r->src[i]->catalog.ncounters; k++) {
+            int m = gt_catalog_find(&r->merged, r->src[i]->catalog.counters[k].name);
+            if (m >= 0)
+                r->merged.counters[m].estimated = r->src[i]->catalog.counters[k].estimated;
+        }
 }
 
 /* Hardware sources count only what the layout reads: fewer enabled
@@ -172,6 +234,10 @@ static int select_counters(const struct gt_options *o, struct run *r)
 
     if (!used) {
         fprintf(stderr, "gputop: out of memory\n");
+        return -1;
+    }
+    if (apply_options(r) < 0) {
+        free(used);
         return -1;
     }
     gt_engine_used(r->engine, used);
@@ -190,6 +256,7 @@ static int select_counters(const struct gt_options *o, struct run *r)
         base += s->catalog.ncounters;
     }
     free(used);
+    copy_estimated(r);
     return 0;
 }
 
@@ -255,6 +322,23 @@ static int any_self_paced(const struct run *r)
     return 0;
 }
 
+/* 32-bit counters (mips-cm) must be read before they can wrap twice. */
+static uint64_t capped_interval(const struct gt_options *o, const struct run *r)
+{
+    uint64_t ns = o->interval_ns;
+    size_t i;
+
+    for (i = 0; i < r->nsrc; i++) {
+        uint64_t max = r->src[i]->info.max_interval_ns;
+        if (max && ns > max) {
+            fprintf(stderr, "gputop: sampling every %.3g s instead of %.3g s: %s counters "
+                            "would wrap\n", max / 1e9, ns / 1e9, r->src[i]->type->name);
+            ns = max;
+        }
+    }
+    return ns;
+}
+
 static int start_sampler(const struct gt_options *o, struct run *r, int lossless)
 {
     struct gt_sampler_config cfg;
@@ -275,7 +359,7 @@ static int start_sampler(const struct gt_options *o, struct run *r, int lossless
     cfg.nsources = r->nsrc;
     cfg.slot_offset = r->offset;
     cfg.nslots = r->merged.nslots;
-    cfg.interval_ns = o->interval_ns;
+    cfg.interval_ns = capped_interval(o, r);
     cfg.lossless = lossless;
     cfg.on_sample = r->recorder ? record_sample : NULL;
     cfg.arg = r->recorder;
