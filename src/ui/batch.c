@@ -325,6 +325,8 @@ static void json_meta(FILE *f, const struct gt_layout *l, const struct gt_engine
         json_string(f, l->sections[m->section].title);
         fputs(",\"group\":", f);
         json_string(f, l->groups[m->group].title);
+        if (gt_engine_estimated(e, cols[i].metric))
+            fputs(",\"estimated\":true", f);
         if (why) {
             fputs(",\"unavailable\":", f);
             json_string(f, why);
@@ -511,9 +513,12 @@ static void write_text(const struct writer *w, const struct gt_snapshot *s, cons
             fputc('\n', w->f);
             last_group = m->group;
         }
-        format_value(num, sizeof(num), v, w->o->digits);
+        /* '~': an estimate from multiplexed counters */
+        num[0] = '~';
+        format_value(num + 1, sizeof(num) - 1, v, w->o->digits);
         unit_of(unit, sizeof(unit), m, w->o->per_second);
-        text_metric(w, w->cols[i].title, isnan(v) ? "-" : num, unit);
+        text_metric(w, w->cols[i].title,
+                    isnan(v) ? "-" : num + !gt_engine_estimated(w->e, w->cols[i].metric), unit);
     }
     fputc('\n', w->f);
 }
