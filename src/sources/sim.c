@@ -1103,7 +1103,8 @@ static int parse_args(struct sim *m, const char *args, struct gt_diag *d)
         return -1;
     m->fam = &families[NFAMILIES - 1];
     if (gt_args_get(args, "", buf, sizeof(buf)) && !(m->fam = find_family(buf))) {
-        gt_diag_set(d, "sim: unknown GPU family '%s' (known: mali-t8xx, mali-g715, mali-g720)",
+        gt_diag_set(d, "sim: unknown GPU family '%s' (known: mali-t8xx, mali-g715, mali-g720, "
+                       "mips-cm)",
                     buf);
         return -1;
     }
@@ -1180,11 +1181,21 @@ static void sim_close(struct gt_source *s)
     s->priv = NULL;
 }
 
+extern const struct gt_source_type gt_source_sim_cm;
+
 static int sim_open(struct gt_source *s, const char *args, struct gt_diag *d)
 {
     struct gt_device_desc dev = { NULL, 0, 0, 0, 0 };
-    struct sim *m = calloc(1, sizeof(*m));
+    char fam[16];
+    struct sim *m;
 
+    /* Not a GPU: the coherency-manager model (src/sources/mips/sim_cm.c)
+     * takes the source over. */
+    if (gt_args_get(args, "", fam, sizeof(fam)) && strcmp(fam, "mips-cm") == 0) {
+        s->type = &gt_source_sim_cm;
+        return s->type->open(s, args, d);
+    }
+    m = calloc(1, sizeof(*m));
     if (!m) {
         gt_diag_set(d, "sim: out of memory");
         return -1;
@@ -1276,7 +1287,8 @@ static int sim_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_sim = {
     .name = "sim",
-    .help = "simulated Mali GPU: sim[:mali-t8xx|mali-g715|mali-g720][,scene=NAME][,seed=N][,step=NS]",
+    .help = "simulated Mali GPU: sim[:mali-t8xx|mali-g715|mali-g720][,scene=NAME][,seed=N][,step=NS]"
+            "; sim:mips-cm a MIPS coherency manager",
     .kind = GT_SOURCE_VIRTUAL,
     .available = sim_available,
     .open = sim_open,

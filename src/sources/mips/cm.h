@@ -61,6 +61,23 @@ extern const struct cm_event cm_events[CM_NEVENTS];
 /* Index into cm_events of a catalogue name, or -1. */
 int cm_event_find(const char *counter);
 
+/* Register-state counters for the bring-up view: each sample adds the
+ * current value, so value / $CMSamples is the state (a mean if merged). */
+enum { CM_R_SAMPLES, CM_R_P0EVENT, CM_R_P1EVENT, CM_R_COUNTON, CM_R_OVFSTOP, CM_R_OVERFLOWS,
+       CM_R_PAIRS, CM_NREG };
+
+/* Catalogue slots of the CM counters. */
+struct cm_slots {
+    uint32_t cycles, event[CM_NEVENTS], reg[CM_NREG];
+};
+
+struct gt_catalog;
+/* Adds CMCycles, one counter per event (cm_events order) and the register
+ * counters; returns 0 or -1 out of memory. */
+int cm_catalog_add(struct gt_catalog *cat, struct cm_slots *slots);
+/* Marks the used events' counters as estimates when they take turns. */
+void cm_catalog_mark(struct gt_catalog *cat, const int *used, int multiplexed);
+
 /* The perf registers as saved before use and put back on close. */
 struct cm_regs {
     uint32_t ctl, ov, event, cycle, qual0, cnt0, qual1, cnt1;

@@ -14,13 +14,6 @@
 #define WARMUP_NS   1000000L   /* per pair at start, so every event has a rate */
 #define MAX_INTERVAL_NS 1000000000ull
 
-/* Register-state counters for the bring-up view: each sample adds its
- * current value, so value / $CMSamples is the state (mean if merged). */
-enum { R_SAMPLES, R_P0EVENT, R_P1EVENT, R_COUNTON, R_OVFSTOP, R_OVERFLOWS, R_PAIRS, NREG };
-static const char *const reg_names[NREG] = {
-    "CMSamples", "CMRegP0Event", "CMRegP1Event", "CMRegCountOn", "CMRegOvfStop",
-    "CMRegOverflows", "CMRegPairs",
-};
 
 struct cm_src {
     struct cm_gcr gcr;
@@ -28,7 +21,7 @@ struct cm_src {
     uint32_t qual[CM_NEVENTS];
     int used[CM_NEVENTS];
     int ovf_stop;
-    uint32_t slot_cycles, slot_event[CM_NEVENTS], slot_reg[NREG];
+    struct cm_slots slot;
     uint32_t run_ctl;          /* the control word while counting, without reset bits */
     uint32_t prev_cycle, prev_c0, prev_c1, pair_cycle;
     uint64_t prev_ns;
@@ -58,25 +51,38 @@ static int cm_available(const struct gt_sys *sys, char *why, size_t len)
     return 0;
 }
 
-static int add_catalog(struct cm_src *c, struct gt_catalog *cat)
+int cm_catalog_add(struct gt_catalog *cat, struct cm_slots *slots)
 {
+    static const char *const reg_names[CM_NREG] = {
+        "CMSamples", "CMRegP0Event", "CMRegP1Event", "CMRegCountOn", "CMRegOvfStop",
+        "CMRegOverflows", "CMRegPairs",
+    };
     int i, k;
 
     if ((k = gt_catalog_add(cat, "CMCycles", "cm", GT_COUNTER_DELTA, 1, 1.0)) < 0)
         return -1;
-    c->slot_cycles = cat->counters[k].slot;
+    slots->cycles = cat->counters[k].slot;
     for (i = 0; i < CM_NEVENTS; i++) {
         if ((k = gt_catalog_add(cat, cm_events[i].counter, "cm", GT_COUNTER_DELTA, 1, 1.0)) < 0)
             return -1;
         cat->counters[k].hw_index = (int)cm_events[i].number;
-        c->slot_event[i] = cat->counters[k].slot;
+        slots->event[i] = cat->counters[k].slot;
     }
-    for (i = 0; i < NREG; i++) {
+    for (i = 0; i < CM_NREG; i++) {
         if ((k = gt_catalog_add(cat, reg_names[i], "cm-reg", GT_COUNTER_DELTA, 1, 1.0)) < 0)
             return -1;
-        c->slot_reg[i] = cat->counters[k].slot;
+        slots->reg[i] = cat->counters[k].slot;
     }
     return 0;
+}
+
+void cm_catalog_mark(struct gt_catalog *cat, const int *used, int multiplexed)
+{
+    int i, k;
+
+    for (i = 0; i < CM_NEVENTS; i++)
+        if ((k = gt_catalog_find(cat, cm_events[i].counter)) >= 0)
+            cat->counters[k].estimated = used[i] && multiplexed;
 }
 
 /* The detail line (and a capture's header) says what is counted how. */
@@ -143,7 +149,7 @@ static int cm_open(struct gt_source *s, const char *args, struct gt_diag *d)
         return -1;
     }
     s->priv = c;
-    if (add_catalog(c, &s->catalog) < 0) {
+    if (cm_catalog_add(&s->catalog, &c->slot) < 0) {
         gt_diag_set(d, "out of memory");
         cm_gcr_close(&c->gcr);
         free(c);
@@ -206,10 +212,7 @@ static int cm_select(struct gt_source *s, const unsigned char *used, struct gt_d
         c->used[i] = k >= 0 && used[k];
     }
     set_events(c);
-    for (i = 0; i < CM_NEVENTS; i++) {
-        k = gt_catalog_find(&s->catalog, cm_events[i].counter);
-        s->catalog.counters[k].estimated = c->used[i] && cm_mux_multiplexed(&c->mux);
-    }
+    cm_catalog_mark(&s->catalog, c->used, cm_mux_multiplexed(&c->mux));
     describe(s);
     return 0;
 }
@@ -295,13 +298,13 @@ static void put_regs(struct cm_src *c, struct gt_snapshot *out, uint32_t ov)
 {
     uint32_t ctl = cm_rd(&c->gcr, CM_PC_CTL), ev = cm_rd(&c->gcr, CM_PC_EVENT);
 
-    out->deltas[c->slot_reg[R_SAMPLES]] = 1;
-    out->deltas[c->slot_reg[R_P0EVENT]] = ev & 0xff;
-    out->deltas[c->slot_reg[R_P1EVENT]] = ev >> 8 & 0xff;
-    out->deltas[c->slot_reg[R_COUNTON]] = (uint64_t)count_bits(ctl & CM_CTL_COUNTON);
-    out->deltas[c->slot_reg[R_OVFSTOP]] = !!(ctl & CM_CTL_OVF_STOP);
-    out->deltas[c->slot_reg[R_OVERFLOWS]] = (uint64_t)count_bits(ov & CM_OV_ALL);
-    out->deltas[c->slot_reg[R_PAIRS]] = c->mux.npairs;
+    out->deltas[c->slot.reg[CM_R_SAMPLES]] = 1;
+    out->deltas[c->slot.reg[CM_R_P0EVENT]] = ev & 0xff;
+    out->deltas[c->slot.reg[CM_R_P1EVENT]] = ev >> 8 & 0xff;
+    out->deltas[c->slot.reg[CM_R_COUNTON]] = (uint64_t)count_bits(ctl & CM_CTL_COUNTON);
+    out->deltas[c->slot.reg[CM_R_OVFSTOP]] = !!(ctl & CM_CTL_OVF_STOP);
+    out->deltas[c->slot.reg[CM_R_OVERFLOWS]] = (uint64_t)count_bits(ov & CM_OV_ALL);
+    out->deltas[c->slot.reg[CM_R_PAIRS]] = c->mux.npairs;
 }
 
 /* Wrap mode: a delta modulo 2^32 is exact after at most one wrap. With an
@@ -344,10 +347,10 @@ static int cm_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_dia
     out->t_start_ns = c->prev_ns;
     out->t_end_ns = now;
     out->nsamples = 1;
-    out->deltas[c->slot_cycles] = dcyc;
+    out->deltas[c->slot.cycles] = dcyc;
     for (i = 0; i < CM_NEVENTS; i++)
         if (c->used[i] && (est = cm_mux_estimate(&c->mux, i, dcyc)) > 0)
-            out->deltas[c->slot_event[i]] = (uint64_t)est;
+            out->deltas[c->slot.event[i]] = (uint64_t)est;
     put_regs(c, out, ov);
     res = check_overflow(c, ov, secs, d);
     if (!(ov & CM_OV_ALL) || !c->ovf_stop)
