@@ -1,0 +1,15 @@
+/* The MIPS coherency manager source's entry points outside the source
+ * table: the --probe report. */
+#ifndef GPUTOP_MIPS_CM_H
+#define GPUTOP_MIPS_CM_H
+
+#include <stdio.h>
+#include "gputop/sys.h"
+
+/* --probe --source mips-cm[:ARGS]: finds and validates the GCR block and
+ * prints its revision, base, counters and the perf registers' current
+ * state, reading only (CM3 parts included). Returns 0, or 1 when no
+ * usable block was found. */
+int gt_mips_cm_probe(const char *args, const struct gt_sys *sys, FILE *out);
+
+#endif
