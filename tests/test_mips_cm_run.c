@@ -1,0 +1,168 @@
+/* The coherency manager beside a GPU, through the real binary: the Mali
+ * layout plus the CM sections in batch records and on the dashboard,
+ * estimates marked, the layout's qualifier options reaching the source. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fakes/tmux.h"
+
+#define WAIT_MS 8000
+#define BESIDE "--source sim:mali-g720,step=100000000 --source sim:mips-cm,step=100000000 --no-cpu"
+
+static char *run(const char *args, int *status, char **err)
+{
+    char cmd[2048], errpath[256], chunk[4096], *buf = NULL;
+    const char *dir = getenv("TMPDIR");
+    size_t len = 0, n;
+    FILE *p, *m = open_memstream(&buf, &len), *e;
+    int fd;
+
+    snprintf(errpath, sizeof(errpath), "%s/gputop-err-XXXXXX", dir && dir[0] ? dir : "/tmp");
+    fd = mkstemp(errpath);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    snprintf(cmd, sizeof(cmd), "%s %s 2>%s", gputop_bin(), args, errpath);
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+        fwrite(chunk, 1, n, m);
+    *status = pclose(p);
+    fclose(m);
+    e = fopen(errpath, "r");
+    cr_assert_not_null(e);
+    m = open_memstream(err, &len);
+    while ((n = fread(chunk, 1, sizeof(chunk), e)) > 0)
+        fwrite(chunk, 1, n, m);
+    fclose(m);
+    fclose(e);
+    unlink(errpath);
+    return buf;
+}
+
+Test(mips_cm_run, beside_a_gpu_in_text_records, .timeout = 60)
+{
+    int status;
+    char *err, *out = run(BESIDE " -b -n 2", &status, &err);
+
+    cr_expect_eq(status, 0, "%s", err);
+    cr_expect_not_null(strstr(out, "GPU activity"), "the GPU's sections are there:\n%s", out);
+    cr_expect_not_null(strstr(out, "Coherency manager / Bus utilisation"), "%s", out);
+    cr_expect_not_null(strstr(out, "CM registers / Event select"), "%s", out);
+    /* 100 ms at the model's 800 MHz; the cycle counter is never an estimate */
+    cr_expect_not_null(strstr(out, "CM cycles                                        80000000 cycles"),
+                       "%s", out);
+    cr_expect_not_null(strstr(out, "~"), "multiplexed values marked:\n%s", out);
+    free(out);
+    free(err);
+}
+
+Test(mips_cm_run, json_header_marks_estimates, .timeout = 60)
+{
+    int status;
+    char *err, *out = run(BESIDE " -b -f json -n 1", &status, &err);
+    char *at;
+
+    cr_expect_eq(status, 0, "%s", err);
+    at = strstr(out, "\"title\":\"CM Read Data Usage\"");
+    cr_assert_not_null(at, "%s", out);
+    cr_expect_not_null(strstr(at, "\"estimated\":true"), "%s", at);
+    at = strstr(out, "\"title\":\"CM cycles\"");
+    cr_assert_not_null(at, "%s", out);
+    /* the cycle counter is exact: no flag before its entry closes */
+    cr_expect_lt(strchr(at, '}'), strstr(at, "\"estimated\""), "%s", at);
+    free(out);
+    free(err);
+}
+
+static void write_layout(char *path, size_t len, const char *option)
+{
+    const char *dir = getenv("TMPDIR");
+    FILE *f;
+    int fd;
+
+    snprintf(path, len, "%s/gputop-cm-XXXXXX.layout", dir && dir[0] ? dir : "/tmp");
+    fd = mkstemps(path, 7);
+    cr_assert_geq(fd, 0);
+    f = fdopen(fd, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "gputop-layout 1\nname cm-test\ntitle test\nfamily mips-cm\n%s\n"
+               "section CM\n  key m\n  group Bus\n    metric Read\n"
+               "      expr $CMReadDataUsage / $CMCycles * 100\n      unit %%\n      show percent\n"
+               "    metric Sharing\n      expr $CMSharingMiss\n      show count\n", option);
+    fclose(f);
+}
+
+/* Two events only: exact counts, no '~'; the qualifier set in the layout
+ * shows in the source's detail (JSON header). */
+Test(mips_cm_run, layout_option_sets_a_qualifier_and_two_events_are_exact, .timeout = 60)
+{
+    char path[256], args[512], *err, *out;
+    int status;
+
+    write_layout(path, sizeof(path), "option mips-cm qual.CMSharingMiss=0x0000000f");
+    snprintf(args, sizeof(args), "--source sim:mips-cm,step=100000000 --no-cpu --layout %s "
+                                 "-b -f json -n 1", path);
+    out = run(args, &status, &err);
+    cr_expect_eq(status, 0, "%s", err);
+    cr_expect_not_null(strstr(out, "2 events, exact; CMSharingMiss qual 0x0000000f"), "%s", out);
+    cr_expect_null(strstr(out, "\"estimated\""), "%s", out);
+    free(out);
+    free(err);
+    unlink(path);
+}
+
+Test(mips_cm_run, bad_layout_option_names_file_and_line, .timeout = 60)
+{
+    char path[256], args[512], want[512], *err, *out;
+    int status;
+
+    write_layout(path, sizeof(path), "option mips-cm qual.CMSharingMiss=lots");
+    snprintf(args, sizeof(args), "--source sim:mips-cm,step=100000000 --no-cpu --layout %s -b -n 1",
+             path);
+    out = run(args, &status, &err);
+    cr_expect_neq(status, 0);
+    snprintf(want, sizeof(want), "gputop: layout %s, line 5: sim: mips-cm: qual.CMSharingMiss=lots: "
+                                 "a qualifier is a 32-bit number or 'reset'", path);
+    cr_expect_not_null(strstr(err, want), "%s", err);
+    free(out);
+    free(err);
+    unlink(path);
+}
+
+/* The dashboard with both: the GPU's sections as before, and 'm' shows the
+ * coherency manager with its bus bars and '~' on the estimates, 'g' the
+ * register view. */
+Test(mips_cm_run, dashboard_beside_a_gpu, .timeout = 120)
+{
+    struct tmux t;
+    char cmd[1024], *s;
+    int found;
+
+    snprintf(cmd, sizeof(cmd), "%s --source sim:mali-g720 --source sim:mips-cm --no-cpu",
+             gputop_bin());
+    cr_assert_eq(tmux_start(&t, 100, 30, "", cmd), 0);
+    s = tmux_wait_for(&t, "gputop", WAIT_MS, &found);
+    cr_assert(found, "no dashboard:\n%s", s);
+    free(s);
+    tmux_literal(&t, "2");
+    s = tmux_wait_for(&t, "GPU usage", WAIT_MS, &found);
+    cr_expect(found, "the GPU's section:\n%s", s);
+    free(s);
+    tmux_literal(&t, "m");
+    s = tmux_wait_for(&t, "CM Read Data Usage", WAIT_MS, &found);
+    cr_expect(found, "the CM section:\n%s", s);
+    free(s);
+    s = tmux_wait_for(&t, "~", WAIT_MS, &found);
+    cr_expect(found, "estimates marked:\n%s", s);
+    cr_expect_not_null(strstr(s, "Bus utilisation"), "%s", s);
+    free(s);
+    tmux_literal(&t, "g");
+    s = tmux_wait_for(&t, "Event pairs rotated", WAIT_MS, &found);
+    cr_expect(found, "the register view:\n%s", s);
+    free(s);
+    tmux_literal(&t, "q");
+    tmux_stop(&t);
+}
