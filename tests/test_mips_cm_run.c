@@ -42,6 +42,18 @@ static char *run(const char *args, int *status, char **err)
     return buf;
 }
 
+/* The text record line of a metric holds value (with its unit). */
+static void expect_line(const char *out, const char *title, const char *value)
+{
+    const char *at = strstr(out, title), *end;
+    char line[256];
+
+    cr_assert_not_null(at, "no '%s' in:\n%s", title, out);
+    end = strchr(at, '\n');
+    snprintf(line, sizeof(line), "%.*s", (int)(end ? end - at : (long)strlen(at)), at);
+    cr_expect_not_null(strstr(line, value), "'%s' should show '%s'", line, value);
+}
+
 Test(mips_cm_run, beside_a_gpu_in_text_records, .timeout = 60)
 {
     int status;
@@ -52,8 +64,7 @@ Test(mips_cm_run, beside_a_gpu_in_text_records, .timeout = 60)
     cr_expect_not_null(strstr(out, "Coherency manager / Bus utilisation"), "%s", out);
     cr_expect_not_null(strstr(out, "CM registers / Event select"), "%s", out);
     /* 100 ms at the model's 800 MHz; the cycle counter is never an estimate */
-    cr_expect_not_null(strstr(out, "CM cycles                                        80000000 cycles"),
-                       "%s", out);
+    expect_line(out, "CM cycles", " 80000000 cycles");
     cr_expect_not_null(strstr(out, "~"), "multiplexed values marked:\n%s", out);
     free(out);
     free(err);
@@ -165,4 +176,84 @@ Test(mips_cm_run, dashboard_beside_a_gpu, .timeout = 120)
     free(s);
     tmux_literal(&t, "q");
     tmux_stop(&t);
+}
+
+static void write_file(char *path, size_t len, const char *suffix, const char *text)
+{
+    const char *dir = getenv("TMPDIR");
+    FILE *f;
+    int fd;
+
+    snprintf(path, len, "%s/gputop-cm-XXXXXX%s", dir && dir[0] ? dir : "/tmp", suffix);
+    fd = mkstemps(path, (int)strlen(suffix));
+    cr_assert_geq(fd, 0);
+    f = fdopen(fd, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Recorded counts replayed by name: read-data bus 40e6 of 80e6 cycles is
+ * 50 %, write data 20e6 of 80e6 is 25 %; 2e6 requests per 80e6 cycles are
+ * 0.025 per cycle. Counts from a file are what they are: no '~'. */
+Test(mips_cm_run, csv_import_by_event_names, .timeout = 60)
+{
+    char path[256], args[512], *err, *out;
+    int status;
+
+    write_file(path, sizeof(path), ".csv",
+               "interval_ns,CMCycles,CMReadDataUsage,CMWriteDataUsage,CMRequests\n"
+               "100000000,80000000,40000000,20000000,2000000\n");
+    snprintf(args, sizeof(args), "--source csv:%s,gpu=mips-cm -b -n 1", path);
+    out = run(args, &status, &err);
+    cr_expect_eq(status, 0, "%s", err);
+    expect_line(out, "CM Read Data Usage", " 50 %");
+    expect_line(out, "CM Write Data Usage", " 25 %");
+    expect_line(out, "Request Count per cycle", " 0.025 ");
+    cr_expect_null(strstr(out, "~"), "%s", out);
+    free(out);
+    free(err);
+    unlink(path);
+}
+
+Test(mips_cm_run, csv_misspelled_event_is_named, .timeout = 60)
+{
+    char path[256], args[512], *err, *out;
+    int status;
+
+    write_file(path, sizeof(path), ".csv", "interval_ns,CMCycles,CMReadDataUsge\n1,2,3\n");
+    snprintf(args, sizeof(args), "--source csv:%s,gpu=mips-cm -b -n 1", path);
+    out = run(args, &status, &err);
+    cr_expect_neq(status, 0);
+    cr_expect_not_null(strstr(err, "unknown counter 'CMReadDataUsge' (did you mean "
+                                   "'CMReadDataUsage'?)"), "%s", err);
+    free(out);
+    free(err);
+    unlink(path);
+}
+
+/* A capture of both: the replay shows the CM sections again, marks the
+ * estimates, and its detail says how the CM was counted. */
+Test(mips_cm_run, capture_keeps_layout_multiplexing_and_detail, .timeout = 60)
+{
+    char path[256], args[512], *err, *out;
+    int status;
+
+    write_file(path, sizeof(path), ".gtc", "");
+    snprintf(args, sizeof(args), BESIDE " -b -n 3 --record %s", path);
+    out = run(args, &status, &err);
+    cr_assert_eq(status, 0, "%s", err);
+    free(out);
+    free(err);
+    snprintf(args, sizeof(args), "--source replay:%s -b -f json -n 1", path);
+    out = run(args, &status, &err);
+    cr_expect_eq(status, 0, "%s", err);
+    cr_expect_not_null(strstr(out, "; mips-cm: simulated CM2.5 at 800 MHz, seed 1; 11 events over "
+                                   "2 counters (multiplexed, estimates)"), "%s", out);
+    cr_expect_not_null(strstr(out, "\"title\":\"CM Read Data Usage\",\"ref\":null,\"unit\":\"%\","
+                                   "\"show\":\"percent\",\"section\":\"Coherency manager\","
+                                   "\"group\":\"Bus utilisation\",\"estimated\":true"), "%s", out);
+    free(out);
+    free(err);
+    unlink(path);
 }

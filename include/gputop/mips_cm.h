@@ -4,7 +4,12 @@
 #define GPUTOP_MIPS_CM_H
 
 #include <stdio.h>
+#include "gputop/catalog.h"
 #include "gputop/sys.h"
+
+/* CMCycles and the eleven events, by the names the source gives them
+ * (table name "mips-cm"), for CSV import. */
+const struct gt_counter_table *gt_mips_cm_counter_table(void);
 
 /* --probe --source mips-cm[:ARGS]: finds and validates the GCR block and
  * prints its revision, base, counters and the perf registers' current

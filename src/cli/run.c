@@ -136,25 +136,46 @@ static int merge_catalogs(struct run *r)
 }
 
 /* A source beside the GPU's (mips-cm) adds its own layout's sections. */
-static int append_layouts(struct run *r)
+/* A source's layout field may name several layouts, blank-separated: the
+ * first is its own, the others were beside it when a capture was made. */
+static int append_one(struct run *r, const char *name, char *done, size_t len)
 {
     struct gt_layout *more;
     struct gt_diag d;
-    size_t i;
+    char key[72];
 
-    for (i = 0; i < r->nsrc; i++) {
-        const char *name = r->src[i]->info.layout;
-        if (!name[0] || strcmp(name, r->layout->name) == 0 ||
-            strcmp(r->src[i]->info.family, r->layout->family) == 0)
-            continue;
-        more = gt_layout_load(name, &d);
-        if (!more || gt_layout_append(r->layout, more, &d) < 0) {
-            gt_report_diag(stderr, &d);
+    snprintf(key, sizeof(key), " %s ", name);
+    if (strcmp(name, r->layout->name) == 0 || strstr(done, key))
+        return 0;
+    more = gt_layout_load(name, &d);
+    if (!more || strcmp(more->family, r->layout->family) == 0 ||
+        gt_layout_append(r->layout, more, &d) < 0) {
+        if (more && strcmp(more->family, r->layout->family) == 0) {
             gt_layout_free(more);
-            return -1;
+            return 0;
         }
+        gt_report_diag(stderr, &d);
         gt_layout_free(more);
+        return -1;
     }
+    gt_layout_free(more);
+    if (strlen(done) + strlen(key) < len)
+        strcat(done, key + 1);
+    return 0;
+}
+
+/* Sources beside the GPU's (mips-cm) add their own layouts' sections. */
+static int append_layouts(struct run *r)
+{
+    char done[512] = " ", name[64];
+    size_t i;
+    const char *p;
+    int n;
+
+    for (i = 0; i < r->nsrc; i++)
+        for (p = r->src[i]->info.layout; sscanf(p, " %63s%n", name, &n) == 1; p += n)
+            if (append_one(r, name, done, sizeof(done)) < 0)
+                return -1;
     return 0;
 }
 
@@ -164,9 +185,11 @@ static int load_layout(const struct gt_options *o, struct run *r)
     struct gt_diag d;
     size_t i;
 
+    char first[64];
+
     for (i = 0; !name && i < r->nsrc; i++)
-        if (r->src[i]->info.layout[0])
-            name = r->src[i]->info.layout;
+        if (sscanf(r->src[i]->info.layout, "%63s", first) == 1)
+            name = first;
     if (!name) {
         fprintf(stderr, "gputop: the source names no layout; choose one with --layout "
                         "(see --list-layouts)\n");
@@ -270,12 +293,32 @@ static int record_sample(void *arg, const struct gt_snapshot *s, struct gt_diag 
  * merged one, so CPU counters recorded beside it replay too. */
 static int open_recorder(const struct gt_options *o, struct run *r)
 {
+    struct gt_source_info info;
     struct gt_diag d;
+    size_t i, n;
 
     if (!o->record)
         return 0;
+    /* What a source beside the GPU's counts how (mips-cm: qualifiers,
+     * multiplexing) goes into the detail line too, as far as it fits. */
+    info = r->src[0]->info;
+    for (i = 1; i < r->nsrc; i++) {
+        const struct gt_source_info *in = &r->src[i]->info;
+        n = strlen(info.detail);
+        if (in->family[0] && in->detail[0] && n + 4 < sizeof(info.detail) &&
+            snprintf(info.detail + n, sizeof(info.detail) - n, "; %s: %s", in->family,
+                     in->detail) < 0)
+            info.detail[n] = '\0';
+        /* and its layout, so a replay shows its sections again */
+        n = strlen(info.layout);
+        if (in->layout[0] && n + strlen(in->layout) + 2 <= sizeof(info.layout) &&
+            !strstr(info.layout, in->layout)) {
+            info.layout[n] = ' ';
+            memcpy(info.layout + n + 1, in->layout, strlen(in->layout) + 1);
+        }
+    }
     gt_diag_clear(&d);
-    r->recorder = gt_capture_create(o->record, &r->src[0]->info, &r->merged, &d);
+    r->recorder = gt_capture_create(o->record, &info, &r->merged, &d);
     if (!r->recorder) {
         gt_report_diag(stderr, &d);
         return -1;

@@ -159,6 +159,7 @@ static int cm_open(struct gt_source *s, const char *args, struct gt_diag *d)
     for (i = 0; i < CM_NEVENTS; i++)
         c->used[i] = 1;
     set_events(c);
+    cm_catalog_mark(&s->catalog, c->used, cm_mux_multiplexed(&c->mux));
     snprintf(s->info.device, sizeof(s->info.device), "/dev/mem GCR 0x%" PRIx64 " (%s)", base,
              c->gcr.how);
     snprintf(s->info.layout, sizeof(s->info.layout), "mips-cm");

@@ -114,6 +114,7 @@ static int sim_cm_open(struct gt_source *s, const char *args, struct gt_diag *d)
     for (i = 0; i < CM_NEVENTS; i++)
         m->used[i] = 1;
     set_events(m);
+    cm_catalog_mark(&s->catalog, m->used, cm_mux_multiplexed(&m->mux));
     snprintf(s->info.device, sizeof(s->info.device), "simulated");
     snprintf(s->info.layout, sizeof(s->info.layout), "mips-cm");
     snprintf(s->info.family, sizeof(s->info.family), "mips-cm");
