@@ -10,6 +10,9 @@
 /* CMCycles and the eleven events, by the names the source gives them
  * (table name "mips-cm"), for CSV import. */
 const struct gt_counter_table *gt_mips_cm_counter_table(void);
+/* Adds every counter the mips-cm source offers (events and register
+ * state), as --check-layout --gpu mips-cm resolves names. 0 or -1. */
+int gt_mips_cm_catalog(struct gt_catalog *c);
 
 /* --probe --source mips-cm[:ARGS]: finds and validates the GCR block and
  * prints its revision, base, counters and the perf registers' current

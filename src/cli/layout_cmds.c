@@ -3,6 +3,7 @@
 #include "gputop/catalog.h"
 #include "gputop/engine.h"
 #include "gputop/layout.h"
+#include "gputop/mips_cm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,8 @@ static int check_catalog(struct gt_catalog *c, const char *gpu)
     struct gt_device_desc d = { gpu, 4, 2, 128, 0 };
 
     gt_catalog_init(c);
+    if (strcmp(gpu, "mips-cm") == 0)
+        return gt_mips_cm_catalog(c);
     if (gt_catalog_add_device(c, &d) < 0)
         return -1;
     return gt_catalog_add_cpu(c, 2);
@@ -50,7 +53,7 @@ static int check_against(const struct gt_layout *l, const char *gpu, FILE *out, 
     size_t i, n;
 
     if (check_catalog(&c, gpu) < 0) {
-        fprintf(err, "gputop: no counter catalogue for GPU '%s' (known: T820, T830, G715, G720)\n", gpu);
+        fprintf(err, "gputop: no counter catalogue for GPU '%s' (known: T820, T830, G715, G720, mips-cm)\n", gpu);
         gt_catalog_free(&c);
         return 1;
     }

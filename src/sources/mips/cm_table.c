@@ -27,3 +27,10 @@ const struct gt_counter_table *gt_mips_cm_counter_table(void)
 {
     return &table;
 }
+
+int gt_mips_cm_catalog(struct gt_catalog *c)
+{
+    struct cm_slots slots;
+
+    return cm_catalog_add(c, &slots);
+}
