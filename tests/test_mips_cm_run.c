@@ -2,6 +2,8 @@
  * layout plus the CM sections in batch records and on the dashboard,
  * estimates marked, the layout's qualifier options reaching the source. */
 #include <criterion/criterion.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,4 +258,98 @@ Test(mips_cm_run, capture_keeps_layout_multiplexing_and_detail, .timeout = 60)
     free(out);
     free(err);
     unlink(path);
+}
+
+static const char *fake_gcr_bin(void)
+{
+    const char *b = getenv("GPUTOP_FAKE_GCR_BIN");
+
+    return b && b[0] ? b : "build/native/tests/gputop-fake-gcr";
+}
+
+static char *slurp(const char *path)
+{
+    char *buf = NULL;
+    size_t len = 0, n;
+    char chunk[4096];
+    FILE *m = open_memstream(&buf, &len), *f = fopen(path, "r");
+
+    cr_assert_not_null(m);
+    while (f && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        fwrite(chunk, 1, n, m);
+    if (f)
+        fclose(f);
+    fclose(m);
+    return buf;
+}
+
+static int count_of(const char *s, const char *what)
+{
+    int n = 0;
+
+    while ((s = strstr(s, what)) != NULL) {
+        n++;
+        s += strlen(what);
+    }
+    return n;
+}
+
+/* The real binary counting on the fake CM, stopped by sig after three
+ * records: it exits normally and the perf registers hold again what the
+ * "debugger" had left in them (gputop_fake_gcr.c's starting values). */
+static void stopped_by(int sig)
+{
+    char out[256], err[256], *o = NULL, *e;
+    const char *dir = getenv("TMPDIR");
+    int fd, status, tries;
+    pid_t pid;
+
+    snprintf(out, sizeof(out), "%s/gputop-cm-out-XXXXXX", dir && dir[0] ? dir : "/tmp");
+    snprintf(err, sizeof(err), "%s/gputop-cm-err-XXXXXX", dir && dir[0] ? dir : "/tmp");
+    cr_assert_geq(fd = mkstemp(out), 0);
+    close(fd);
+    cr_assert_geq(fd = mkstemp(err), 0);
+    close(fd);
+    pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr))
+            _exit(127);
+        execl(fake_gcr_bin(), fake_gcr_bin(), "0x0701", "--", "--source", "sim:mali-g720",
+              "--source", "mips-cm:gcr-base=default", "--no-cpu", "-b", "-i", "50ms",
+              (char *)NULL);
+        _exit(127);
+    }
+    /* poll for three records, generously */
+    for (tries = 0; tries < 600; tries++) {
+        free(o);
+        o = slurp(out);
+        if (count_of(o, "Coherency manager / Bus utilisation") >= 3)
+            break;
+        usleep(50000);
+    }
+    cr_assert_geq(count_of(o, "Coherency manager / Bus utilisation"), 3, "%s", o);
+    kill(pid, sig);
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    e = slurp(err);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d: %s", status, e);
+    cr_expect_not_null(strstr(e, "gcr-final: ctl=0x60000002 ov=0x0 event=0x0309 qual0=0x12345678 "
+                                 "qual1=0x9abcdef0 cycle=1000 cnt0=77 cnt1=5 protocol_errors=0 "
+                                 "open_fds=0"), "%s", e);
+    /* event 4 at 50 per 1000 cycles: 5 % of the cycles, estimated */
+    expect_line(o, "CM Read Data Usage", "~5 %");
+    free(o);
+    free(e);
+    unlink(out);
+    unlink(err);
+}
+
+Test(mips_cm_run, registers_restored_after_sigterm, .timeout = 90)
+{
+    stopped_by(SIGTERM);
+}
+
+Test(mips_cm_run, registers_restored_after_sigint, .timeout = 90)
+{
+    stopped_by(SIGINT);
 }

@@ -17,6 +17,8 @@ enum {
     GT_SOURCE_CPU,           /* CPU counters beside a GPU source */
     GT_SOURCE_HARDWARE,      /* a real GPU; probed when no --source is given */
     GT_SOURCE_VIRTUAL,       /* simulated or recorded GPU counters */
+    GT_SOURCE_COMPANION,     /* hardware beside a GPU source (mips-cm): reached
+                                through the seam, never probed on its own */
 };
 
 /* What an opened source describes of itself. */

@@ -48,7 +48,8 @@ static const struct gt_sys *sys_for(const struct gt_options *o, const char *spec
 
     snprintf(name, sizeof(name), "%.*s", (int)gt_source_name_len(spec), spec);
     t = gt_source_type_find(name);
-    return t && t->kind == GT_SOURCE_HARDWARE && o->sys ? o->sys : gt_sys_real();
+    return t && (t->kind == GT_SOURCE_HARDWARE || t->kind == GT_SOURCE_COMPANION) && o->sys
+           ? o->sys : gt_sys_real();
 }
 
 static int open_one(const struct gt_options *o, struct run *r, const char *spec)
@@ -268,7 +269,8 @@ static int select_counters(const struct gt_options *o, struct run *r)
         struct gt_source *s = r->src[i];
         /* A capture keeps everything a simulated GPU counts, so that it
          * replays under any layout; hardware is limited either way. */
-        if (s->type->select && !(o->record && s->type->kind != GT_SOURCE_HARDWARE)) {
+        if (s->type->select && !(o->record && s->type->kind != GT_SOURCE_HARDWARE &&
+                                 s->type->kind != GT_SOURCE_COMPANION)) {
             gt_diag_clear(&d);
             if (s->type->select(s, used + base, &d) < 0) {
                 gt_report_diag(stderr, &d);

@@ -380,13 +380,13 @@ static void cm_close(struct gt_source *s)
     s->priv = NULL;
 }
 
-/* Beside a GPU source, like cpu: never probed on its own, since it maps
- * physical memory and needs the user to say so. */
+/* Beside a GPU source, like cpu, but hardware: never probed on its own,
+ * since it maps physical memory and needs the user to say so. */
 const struct gt_source_type gt_source_mips_cm = {
     .name = "mips-cm",
     .help = "MIPS coherency manager counters via /dev/mem (root): "
             "mips-cm[:gcr-base=0x...|default][,overflow=wrap|stop]",
-    .kind = GT_SOURCE_CPU,
+    .kind = GT_SOURCE_COMPANION,
     .available = cm_available,
     .open = cm_open,
     .start = cm_start,
