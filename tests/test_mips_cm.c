@@ -15,6 +15,7 @@
 
 #include "fakes/fake_gcr.h"
 #include "gputop/mips_cm.h"
+#include "gputop/sampler.h"
 #include "gputop/source.h"
 #include "../src/sources/mips/cm.h"
 
@@ -520,4 +521,32 @@ Test(mips_cm, sim_model_is_consistent)
     }
     gt_snapshot_free(&snap);
     gt_source_close(s);
+}
+
+/* 32-bit counters must be read before they can wrap twice: the sampler
+ * keeps the period at or below the source's 1 s, also when the dashboard's
+ * '+' key asks for more. */
+Test(mips_cm, sampling_period_capped_at_one_second)
+{
+    struct gt_sampler_config cfg;
+    struct gt_sampler *smp;
+    uint32_t off = 0;
+    struct cm t;
+
+    cm_begin(&t, fake(0x0700, 0, 0), "mips-cm:gcr-base=default", NULL);
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.sources = &t.s;
+    cfg.nsources = 1;
+    cfg.slot_offset = &off;
+    cfg.nslots = t.s->catalog.nslots;
+    cfg.interval_ns = 5000000000ull;
+    smp = gt_sampler_new(&cfg);
+    cr_assert_not_null(smp);
+    cr_expect_eq(gt_sampler_interval(smp), 1000000000ull);
+    gt_sampler_set_interval(smp, 2000000000ull);
+    cr_expect_eq(gt_sampler_interval(smp), 1000000000ull);
+    gt_sampler_set_interval(smp, 200000000ull);
+    cr_expect_eq(gt_sampler_interval(smp), 200000000ull);
+    gt_sampler_free(smp);
+    cm_end(&t);
 }
