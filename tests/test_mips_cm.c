@@ -326,6 +326,17 @@ Test(mips_cm, overflow_with_stop)
     cr_expect_eq(cm_sample(&t), 0, "%s", t.d.msg);
     cr_expect_eq(val(&t, "CMCycles"), 1000u);
     cr_expect_eq(val(&t, "CMCommandBusUsage"), 100u);
+    /* Past half the range at a sample, all three restart from zero, so
+     * the cycle counter alone never stops them at the next one. */
+    fg_advance(t.fg, 0x90000000u);
+    cr_expect_eq(cm_sample(&t), 0, "%s", t.d.msg);
+    cr_expect_eq(val(&t, "CMCycles"), 0x90000000u);
+    fg_get_regs(t.fg, &r);
+    cr_expect_lt(r.cycle, 0x1000u, "cycle counter not restarted: 0x%x", r.cycle);
+    fg_advance(t.fg, 0x90000000u);
+    cr_expect_eq(cm_sample(&t), 0, "%s", t.d.msg);
+    cr_expect_eq(val(&t, "CMCycles"), 0x90000000u);
+    cr_expect_eq(val(&t, "CMCommandBusUsage"), 0x90000000ull / 10);
     cm_end(&t);
 }
 

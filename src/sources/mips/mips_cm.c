@@ -358,14 +358,14 @@ static int cm_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_dia
         c->hz = secs > 0 ? dcyc / secs : 0;
     c->prev_ns = now;
     c->prev_cycle = cyc;
-    if (res == 2 && c->ovf_stop) {
-        start_all(c);
-        return 2;
-    }
-    if (cm_mux_multiplexed(&c->mux)) {
+    if (cm_mux_multiplexed(&c->mux))
         cm_mux_next(&c->mux);
+    /* With Perf_Ovf_Stop, restart all three once the cycle counter is past
+     * half its range, so that it never stops the others by itself. */
+    if (c->ovf_stop && (res == 2 || cyc >= 0x80000000u))
+        start_all(c);
+    else if (cm_mux_multiplexed(&c->mux))
         program_pair(c);
-    }
     return res;
 }
 
