@@ -910,7 +910,7 @@ static int csv_available(const struct gt_sys *sys, char *why, size_t len)
 const struct gt_source_type gt_source_csv = {
     .name = "csv",
     .help = "counter values from a CSV file as the vendor tools export them: "
-            "csv:FILE[,raw][,gpu=T820|T830|G715|G720] (gputop-capture(5))",
+            "csv:FILE[,raw][,gpu=T820|T830|G715|G720|mips-cm] (gputop-capture(5))",
     .kind = GT_SOURCE_VIRTUAL,
     .available = csv_available,
     .open = csv_open,

@@ -45,7 +45,7 @@ static int cm_available(const struct gt_sys *sys, char *why, size_t len)
 
     gt_diag_clear(&d);
     if (cm_find_base(sys, "", &base, how, sizeof(how), &d) < 0) {
-        snprintf(why, len, "no mti,mips-cm node in the device tree (give gcr-base=)");
+        snprintf(why, len, "no mti,mips-cm node in the device tree: give mips-cm:gcr-base=ADDRESS");
         return -1;
     }
     return 0;
