@@ -561,3 +561,17 @@ Test(mips_cm, sampling_period_capped_at_one_second)
     gt_sampler_free(smp);
     cm_end(&t);
 }
+
+/* The CSV table names what the source counts, with the event numbers. */
+Test(mips_cm, csv_table_matches_the_events)
+{
+    const struct gt_counter_table *t = gt_mips_cm_counter_table();
+    int i;
+
+    cr_assert_eq(t->ndefs, (size_t)CM_NEVENTS + 1);
+    cr_expect_str_eq(t->defs[0].name, "CMCycles");
+    for (i = 0; i < CM_NEVENTS; i++) {
+        cr_expect_str_eq(t->defs[i + 1].name, cm_events[i].counter);
+        cr_expect_eq(t->defs[i + 1].index, (int)cm_events[i].number);
+    }
+}

@@ -1,6 +1,7 @@
-/* The coherency manager's counters as a static table, so a CSV of
- * recorded counts (csv:FILE,gpu=mips-cm) names them as the source does:
- * CMCycles and one column per event of the document's list. */
+/* The coherency manager's counters: the catalogue the mips-cm and
+ * sim:mips-cm sources offer, and the same names as a static table, so a
+ * CSV of recorded counts (csv:FILE,gpu=mips-cm) names them as the sources
+ * do: CMCycles and one column per event of the document's list. */
 #include "gputop/mips_cm.h"
 #include "cm.h"
 
@@ -22,6 +23,40 @@ static const struct gt_counter_def defs[] = {
 static const struct gt_counter_table table = {
     "mips-cm", defs, sizeof(defs) / sizeof(defs[0]),
 };
+
+int cm_catalog_add(struct gt_catalog *cat, struct cm_slots *slots)
+{
+    static const char *const reg_names[CM_NREG] = {
+        "CMSamples", "CMRegP0Event", "CMRegP1Event", "CMRegCountOn", "CMRegOvfStop",
+        "CMRegOverflows", "CMRegPairs",
+    };
+    int i, k;
+
+    if ((k = gt_catalog_add(cat, "CMCycles", "cm", GT_COUNTER_DELTA, 1, 1.0)) < 0)
+        return -1;
+    slots->cycles = cat->counters[k].slot;
+    for (i = 0; i < CM_NEVENTS; i++) {
+        if ((k = gt_catalog_add(cat, cm_events[i].counter, "cm", GT_COUNTER_DELTA, 1, 1.0)) < 0)
+            return -1;
+        cat->counters[k].hw_index = (int)cm_events[i].number;
+        slots->event[i] = cat->counters[k].slot;
+    }
+    for (i = 0; i < CM_NREG; i++) {
+        if ((k = gt_catalog_add(cat, reg_names[i], "cm-reg", GT_COUNTER_DELTA, 1, 1.0)) < 0)
+            return -1;
+        slots->reg[i] = cat->counters[k].slot;
+    }
+    return 0;
+}
+
+void cm_catalog_mark(struct gt_catalog *cat, const int *used, int multiplexed)
+{
+    int i, k;
+
+    for (i = 0; i < CM_NEVENTS; i++)
+        if ((k = gt_catalog_find(cat, cm_events[i].counter)) >= 0)
+            cat->counters[k].estimated = used[i] && multiplexed;
+}
 
 const struct gt_counter_table *gt_mips_cm_counter_table(void)
 {

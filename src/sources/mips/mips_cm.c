@@ -14,7 +14,6 @@
 #define WARMUP_NS   1000000L   /* per pair at start, so every event has a rate */
 #define MAX_INTERVAL_NS 1000000000ull
 
-
 struct cm_src {
     struct cm_gcr gcr;
     struct cm_mux mux;
@@ -49,40 +48,6 @@ static int cm_available(const struct gt_sys *sys, char *why, size_t len)
         return -1;
     }
     return 0;
-}
-
-int cm_catalog_add(struct gt_catalog *cat, struct cm_slots *slots)
-{
-    static const char *const reg_names[CM_NREG] = {
-        "CMSamples", "CMRegP0Event", "CMRegP1Event", "CMRegCountOn", "CMRegOvfStop",
-        "CMRegOverflows", "CMRegPairs",
-    };
-    int i, k;
-
-    if ((k = gt_catalog_add(cat, "CMCycles", "cm", GT_COUNTER_DELTA, 1, 1.0)) < 0)
-        return -1;
-    slots->cycles = cat->counters[k].slot;
-    for (i = 0; i < CM_NEVENTS; i++) {
-        if ((k = gt_catalog_add(cat, cm_events[i].counter, "cm", GT_COUNTER_DELTA, 1, 1.0)) < 0)
-            return -1;
-        cat->counters[k].hw_index = (int)cm_events[i].number;
-        slots->event[i] = cat->counters[k].slot;
-    }
-    for (i = 0; i < CM_NREG; i++) {
-        if ((k = gt_catalog_add(cat, reg_names[i], "cm-reg", GT_COUNTER_DELTA, 1, 1.0)) < 0)
-            return -1;
-        slots->reg[i] = cat->counters[k].slot;
-    }
-    return 0;
-}
-
-void cm_catalog_mark(struct gt_catalog *cat, const int *used, int multiplexed)
-{
-    int i, k;
-
-    for (i = 0; i < CM_NEVENTS; i++)
-        if ((k = gt_catalog_find(cat, cm_events[i].counter)) >= 0)
-            cat->counters[k].estimated = used[i] && multiplexed;
 }
 
 /* The detail line (and a capture's header) says what is counted how. */
