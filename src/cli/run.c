@@ -1,5 +1,6 @@
 /* Running gputop: open the sources, merge their catalogues, compile the
  * layout, start the sampler and hand the snapshots to a view. */
+#include "beside.h"
 #include "gputop/batch.h"
 #include "gputop/capture.h"
 #include "gputop/cli.h"
@@ -136,58 +137,14 @@ static int merge_catalogs(struct run *r)
     return 0;
 }
 
-/* A source beside the GPU's (mips-cm) adds its own layout's sections. */
-/* A source's layout field may name several layouts, blank-separated: the
- * first is its own, the others were beside it when a capture was made. */
-static int append_one(struct run *r, const char *name, char *done, size_t len)
-{
-    struct gt_layout *more;
-    struct gt_diag d;
-    char key[72];
-
-    snprintf(key, sizeof(key), " %s ", name);
-    if (strcmp(name, r->layout->name) == 0 || strstr(done, key))
-        return 0;
-    more = gt_layout_load(name, &d);
-    if (!more || strcmp(more->family, r->layout->family) == 0 ||
-        gt_layout_append(r->layout, more, &d) < 0) {
-        if (more && strcmp(more->family, r->layout->family) == 0) {
-            gt_layout_free(more);
-            return 0;
-        }
-        gt_report_diag(stderr, &d);
-        gt_layout_free(more);
-        return -1;
-    }
-    gt_layout_free(more);
-    if (strlen(done) + strlen(key) < len)
-        strcat(done, key + 1);
-    return 0;
-}
-
-/* Sources beside the GPU's (mips-cm) add their own layouts' sections. */
-static int append_layouts(struct run *r)
-{
-    char done[512] = " ", name[64];
-    size_t i;
-    const char *p;
-    int n;
-
-    for (i = 0; i < r->nsrc; i++)
-        for (p = r->src[i]->info.layout; sscanf(p, " %63s%n", name, &n) == 1; p += n)
-            if (append_one(r, name, done, sizeof(done)) < 0)
-                return -1;
-    return 0;
-}
-
 static int load_layout(const struct gt_options *o, struct run *r)
 {
     const char *name = o->layout;
     struct gt_diag d;
+    char first[64];
     size_t i;
 
-    char first[64];
-
+    /* a capture's layout field may list the layouts beside its own */
     for (i = 0; !name && i < r->nsrc; i++)
         if (sscanf(r->src[i]->info.layout, "%63s", first) == 1)
             name = first;
@@ -197,7 +154,7 @@ static int load_layout(const struct gt_options *o, struct run *r)
         return -1;
     }
     r->layout = gt_layout_load(name, &d);
-    if (!r->layout || append_layouts(r) < 0) {
+    if (!r->layout || gt_beside_append_layouts(r->layout, r->src, r->nsrc) < 0) {
         if (!r->layout)
             gt_report_diag(stderr, &d);
         return -1;
@@ -208,44 +165,6 @@ static int load_layout(const struct gt_options *o, struct run *r)
         return -1;
     }
     return 0;
-}
-
-/* The layout's 'option SOURCE KEY=VALUE' lines go to the sources of that
- * name or family that take settings; others have nothing to set. */
-static int apply_options(struct run *r)
-{
-    const struct gt_layout *l = r->layout;
-    struct gt_diag d;
-    size_t i, j;
-
-    for (i = 0; i < l->noptions; i++)
-        for (j = 0; j < r->nsrc; j++) {
-            struct gt_source *s = r->src[j];
-            if (!s->type->configure || (strcmp(l->options[i].source, s->type->name) != 0 &&
-                                        strcmp(l->options[i].source, s->info.family) != 0))
-                continue;
-            gt_diag_clear(&d);
-            if (s->type->configure(s, l->options[i].key, l->options[i].value, &d) < 0) {
-                fprintf(stderr, "gputop: layout %s, line %d: %s\n", l->file, l->options[i].line,
-                        d.msg);
-                return -1;
-            }
-        }
-    return 0;
-}
-
-/* Multiplexed counters are estimates: the sources say which after select,
- * and the merged catalogue the engine reads is told. */
-static void copy_estimated(struct run *r)
-{
-    size_t i, k;
-
-    for (i = 0; i < r->nsrc; i++)
-        for (k = 0; k < r->src[i]->catalog.ncounters; k++) {
-            int m = gt_catalog_find(&r->merged, r->src[i]->catalog.counters[k].name);
-            if (m >= 0)
-                r->merged.counters[m].estimated = r->src[i]->catalog.counters[k].estimated;
-        }
 }
 
 /* Hardware sources count only what the layout reads: fewer enabled
@@ -260,7 +179,7 @@ static int select_counters(const struct gt_options *o, struct run *r)
         fprintf(stderr, "gputop: out of memory\n");
         return -1;
     }
-    if (apply_options(r) < 0) {
+    if (gt_beside_configure(r->layout, r->src, r->nsrc) < 0) {
         free(used);
         return -1;
     }
@@ -281,7 +200,7 @@ static int select_counters(const struct gt_options *o, struct run *r)
         base += s->catalog.ncounters;
     }
     free(used);
-    copy_estimated(r);
+    gt_beside_copy_estimated(&r->merged, r->src, r->nsrc);
     return 0;
 }
 
@@ -297,28 +216,10 @@ static int open_recorder(const struct gt_options *o, struct run *r)
 {
     struct gt_source_info info;
     struct gt_diag d;
-    size_t i, n;
 
     if (!o->record)
         return 0;
-    /* What a source beside the GPU's counts how (mips-cm: qualifiers,
-     * multiplexing) goes into the detail line too, as far as it fits. */
-    info = r->src[0]->info;
-    for (i = 1; i < r->nsrc; i++) {
-        const struct gt_source_info *in = &r->src[i]->info;
-        n = strlen(info.detail);
-        if (in->family[0] && in->detail[0] && n + 4 < sizeof(info.detail) &&
-            snprintf(info.detail + n, sizeof(info.detail) - n, "; %s: %s", in->family,
-                     in->detail) < 0)
-            info.detail[n] = '\0';
-        /* and its layout, so a replay shows its sections again */
-        n = strlen(info.layout);
-        if (in->layout[0] && n + strlen(in->layout) + 2 <= sizeof(info.layout) &&
-            !strstr(info.layout, in->layout)) {
-            info.layout[n] = ' ';
-            memcpy(info.layout + n + 1, in->layout, strlen(in->layout) + 1);
-        }
-    }
+    gt_beside_capture_info(&info, r->src, r->nsrc);
     gt_diag_clear(&d);
     r->recorder = gt_capture_create(o->record, &info, &r->merged, &d);
     if (!r->recorder) {
@@ -367,23 +268,6 @@ static int any_self_paced(const struct run *r)
     return 0;
 }
 
-/* 32-bit counters (mips-cm) must be read before they can wrap twice. */
-static uint64_t capped_interval(const struct gt_options *o, const struct run *r)
-{
-    uint64_t ns = o->interval_ns;
-    size_t i;
-
-    for (i = 0; i < r->nsrc; i++) {
-        uint64_t max = r->src[i]->info.max_interval_ns;
-        if (max && ns > max) {
-            fprintf(stderr, "gputop: sampling every %.3g s instead of %.3g s: %s counters "
-                            "would wrap\n", max / 1e9, ns / 1e9, r->src[i]->type->name);
-            ns = max;
-        }
-    }
-    return ns;
-}
-
 static int start_sampler(const struct gt_options *o, struct run *r, int lossless)
 {
     struct gt_sampler_config cfg;
@@ -404,7 +288,7 @@ static int start_sampler(const struct gt_options *o, struct run *r, int lossless
     cfg.nsources = r->nsrc;
     cfg.slot_offset = r->offset;
     cfg.nslots = r->merged.nslots;
-    cfg.interval_ns = capped_interval(o, r);
+    cfg.interval_ns = gt_beside_interval(o->interval_ns, r->src, r->nsrc);
     cfg.lossless = lossless;
     cfg.on_sample = r->recorder ? record_sample : NULL;
     cfg.arg = r->recorder;
