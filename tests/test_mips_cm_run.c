@@ -14,7 +14,8 @@
 #define WAIT_MS 8000
 #define BESIDE "--source sim:mali-g720,step=100000000 --source sim:mips-cm,step=100000000 --no-cpu"
 
-static char *run(const char *args, int *status, char **err)
+/* prog ARGS with stdout returned and stderr in *err. */
+static char *run_prog(const char *prog, const char *args, int *status, char **err)
 {
     char cmd[2048], errpath[256], chunk[4096], *buf = NULL;
     const char *dir = getenv("TMPDIR");
@@ -26,7 +27,7 @@ static char *run(const char *args, int *status, char **err)
     fd = mkstemp(errpath);
     cr_assert_geq(fd, 0);
     close(fd);
-    snprintf(cmd, sizeof(cmd), "%s %s 2>%s", gputop_bin(), args, errpath);
+    snprintf(cmd, sizeof(cmd), "%s %s 2>%s", prog, args, errpath);
     p = popen(cmd, "r");
     cr_assert_not_null(p);
     while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
@@ -42,6 +43,11 @@ static char *run(const char *args, int *status, char **err)
     fclose(e);
     unlink(errpath);
     return buf;
+}
+
+static char *run(const char *args, int *status, char **err)
+{
+    return run_prog(gputop_bin(), args, status, err);
 }
 
 /* The text record line of a metric holds value (with its unit). */
@@ -352,4 +358,26 @@ Test(mips_cm_run, registers_restored_after_sigterm, .timeout = 90)
 Test(mips_cm_run, registers_restored_after_sigint, .timeout = 90)
 {
     stopped_by(SIGINT);
+}
+
+/* gputop --probe --source mips-cm, the binary on the fake CM: the report,
+ * and the registers untouched afterwards. */
+Test(mips_cm_run, probe_through_the_binary, .timeout = 60)
+{
+    char *out, *err;
+    int status;
+
+    out = run_prog(fake_gcr_bin(), "0x0701 -- --probe --source mips-cm:gcr-base=default",
+                   &status, &err);
+    cr_expect_eq(status, 0, "%s%s", out, err);
+    cr_expect_not_null(strstr(out, "coherency manager: GCR at 0x1fbf8000 (built-in default)"),
+                       "%s", out);
+    cr_expect_not_null(strstr(out, "GCR_REV 0x0701: CM2.5 (major 7, minor 1)"), "%s", out);
+    cr_expect_not_null(strstr(out, "GCR_DB_PC_CTL:    0x60000002  Perf_Int_En 1, Perf_Ovf_Stop 1, "
+                                   "counting: none"), "%s", out);
+    cr_expect_not_null(strstr(err, "gcr-final: ctl=0x60000002 ov=0x0 event=0x0309 qual0=0x12345678 "
+                                   "qual1=0x9abcdef0 cycle=1000 cnt0=77 cnt1=5 protocol_errors=0"),
+                       "%s", err);
+    free(out);
+    free(err);
 }
