@@ -1,5 +1,6 @@
 /* Running gputop: open the sources, merge their catalogues, compile the
  * layout, start the sampler and hand the snapshots to a view. */
+#include "beside.h"
 #include "gputop/batch.h"
 #include "gputop/capture.h"
 #include "gputop/cli.h"
@@ -48,7 +49,8 @@ static const struct gt_sys *sys_for(const struct gt_options *o, const char *spec
 
     snprintf(name, sizeof(name), "%.*s", (int)gt_source_name_len(spec), spec);
     t = gt_source_type_find(name);
-    return t && t->kind == GT_SOURCE_HARDWARE && o->sys ? o->sys : gt_sys_real();
+    return t && (t->kind == GT_SOURCE_HARDWARE || t->kind == GT_SOURCE_COMPANION) && o->sys
+           ? o->sys : gt_sys_real();
 }
 
 static int open_one(const struct gt_options *o, struct run *r, const char *spec)
@@ -155,19 +157,22 @@ static int load_layout(const struct gt_options *o, struct run *r)
 {
     const char *name = o->layout;
     struct gt_diag d;
+    char first[64];
     size_t i;
 
+    /* a capture's layout field may list the layouts beside its own */
     for (i = 0; !name && i < r->nsrc; i++)
-        if (r->src[i]->info.layout[0])
-            name = r->src[i]->info.layout;
+        if (sscanf(r->src[i]->info.layout, "%63s", first) == 1)
+            name = first;
     if (!name) {
         fprintf(stderr, "gputop: the source names no layout; choose one with --layout "
                         "(see --list-layouts)\n");
         return -1;
     }
     r->layout = gt_layout_load(name, &d);
-    if (!r->layout) {
-        gt_report_diag(stderr, &d);
+    if (!r->layout || gt_beside_append_layouts(r->layout, r->src, r->nsrc) < 0) {
+        if (!r->layout)
+            gt_report_diag(stderr, &d);
         return -1;
     }
     r->engine = gt_engine_new(r->layout, &r->merged);
@@ -196,12 +201,17 @@ static int select_counters(const struct gt_options *o, struct run *r)
         fprintf(stderr, "gputop: out of memory\n");
         return -1;
     }
+    if (gt_beside_configure(r->layout, r->src, r->nsrc) < 0) {
+        free(used);
+        return -1;
+    }
     gt_engine_used(r->engine, used);
     for (i = 0; i < r->nsrc; i++) {
         struct gt_source *s = r->src[i];
         /* A capture keeps everything a simulated GPU counts, so that it
          * replays under any layout; hardware is limited either way. */
-        if (s->type->select && !(o->record && s->type->kind != GT_SOURCE_HARDWARE)) {
+        if (s->type->select && !(o->record && s->type->kind != GT_SOURCE_HARDWARE &&
+                                 s->type->kind != GT_SOURCE_COMPANION)) {
             gt_diag_clear(&d);
             if (s->type->select(s, used + base, &d) < 0) {
                 gt_report_diag(stderr, &d);
@@ -212,6 +222,7 @@ static int select_counters(const struct gt_options *o, struct run *r)
         base += s->catalog.ncounters;
     }
     free(used);
+    gt_beside_copy_estimated(&r->merged, r->src, r->nsrc);
     return 0;
 }
 
@@ -225,12 +236,14 @@ static int record_sample(void *arg, const struct gt_snapshot *s, struct gt_diag 
  * merged one, so CPU counters recorded beside it replay too. */
 static int open_recorder(const struct gt_options *o, struct run *r)
 {
+    struct gt_source_info info;
     struct gt_diag d;
 
     if (!o->record)
         return 0;
+    gt_beside_capture_info(&info, r->src, r->nsrc);
     gt_diag_clear(&d);
-    r->recorder = gt_capture_create(o->record, &r->src[0]->info, &r->merged, &d);
+    r->recorder = gt_capture_create(o->record, &info, &r->merged, &d);
     if (!r->recorder) {
         gt_report_diag(stderr, &d);
         return -1;
@@ -297,7 +310,7 @@ static int start_sampler(const struct gt_options *o, struct run *r, int lossless
     cfg.nsources = r->nsrc;
     cfg.slot_offset = r->offset;
     cfg.nslots = r->merged.nslots;
-    cfg.interval_ns = o->interval_ns;
+    cfg.interval_ns = gt_beside_interval(o->interval_ns, r->src, r->nsrc);
     cfg.lossless = lossless;
     cfg.on_sample = r->recorder ? record_sample : NULL;
     cfg.arg = r->recorder;

@@ -365,6 +365,8 @@ static void json_meta(FILE *f, const struct gt_layout *l, const struct gt_engine
             json_string(f, gt_engine_instance_name(e, cols[i].metric, (uint32_t)cols[i].instance,
                                                    0, name, sizeof(name)));
         }
+        if (gt_engine_estimated(e, cols[i].metric))
+            fputs(",\"estimated\":true", f);
         if (why) {
             fputs(",\"unavailable\":", f);
             json_string(f, why);
@@ -551,9 +553,12 @@ static void write_text(const struct writer *w, const struct gt_snapshot *s, cons
             fputc('\n', w->f);
             last_group = m->group;
         }
-        format_value(num, sizeof(num), v, w->o->digits);
+        /* '~': an estimate from multiplexed counters */
+        num[0] = '~';
+        format_value(num + 1, sizeof(num) - 1, v, w->o->digits);
         unit_of(unit, sizeof(unit), unit_metric(w->l, &w->cols[i]), w->o->per_second);
-        text_metric(w, w->cols[i].title, isnan(v) ? "-" : num, unit);
+        text_metric(w, w->cols[i].title,
+                    isnan(v) ? "-" : num + !gt_engine_estimated(w->e, w->cols[i].metric), unit);
     }
     fputc('\n', w->f);
 }
