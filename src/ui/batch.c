@@ -202,7 +202,7 @@ static const char *show_name(enum gt_show s)
 
 /* ---- JSON ---- */
 
-static void json_string(FILE *f, const char *s)
+void gt_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -257,20 +257,20 @@ static void json_meta(FILE *f, const struct gt_layout *l, const struct gt_engine
     char unit[80];
 
     fputs("{\"type\":\"meta\",\"gputop\":", f);
-    json_string(f, GPUTOP_VERSION);
+    gt_json_string(f, GPUTOP_VERSION);
     fputs(",\"layout\":", f);
-    json_string(f, l->name);
+    gt_json_string(f, l->name);
     fputs(",\"sources\":[", f);
     for (i = 0; i < nsrc; i++) {
         const struct gt_source_info *in = &src[i]->info;
         fputs(i ? ",{\"type\":" : "{\"type\":", f);
-        json_string(f, src[i]->type->name);
+        gt_json_string(f, src[i]->type->name);
         fputs(",\"device\":", f);
-        json_string(f, in->device);
+        gt_json_string(f, in->device);
         fputs(",\"gpu\":", f);
-        json_string(f, in->gpu);
+        gt_json_string(f, in->gpu);
         fputs(",\"detail\":", f);
-        json_string(f, in->detail);
+        gt_json_string(f, in->detail);
         fprintf(f, ",\"shader_cores\":%u,\"l2_slices\":%u}", in->shader_cores, in->l2_slices);
     }
     fprintf(f, "],\"interval_s\":");
@@ -285,26 +285,26 @@ static void json_meta(FILE *f, const struct gt_layout *l, const struct gt_engine
         const struct gt_metric_def *m = &l->metrics[cols[i].metric];
         const char *why = gt_engine_unavailable(e, cols[i].metric);
         fputs(i ? ",{\"key\":" : "{\"key\":", f);
-        json_string(f, cols[i].key);
+        gt_json_string(f, cols[i].key);
         fputs(",\"title\":", f);
-        json_string(f, cols[i].title);
+        gt_json_string(f, cols[i].title);
         fputs(",\"ref\":", f);
         if (m->ref)
-            json_string(f, m->ref);
+            gt_json_string(f, m->ref);
         else
             fputs("null", f);
         unit_of(unit, sizeof(unit), m, o->per_second);
         fputs(",\"unit\":", f);
-        json_string(f, unit);
+        gt_json_string(f, unit);
         fputs(",\"show\":", f);
-        json_string(f, show_name(m->show));
+        gt_json_string(f, show_name(m->show));
         fputs(",\"section\":", f);
-        json_string(f, l->sections[m->section].title);
+        gt_json_string(f, l->sections[m->section].title);
         fputs(",\"group\":", f);
-        json_string(f, l->groups[m->group].title);
+        gt_json_string(f, l->groups[m->group].title);
         if (why) {
             fputs(",\"unavailable\":", f);
-            json_string(f, why);
+            gt_json_string(f, why);
         }
         fputc('}', f);
     }
@@ -501,6 +501,8 @@ static void write_record(const struct writer *w, const struct gt_snapshot *s, co
     char num[40];
     size_t i;
 
+    if (w->o->format == GT_FORMAT_NONE)
+        return;
     if (w->o->format == GT_FORMAT_TEXT) {
         write_text(w, s, vals);
         return;
@@ -527,7 +529,7 @@ static void write_record(const struct writer *w, const struct gt_snapshot *s, co
     for (i = 0; i < w->ncols; i++) {
         if (i)
             fputc(',', w->f);
-        json_string(w->f, w->cols[i].key);
+        gt_json_string(w->f, w->cols[i].key);
         fputc(':', w->f);
         json_number(w->f, column_value(&w->cols[i], w->e, w->l, s, vals, w->o->per_second),
                     w->o->digits);
@@ -553,7 +555,7 @@ static void missing_names(const struct writer *w, const struct gt_snapshot *s)
             continue;
         if (n++)
             fputc(',', w->f);
-        json_string(w->f, w->sources[i]->type->name);
+        gt_json_string(w->f, w->sources[i]->type->name);
     }
 }
 
@@ -565,6 +567,8 @@ static void write_no_data(const struct writer *w, const struct gt_snapshot *s)
     char num[40];
     size_t i;
 
+    if (w->o->format == GT_FORMAT_NONE)
+        return;
     if (w->o->format == GT_FORMAT_TEXT) {
         fprintf(w->f, "t=%.3f s  interval %.1f ms  no data: %s (retrying)\n\n",
                 record_time(w, s), gt_engine_seconds(s) * 1e3, w->error);
@@ -587,12 +591,12 @@ static void write_no_data(const struct writer *w, const struct gt_snapshot *s)
     fprintf(w->f, ",\"merged\":%u,\"no_data\":[", s->nsamples);
     missing_names(w, s);
     fputs("],\"state\":\"retrying\",\"error\":", w->f);
-    json_string(w->f, w->error);
+    gt_json_string(w->f, w->error);
     fputs(",\"values\":{", w->f);
     for (i = 0; i < w->ncols; i++) {
         if (i)
             fputc(',', w->f);
-        json_string(w->f, w->cols[i].key);
+        gt_json_string(w->f, w->cols[i].key);
         fputs(":null", w->f);
     }
     fputs("}}\n", w->f);
@@ -710,9 +714,13 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
         if (snap.missing) {
             report_no_data(&w, s, &snap, &in_run);
             write_no_data(&w, &snap);
+            if (o->tap.fn)
+                o->tap.fn(o->tap.arg, &snap, vals);
         } else {
             in_run = 0;
             gt_engine_eval(e, &snap, vals);
+            if (o->tap.fn)
+                o->tap.fn(o->tap.arg, &snap, vals);
             write_record(&w, &snap, vals);
             good++;
         }

@@ -90,6 +90,8 @@ static void take_sample(struct tui *t)
     if (r <= 0)
         return;
     gt_engine_eval(t->cfg->engine, &t->snap, t->vals);
+    if (t->cfg->tap.fn)
+        t->cfg->tap.fn(t->cfg->tap.arg, &t->snap, t->vals);
     for (i = 0; i < t->l->nmetrics; i++)
         t->vals[i] = tui_per_interval(t, i, t->vals[i]);
     gt_history_push(t->hist, t->vals);
