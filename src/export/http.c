@@ -40,12 +40,12 @@ static int parse_port(const char *s, struct gt_diag *d, const char *spec)
     char *end;
     long n;
 
-    if (!*s || !isdigit((unsigned char)*s)) {
+    if (!*s) {
         gt_diag_set(d, "--serve %s: no port (use e.g. 127.0.0.1:9100 or :9100)", spec);
         return -1;
     }
     n = strtol(s, &end, 10);
-    if (*end || n < 0 || n > 65535) {
+    if (*end || !isdigit((unsigned char)*s) || n < 0 || n > 65535) {
         gt_diag_set(d, "--serve %s: port '%s' is not a number from 0 to 65535", spec, s);
         return -1;
     }
@@ -248,6 +248,29 @@ static void serve_one(struct gt_http *h, int fd)
     pthread_mutex_unlock(&h->lock);
 }
 
+/* Closing with unread input makes the kernel reset the connection, and
+ * the client may lose the answer: so stop sending, then read what it
+ * still sends, for a short bounded while. */
+static void drain(int fd)
+{
+    int64_t until = now_ms() + 200;
+    size_t total = 0;
+    char buf[4096];
+
+    shutdown(fd, SHUT_WR);
+    while (total < 65536) {
+        struct pollfd pf = { fd, POLLIN, 0 };
+        int64_t left = until - now_ms();
+        ssize_t r;
+        if (left <= 0 || poll(&pf, 1, (int)left) <= 0)
+            return;
+        r = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+        if (r <= 0)
+            return;
+        total += (size_t)r;
+    }
+}
+
 static void *server_main(void *arg)
 {
     struct gt_http *h = arg;
@@ -266,6 +289,7 @@ static void *server_main(void *arg)
         if (c < 0)
             continue;
         serve_one(h, c);
+        drain(c);
         close(c);
     }
     return NULL;

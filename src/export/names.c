@@ -7,19 +7,21 @@
 #include <string.h>
 
 /* s in snake case appended to t: letters lowered, digits kept, "%" as
- * "percent", "/" as "per", anything else a single '_' between words. */
-static void add_snake(struct gt_text *t, const char *s)
+ * "percent", anything else a single '_' between words; in a unit (per
+ * set) "/" is "per" ("bytes/cycle"), in a title it joins words
+ * ("Load/store"). */
+static void add_snake(struct gt_text *t, const char *s, int per)
 {
     int gap = t->len > 0;
 
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
-        const char *word = c == '%' ? "percent" : c == '/' ? "per" : NULL;
-        if (!word && !isalnum(c) ) {
+        const char *word = c == '%' ? "percent" : c == '/' && per ? "per" : NULL;
+        if (!word && !isalnum(c)) {
             gap = t->len > 0;
             continue;
         }
-        if (gap && t->len && t->p[t->len - 1] != '_')
+        if ((gap || word) && t->len && t->p[t->len - 1] != '_')
             gt_text_add(t, "_");
         gap = 0;
         if (word) {
@@ -48,10 +50,10 @@ void gt_prom_name(char *buf, size_t len, const char *section, const char *title,
 
     gt_text_init(&t, buf, len);
     gt_text_add(&t, "gputop");
-    add_snake(&t, section);
-    add_snake(&t, title);
+    add_snake(&t, section, 0);
+    add_snake(&t, title, 0);
     gt_text_init(&ut, u, sizeof(u));
-    add_snake(&ut, unit ? unit : "");
+    add_snake(&ut, unit ? unit : "", 1);
     if (u[0] && !ends_with(buf, u)) {
         gt_text_add(&t, "_");
         gt_text_add(&t, u);
