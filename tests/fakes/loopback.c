@@ -87,7 +87,7 @@ char *loopback_get(int port, const char *path, int *status)
     char req[512], *ans, *body, *out;
     size_t len;
 
-    snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", path);
+    snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", path);
     ans = loopback_exchange(port, req, strlen(req), 0, 10000, &len);
     *status = -1;
     if (!ans)
