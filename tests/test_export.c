@@ -837,3 +837,128 @@ Test(export, trace_of_a_killed_run_is_recoverable, .timeout = 60)
     unlink(trace);
     rmdir(dir);
 }
+
+/* ---- beside the dashboard ---- */
+
+/* The dashboard in tmux, as a person starts it, serving and tracing: a
+ * scrape while it runs has the known metric, and after 'q' the trace is
+ * whole JSON with counter events. */
+Test(export, dashboard_serves_and_traces, .timeout = 120)
+{
+    char dir[256], trace[300], errf[300], cmd[2048], *s, *body = NULL;
+    int port = loopback_free_port(), found, st, tries;
+    struct tmux t;
+    struct expo e;
+    json_object *arr;
+    const struct series *se = NULL;
+
+    tmpdir(dir, sizeof(dir));
+    snprintf(trace, sizeof(trace), "%s/d.json", dir);
+    snprintf(errf, sizeof(errf), "%s/err", dir);
+    snprintf(cmd, sizeof(cmd), "%s --source sim --no-cpu --serve 127.0.0.1:%d --trace %s 2>%s; "
+                               "echo EXIT=$?; sleep 60", gputop_bin(), port, trace, errf);
+    cr_assert_eq(tmux_start(&t, 100, 30, "", cmd), 0);
+    s = tmux_wait_for(&t, "triage", 8000, &found);
+    cr_assert(found, "the dashboard did not appear:\n%s", s);
+    free(s);
+    for (tries = 0; tries < 200; tries++) {
+        free(body);
+        body = loopback_get(port, "/metrics", &st);
+        cr_assert_eq(st, 200);
+        parse_expo(&e, body);
+        se = find_series(&e, "gputop_gpu_activity_main_phase_queue_utilization_percent", NULL,
+                         NULL);
+        if (se)
+            break;
+        free(e.s);
+        usleep(100000);
+    }
+    cr_assert_not_null(se, "%s", body);
+    cr_expect(se->v >= 0 && se->v <= 100);
+    free(e.s);
+    free(body);
+    tmux_literal(&t, "q");
+    s = tmux_wait_for(&t, "EXIT=0", 8000, &found);
+    cr_assert(found, "no clean exit:\n%s", s);
+    free(s);
+    tmux_stop(&t);
+    arr = json_object_from_file(trace);
+    cr_assert_not_null(arr, "the trace is not JSON");
+    {
+        char names[64][128];
+        memset(names, 0, sizeof(names));
+        check_structure(arr, names, 64);
+        cr_expect_str_eq(names[2], "GPU activity");
+    }
+    json_object_put(arr);
+    unlink(trace);
+    unlink(errf);
+    rmdir(dir);
+}
+
+/* Hand-made intervals: counter values as worked out from the layout's
+ * expressions, one instant event per verdict change and per change of
+ * state, in time order. */
+Test(export, trace_verdict_and_state_instants)
+{
+    char dir[256], path[300], names[8][128];
+    struct fix f;
+    struct gt_trace *tr;
+    struct gt_diag d;
+    json_object *arr, *ev;
+    const char *want[][2] = {
+        { "verdict: queue-bound", "0" }, { "state: no data", "200000" },
+        { "state: live", "300000" }, { "verdict: thing-bound", "300000" },
+    };
+    size_t i, n, k = 0;
+
+    fix_init(&f);
+    tmpdir(dir, sizeof(dir));
+    snprintf(path, sizeof(path), "%s/v.json", dir);
+    tr = gt_trace_open(path, f.l, f.e, &d);
+    cr_assert_not_null(tr, "%s", d.msg);
+    fix_interval(&f, 1000, 250, 0);          /* 25 % against 4: queue */
+    gt_trace_write(tr, &f.snap, f.vals);
+    fix_interval(&f, 3000, 3000, 100);       /* 100 % against 1: queue, no change */
+    gt_trace_write(tr, &f.snap, f.vals);
+    fix_interval(&f, 1, 1, 200);
+    f.snap.missing = 1;
+    gt_trace_write(tr, &f.snap, f.vals);
+    fix_interval(&f, 1000, 1, 300);          /* 0.1 % against 1000: thing */
+    gt_trace_write(tr, &f.snap, f.vals);
+    cr_assert_eq(gt_trace_close(tr, &d), 0, "%s", d.msg);
+
+    arr = json_object_from_file(path);
+    cr_assert_not_null(arr);
+    memset(names, 0, sizeof(names));
+    check_structure(arr, names, 8);
+    cr_expect_str_eq(names[1], "GPU activity");
+    cr_expect_str_eq(names[2], "Other, with \"quotes\"");
+    n = json_object_array_length(arr);
+    for (i = 0; i < n; i++) {
+        ev = json_object_array_get_idx(arr, i);
+        if (strcmp(json_object_get_string(field(ev, "ph")), "i") != 0)
+            continue;
+        cr_assert_lt(k, 4, "an instant too many: %s", json_object_to_json_string(ev));
+        cr_expect_str_eq(json_object_get_string(field(ev, "name")), want[k][0]);
+        cr_expect_eq(json_object_get_double(field(ev, "ts")), atof(want[k][1]), "%s", want[k][0]);
+        k++;
+    }
+    cr_expect_eq(k, 4);
+    ev = nth_counter(arr, names, "GPU activity", "Queue utilization [%]", 0);
+    cr_assert_not_null(ev);
+    cr_expect_eq(json_object_get_double(field(field(ev, "args"), "value")), 25.0);
+    ev = nth_counter(arr, names, "GPU activity", "GPU active cycles [cycles]", 2);
+    cr_assert_not_null(ev);
+    cr_expect_eq(json_object_get_double(field(field(ev, "args"), "value")), 1000.0);
+    cr_expect_eq(json_object_get_double(field(ev, "ts")), 300000.0);
+    cr_expect_null(nth_counter(arr, names, "GPU activity", "GPU active cycles [cycles]", 3),
+                   "no counter event for the interval without data");
+    ev = nth_counter(arr, names, "Other, with \"quotes\"", "Cycles per thing", 2);
+    cr_assert_not_null(ev);
+    cr_expect_eq(json_object_get_double(field(field(ev, "args"), "value")), 1000.0);
+    json_object_put(arr);
+    fix_free(&f);
+    unlink(path);
+    rmdir(dir);
+}
