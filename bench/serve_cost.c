@@ -69,7 +69,6 @@ static int open_phase(struct phase *p)
     if (!p->src || !(p->layout = gt_layout_load(p->src->info.layout, &d)) ||
         !(p->engine = gt_engine_new(p->layout, &p->src->catalog)))
         return -1;
-    p->prom = gt_prom_new(p->layout, p->engine, &p->src, 1, NULL);
     memset(&cfg, 0, sizeof(cfg));
     cfg.sources = &p->src;
     cfg.nsources = 1;
@@ -77,7 +76,11 @@ static int open_phase(struct phase *p)
     cfg.nslots = p->src->catalog.nslots;
     cfg.interval_ns = INTERVAL_NS;
     p->sampler = gt_sampler_new(&cfg);
-    return p->prom && p->sampler && gt_sampler_start(p->sampler, &d) == 0 ? 0 : -1;
+    if (!p->sampler)
+        return -1;
+    /* As in gputop: each scrape also copies the sampler's counters. */
+    p->prom = gt_prom_new(p->layout, p->engine, &p->src, 1, p->sampler);
+    return p->prom && gt_sampler_start(p->sampler, &d) == 0 ? 0 : -1;
 }
 
 static void close_phase(struct phase *p, struct gt_lateness_summary *lat)
