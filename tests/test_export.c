@@ -962,3 +962,35 @@ Test(export, trace_verdict_and_state_instants)
     unlink(path);
     rmdir(dir);
 }
+
+/* What the user is told when the export cannot start: the option, the
+ * address or file, and why; nothing is sampled. */
+Test(export, binary_names_what_it_cannot_open, .timeout = 60)
+{
+    struct gt_diag d;
+    struct gt_http *h = gt_http_start("127.0.0.1:0", hello, NULL, &d);
+    char spec[64], *argv_serve[] = { (char *)gputop_bin(), "--source", "sim", "-b", "-n", "1",
+                                     "--serve", spec, NULL };
+    char *argv_trace[] = { (char *)gputop_bin(), "--source", "sim", "-b", "-n", "1",
+                           "--trace", "/nonexistent-dir/t.json", NULL };
+    char want[128];
+    struct bg_proc p;
+    int st;
+
+    cr_assert_not_null(h, "%s", d.msg);
+    snprintf(spec, sizeof(spec), "127.0.0.1:%d", gt_http_port(h));
+    cr_assert_eq(bg_start(&p, argv_serve), 0);
+    bg_wait_err(&p, "\n", 10000);
+    st = bg_stop(&p, 0, 10000);
+    cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1, "%d", st);
+    snprintf(want, sizeof(want), "gputop: --serve %s: cannot listen: Address already in use\n",
+             spec);
+    cr_expect_str_eq(p.err, want);
+    gt_http_stop(h);
+
+    cr_assert_eq(bg_start(&p, argv_trace), 0);
+    bg_wait_err(&p, "\n", 10000);
+    st = bg_stop(&p, 0, 10000);
+    cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1, "%d", st);
+    cr_expect_str_eq(p.err, "gputop: --trace /nonexistent-dir/t.json: No such file or directory\n");
+}
