@@ -11,6 +11,8 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,7 @@ struct gt_http {
     pthread_t thread;
     pthread_mutex_t lock;
     uint64_t served, bad;    /* under lock */
+    atomic_int stopping;
 };
 
 static int64_t now_ms(void)
@@ -283,11 +286,15 @@ static void *server_main(void *arg)
                 continue;
             break;
         }
-        if (pf[1].revents)
+        if (pf[1].revents || atomic_load(&h->stopping))
             break;
         c = accept4(h->fd, NULL, NULL, SOCK_CLOEXEC);
-        if (c < 0)
+        if (c < 0) {
+            /* Out of descriptors or memory: wait a little rather than spin. */
+            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+                poll(&pf[1], 1, 100);
             continue;
+        }
         serve_one(h, c);
         drain(c);
         close(c);
@@ -330,6 +337,22 @@ static int bind_first(const char *host, const char *port, const char *spec,
     return fd;
 }
 
+/* The server thread takes no signals: the views wait for theirs (a
+ * resize, Ctrl-C) in their own system calls. */
+static int start_thread(struct gt_http *h)
+{
+    sigset_t all, old;
+    int err;
+
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    err = pthread_create(&h->thread, NULL, server_main, h);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (err)
+        errno = err;
+    return err ? -1 : 0;
+}
+
 static int bound_port(int fd)
 {
     struct sockaddr_storage ss;
@@ -361,7 +384,7 @@ struct gt_http *gt_http_start(const char *spec, gt_http_handler fn, void *arg,
     pthread_mutex_init(&h->lock, NULL);
     h->fd = bind_first(host, port, spec, d);
     if (h->fd < 0 || pipe2(h->stop_pipe, O_CLOEXEC) < 0 ||
-        pthread_create(&h->thread, NULL, server_main, h) != 0) {
+        start_thread(h) < 0) {
         if (h->fd >= 0)
             gt_diag_set(d, "--serve %s: cannot start the server: %s", spec, strerror(errno));
         if (h->fd >= 0)
@@ -395,11 +418,11 @@ void gt_http_stop(struct gt_http *h)
 {
     if (!h)
         return;
-    if (write(h->stop_pipe[1], "x", 1) < 0) {
-        /* The pipe is ours and empty; a failed write leaves the join to hang,
-         * so close the listener too, which ends poll's wait. */
+    atomic_store(&h->stopping, 1);
+    /* The pipe wakes poll; were it ever full, shutting the listener down
+     * wakes it too, and the flag ends the loop either way. */
+    if (write(h->stop_pipe[1], "x", 1) < 0)
         shutdown(h->fd, SHUT_RDWR);
-    }
     pthread_join(h->thread, NULL);
     close(h->fd);
     close(h->stop_pipe[0]);
