@@ -202,7 +202,7 @@ static const char *show_name(enum gt_show s)
 
 /* ---- JSON ---- */
 
-void gt_json_string(FILE *f, const char *s)
+static void json_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -219,6 +219,11 @@ void gt_json_string(FILE *f, const char *s)
             fputc(c, f);
     }
     fputc('"', f);
+}
+
+void gt_json_string(FILE *f, const char *s)
+{
+    json_string(f, s);
 }
 
 static void json_number(FILE *f, double v, int digits)
@@ -257,20 +262,20 @@ static void json_meta(FILE *f, const struct gt_layout *l, const struct gt_engine
     char unit[80];
 
     fputs("{\"type\":\"meta\",\"gputop\":", f);
-    gt_json_string(f, GPUTOP_VERSION);
+    json_string(f, GPUTOP_VERSION);
     fputs(",\"layout\":", f);
-    gt_json_string(f, l->name);
+    json_string(f, l->name);
     fputs(",\"sources\":[", f);
     for (i = 0; i < nsrc; i++) {
         const struct gt_source_info *in = &src[i]->info;
         fputs(i ? ",{\"type\":" : "{\"type\":", f);
-        gt_json_string(f, src[i]->type->name);
+        json_string(f, src[i]->type->name);
         fputs(",\"device\":", f);
-        gt_json_string(f, in->device);
+        json_string(f, in->device);
         fputs(",\"gpu\":", f);
-        gt_json_string(f, in->gpu);
+        json_string(f, in->gpu);
         fputs(",\"detail\":", f);
-        gt_json_string(f, in->detail);
+        json_string(f, in->detail);
         fprintf(f, ",\"shader_cores\":%u,\"l2_slices\":%u}", in->shader_cores, in->l2_slices);
     }
     fprintf(f, "],\"interval_s\":");
@@ -285,26 +290,26 @@ static void json_meta(FILE *f, const struct gt_layout *l, const struct gt_engine
         const struct gt_metric_def *m = &l->metrics[cols[i].metric];
         const char *why = gt_engine_unavailable(e, cols[i].metric);
         fputs(i ? ",{\"key\":" : "{\"key\":", f);
-        gt_json_string(f, cols[i].key);
+        json_string(f, cols[i].key);
         fputs(",\"title\":", f);
-        gt_json_string(f, cols[i].title);
+        json_string(f, cols[i].title);
         fputs(",\"ref\":", f);
         if (m->ref)
-            gt_json_string(f, m->ref);
+            json_string(f, m->ref);
         else
             fputs("null", f);
         unit_of(unit, sizeof(unit), m, o->per_second);
         fputs(",\"unit\":", f);
-        gt_json_string(f, unit);
+        json_string(f, unit);
         fputs(",\"show\":", f);
-        gt_json_string(f, show_name(m->show));
+        json_string(f, show_name(m->show));
         fputs(",\"section\":", f);
-        gt_json_string(f, l->sections[m->section].title);
+        json_string(f, l->sections[m->section].title);
         fputs(",\"group\":", f);
-        gt_json_string(f, l->groups[m->group].title);
+        json_string(f, l->groups[m->group].title);
         if (why) {
             fputs(",\"unavailable\":", f);
-            gt_json_string(f, why);
+            json_string(f, why);
         }
         fputc('}', f);
     }
@@ -529,7 +534,7 @@ static void write_record(const struct writer *w, const struct gt_snapshot *s, co
     for (i = 0; i < w->ncols; i++) {
         if (i)
             fputc(',', w->f);
-        gt_json_string(w->f, w->cols[i].key);
+        json_string(w->f, w->cols[i].key);
         fputc(':', w->f);
         json_number(w->f, column_value(&w->cols[i], w->e, w->l, s, vals, w->o->per_second),
                     w->o->digits);
@@ -555,7 +560,7 @@ static void missing_names(const struct writer *w, const struct gt_snapshot *s)
             continue;
         if (n++)
             fputc(',', w->f);
-        gt_json_string(w->f, w->sources[i]->type->name);
+        json_string(w->f, w->sources[i]->type->name);
     }
 }
 
@@ -591,12 +596,12 @@ static void write_no_data(const struct writer *w, const struct gt_snapshot *s)
     fprintf(w->f, ",\"merged\":%u,\"no_data\":[", s->nsamples);
     missing_names(w, s);
     fputs("],\"state\":\"retrying\",\"error\":", w->f);
-    gt_json_string(w->f, w->error);
+    json_string(w->f, w->error);
     fputs(",\"values\":{", w->f);
     for (i = 0; i < w->ncols; i++) {
         if (i)
             fputc(',', w->f);
-        gt_json_string(w->f, w->cols[i].key);
+        json_string(w->f, w->cols[i].key);
         fputs(":null", w->f);
     }
     fputs("}}\n", w->f);
