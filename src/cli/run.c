@@ -353,9 +353,6 @@ static int run_dashboard(const struct gt_options *o, struct run *r, volatile sig
     return res;
 }
 
-/* A damaged capture still shows what it held; the user is told, after
- * the output, where and why it stopped. The sampler thread has been joined,
- * so the sources' info is ours to read. */
 /* After the sampler: the server reads its counters. The address goes to
  * stderr, so that a port chosen by the system (":0") can be found. */
 static int start_exports(const struct gt_options *o, struct run *r)
@@ -387,6 +384,9 @@ static int finish_exports(struct run *r)
     return res;
 }
 
+/* A damaged capture still shows what it held; the user is told, after
+ * the output, where and why it stopped. The sampler thread has been joined,
+ * so the sources' info is ours to read. */
 static void report_early_ends(const struct run *r)
 {
     size_t i;
