@@ -5,6 +5,7 @@
 #include "gputop/capture.h"
 #include "gputop/cli.h"
 #include "gputop/engine.h"
+#include "gputop/export.h"
 #include "gputop/layout.h"
 #include "gputop/sampler.h"
 #include "gputop/source.h"
@@ -23,6 +24,7 @@ struct run {
     struct gt_engine *engine;
     struct gt_sampler *sampler;
     struct gt_capture_writer *recorder;
+    struct gt_exports *exports;   /* --serve, --trace */
 };
 
 int gt_cmd_list_sources(FILE *out)
@@ -359,12 +361,44 @@ static int run_dashboard(const struct gt_options *o, struct run *r, volatile sig
     cfg.no_mouse = o->no_mouse;
     cfg.section = o->out.section;
     cfg.metrics = o->out.pattern;
+    cfg.tap = gt_exports_tap(r->exports);
     gt_diag_clear(&d);
     res = gt_tui_run(&cfg, stop, &d);
     if (res == 1)
         fprintf(stderr, "gputop: %s; printing text records instead (on Android use "
                         "'adb shell -t' for a terminal)\n", d.msg);
     else if (res < 0)
+        fprintf(stderr, "gputop: %s\n", d.msg);
+    return res;
+}
+
+/* After the sampler: the server reads its counters. The address goes to
+ * stderr, so that a port chosen by the system (":0") can be found. */
+static int start_exports(const struct gt_options *o, struct run *r)
+{
+    struct gt_diag d;
+
+    gt_diag_clear(&d);
+    r->exports = gt_exports_start(o->serve, o->trace, r->layout, r->engine, r->src, r->nsrc,
+                                  r->sampler, &d);
+    if (!r->exports) {
+        fprintf(stderr, "gputop: %s\n", d.msg);
+        return -1;
+    }
+    if (o->serve)
+        fprintf(stderr, "gputop: serving Prometheus metrics at %s\n", gt_exports_url(r->exports));
+    return 0;
+}
+
+static int finish_exports(struct run *r)
+{
+    struct gt_diag d;
+    int res;
+
+    gt_diag_clear(&d);
+    res = gt_exports_finish(r->exports, &d);
+    r->exports = NULL;
+    if (res < 0)
         fprintf(stderr, "gputop: %s\n", d.msg);
     return res;
 }
@@ -385,6 +419,7 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
 {
     struct run r;
     struct gt_diag d;
+    struct gt_batch_opts out = o->out;
     int status = 1, batch = o->batch || !isatty(STDOUT_FILENO);
 
     memset(&r, 0, sizeof(r));
@@ -392,7 +427,7 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
         select_counters(o, &r) < 0 || open_recorder(o, &r) < 0)
         goto out;
     /* Recorded sources replayed into a pipe keep every sample apart. */
-    if (start_sampler(o, &r, batch && any_self_paced(&r)) < 0)
+    if (start_sampler(o, &r, batch && any_self_paced(&r)) < 0 || start_exports(o, &r) < 0)
         goto out;
     if (!batch) {
         int res = run_dashboard(o, &r, stop);
@@ -402,13 +437,16 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
         }
     }
     gt_diag_clear(&d);
-    if (gt_batch_run(stdout, r.sampler, r.engine, r.layout, r.src, r.nsrc, &o->out, stop, &d) != 0) {
+    out.tap = gt_exports_tap(r.exports);
+    if (gt_batch_run(stdout, r.sampler, r.engine, r.layout, r.src, r.nsrc, &out, stop, &d) != 0) {
         fprintf(stderr, "gputop: %s\n", d.msg);
         goto out;
     }
     status = 0;
 out:
     gt_sampler_stop(r.sampler);
+    if (finish_exports(&r) < 0)
+        status = 1;
     if (close_recorder(&r) < 0)
         status = 1;
     report_early_ends(&r);

@@ -269,6 +269,11 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+void gt_json_string(FILE *f, const char *s)
+{
+    json_string(f, s);
+}
+
 static void json_number(FILE *f, double v, int digits)
 {
     char buf[40];
@@ -604,6 +609,8 @@ static void write_record(const struct writer *w, const struct gt_snapshot *s, co
     char num[40];
     size_t i;
 
+    if (w->o->format == GT_FORMAT_NONE)
+        return;
     if (w->o->format == GT_FORMAT_TEXT) {
         write_text(w, s, vals);
         return;
@@ -670,6 +677,8 @@ static void write_no_data(const struct writer *w, const struct gt_snapshot *s)
     char num[40];
     size_t i;
 
+    if (w->o->format == GT_FORMAT_NONE)
+        return;
     if (w->o->format == GT_FORMAT_TEXT) {
         fprintf(w->f, "t=%.3f s  interval %.1f ms  no data: %s (retrying)\n\n",
                 record_time(w, s), gt_engine_seconds(s) * 1e3, w->error);
@@ -815,9 +824,13 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
         if (snap.missing) {
             report_no_data(&w, s, &snap, &in_run);
             write_no_data(&w, &snap);
+            if (o->tap.fn)
+                o->tap.fn(o->tap.arg, &snap, vals);
         } else {
             in_run = 0;
             gt_engine_eval(e, &snap, vals);
+            if (o->tap.fn)
+                o->tap.fn(o->tap.arg, &snap, vals);
             write_record(&w, &snap, vals);
             good++;
         }
