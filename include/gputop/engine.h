@@ -49,6 +49,10 @@ const char *gt_engine_unavailable(const struct gt_engine *e, size_t metric);
 /* When the source said why (its reason "needs root: sudo ..."), the length
  * of the short label before the colon a row can show; else 0. */
 size_t gt_engine_unavailable_label(const struct gt_engine *e, size_t metric);
+/* 1 when a counter the metric reads is an estimate (its source rotates
+ * counters over fewer hardware counters and scales the counts): views
+ * mark such values with '~'. Read when shown: sources decide at select. */
+int gt_engine_estimated(const struct gt_engine *e, size_t metric);
 size_t gt_engine_nunresolved(const struct gt_engine *e);
 const struct gt_unresolved *gt_engine_unresolved(const struct gt_engine *e, size_t i);
 

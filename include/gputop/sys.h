@@ -5,6 +5,7 @@
 
 #include <poll.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -47,6 +48,12 @@ struct gt_sys {
      * real seam, which reads /sys and /dev itself); returns how many, or
      * -1 with errno set. NULL when the seam offers none (no devices). */
     int     (*drm_devices)(void *ctx, struct gt_drm_device *out, int max);
+    /* One 32-bit load or store of a device register mapped with mmap
+     * (/dev/mem): a single volatile access, never merged or split, so a
+     * fake can model each register's side effects (write-1-to-clear,
+     * reset bits). NULL when the seam offers none (treated as ENOSYS). */
+    uint32_t (*reg_read32)(void *ctx, const volatile void *addr);
+    void     (*reg_write32)(void *ctx, volatile void *addr, uint32_t value);
 };
 
 /* The real kernel. */

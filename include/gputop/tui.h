@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "gputop/diag.h"
 #include "gputop/engine.h"
+#include "gputop/export.h"
 #include "gputop/sampler.h"
 #include "gputop/source.h"
 
@@ -24,6 +25,7 @@ struct gt_tui_config {
                                   the one with the triage line */
     const char *metrics;       /* only metrics matching this glob; NULL: all */
     struct gt_fdinfo_watch *procs;  /* the Processes view's data; NULL: none */
+    struct gt_tap tap;         /* also gets every snapshot taken, evaluated */
 };
 
 /* Runs until 'q' or *stop. Returns 0; 1 when no terminal could be opened
