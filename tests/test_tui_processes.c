@@ -89,6 +89,10 @@ Test(tui_processes, p_lists_gpu_clients_sorted_and_follows_them, .timeout = 120)
     expect(&t, "Processes: 2 GPU clients", WAIT_MS);
     tmux_literal(&t, "P");
     expect(&t, "GPU usage", WAIT_MS);
+    tmux_literal(&t, "P");
+    expect(&t, "Processes: 2 GPU clients", WAIT_MS);
+    tmux_literal(&t, "3");                       /* a section key leaves it too */
+    expect(&t, "Geometry usage", WAIT_MS);
     tmux_stop(&t);
     fproc_free(p);
 }

@@ -45,6 +45,7 @@ void tui_go_section(struct tui *t, size_t i)
     t->section = i;
     t->selected = -1;
     t->scroll = 0;
+    t->procs_view = 0;      /* a section asked for: the Processes view gives way */
     move_selection(t, 0);
 }
 
@@ -158,10 +159,7 @@ int tui_handle_key(struct tui *t, int ch)
     switch (ch) {
     case 'q': case 'Q': case KEY_F(10): return 1;
     case 'h': case '?': case KEY_F(1): t->help = 1; return 0;
-    case '\t': case KEY_RIGHT:
-        t->procs_view = 0;
-        tui_go_section(t, (t->section + 1) % t->l->nsections);
-        return 0;
+    case '\t': case KEY_RIGHT: tui_go_section(t, (t->section + 1) % t->l->nsections); return 0;
     case KEY_BTAB: case KEY_LEFT:
         tui_go_section(t, (t->section + t->l->nsections - 1) % t->l->nsections);
         return 0;

@@ -86,15 +86,15 @@ int gt_drm_find_driver(const struct gt_sys *sys, const char *driver, char *path,
 static const char *what_gputop_reads(const char *driver)
 {
     static const struct { const char *driver, *what; } t[] = {
-        { "panfrost", "counters: --source panfrost; per-process use: --source drm-fdinfo" },
-        { "amdgpu", "counters: --source amdgpu; per-process use: --source drm-fdinfo" },
-        { "panthor", "per-process use: --source drm-fdinfo (no counter uAPI in released kernels)" },
-        { "msm", "per-process use: --source drm-fdinfo" },
-        { "i915", "per-process use: --source drm-fdinfo" },
-        { "xe", "per-process use: --source drm-fdinfo" },
-        { "v3d", "per-process use: --source drm-fdinfo" },
-        { "etnaviv", "per-process use: --source drm-fdinfo" },
-        { "lima", "per-process use: --source drm-fdinfo" },
+        { "panfrost", "counters: --source panfrost; per-process use: Processes view, key P" },
+        { "amdgpu", "counters: --source amdgpu; per-process use: Processes view, key P" },
+        { "panthor", "per-process use: Processes view, key P (no counter uAPI in released kernels)" },
+        { "msm", "per-process use: Processes view, key P" },
+        { "i915", "per-process use: Processes view, key P" },
+        { "xe", "per-process use: Processes view, key P" },
+        { "v3d", "per-process use: Processes view, key P" },
+        { "etnaviv", "per-process use: Processes view, key P" },
+        { "lima", "per-process use: Processes view, key P" },
     };
     size_t i;
 
