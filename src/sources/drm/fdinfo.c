@@ -225,7 +225,7 @@ static void read_comm(struct gt_fdinfo *f, int pid, char *comm, size_t len)
     if (gt_sys_read_file(f->sys, path, buf, sizeof(buf)) < 0)
         buf[0] = '\0';
     buf[strcspn(buf, "\n")] = '\0';
-    snprintf(comm, len, "%s", buf);
+    snprintf(comm, len, "%.*s", (int)len - 1, buf);
 }
 
 /* Values only move forward: a smaller one (the kernel's counts may dip
