@@ -605,6 +605,9 @@ struct gt_capture_reader {
     size_t cap;
     int state;                /* 0 reading; else the sticky result */
     char msg[GT_DIAG_MSG];
+    uint64_t *index;          /* gt_capture_index: offset of record k, and of
+                                 what follows the last good one; NULL none */
+    uint64_t nindex;          /* good records indexed */
 };
 
 /* Bytes left in a regular file after off; UINT64_MAX when unknown (pipe).
@@ -729,6 +732,7 @@ static void reader_free(struct gt_capture_reader *r)
     if (r->f)
         fclose(r->f);
     free(r->buf);
+    free(r->index);
     free(r->path);
     free(r);
 }
@@ -855,6 +859,111 @@ int gt_capture_read(struct gt_capture_reader *r, struct gt_snapshot *s, struct g
     if (res != 0)
         return res;
     return decode_sample(r, at, &c, s, d);
+}
+
+/* ---- random access ---- */
+
+static int push_offset(struct gt_capture_reader *r, uint64_t *cap, uint64_t off)
+{
+    if (r->nindex + 1 >= *cap) {
+        uint64_t n = *cap ? *cap * 2 : 1024;
+        uint64_t *p = realloc(r->index, (size_t)n * sizeof(*p));
+        if (!p)
+            return -1;
+        r->index = p;
+        *cap = n;
+    }
+    r->index[r->nindex] = off;
+    return 0;
+}
+
+/* Reading every record once (checksums and contents, as a replay would)
+ * finds where a damaged file stops before anything is shown. */
+static int scan(struct gt_capture_reader *r, struct gt_diag *d)
+{
+    struct gt_snapshot s;
+    struct gt_diag ignored;
+    uint64_t cap = 0;
+    int res;
+
+    if (gt_snapshot_init(&s, r->nslots) < 0) {
+        gt_diag_set(d, "%s: out of memory for the index", r->path);
+        return -1;
+    }
+    r->nindex = 0;
+    for (;;) {
+        if (push_offset(r, &cap, r->off) < 0) {
+            gt_snapshot_free(&s);
+            gt_diag_set(d, "%s: out of memory for the index", r->path);
+            return -1;
+        }
+        if ((res = gt_capture_read(r, &s, &ignored)) != 0)
+            break;
+        r->nindex++;
+    }
+    gt_snapshot_free(&s);
+    return 0;
+}
+
+static int go_to(struct gt_capture_reader *r, uint64_t off, uint64_t records)
+{
+    if (fseeko(r->f, (off_t)off, SEEK_SET) != 0)
+        return -1;
+    r->off = off;
+    r->records = records;
+    r->state = 0;
+    r->msg[0] = '\0';
+    return 0;
+}
+
+int gt_capture_index(struct gt_capture_reader *r, uint64_t *count, struct gt_diag *d)
+{
+    uint64_t off = r->off, records = r->records;
+    struct stat st;
+
+    *count = 0;
+    /* Offsets count from the first record. */
+    if (records != 0 || r->state != 0) {
+        gt_diag_set(d, "%s: indexed only before the first record is read", r->path);
+        return -1;
+    }
+    /* A pipe would be used up by the scan. */
+    if (fstat(fileno(r->f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        gt_diag_set(d, "%s: not a regular file, so it cannot be indexed", r->path);
+        return -1;
+    }
+    free(r->index);
+    r->index = NULL;
+    if (scan(r, d) < 0 || go_to(r, off, records) < 0) {
+        if (!d->msg[0])
+            gt_diag_set(d, "%s: cannot seek: %s", r->path, strerror(errno));
+        free(r->index);
+        r->index = NULL;
+        r->nindex = 0;
+        go_to(r, off, records);
+        return -1;
+    }
+    *count = r->nindex;
+    return 0;
+}
+
+int gt_capture_seek(struct gt_capture_reader *r, uint64_t k, struct gt_diag *d)
+{
+    if (!r->index) {
+        gt_diag_set(d, "%s: no index to seek with", r->path);
+        return -1;
+    }
+    if (k > r->nindex) {
+        gt_diag_set(d, "%s: no sample record %llu (%llu good ones)", r->path,
+                    (unsigned long long)k, (unsigned long long)r->nindex);
+        return -1;
+    }
+    if (go_to(r, r->index[k], k) < 0) {
+        gt_diag_set(d, "%s: cannot seek to record %llu: %s", r->path, (unsigned long long)k,
+                    strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 void gt_capture_close(struct gt_capture_reader *r)

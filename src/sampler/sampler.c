@@ -436,6 +436,19 @@ void gt_sampler_get_stats(struct gt_sampler *s, struct gt_sampler_stats *st)
     pthread_mutex_unlock(&s->lock);
 }
 
+/* A source that waits inside sample() (a paused replay) is told to stop
+ * waiting, or the join below would wait with it. */
+static void interrupt_sources(struct gt_sampler *s)
+{
+    size_t i;
+
+    for (i = 0; i < s->cfg.nsources; i++) {
+        struct gt_source *src = s->cfg.sources[i];
+        if (src->type->control)
+            src->type->control(src, GT_SOURCE_INTERRUPT, 0);
+    }
+}
+
 void gt_sampler_stop(struct gt_sampler *s)
 {
     if (!s || !s->started)
@@ -445,6 +458,7 @@ void gt_sampler_stop(struct gt_sampler *s)
     pthread_cond_broadcast(&s->taken);
     pthread_mutex_unlock(&s->lock);
     wake_thread(s);
+    interrupt_sources(s);
     pthread_join(s->thread, NULL);
     s->started = 0;
 }
