@@ -297,6 +297,17 @@ static int start_sampler(const struct gt_options *o, struct run *r, int lossless
     return 0;
 }
 
+/* In the dashboard a replay that reaches its end (or damage) waits there
+ * for the keys, showing why, instead of ending. */
+static void hold_replays(const struct run *r)
+{
+    size_t i;
+
+    for (i = 0; i < r->nsrc; i++)
+        if (r->src[i]->type->control)
+            r->src[i]->type->control(r->src[i], GT_SOURCE_HOLD, 1);
+}
+
 /* Returns 0 after a normal quit, 1 when no terminal could be opened (the
  * caller then prints text records), -1 on error. */
 static int run_dashboard(const struct gt_options *o, struct run *r, volatile sig_atomic_t *stop)
@@ -326,15 +337,20 @@ static int run_dashboard(const struct gt_options *o, struct run *r, volatile sig
 }
 
 /* A damaged capture still shows what it held; the user is told, after
- * the output, where and why it stopped. The sampler thread has been joined,
- * so the sources' info is ours to read. */
-static void report_early_ends(const struct run *r)
+ * the output, where and why it stopped, and the exit status says it.
+ * The sampler thread has been joined, so the sources' info is ours to
+ * read. Returns how many sources stopped early. */
+static int report_early_ends(const struct run *r)
 {
     size_t i;
+    int n = 0;
 
     for (i = 0; i < r->nsrc; i++)
-        if (r->src[i]->info.ended[0])
+        if (r->src[i]->info.ended[0]) {
             fprintf(stderr, "gputop: %s\n", r->src[i]->info.ended);
+            n++;
+        }
+    return n;
 }
 
 int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
@@ -347,8 +363,11 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
     if (open_sources(o, &r) < 0 || merge_catalogs(&r) < 0 || load_layout(o, &r) < 0 ||
         select_counters(o, &r) < 0 || open_recorder(o, &r) < 0)
         goto out;
-    /* Recorded sources replayed into a pipe keep every sample apart. */
-    if (start_sampler(o, &r, batch && any_self_paced(&r)) < 0)
+    /* Recorded sources keep every sample apart: one record, one line or
+     * one refresh. */
+    if (!batch)
+        hold_replays(&r);
+    if (start_sampler(o, &r, any_self_paced(&r)) < 0)
         goto out;
     if (!batch) {
         int res = run_dashboard(o, &r, stop);
@@ -367,7 +386,8 @@ out:
     gt_sampler_stop(r.sampler);
     if (close_recorder(&r) < 0)
         status = 1;
-    report_early_ends(&r);
+    if (report_early_ends(&r) > 0)
+        status = 1;
     cleanup(&r);
     return status;
 }

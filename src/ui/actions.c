@@ -124,6 +124,8 @@ int tui_handle_key(struct tui *t, int ch)
         return ch == 'q';
     }
     t->keys_seen = 1;
+    if (tui_replay_key(t, ch))
+        return 0;
     switch (ch) {
     case 'q': case 'Q': return 1;
     case 'h': case '?': case KEY_F(1): t->help = 1; return 0;

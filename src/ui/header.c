@@ -40,13 +40,18 @@ void tui_draw_header(struct tui *t)
     gt_text_add(&h, " cores");
     gt_text_add(&h, tui_sep(t));
     gt_text_add(&h, t->cfg->sources[0]->type->name);
-    gt_text_add(&h, st.state == GT_SAMPLER_RETRYING ? " RETRYING" :
-                    st.state == GT_SAMPLER_ENDED ? " ENDED" : "");
-    gt_text_add(&h, tui_sep(t));
-    gt_text_uint(&h, ms);
-    gt_text_add(&h, t->per_second ? " ms (rates /s)" : " ms");
-    gt_text_add(&h, tui_sep(t));
-    gt_text_add(&h, t->paused ? "PAUSED" : "live");
+    if (t->replay) {
+        /* A replay has a position, not a sampling period. */
+        tui_replay_status(t, &h);
+    } else {
+        gt_text_add(&h, st.state == GT_SAMPLER_RETRYING ? " RETRYING" :
+                        st.state == GT_SAMPLER_ENDED ? " ENDED" : "");
+        gt_text_add(&h, tui_sep(t));
+        gt_text_uint(&h, ms);
+        gt_text_add(&h, t->per_second ? " ms (rates /s)" : " ms");
+        gt_text_add(&h, tui_sep(t));
+        gt_text_add(&h, t->paused ? "PAUSED" : "live");
+    }
     gt_text_add(&h, tui_sep(t));
     gt_text_add(&h, clock_text(t, now));
     gt_cellbuf_fill(t->cells, 0, 0, COLS, ' ', ST_HEADER);
@@ -62,6 +67,8 @@ void tui_draw_header(struct tui *t)
     } else if (now < t->warning_until && LINES > 3) {
         snprintf(buf, sizeof(buf), " warning: %s", st.last_warning);
         tui_put(t, LINES - 2, 0, buf, -1, ST_ALERT);
+    } else if (LINES > 3) {
+        tui_replay_alert(t, LINES - 2);
     }
 }
 
