@@ -112,6 +112,13 @@ static void assert_record(const struct gt_snapshot *s, uint64_t i)
                      (unsigned long long)i, j, (unsigned long long)s->deltas[j]);
 }
 
+static void sleep_ms(long ms)
+{
+    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+    nanosleep(&ts, NULL);
+}
+
 /* ---- the capture index ---- */
 
 struct opened {
@@ -545,6 +552,57 @@ Test(replay_control, sampler_stop_ends_a_paused_replay, .timeout = 30)
         ;
     assert_record(&snap, 0);
     gt_sampler_stop(s);
+    gt_sampler_free(s);
+    gt_snapshot_free(&snap);
+    close_player(&p);
+}
+
+static struct gt_sampler *lossless_sampler(struct player *p, struct gt_source **srcs,
+                                           uint32_t *offset)
+{
+    struct gt_sampler_config cfg;
+    struct gt_sampler *s;
+
+    srcs[0] = &p->s;
+    offset[0] = 0;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.sources = srcs;
+    cfg.nsources = 1;
+    cfg.slot_offset = offset;
+    cfg.nslots = NSLOTS;
+    cfg.interval_ns = STEP_NS;
+    cfg.lossless = 1;
+    s = gt_sampler_new(&cfg);
+    cr_assert_not_null(s);
+    return s;
+}
+
+/* What a view shows and what the replay has read differ by one record
+ * at most, so a pause stops the screen at once (or after one record). The
+ * wait only gives a wrong sampler time to read further; a right one never
+ * does, however long it is given. */
+Test(replay_control, lossless_sampling_reads_one_record_ahead_at_most, .timeout = 30)
+{
+    struct player p;
+    struct gt_source *srcs[1];
+    uint32_t offset[1];
+    struct gt_sampler *s;
+    struct gt_snapshot snap;
+    struct gt_diag d;
+
+    open_player(&p, 10, ",speed=max");
+    s = lossless_sampler(&p, srcs, offset);
+    cr_assert_eq(gt_snapshot_init(&snap, NSLOTS), 0);
+    cr_assert_eq(gt_sampler_start(s, &d), 0, "%s", d.msg);
+    while (gt_sampler_take(s, &snap, 1000000000ull) != 1)
+        ;
+    assert_record(&snap, 0);
+    sleep_ms(300);
+    cr_assert_leq(where(&p, NULL).k, 2, "sample %llu read while sample 1 is shown",
+                  (unsigned long long)where(&p, NULL).k);
+    while (gt_sampler_take(s, &snap, 1000000000ull) != 1)
+        ;
+    assert_record(&snap, 1);
     gt_sampler_free(s);
     gt_snapshot_free(&snap);
     close_player(&p);

@@ -232,6 +232,13 @@ static void publish(struct gt_sampler *s)
             /* A full counter is a reader already due to wake. */
         }
     }
+    /* Lossless: the sources are asked for the next round only once this
+     * one is taken, so a replay reads at most one record ahead of what a
+     * view shows (a pause then stops the screen within one refresh). */
+    pthread_mutex_lock(&s->lock);
+    while (s->cfg.lossless && s->front_full && !s->stopping)
+        pthread_cond_wait(&s->taken, &s->lock);
+    pthread_mutex_unlock(&s->lock);
 }
 
 int gt_sampler_wake_fd(struct gt_sampler *s)
