@@ -112,6 +112,9 @@ Test(tui_replay, header_shows_the_position_not_a_period, .timeout = 60)
     free(s);
     tmux_literal(&t, "+");
     expect(&t, "speed is set with speed=");
+    tmux_literal(&t, "h");
+    expect(&t, "pause / play the replay");
+    expect(&t, "one sample forward / back");
     tmux_stop(&t);
     unlink(path);
 }

@@ -37,6 +37,8 @@ void gt_usage(FILE *out)
 "  -r, --refresh TIME      screen refresh period (default 250ms, i.e. 4 Hz)\n"
 "  --no-color              no colours (also when NO_COLOR is set)\n"
 "  --no-mouse              do not take mouse clicks on the section tabs\n"
+"  (keys in a replay)      space pause/play, . and , one sample on/back,\n"
+"                          Home/End first/last sample, PgUp/PgDn back/forward 10%\n"
 "Batch output (automatic when stdout is not a terminal):\n"
 "  -b, --batch             print records instead of the dashboard\n"
 "  -f, --format FMT        text, csv or json (JSON Lines; default text)\n"
