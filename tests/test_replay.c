@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -249,6 +250,61 @@ Test(capture_index, stops_at_a_corrupt_record)
     cr_assert_eq(gt_capture_read(o.r, &o.s, &d), 0, "%s", d.msg);
     assert_record(&o.s, 0);
     close_capture(&o);
+    unlink(path);
+}
+
+/* Feeds a file into a named pipe from another thread. */
+struct feeder {
+    const char *from, *fifo;
+    pthread_t th;
+};
+
+static void *feed(void *arg)
+{
+    struct feeder *f = arg;
+    FILE *in = fopen(f->from, "rb"), *out = fopen(f->fifo, "wb");
+    int c;
+
+    while (in && out && (c = getc(in)) != EOF)
+        putc(c, out);
+    if (in)
+        fclose(in);
+    if (out)
+        fclose(out);
+    return NULL;
+}
+
+/* A pipe cannot be scanned and come back: no index, but it still reads
+ * from start to end. */
+Test(capture_index, a_pipe_is_not_indexed_and_still_reads, .timeout = 30)
+{
+    char path[256], fifo[300];
+    uint64_t off[4], n = 99;
+    struct feeder f;
+    struct opened o;
+    struct gt_diag d;
+    uint64_t i;
+
+    temp_path(path, sizeof(path));
+    record(path, 3, off);
+    snprintf(fifo, sizeof(fifo), "%s.fifo", path);
+    cr_assert_eq(mkfifo(fifo, 0600), 0, "%s", strerror(errno));
+    f.from = path;
+    f.fifo = fifo;
+    cr_assert_eq(pthread_create(&f.th, NULL, feed, &f), 0);
+    open_capture(&o, fifo);
+    cr_assert_eq(gt_capture_index(o.r, &n, &d), -1);
+    cr_assert_eq(n, 0);
+    cr_assert(strstr(d.msg, fifo) && strstr(d.msg, "cannot be indexed"), "%s", d.msg);
+    for (i = 0; i < 3; i++) {
+        cr_assert_eq(gt_capture_read(o.r, &o.s, &d), 0, "%s", d.msg);
+        assert_record(&o.s, i);
+    }
+    cr_assert_eq(gt_capture_read(o.r, &o.s, &d), 1);
+    cr_assert_eq(gt_capture_seek(o.r, 0, &d), -1);
+    close_capture(&o);
+    pthread_join(f.th, NULL);
+    unlink(fifo);
     unlink(path);
 }
 
