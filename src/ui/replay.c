@@ -11,6 +11,8 @@ void tui_replay_init(struct tui *t)
     struct gt_source_position pos;
     size_t i;
 
+    for (i = 0; i < t->cfg->nsources; i++)
+        t->self_paced |= t->cfg->sources[i]->info.self_paced;
     for (i = 0; i < t->cfg->nsources; i++) {
         struct gt_source *s = t->cfg->sources[i];
         if (s->type->position && s->type->control) {

@@ -98,13 +98,14 @@ enum { WOKE_SAMPLE = 1, WOKE_INPUT = 2, WOKE_SIGNAL = 4 };
  * follows the first sample after it is due (fresh data, and no timer of
  * our own to wake for); a timeout a little past that covers a late one.
  * A replay with a pace of its own wakes us at every record (the loop asked
- * for that); one as fast as possible gives a record a refresh. */
+ * for that); recorded sources without one give a record a refresh, on the
+ * refresh grid (the sampler then waits for us, not we for it). */
 static int wait_for_work(struct tui *t, uint64_t next, uint64_t refresh)
 {
     struct pollfd p[2] = { { t->input_gone ? -1 : STDIN_FILENO, POLLIN, 0 },
                            { t->wake_fd, POLLIN, 0 } };
     uint64_t interval = gt_sampler_interval(t->cfg->sampler), now = gt_now_ns(), until = next;
-    int paced = t->wake_fd >= 0 && !t->replay && t->sampler_live && interval <= refresh, r;
+    int paced = t->wake_fd >= 0 && !t->self_paced && t->sampler_live && interval <= refresh, r;
     int woke = 0;
     uint64_t junk;
 

@@ -63,6 +63,7 @@ struct tui {
     int sampler_live;            /* it is sampling (not retrying, not ended) */
     struct gt_source *replay;    /* a source playing a capture back, or NULL */
     int replay_paced;            /* it keeps its own pace: a refresh a record */
+    int self_paced;              /* a recorded source: a record a refresh at most */
 };
 
 /* draw.c: text into the frame being composed */
