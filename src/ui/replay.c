@@ -102,6 +102,11 @@ void tui_replay_status(struct tui *t, struct gt_text *h)
     gt_text_add(h, " s");
     gt_text_add(h, tui_sep(t));
     if (pos.state == GT_PLAY_ENDED) {
+        /* Its first clause ("cut short", "corrupt record at byte N"): the
+         * line above the footer has the rest. */
+        char *more = strstr(pos.why, ": ");
+        if (more)
+            *more = '\0';
         gt_text_add(h, "ended: ");
         gt_text_add(h, pos.why);
     } else {
