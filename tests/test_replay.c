@@ -332,6 +332,7 @@ static void open_player(struct player *p, uint64_t n, const char *opts)
     cr_assert_eq(gt_source_replay.open(&p->s, args, &d), 0, "%s", d.msg);
     cr_assert_eq(gt_source_replay.start(&p->s, &d), 0);
     cr_assert_eq(gt_snapshot_init(&p->out, p->s.catalog.nslots), 0);
+    cr_assert_eq(gt_source_replay.control(&p->s, GT_SOURCE_INDEX, 0), 0);
 }
 
 /* Opens an already written (perhaps damaged) file. */
@@ -348,6 +349,7 @@ static void reopen_player(struct player *p, const char *opts)
     cr_assert_eq(gt_source_replay.open(&p->s, args, &d), 0, "%s", d.msg);
     cr_assert_eq(gt_source_replay.start(&p->s, &d), 0);
     cr_assert_eq(gt_snapshot_init(&p->out, p->s.catalog.nslots), 0);
+    cr_assert_eq(gt_source_replay.control(&p->s, GT_SOURCE_INDEX, 0), 0);
 }
 
 static void close_player(struct player *p)
@@ -427,6 +429,35 @@ Test(replay_control, step_and_seek_deliver_the_recorded_records)
     cr_assert_str_eq(pos.why, "end of capture");
     cr_assert_str_eq(pos.damage, "");
     cr_assert_str_eq(p.s.info.ended, "");
+    close_player(&p);
+}
+
+/* Batch output never seeks, so it never pays for the index: without it
+ * there is no N and no seeking, and the records play in order. */
+Test(replay_control, without_an_index_it_just_plays)
+{
+    struct player p;
+    char args[400];
+    struct gt_diag d;
+
+    temp_path(p.path, sizeof(p.path));
+    record(p.path, 3, p.off);
+    snprintf(args, sizeof(args), "%s,speed=max", p.path);
+    memset(&p.s, 0, sizeof(p.s));
+    p.s.type = &gt_source_replay;
+    gt_catalog_init(&p.s.catalog);
+    cr_assert_eq(gt_source_replay.open(&p.s, args, &d), 0, "%s", d.msg);
+    cr_assert_eq(gt_snapshot_init(&p.out, p.s.catalog.nslots), 0);
+    cr_assert_eq(where(&p, NULL).n, 0);
+    cr_assert_eq(gt_source_replay.control(&p.s, GT_SOURCE_SEEK, 1), -1);
+    next_is(&p, 0);
+    cr_assert_eq(gt_source_replay.control(&p.s, GT_SOURCE_STEP, -1), -1);
+    /* Too late: a record has been read. */
+    cr_assert_eq(gt_source_replay.control(&p.s, GT_SOURCE_INDEX, 0), -1);
+    next_is(&p, 1);
+    next_is(&p, 2);
+    cr_assert_eq(gt_source_replay.sample(&p.s, &p.out, &d), 1);
+    cr_assert_eq(where(&p, NULL).k, 3);
     close_player(&p);
 }
 
@@ -573,6 +604,37 @@ Test(replay_control, a_damaged_capture_says_where_it_stopped, .timeout = 30)
     pthread_join(c.th, NULL);
     cr_assert_eq(c.r, 1);
     /* The run's exit status reads it from here. */
+    cr_assert(strstr(p.s.info.ended, want), "%s", p.s.info.ended);
+    close_player(&p);
+}
+
+/* In the dashboard a corrupt record is not an error to retry: the replay
+ * stays at the last good record and says where the file is corrupt. */
+Test(replay_control, a_corrupt_record_when_held_says_where, .timeout = 30)
+{
+    struct player p;
+    struct gt_source_position pos;
+    struct call c;
+    char want[64];
+
+    temp_path(p.path, sizeof(p.path));
+    record(p.path, 5, p.off);
+    flip_byte(p.path, p.off[3] + 10);
+    reopen_player(&p, ",speed=max");
+    ctl(&p, GT_SOURCE_HOLD, 1);
+    cr_assert_eq(where(&p, NULL).n, 3);
+    ctl(&p, GT_SOURCE_SEEK, 2);
+    next_is(&p, 2);
+    start_call(&c, &p);
+    pos = wait_state(&p, GT_PLAY_ENDED);
+    snprintf(want, sizeof(want), "corrupt record at byte %llu", (unsigned long long)p.off[3]);
+    cr_assert(strstr(pos.why, want), "%s", pos.why);
+    cr_assert(strstr(pos.damage, p.path) && strstr(pos.damage, want), "%s", pos.damage);
+    cr_assert_eq(pos.k, 3);
+    ctl(&p, GT_SOURCE_STEP, -1);             /* still steps back from there */
+    pthread_join(c.th, NULL);
+    cr_assert_eq(c.r, 0, "%s", c.d.msg);
+    assert_record(&p.out, 1);
     cr_assert(strstr(p.s.info.ended, want), "%s", p.s.info.ended);
     close_player(&p);
 }

@@ -43,6 +43,21 @@ static void damage(const char *path)
     cr_assert_eq(truncate(path, n - 3), 0);
 }
 
+/* Flips a bit 10 bytes before the end: inside the last record, whose
+ * checksum then fails. */
+static void flip_last_record(const char *path)
+{
+    FILE *f = fopen(path, "r+b");
+    int c;
+
+    cr_assert_not_null(f);
+    cr_assert_eq(fseek(f, -10, SEEK_END), 0);
+    c = getc(f);
+    cr_assert_eq(fseek(f, -10, SEEK_END), 0);
+    putc(c ^ 1, f);
+    cr_assert_eq(fclose(f), 0);
+}
+
 static void expect(struct tmux *t, const char *text)
 {
     int found;
@@ -279,6 +294,12 @@ Test(tui_replay, batch_exit_status_says_whether_the_capture_was_whole, .timeout 
     damage(path);
     cr_assert_eq(batch(path, err, sizeof(err)), 1, "%s", err);
     snprintf(want, sizeof(want), "gputop: %s: cut short", path);
+    cr_assert(strstr(err, want), "%s", err);
+    unlink(path);
+    record(path, sizeof(path), 20);
+    flip_last_record(path);
+    cr_assert_eq(batch(path, err, sizeof(err)), 1, "%s", err);
+    snprintf(want, sizeof(want), "gputop: %s: corrupt record at byte", path);
     cr_assert(strstr(err, want), "%s", err);
     unlink(path);
 }

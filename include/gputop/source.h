@@ -42,6 +42,11 @@ enum {
                                 last one delivered, at once; pauses */
     GT_SOURCE_SEEK,          /* arg k: record k (from 0) at once, clamped to
                                 the records there are; playing goes on */
+    GT_SOURCE_INDEX,         /* before the first sample: index the records
+                                (one checking scan of the file) so that N is
+                                known and STEP and SEEK work; -1 when the
+                                file cannot be indexed (a pipe). Batch
+                                output, which never seeks, skips the scan */
     GT_SOURCE_HOLD,          /* arg 1: at the end (or damage) wait for a
                                 command instead of ending (the dashboard) */
     GT_SOURCE_INTERRUPT,     /* a waiting sample() returns 1 at once, and so

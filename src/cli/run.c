@@ -297,15 +297,18 @@ static int start_sampler(const struct gt_options *o, struct run *r, int lossless
     return 0;
 }
 
-/* In the dashboard a replay that reaches its end (or damage) waits there
- * for the keys, showing why, instead of ending. */
-static void hold_replays(const struct run *r)
+/* In the dashboard a replay is indexed, so that it can step and seek
+ * (a pipe cannot be: it just plays), and one that reaches its end (or
+ * damage) waits there for the keys, showing why, instead of ending. */
+static void make_replays_interactive(const struct run *r)
 {
     size_t i;
 
     for (i = 0; i < r->nsrc; i++)
-        if (r->src[i]->type->control)
+        if (r->src[i]->type->control) {
+            r->src[i]->type->control(r->src[i], GT_SOURCE_INDEX, 0);
             r->src[i]->type->control(r->src[i], GT_SOURCE_HOLD, 1);
+        }
 }
 
 /* Returns 0 after a normal quit, 1 when no terminal could be opened (the
@@ -366,7 +369,7 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
     /* Recorded sources keep every sample apart: one record, one line or
      * one refresh. */
     if (!batch)
-        hold_replays(&r);
+        make_replays_interactive(&r);
     if (start_sampler(o, &r, any_self_paced(&r)) < 0)
         goto out;
     if (!batch) {

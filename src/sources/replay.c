@@ -1,6 +1,6 @@
 /* The replay source: plays back a capture written with --record, at the
  * recorded pace, N times faster, or as fast as it is taken; a view can
- * pause it, step and seek (an index of the records is built at open). */
+ * pause it, step and seek (once it has asked for an index of the records). */
 #include "gputop/capture.h"
 #include "gputop/source.h"
 
@@ -135,21 +135,26 @@ static int init_sync(struct replay *p)
 
 /* The index gives the record count and random access; a capture that
  * cannot be indexed (a pipe) still plays from start to end. */
-static void build_index(struct replay *p, uint32_t nslots)
+static int build_index(struct replay *p, uint32_t nslots)
 {
     struct gt_snapshot first;
     struct gt_diag d;
 
+    if (p->indexed)
+        return 0;
     gt_diag_clear(&d);
     p->indexed = gt_capture_index(p->r, &p->count, &d) == 0;
-    if (!p->indexed || p->count == 0 || gt_snapshot_init(&first, nslots) < 0)
-        return;
+    if (!p->indexed)
+        return -1;
+    if (p->count == 0 || gt_snapshot_init(&first, nslots) < 0)
+        return 0;
     if (gt_capture_read(p->r, &first, &d) == 0) {
         p->first_start = first.t_start_ns;
         p->have_first = 1;
     }
     gt_snapshot_free(&first);
     gt_capture_seek(p->r, 0, &d);
+    return 0;
 }
 
 static int replay_open(struct gt_source *s, const char *args, struct gt_diag *d)
@@ -189,7 +194,6 @@ static int replay_open(struct gt_source *s, const char *args, struct gt_diag *d)
         return -1;
     }
     s->priv = p;
-    build_index(p, s->catalog.nslots);
     describe(s, p->path);
     return 0;
 }
@@ -378,6 +382,7 @@ static int replay_control(struct gt_source *s, int cmd, int64_t arg)
     switch (cmd) {
     case GT_SOURCE_PAUSE: p->paused = 1; break;
     case GT_SOURCE_RESUME: p->paused = 0; break;
+    case GT_SOURCE_INDEX: r = p->ndelivered ? -1 : build_index(p, s->catalog.nslots); break;
     case GT_SOURCE_HOLD: p->hold = arg != 0; break;
     case GT_SOURCE_INTERRUPT: p->interrupted = 1; break;
     case GT_SOURCE_STEP:
