@@ -863,6 +863,7 @@ int gt_capture_read(struct gt_capture_reader *r, struct gt_snapshot *s, struct g
 
 /* ---- random access ---- */
 
+/* Keeps off as entry r->nindex, growing the index as needed. */
 static int push_offset(struct gt_capture_reader *r, uint64_t *cap, uint64_t off)
 {
     if (r->nindex + 1 >= *cap) {
@@ -877,32 +878,34 @@ static int push_offset(struct gt_capture_reader *r, uint64_t *cap, uint64_t off)
     return 0;
 }
 
-/* Reading every record once (checksums and contents, as a replay would)
- * finds where a damaged file stops before anything is shown. */
+/* Checking each record's framing and checksum (not decoding its values:
+ * that is most of a read's cost, and a record whose checksum holds was
+ * written so) finds where a damaged file stops before anything is shown. */
 static int scan(struct gt_capture_reader *r, struct gt_diag *d)
 {
-    struct gt_snapshot s;
     struct gt_diag ignored;
-    uint64_t cap = 0;
-    int res;
+    struct cur c;
+    uint64_t cap = 0, at, end = r->off;
+    int type;
 
-    if (gt_snapshot_init(&s, r->nslots) < 0) {
-        gt_diag_set(d, "%s: out of memory for the index", r->path);
-        return -1;
-    }
     r->nindex = 0;
     for (;;) {
-        if (push_offset(r, &cap, r->off) < 0) {
-            gt_snapshot_free(&s);
-            gt_diag_set(d, "%s: out of memory for the index", r->path);
-            return -1;
-        }
-        if ((res = gt_capture_read(r, &s, &ignored)) != 0)
+        at = r->off;
+        if (read_record(r, 0, &type, &c, &ignored) != 0)
             break;
+        if (type >= TYPE_SKIPPABLE)
+            continue;
+        if (push_offset(r, &cap, at) < 0)
+            goto oom;
         r->nindex++;
+        end = r->off;
     }
-    gt_snapshot_free(&s);
-    return 0;
+    /* Past the last good record: the end, or the damage, read again. */
+    if (push_offset(r, &cap, end) == 0)
+        return 0;
+oom:
+    gt_diag_set(d, "%s: out of memory for the index", r->path);
+    return -1;
 }
 
 static int go_to(struct gt_capture_reader *r, uint64_t off, uint64_t records)
