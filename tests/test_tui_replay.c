@@ -238,10 +238,29 @@ Test(tui_replay, a_damaged_capture_says_why_on_screen_and_exits_1, .timeout = 60
     record(path, sizeof(path), 30);
     damage(path);
     start_replay(&t, path, ",speed=max", "");
-    tmux_keys(&t, "End");
-    expect(&t, "ended: cut short");
+    /* Known from the start (the index found it). */
     snprintf(want, sizeof(want), "gputop: %s: cut short", path);
     expect(&t, want);
+    expect(&t, "playing");
+    tmux_keys(&t, "End");
+    expect(&t, "ended: cut short");
+    expect(&t, want);
+    tmux_literal(&t, "q");
+    expect(&t, "EXIT=1");
+    tmux_stop(&t);
+    unlink(path);
+}
+
+/* Quitting before the replay reaches the damage still fails the run. */
+Test(tui_replay, a_damaged_capture_exits_1_even_if_quit_early, .timeout = 60)
+{
+    struct tmux t;
+    char path[256];
+
+    record(path, sizeof(path), 100);
+    damage(path);
+    start_replay(&t, path, "", "");
+    expect(&t, "sample 1/");
     tmux_literal(&t, "q");
     expect(&t, "EXIT=1");
     tmux_stop(&t);

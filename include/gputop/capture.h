@@ -50,8 +50,9 @@ void gt_capture_close(struct gt_capture_reader *r);
  * every sample record for gt_capture_seek and then comes back; call it
  * right after gt_capture_open. *count is the number of good sample records
  * (the scan stops at the first damaged one, which later reads reach and
- * report as usual). 0, or -1 with d set (a pipe cannot be indexed; out of
- * memory); reading goes on either way. */
+ * report as usual). 0 with d's message saying where the file is damaged
+ * ("" when it ends cleanly), or -1 with d set (a pipe cannot be indexed;
+ * out of memory); reading goes on either way. */
 int  gt_capture_index(struct gt_capture_reader *r, uint64_t *count, struct gt_diag *d);
 /* Makes sample record k (from 0) the next one read; k == count goes to
  * what follows the last good record (the end, or the damage). 0, or -1 with

@@ -922,6 +922,7 @@ static int go_to(struct gt_capture_reader *r, uint64_t off, uint64_t records)
 int gt_capture_index(struct gt_capture_reader *r, uint64_t *count, struct gt_diag *d)
 {
     uint64_t off = r->off, records = r->records;
+    char damage[GT_DIAG_MSG];
     struct stat st;
 
     *count = 0;
@@ -937,17 +938,24 @@ int gt_capture_index(struct gt_capture_reader *r, uint64_t *count, struct gt_dia
     }
     free(r->index);
     r->index = NULL;
-    if (scan(r, d) < 0 || go_to(r, off, records) < 0) {
-        if (!d->msg[0])
-            gt_diag_set(d, "%s: cannot seek: %s", r->path, strerror(errno));
-        free(r->index);
-        r->index = NULL;
-        r->nindex = 0;
-        go_to(r, off, records);
-        return -1;
+    if (scan(r, d) < 0)
+        goto fail;
+    /* Where the scan stopped, unless at a clean end. */
+    snprintf(damage, sizeof(damage), "%s", r->state == 1 ? "" : r->msg);
+    if (go_to(r, off, records) < 0) {
+        gt_diag_set(d, "%s: cannot seek back to byte %llu: %s", r->path,
+                    (unsigned long long)off, strerror(errno));
+        goto fail;
     }
     *count = r->nindex;
+    gt_diag_set(d, "%s", damage);
     return 0;
+fail:
+    free(r->index);
+    r->index = NULL;
+    r->nindex = 0;
+    go_to(r, off, records);
+    return -1;
 }
 
 int gt_capture_seek(struct gt_capture_reader *r, uint64_t k, struct gt_diag *d)

@@ -133,9 +133,27 @@ static int init_sync(struct replay *p)
     return 0;
 }
 
-/* The index gives the record count and random access; a capture that
- * cannot be indexed (a pipe) still plays from start to end. */
-static int build_index(struct replay *p, uint32_t nslots)
+/* The reader's message (which names the file) is kept whole for the
+ * exit report and the view, and without the file name as the source's
+ * detail line and the reason shown beside the position. */
+static void keep_message(struct gt_source *s, struct replay *p, const struct gt_diag *d)
+{
+    const char *m = d->msg;
+    size_t n = strlen(p->path);
+
+    if (strncmp(m, p->path, n) == 0 && m[n] == ':' && m[n + 1] == ' ')
+        m += n + 2;
+    set_text(s->info.detail, sizeof(s->info.detail), "replay stopped: ");
+    append(s->info.detail, sizeof(s->info.detail), m);
+    set_text(s->info.ended, sizeof(s->info.ended), d->msg);
+    set_text(p->why, sizeof(p->why), m);
+}
+
+/* The index gives the record count and random access, and tells at once
+ * where a damaged file stops (the view shows it from the start, and the
+ * run fails however far it was watched); a capture that cannot be
+ * indexed (a pipe) still plays from start to end. */
+static int build_index(struct gt_source *s, struct replay *p, uint32_t nslots)
 {
     struct gt_snapshot first;
     struct gt_diag d;
@@ -146,6 +164,8 @@ static int build_index(struct replay *p, uint32_t nslots)
     p->indexed = gt_capture_index(p->r, &p->count, &d) == 0;
     if (!p->indexed)
         return -1;
+    if (d.msg[0])
+        keep_message(s, p, &d);
     if (p->count == 0 || gt_snapshot_init(&first, nslots) < 0)
         return 0;
     if (gt_capture_read(p->r, &first, &d) == 0) {
@@ -243,22 +263,6 @@ static void wait_command(struct replay *p, uint64_t until)
     ts.tv_sec = (time_t)(until / 1000000000ull);
     ts.tv_nsec = (long)(until % 1000000000ull);
     pthread_cond_timedwait(&p->cond, &p->lock, &ts);
-}
-
-/* The reader's message (which names the file) is kept whole for the
- * exit report and the view, and without the file name as the source's
- * detail line and the reason shown beside the position. */
-static void keep_message(struct gt_source *s, struct replay *p, const struct gt_diag *d)
-{
-    const char *m = d->msg;
-    size_t n = strlen(p->path);
-
-    if (strncmp(m, p->path, n) == 0 && m[n] == ':' && m[n + 1] == ' ')
-        m += n + 2;
-    set_text(s->info.detail, sizeof(s->info.detail), "replay stopped: ");
-    append(s->info.detail, sizeof(s->info.detail), m);
-    set_text(s->info.ended, sizeof(s->info.ended), d->msg);
-    set_text(p->why, sizeof(p->why), m);
 }
 
 /* The end of the records (1 clean, 2 cut short, -1 corrupt): kept, so
@@ -382,7 +386,7 @@ static int replay_control(struct gt_source *s, int cmd, int64_t arg)
     switch (cmd) {
     case GT_SOURCE_PAUSE: p->paused = 1; break;
     case GT_SOURCE_RESUME: p->paused = 0; break;
-    case GT_SOURCE_INDEX: r = p->ndelivered ? -1 : build_index(p, s->catalog.nslots); break;
+    case GT_SOURCE_INDEX: r = p->ndelivered ? -1 : build_index(s, p, s->catalog.nslots); break;
     case GT_SOURCE_HOLD: p->hold = arg != 0; break;
     case GT_SOURCE_INTERRUPT: p->interrupted = 1; break;
     case GT_SOURCE_STEP:
