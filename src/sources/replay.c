@@ -350,7 +350,8 @@ static int replay_sample(struct gt_source *s, struct gt_snapshot *out, struct gt
             uint64_t t = gt_now_ns();
             wait_command(p, 0);
             p->deadline += gt_now_ns() - t;
-            due += have ? gt_now_ns() - t : 0;
+            if (due)
+                due += gt_now_ns() - t;
             continue;
         }
         if (!have) {
