@@ -505,6 +505,35 @@ Test(replay_control, position_is_that_of_the_record_shown)
     close_player(&p);
 }
 
+/* A record read before a seek, still on its way to the screen when the
+ * seek is asked for, is marked stale so that the view drops it rather
+ * than showing it after (or instead of) the record sought. */
+Test(replay_control, records_read_before_a_seek_are_stale)
+{
+    struct player p;
+    struct gt_snapshot ahead;
+
+    open_player(&p, 10, ",speed=max");
+    cr_assert_eq(gt_snapshot_init(&ahead, NSLOTS), 0);
+    next_is(&p, 0);
+    cr_assert_eq(where(&p, &p.out).stale, 0);
+    next_is(&p, 1);
+    gt_snapshot_copy(&ahead, &p.out);
+    ctl(&p, GT_SOURCE_SEEK, 5);
+    cr_assert_eq(where(&p, &ahead).stale, 1);
+    next_is(&p, 5);
+    cr_assert_eq(where(&p, &p.out).stale, 0);
+    cr_assert_eq(where(&p, &p.out).k, 6);
+    gt_snapshot_copy(&ahead, &p.out);
+    ctl(&p, GT_SOURCE_STEP, 1);
+    cr_assert_eq(where(&p, &ahead).stale, 1);
+    next_is(&p, 6);
+    cr_assert_eq(where(&p, &p.out).stale, 0);
+    cr_assert_eq(where(&p, NULL).stale, 0);
+    gt_snapshot_free(&ahead);
+    close_player(&p);
+}
+
 /* A sample() on its own thread, as the sampler calls it. */
 struct call {
     struct player *p;

@@ -113,9 +113,10 @@ Test(tui_replay, header_shows_the_position_not_a_period, .timeout = 60)
     char path[256], *s, *nl;
 
     record(path, sizeof(path), 100);
-    start_replay(&t, path, "", "");
+    start_replay(&t, path, ",speed=0.1", "");   /* 1 s a record: slow enough to read */
     expect(&t, "playing");
-    expect(&t, "t=0.");
+    expect(&t, "sample 1/");
+    expect(&t, "t=0.1 s");
     s = tmux_capture(&t);
     nl = strchr(s, '\n');
     if (nl)
@@ -141,14 +142,14 @@ Test(tui_replay, space_pauses_and_dot_comma_step, .timeout = 60)
     long k, k2, n;
 
     record(path, sizeof(path), 100);
-    start_replay(&t, path, "", "");
+    start_replay(&t, path, ",speed=0.5", "");   /* 20 s to the end, however slow the test */
     expect(&t, "sample 2/");                  /* it plays */
     tmux_literal(&t, " ");
     expect(&t, "paused");
     sleep_ms(500);                            /* a record already on its way may land */
     k = shown_k(&t, &n);
     a = tmux_capture(&t);
-    sleep_ms(1500);                           /* 15 recorded intervals */
+    sleep_ms(1500);                           /* 7 records, were it playing */
     k2 = shown_k(&t, &n);
     b = tmux_capture(&t);
     cr_assert_eq(k2, k, "paused, yet sample %ld became %ld", k, k2);
@@ -212,7 +213,7 @@ Test(tui_replay, speed_max_shows_the_records_one_by_one, .timeout = 90)
     int polls;
 
     record(path, sizeof(path), 50);
-    start_replay(&t, path, ",speed=max", "-r 1500ms");
+    start_replay(&t, path, ",speed=max", "-r 2500ms");  /* slow, so no refresh is missed */
     for (polls = 0; polls < 1000 && changes < 3; polls++) {
         k = shown_k(&t, &n);
         cr_assert_geq(k, 0, "no position on screen");
@@ -235,7 +236,7 @@ Test(tui_replay, a_damaged_capture_says_why_on_screen_and_exits_1, .timeout = 60
     struct tmux t;
     char path[256], want[300];
 
-    record(path, sizeof(path), 30);
+    record(path, sizeof(path), 100);
     damage(path);
     start_replay(&t, path, ",speed=max", "");
     /* Known from the start (the index found it). */
@@ -255,12 +256,15 @@ Test(tui_replay, a_damaged_capture_says_why_on_screen_and_exits_1, .timeout = 60
 Test(tui_replay, a_damaged_capture_exits_1_even_if_quit_early, .timeout = 60)
 {
     struct tmux t;
-    char path[256];
+    char path[256], *screen;
 
     record(path, sizeof(path), 100);
     damage(path);
-    start_replay(&t, path, "", "");
-    expect(&t, "sample 1/");
+    start_replay(&t, path, ",speed=0.1", "");   /* 99 records: 99 s to the end */
+    expect(&t, "playing");
+    screen = tmux_capture(&t);
+    cr_assert_null(strstr(screen, "ended"), "%s", screen);
+    free(screen);
     tmux_literal(&t, "q");
     expect(&t, "EXIT=1");
     tmux_stop(&t);

@@ -63,6 +63,9 @@ struct gt_source_position {
     double speed;            /* 1: the recorded pace; N times; 0: as fast
                                 as the records are taken */
     enum gt_play_state state;
+    int stale;               /* shown was read before the latest STEP or
+                                SEEK (the sampler may hold one read ahead):
+                                a view drops it */
     char why[256];           /* GT_PLAY_ENDED: why, without the file name */
     char damage[256];        /* once reached: where and why the file is
                                 damaged, naming it; "" otherwise */

@@ -25,6 +25,7 @@
 /* A record handed out, so that a view can tell which one it shows. */
 struct delivered {
     uint64_t t_start, t_end, k;
+    uint64_t moves;           /* steps and seeks asked for before it was read */
 };
 
 struct replay {
@@ -42,6 +43,7 @@ struct replay {
     int at_end;               /* the last read found the end or damage */
     int failed_once;          /* batch: a corrupt record was reported */
     int64_t seek;             /* record to deliver at once, -1 none */
+    uint64_t moves;           /* steps and seeks asked for so far */
     struct delivered recent[RECENT];
     unsigned ndelivered;
     char why[256];            /* at_end: why, without the file name */
@@ -288,6 +290,7 @@ static void remember(struct replay *p, const struct gt_snapshot *out)
     dl->t_start = out->t_start_ns;
     dl->t_end = out->t_end_ns;
     dl->k = gt_capture_records(p->r);
+    dl->moves = p->moves;
     if (!p->have_first) {
         p->first_start = out->t_start_ns;
         p->have_first = 1;
@@ -400,6 +403,7 @@ static int replay_control(struct gt_source *s, int cmd, int64_t arg)
         }
         if (cmd == GT_SOURCE_STEP)
             p->paused = 1;
+        p->moves++;
         p->seek = k < 0 ? 0 : (uint64_t)k >= p->count ? (int64_t)p->count - 1 : k;
         break;
     }
@@ -436,6 +440,7 @@ static void replay_position(struct gt_source *s, const struct gt_snapshot *shown
     dl = find_shown(p, shown);
     if (dl) {
         pos->k = dl->k;
+        pos->stale = shown && dl->moves != p->moves;
         pos->t_ns = dl->t_end > p->first_start ? dl->t_end - p->first_start : 0;
     }
     pos->n = p->count;

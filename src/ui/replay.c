@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void tui_replay_init(struct tui *t)
+int tui_replay_init(struct tui *t)
 {
     struct gt_source_position pos;
     size_t i;
@@ -21,9 +21,26 @@ void tui_replay_init(struct tui *t)
             /* With a pace of its own each record is one refresh; as fast as
              * possible, one record a refresh. */
             t->replay_paced = pos.speed > 0;
-            return;
+            return gt_snapshot_init(&t->taken, gt_sampler_nslots(t->cfg->sampler));
         }
     }
+    return 0;
+}
+
+/* The next snapshot, into t->snap; those read before the latest seek or
+ * step (the sampler holds one read ahead) are dropped, so the record
+ * sought is the next one shown, never one from before it. */
+int tui_replay_take(struct tui *t)
+{
+    struct gt_source_position pos;
+
+    do {
+        if (gt_sampler_take(t->cfg->sampler, &t->taken, 0) <= 0)
+            return 0;
+        t->replay->type->position(t->replay, &t->taken, &pos);
+    } while (pos.stale);
+    gt_snapshot_exchange(&t->snap, &t->taken);
+    return 1;
 }
 
 static void where(struct tui *t, struct gt_source_position *pos)

@@ -56,8 +56,7 @@ static int init_state(struct tui *t, const struct gt_tui_config *cfg)
         return -1;
     /* Start on the section with the triage line (GPU activity), else the first. */
     tui_go_section(t, t->triage_section >= 0 ? (size_t)t->triage_section : 0);
-    tui_replay_init(t);
-    return 0;
+    return tui_replay_init(t);
 }
 
 static void free_state(struct tui *t)
@@ -67,6 +66,7 @@ static void free_state(struct tui *t)
     free(t->triage_metric);
     gt_history_free(t->hist);
     gt_snapshot_free(&t->snap);
+    gt_snapshot_free(&t->taken);
     gt_cellbuf_free(t->cells);
     gt_termout_free(t->out);
 }
@@ -80,7 +80,7 @@ static int take_sample(struct tui *t)
 
     if (t->paused)
         return 0;
-    r = gt_sampler_take(t->cfg->sampler, &t->snap, 0);
+    r = t->replay ? tui_replay_take(t) : gt_sampler_take(t->cfg->sampler, &t->snap, 0);
     if (r <= 0)
         return 0;
     gt_engine_eval(t->cfg->engine, &t->snap, t->vals);
