@@ -44,6 +44,8 @@ struct gt_counter {
     int      denominator;  /* GT_COUNTER_RATIO only: index of the counter divided by */
     int      hw_index;     /* index in its hardware block, -1 if none */
     char    *hw_name;      /* NULL if none */
+    int      multiplexed;  /* counted only part of the time (rotated with
+                              others), so its values are estimates */
 };
 
 struct gt_catalog {

@@ -43,6 +43,8 @@ const char *gt_engine_unavailable(const struct gt_engine *e, size_t metric);
 /* When the source said why (its reason "needs root: sudo ..."), the length
  * of the short label before the colon a row can show; else 0. */
 size_t gt_engine_unavailable_label(const struct gt_engine *e, size_t metric);
+/* 1 when the metric's value reads a multiplexed counter (an estimate). */
+int gt_engine_estimated(const struct gt_engine *e, size_t metric);
 size_t gt_engine_nunresolved(const struct gt_engine *e);
 const struct gt_unresolved *gt_engine_unresolved(const struct gt_engine *e, size_t i);
 

@@ -166,7 +166,7 @@ static int load_layout(const struct gt_options *o, struct run *r)
  * counter groups, less for the kernel to copy. */
 static int select_counters(const struct gt_options *o, struct run *r)
 {
-    size_t i, base = 0;
+    size_t i, k, base = 0;
     struct gt_diag d;
     unsigned char *used = calloc(r->merged.ncounters + 1, 1);
 
@@ -187,6 +187,9 @@ static int select_counters(const struct gt_options *o, struct run *r)
                 return -1;
             }
         }
+        /* Which counters the source rotates is known only now. */
+        for (k = 0; k < s->catalog.ncounters && base + k < r->merged.ncounters; k++)
+            r->merged.counters[base + k].multiplexed = s->catalog.counters[k].multiplexed;
         base += s->catalog.ncounters;
     }
     free(used);

@@ -495,6 +495,23 @@ size_t gt_engine_unavailable_label(const struct gt_engine *e, size_t metric)
     return n <= 24 ? n : 0;
 }
 
+int gt_engine_estimated(const struct gt_engine *e, size_t metric)
+{
+    const struct metric_info *mi;
+    size_t r, n;
+
+    if (metric >= e->nmetrics || gt_engine_unavailable(e, metric))
+        return 0;
+    mi = &e->m[metric];
+    n = gt_expr_nrefs(e->l->metrics[metric].expr);
+    /* The catalogue's flags are read now: a source may set them after the
+     * engine was built (when it learns which counters are used). */
+    for (r = 0; r < n; r++)
+        if (mi->counter[r] >= 0 && e->c->counters[mi->counter[r]].multiplexed)
+            return 1;
+    return 0;
+}
+
 size_t gt_engine_nunresolved(const struct gt_engine *e) { return e->nunres; }
 
 const struct gt_unresolved *gt_engine_unresolved(const struct gt_engine *e, size_t i)

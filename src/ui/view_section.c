@@ -254,6 +254,9 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r)
         gt_text_si(&s, v);
     } else {
         value_text(t, r->idx, v, val, sizeof(val), (size_t)vw);
+        /* "~": the value reads a rotated (multiplexed) counter, an estimate. */
+        if (r->inst < 0 && val[0] == ' ' && gt_engine_estimated(t->cfg->engine, r->idx))
+            val[0] = '~';
     }
     bw = COLS - x - vw - 2 - pw - (spark ? SPARK_WIDTH + 1 : 0);
     if (pw && spark && bw < 8) {
