@@ -224,6 +224,7 @@ static int select_counters(const struct gt_options *o, struct run *r)
         base += s->catalog.ncounters;
     }
     free(used);
+    /* Which counters a source rotates is known only after select. */
     gt_beside_copy_estimated(&r->merged, r->src, r->nsrc);
     return 0;
 }
