@@ -149,13 +149,6 @@ $(BUILD)/tests/gputop-fake: tests/tools/gputop_fake.c $(FAKE_KBASE_OBJ) $(BUILD)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(FAKE_KBASE_OBJ) $(BUILD)/libgputop.a $(LIBS)
 
-# The same with the fake amdgpu kernel, for the amdgpu source.
-$(BUILD)/tests/gputop-amdfake: tests/tools/gputop_amdfake.c $(BUILD)/obj/tests/fakes/fake_amdgpu.o \
-                               $(BUILD)/libgputop.a
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/obj/tests/fakes/fake_amdgpu.o \
-	    $(BUILD)/libgputop.a $(LIBS)
-
 # The same with the fake MIPS coherency manager (GCR block behind /dev/mem).
 $(BUILD)/tests/gputop-fake-gcr: tests/tools/gputop_fake_gcr.c $(BUILD)/obj/tests/fakes/fake_gcr.o \
                                 $(BUILD)/libgputop.a
@@ -163,9 +156,16 @@ $(BUILD)/tests/gputop-fake-gcr: tests/tools/gputop_fake_gcr.c $(BUILD)/obj/tests
 	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/obj/tests/fakes/fake_gcr.o \
 	    $(BUILD)/libgputop.a $(LIBS)
 
+# The same with the fake amdgpu kernel, for the amdgpu source.
+$(BUILD)/tests/gputop-amdfake: tests/tools/gputop_amdfake.c $(BUILD)/obj/tests/fakes/fake_amdgpu.o \
+                               $(BUILD)/libgputop.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/obj/tests/fakes/fake_amdgpu.o \
+	    $(BUILD)/libgputop.a $(LIBS)
+
 # GPUTOP_BIN lets the UI tests drive the binary this build made.
-test-run: $(BUILD)/tests/run $(BUILD)/gputop $(BUILD)/tests/gputop-fake $(BUILD)/tests/gputop-amdfake \
-          $(BUILD)/tests/gputop-fake-gcr
+test-run: $(BUILD)/tests/run $(BUILD)/gputop $(BUILD)/tests/gputop-fake $(BUILD)/tests/gputop-fake-gcr \
+          $(BUILD)/tests/gputop-amdfake
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	GPUTOP_AMDFAKE_BIN=$(CURDIR)/$(BUILD)/tests/gputop-amdfake \
 	GPUTOP_BIN=$(CURDIR)/$(BUILD)/gputop GPUTOP_FAKE_BIN=$(CURDIR)/$(BUILD)/tests/gputop-fake \

@@ -45,7 +45,8 @@ struct gt_counter {
     int      hw_index;     /* index in its hardware block, -1 if none */
     char    *hw_name;      /* NULL if none */
     int      estimated;    /* 1: its deltas are estimates, scaled from part of
-                              the interval (counters multiplexed) */
+                              the interval (counters multiplexed: rotated
+                              over fewer hardware counters) */
 };
 
 struct gt_catalog {

@@ -41,6 +41,12 @@ struct gt_sys {
     /* The kernel's page size, for mappings whose length it checks; 0 when
      * the seam does not say (then sysconf(_SC_PAGESIZE)). */
     size_t page_size;
+    /* One 32-bit load or store of a device register mapped with mmap
+     * (/dev/mem): a single volatile access, never merged or split, so a
+     * fake can model each register's side effects (write-1-to-clear,
+     * reset bits). NULL when the seam offers none (treated as ENOSYS). */
+    uint32_t (*reg_read32)(void *ctx, const volatile void *addr);
+    void     (*reg_write32)(void *ctx, volatile void *addr, uint32_t value);
     /* pwrite(2), for register files such as debugfs amdgpu_regs2; NULL
      * when the seam offers none (counted as ENOSYS). */
     ssize_t (*pwrite)(void *ctx, int fd, const void *buf, size_t len, off_t off);
@@ -48,12 +54,6 @@ struct gt_sys {
      * real seam, which reads /sys and /dev itself); returns how many, or
      * -1 with errno set. NULL when the seam offers none (no devices). */
     int     (*drm_devices)(void *ctx, struct gt_drm_device *out, int max);
-    /* One 32-bit load or store of a device register mapped with mmap
-     * (/dev/mem): a single volatile access, never merged or split, so a
-     * fake can model each register's side effects (write-1-to-clear,
-     * reset bits). NULL when the seam offers none (treated as ENOSYS). */
-    uint32_t (*reg_read32)(void *ctx, const volatile void *addr);
-    void     (*reg_write32)(void *ctx, volatile void *addr, uint32_t value);
 };
 
 /* The real kernel. */

@@ -71,6 +71,8 @@ void gt_usage(FILE *out)
 "                          4 Hz; a bare number is milliseconds)\n"
 "  --no-color              no colours (also when NO_COLOR is set)\n"
 "  --no-mouse              do not take mouse clicks on the section tabs\n"
+"  (keys in a replay)      space pause/play, . and , one sample on/back,\n"
+"                          Home/End first/last sample, PgUp/PgDn back/forward 10%\n"
 "Batch output (automatic when stdout is not a terminal):\n"
 "  -b, --batch             print records instead of the dashboard\n"
 "  -f, --format FMT        text, csv, json (JSON Lines; default text) or none\n"

@@ -505,14 +505,17 @@ size_t gt_engine_unavailable_label(const struct gt_engine *e, size_t metric)
 
 int gt_engine_estimated(const struct gt_engine *e, size_t metric)
 {
-    const struct gt_expr *x;
-    size_t i;
-    int k;
+    const struct metric_info *mi;
+    size_t r, n;
 
-    if (metric >= e->nmetrics || !(x = e->l->metrics[metric].expr))
+    if (metric >= e->nmetrics || gt_engine_unavailable(e, metric))
         return 0;
-    for (i = 0; i < gt_expr_nrefs(x); i++)
-        if ((k = gt_catalog_find(e->c, gt_expr_ref_name(x, i))) >= 0 && e->c->counters[k].estimated)
+    mi = &e->m[metric];
+    n = gt_expr_nrefs(e->l->metrics[metric].expr);
+    /* The catalogue's flags are read now: a source may set them after the
+     * engine was built (when it learns which counters are used). */
+    for (r = 0; r < n; r++)
+        if (mi->counter[r] >= 0 && e->c->counters[mi->counter[r]].estimated)
             return 1;
     return 0;
 }

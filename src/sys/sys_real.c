@@ -155,10 +155,10 @@ static const struct gt_sys real_sys = {
     .root = "",
     .perf_event_open = real_perf_event_open,
     .pread = real_pread,
-    .pwrite = real_pwrite,
-    .drm_devices = real_drm_devices,
     .reg_read32 = real_reg_read32,
     .reg_write32 = real_reg_write32,
+    .pwrite = real_pwrite,
+    .drm_devices = real_drm_devices,
 };
 
 const struct gt_sys *gt_sys_real(void)

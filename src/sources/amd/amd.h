@@ -129,8 +129,9 @@ enum gt_amd_pmc_fail { GT_PMC_FAIL_OTHER, GT_PMC_FAIL_ROOT, GT_PMC_FAIL_DEBUGFS 
 struct gt_amd_pmc *gt_amd_pmc_open(struct gt_amd_dev *dev, const struct gt_amd_device *geom,
                                    const struct gt_catalog *c, enum gt_amd_keepon keepon,
                                    enum gt_amd_pmc_fail *fail, struct gt_diag *d);
-/* Counts only the catalogue counters marked in used (all when NULL). */
-void gt_amd_pmc_select(struct gt_amd_pmc *p, const unsigned char *used);
+/* Counts only the catalogue counters marked in used (all when NULL), and
+ * marks in c those that share registers in turns as multiplexed. */
+void gt_amd_pmc_select(struct gt_amd_pmc *p, const unsigned char *used, struct gt_catalog *c);
 /* Programs the first pass and starts counting. */
 int gt_amd_pmc_start(struct gt_amd_pmc *p, struct gt_diag *d);
 /* Stops, reads this pass's counters into deltas (by catalogue slot),

@@ -247,8 +247,10 @@ static int setup_pmc(struct gt_source *s, struct amd_src *a, struct gt_diag *d)
         if (add_rows(s, a, 1) < 0)
             return -1;
         a->pmc = gt_amd_pmc_open(&a->dev, &a->geom, &s->catalog, a->keepon, &fail, &why);
-        if (a->pmc)
+        if (a->pmc) {
+            gt_amd_pmc_select(a->pmc, NULL, &s->catalog);
             return 0;
+        }
         gt_catalog_free(&s->catalog);
         gt_catalog_init(&s->catalog);
         if (fail == GT_PMC_FAIL_ROOT)
@@ -371,7 +373,7 @@ static int amd_select(struct gt_source *s, const unsigned char *used, struct gt_
 
     (void)d;
     if (a->pmc) {
-        gt_amd_pmc_select(a->pmc, used);
+        gt_amd_pmc_select(a->pmc, used, &s->catalog);
         describe(s, a);
     }
     return 0;

@@ -298,13 +298,15 @@ void gt_amd_pmc_describe(const struct gt_amd_pmc *p, char *buf, size_t len)
     }
 }
 
-void gt_amd_pmc_select(struct gt_amd_pmc *p, const unsigned char *used)
+void gt_amd_pmc_select(struct gt_amd_pmc *p, const unsigned char *used, struct gt_catalog *c)
 {
     size_t i;
 
     for (i = 0; i < p->nctr; i++)
         p->ctr[i].used = !used || used[p->ctr[i].cat];
     plan(p);
+    for (i = 0; i < p->nctr; i++)
+        c->counters[p->ctr[i].cat].estimated = p->ctr[i].used && p->ngroups[p->ctr[i].bank] > 1;
 }
 
 /* ---- instances: what GRBM_GFX_INDEX selects for instance i ---- */
