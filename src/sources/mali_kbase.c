@@ -409,6 +409,26 @@ static void find_cut(struct kbase_src *k)
         k->cut = v;
 }
 
+/* Why each counter past the cut is out of reach, so the metrics that need
+ * them say so in the dashboard's rows and footer, not only in --probe. */
+static int add_cut_reasons(struct gt_source *s, const struct kbase_src *k)
+{
+    const struct gt_counter_table *t = gt_counter_table_find(k->dev.gpu.table);
+    char why[160];
+    size_t i;
+
+    if (!k->cut || !t)
+        return 0;
+    snprintf(why, sizeof(why), "not delivered: %s gives %u values per block (counters %u..%u)",
+             k->iface == IFACE_LEGACY ? "the legacy reader" : "this kernel's kinstr_prfcnt",
+             k->cut, k->cut, GT_KB_MAX_VALUES - 1);
+    for (i = 0; i < t->ndefs; i++)
+        if (t->defs[i].index >= (int)k->cut &&
+            gt_catalog_add_absent(&s->catalog, t->defs[i].name, why) < 0)
+            return -1;
+    return 0;
+}
+
 /* Counters the reader cannot deliver are left out, so the metrics that
  * need them say they are unavailable instead of reading zero. */
 static int build_catalog(struct gt_source *s, struct kbase_src *k, struct gt_diag *d)
@@ -417,8 +437,9 @@ static int build_catalog(struct gt_source *s, struct kbase_src *k, struct gt_dia
     struct gt_device_desc desc = { g->table, g->shader_cores, g->l2_slices, g->bus_width_bits,
                                    (int)k->cut };
 
-    if (gt_catalog_add_device(&s->catalog, &desc) < 0 || gt_kbase_map_build(&k->map, &s->catalog) < 0 ||
-        add_max_clock(s, k) < 0) {
+    if (gt_catalog_add_device(&s->catalog, &desc) < 0 ||
+        gt_kbase_map_build(&k->map, &s->catalog) < 0 || add_max_clock(s, k) < 0 ||
+        add_cut_reasons(s, k) < 0) {
         gt_diag_set(d, "%s: cannot build the %s counter catalogue", k->dev.path, g->table);
         return -1;
     }
@@ -572,13 +593,8 @@ static void copy_frame(struct gt_source *s, struct kbase_src *k, struct gt_snaps
 {
     struct gt_kbase_frame *f = &k->frame;
     size_t i;
-    uint32_t n;
 
-    for (i = 0; i < k->map.n; i++) {
-        const struct gt_kbase_hw_map *m = &k->map.map[i];
-        for (n = 0; n < m->instances && n < f->ninst[m->block]; n++)
-            out->deltas[m->slot + n] = gt_kbase_frame_row(f, m->block, n)[m->index];
-    }
+    gt_kbase_map_copy(&k->map, f, out);
     for (i = 0; i < 2; i++)
         if (k->clock_counter[i] >= 0 && i < f->ncycles)
             out->deltas[s->catalog.counters[k->clock_counter[i]].slot] = f->cycles[i];
