@@ -52,7 +52,8 @@ static void header_busy(const struct tui *t, char *buf, size_t len)
     double busy, clock;
 
     gt_text_init(&h, buf, len);
-    if (header_figure(t, GT_HEADER_BUSY, &busy)) {
+    /* No data (an idle interval, or no clock counted): nothing to say. */
+    if (header_figure(t, GT_HEADER_BUSY, &busy) && !isnan(busy)) {
         gt_text_add(&h, "GPU ");
         add_percent(&h, busy);
         gt_text_add(&h, " busy");
@@ -62,7 +63,7 @@ static void header_busy(const struct tui *t, char *buf, size_t len)
             gt_text_add(&h, " ");
             gt_text_add(&h, t->l->metrics[t->l->header[GT_HEADER_CLOCK]].unit);
         }
-    } else if (header_figure(t, GT_HEADER_BUSY_MAX, &busy)) {
+    } else if (header_figure(t, GT_HEADER_BUSY_MAX, &busy) && !isnan(busy)) {
         gt_text_add(&h, "GPU ");
         add_percent(&h, busy);
         gt_text_add(&h, " of max-clock time");
