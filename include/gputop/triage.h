@@ -34,9 +34,12 @@ struct gt_triage;
  * layout and engine are borrowed. */
 struct gt_triage *gt_triage_new(const struct gt_layout *l, const struct gt_engine *e);
 void gt_triage_free(struct gt_triage *t);
-/* Judges one interval's metric values (vals[nmetrics], NaN no data; the
- * engine's last gt_engine_eval must be on the same interval). */
-const struct gt_triage_result *gt_triage_update(struct gt_triage *t, const double *vals);
+/* Judges one interval: s (may be NULL) and its metric values
+ * (vals[nmetrics], NaN no data; the engine's last gt_engine_eval must be on
+ * s). A per-instance metric (CPU clusters) is judged by its busiest
+ * instance when s is given. */
+const struct gt_triage_result *gt_triage_update(struct gt_triage *t, const struct gt_snapshot *s,
+                                                const double *vals);
 /* The verdict name for the current interval (after hysteresis). */
 const char *gt_triage_verdict(const struct gt_triage *t);
 const char *gt_triage_op_text(enum gt_triage_op op);

@@ -16,6 +16,7 @@ struct gt_triage {
     const char *cand;               /* verdict being confirmed */
     int cand_step, cand_n;
     int held_step;
+    const struct gt_snapshot *snap; /* of the interval being judged, or NULL */
 };
 
 struct gt_triage *gt_triage_new(const struct gt_layout *l, const struct gt_engine *e)
@@ -37,6 +38,7 @@ struct gt_triage *gt_triage_new(const struct gt_layout *l, const struct gt_engin
     t->r.verdict = t->r.raw = GT_TRIAGE_NO_DATA;
     t->r.step = t->held_step = t->cand_step = -1;
     t->r.unit = t->r.queue = NAN;
+    t->r.ev = t->ev;
     return t;
 }
 
@@ -81,6 +83,25 @@ static double best_of(const struct gt_triage *t, const double *vals, const char 
     return best;
 }
 
+/* A metric with one value per instance (CPU clusters) is judged by its
+ * busiest instance: the guides' CPU-bound sign is ONE thread or cluster
+ * running all the time, which a mean over clusters would hide. */
+static double cond_value(const struct gt_triage *t, int m, const double *vals)
+{
+    double best = NAN, v;
+    uint32_t i, n;
+
+    if (!t->e || !t->snap || !gt_engine_instanced(t->e, (size_t)m))
+        return vals[m];
+    n = gt_engine_instances(t->e, (size_t)m);
+    for (i = 0; i < n; i++) {
+        v = gt_engine_eval_instance(t->e, t->snap, (size_t)m, i);
+        if (!isnan(v) && (isnan(best) || v > best))
+            best = v;
+    }
+    return isnan(best) ? vals[m] : best;
+}
+
 static int holds(const struct gt_triage_cond *c, double v)
 {
     if (isnan(v))
@@ -114,7 +135,7 @@ static int eval_step(struct gt_triage *t, size_t si, const double *vals, const c
             ev->value = t->r.queue;
             ev->what = t->r.queue_label ? t->r.queue_label : "busiest queue";
         } else {
-            ev->value = vals[c->metric];
+            ev->value = cond_value(t, c->metric, vals);
             ev->what = t->l->metrics[c->metric].title;
         }
         ev->met = holds(c, ev->value);
@@ -166,10 +187,15 @@ static void set_held(struct gt_triage *t, const char *v, int step)
     t->r.next = st ? st->next : NULL;
 }
 
-const struct gt_triage_result *gt_triage_update(struct gt_triage *t, const double *vals)
+const struct gt_triage_result *gt_triage_update(struct gt_triage *t, const struct gt_snapshot *s,
+                                                const double *vals)
 {
     int step, hold = t->l->triage_hold > 1 ? t->l->triage_hold : 1;
-    const char *v = judge(t, vals, &step);
+    const char *v;
+
+    t->snap = s;
+    v = judge(t, vals, &step);
+    t->snap = NULL;
 
     t->r.raw = v;
     if (t->cand && strcmp(t->cand, v) == 0) {
