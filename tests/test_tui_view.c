@@ -218,8 +218,36 @@ Test(tui_view, triage_verdict_survives_40_columns, .timeout = 60)
 {
     struct tmux t;
 
-    start(&t, 40, 10, "", "--source sim:mali-t8xx,scene=game --no-cpu");
-    expect(&t, "-bound");
+    start(&t, 40, 10, "", "--source sim:mali-t8xx,scene=texture-bound --no-cpu");
+    expect(&t, "texture-bound");
+    tmux_stop(&t);
+}
+
+/* Issue 16: an idle GPU is called idle with the busy share that shows it,
+ * not arithmetic-bound by a unit at 22 % of its few active cycles. */
+Test(tui_view, triage_line_calls_the_idle_gpu_idle, .timeout = 60)
+{
+    struct tmux t;
+    char *s;
+
+    start(&t, 100, 24, "", "--source sim:mali-g720,scene=idle --no-cpu");
+    expect(&t, "triage: idle");
+    expect(&t, "GPU busy share of max-clock time");
+    s = tmux_capture(&t);
+    cr_assert_null(strstr(s, "-bound"), "a bound verdict on an idle GPU:\n%s", s);
+    free(s);
+    tmux_stop(&t);
+}
+
+/* A unit at 80 % or more with a busy core is named, with its load. */
+Test(tui_view, triage_line_names_the_bound_unit_with_its_evidence, .timeout = 60)
+{
+    struct tmux t;
+
+    start(&t, 120, 24, "", "--source sim:mali-g720,scene=arithmetic-bound --no-cpu");
+    expect(&t, "triage: arithmetic-bound");
+    expect(&t, "Execution core utilization");
+    expect(&t, "arithmetic unit 8");
     tmux_stop(&t);
 }
 

@@ -53,6 +53,8 @@ static int init_state(struct tui *t, const struct gt_tui_config *cfg)
         if (m >= 0 && t->triage_section < 0)
             t->triage_section = t->l->metrics[m].section;
     }
+    if (t->l->nsteps && !(t->triage = gt_triage_new(t->l, cfg->engine)))
+        return -1;
     t->vals = calloc(nm + 1, sizeof(double));
     t->hist_row = calloc(nm + 1, sizeof(double));
     t->hist = gt_history_new(nm, HISTORY_DEPTH);
@@ -74,6 +76,7 @@ static void free_state(struct tui *t)
     free(t->hist_row);
     free(t->rows);
     free(t->triage_metric);
+    gt_triage_free(t->triage);
     gt_history_free(t->hist);
     gt_snapshot_free(&t->snap);
     gt_cellbuf_free(t->cells);
@@ -94,6 +97,9 @@ static void take_sample(struct tui *t)
         return;
     gt_engine_eval(t->cfg->engine, &t->snap, t->vals);
     t->have_data = 1;
+    /* Judged on the interval's own values, before counts are averaged. */
+    if (t->triage)
+        t->verdict = gt_triage_update(t->triage, &t->snap, t->vals);
     for (i = 0; i < t->l->nmetrics; i++) {
         t->vals[i] = tui_per_interval(t, i, t->vals[i]);
         t->hist_row[i] = tui_history_entry(t, i, t->vals[i]);

@@ -14,6 +14,7 @@
 #include "gputop/history.h"
 #include "gputop/termout.h"
 #include "gputop/tui.h"
+#include "gputop/triage.h"
 
 enum row_kind { ROW_GROUP, ROW_TRIAGE, ROW_METRIC, ROW_INSTANCE, ROW_BUCKET,
                 ROW_STRIP, ROW_SPREAD };
@@ -55,6 +56,8 @@ struct tui {
     size_t nrows, rowcap;
     int triage_section;          /* section showing the triage line, -1 none */
     int *triage_metric;          /* per triage rule: its metric, -1 none */
+    struct gt_triage *triage;    /* the layout's decision tree, NULL without one */
+    const struct gt_triage_result *verdict; /* the last interval's, NULL before data */
     uint64_t warnings_seen;      /* sampler warnings already noticed */
     time_t warning_until;        /* the last warning shows until then */
     int alert_shown;             /* the line above the footer holds it */
