@@ -2,6 +2,9 @@
  * worked out from the tree below, not from the code), its layout errors,
  * and each simulated scene getting the verdict it was built for. */
 #include <criterion/criterion.h>
+#include <json-c/json.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -347,4 +350,97 @@ Test(triage_sim, game_is_unit_bound_only_over_the_threshold)
         }
         scene_close(&r);
     }
+}
+
+/* ---- gputop --triage, through the real binary ---- */
+
+static char *output_of(const char *args, int want_status)
+{
+    const char *bin = getenv("GPUTOP_BIN");
+    char cmd[2048], *buf = NULL, chunk[4096];
+    size_t len = 0, n;
+    FILE *p, *m = open_memstream(&buf, &len);
+    int st;
+
+    snprintf(cmd, sizeof(cmd), "%s %s", bin && *bin ? bin : "./gputop", args);
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+        fwrite(chunk, 1, n, m);
+    st = pclose(p);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == want_status, "%s: status %d", cmd, st);
+    fclose(m);
+    return buf;
+}
+
+Test(triage_report, text_names_the_run_verdict_evidence_and_next_step, .timeout = 60)
+{
+    char *out = output_of("--triage --no-cpu --source sim:mali-g720,scene=memory-bound,"
+                          "step=100000000 -d 2", 0);
+
+    cr_assert(strstr(out, "triage report\n"), "%s", out);
+    cr_assert(strstr(out, "source: sim simulated, Immortalis-G720 MC12, scene memory-bound"),
+              "%s", out);
+    cr_assert(strstr(out, "layout: mali-g720 (Arm Immortalis-G720 and Mali-G720)\n"), "%s", out);
+    cr_assert(strstr(out, "\nverdict: memory-stall-bound (100 % of the run)\n"), "%s", out);
+    cr_assert(strstr(out, "  100.0 %  memory-stall-bound\n"), "%s", out);
+    cr_assert(strstr(out, "3.4.1  Output external read stall percentage"), "%s", out);
+    cr_assert(strstr(out, "next steps:\n  memory-stall-bound (3.4.1): External reads stall"),
+              "%s", out);
+    free(out);
+}
+
+Test(triage_report, json_is_one_object_with_shares_that_add_up, .timeout = 60)
+{
+    char *out = output_of("--triage --no-cpu --source sim:mali-t8xx,scene=idle,"
+                          "step=100000000 -d 1 -f json", 0);
+    struct json_object *j = json_tokener_parse(out), *v, *a;
+    double sum = 0;
+    size_t i;
+
+    cr_assert_not_null(j, "%s", out);
+    cr_assert(json_object_object_get_ex(j, "verdict", &v));
+    cr_assert_str_eq(json_object_get_string(v), "idle");
+    cr_assert(json_object_object_get_ex(j, "layout", &v));
+    cr_assert_str_eq(json_object_get_string(v), "mali-t8xx");
+    cr_assert(json_object_object_get_ex(j, "verdicts", &a));
+    for (i = 0; i < json_object_array_length(a); i++) {
+        cr_assert(json_object_object_get_ex(json_object_array_get_idx(a, i), "share_pct", &v));
+        sum += json_object_get_double(v);
+    }
+    cr_assert_float_eq(sum, 100.0, 1e-6);
+    cr_assert(json_object_object_get_ex(j, "evidence", &a));
+    cr_assert_gt(json_object_array_length(a), 0);
+    json_object_put(j);
+    free(out);
+}
+
+/* A recording replayed at full speed is judged over the time it covers. */
+Test(triage_report, replay_of_a_recording, .timeout = 60)
+{
+    char path[] = "/tmp/gputop-triage-XXXXXX", args[256];
+    int fd = mkstemp(path);
+    char *out;
+
+    cr_assert_geq(fd, 0);
+    close(fd);
+    snprintf(args, sizeof(args), "--no-cpu --source sim:mali-g715,scene=serial-queues,"
+             "step=100000000 -b -f csv -n 30 --record %s > /dev/null", path);
+    free(output_of(args, 0));
+    snprintf(args, sizeof(args), "--triage --source replay:%s,speed=max", path);
+    out = output_of(args, 0);
+    cr_assert(strstr(out, "source: replay"), "%s", out);
+    cr_assert(strstr(out, "run: 3.0 s, 30 intervals of 100 ms judged"), "%s", out);
+    cr_assert(strstr(out, "\nverdict: serial queues (100 % of the run)\n"), "%s", out);
+    free(out);
+    unlink(path);
+}
+
+Test(triage_report, a_layout_without_steps_is_an_error, .timeout = 60)
+{
+    char *out = output_of("--triage --no-cpu --source sim:amd-gfx1151 -d 1 2>&1", 1);
+
+    cr_assert(strstr(out, "gputop: layout amd-gfx1151"), "%s", out);
+    cr_assert(strstr(out, "has no triage steps"), "%s", out);
+    free(out);
 }
