@@ -422,3 +422,26 @@ Test(tui_view, help_hides_what_is_behind_it, .timeout = 60)
     free(s);
     tmux_stop(&t);
 }
+
+/* Issue 16: 'v' opens the triage panel with every step's tests, values and
+ * results, the verdict's next step and the verdicts' shares; any key
+ * closes it. */
+Test(tui_view, triage_panel_shows_the_evidence_chain, .timeout = 60)
+{
+    struct tmux t;
+
+    start(&t, 110, 40, "", "--source sim:mali-g720,scene=memory-bound --no-cpu");
+    expect(&t, "triage: memory-stall-bound");
+    tmux_literal(&t, "v");
+    expect(&t, "share of the run: memory-stall-bound 100%");
+    expect(&t, "next (3.4.1): External reads stall");
+    expect(&t, " 1 idle (3.2)");
+    expect(&t, ">");
+    expect(&t, "3.4.1 Output external read stall percentage");
+    expect(&t, "holds");
+    expect(&t, "not reached");
+    expect(&t, "no single limiter (3.2): when nothing above holds");
+    tmux_literal(&t, "x");
+    expect(&t, "GPU usage");
+    tmux_stop(&t);
+}

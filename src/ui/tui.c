@@ -22,6 +22,9 @@ static void draw(struct tui *t)
     tui_draw_header(t);
     if (t->help) {
         tui_draw_help(t);
+    } else if (t->triage_panel) {
+        tui_draw_triage_panel(t);
+        tui_draw_footer(t);
     } else {
         if (LINES >= 3) {
             tui_draw_tabs(t);
@@ -98,8 +101,10 @@ static void take_sample(struct tui *t)
     gt_engine_eval(t->cfg->engine, &t->snap, t->vals);
     t->have_data = 1;
     /* Judged on the interval's own values, before counts are averaged. */
-    if (t->triage)
+    if (t->triage) {
         t->verdict = gt_triage_update(t->triage, &t->snap, t->vals);
+        tui_count_verdict(t, t->verdict->raw);
+    }
     for (i = 0; i < t->l->nmetrics; i++) {
         t->vals[i] = tui_per_interval(t, i, t->vals[i]);
         t->hist_row[i] = tui_history_entry(t, i, t->vals[i]);

@@ -58,6 +58,10 @@ struct tui {
     int *triage_metric;          /* per triage rule: its metric, -1 none */
     struct gt_triage *triage;    /* the layout's decision tree, NULL without one */
     const struct gt_triage_result *verdict; /* the last interval's, NULL before data */
+    int triage_panel;            /* the triage panel is open ('v') */
+    struct { const char *verdict; long n; } tally[32]; /* intervals per verdict */
+    size_t ntally;
+    long ntallied;
     uint64_t warnings_seen;      /* sampler warnings already noticed */
     time_t warning_until;        /* the last warning shows until then */
     int alert_shown;             /* the line above the footer holds it */
@@ -110,6 +114,9 @@ void tui_percore_draw_spread(struct tui *t, int y, const struct row *r);
 
 /* view_triage.c */
 void tui_draw_triage(struct tui *t, int y);
+/* view_triage_panel.c: the evidence chain and the verdicts' shares */
+void tui_count_verdict(struct tui *t, const char *verdict);
+void tui_draw_triage_panel(struct tui *t);
 
 /* footer.c, help.c */
 void tui_draw_footer(struct tui *t);
