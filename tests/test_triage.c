@@ -188,13 +188,13 @@ Test(triage, a_new_verdict_must_last_hold_intervals)
     cr_assert_str_eq(gt_triage_update(t, NULL, v)->verdict, "no single limiter");
     cr_assert_str_eq(gt_triage_update(t, NULL, s)->verdict, "no single limiter");
     cr_assert_str_eq(gt_triage_update(t, NULL, s)->raw, "memory-stall-bound");
-    cr_assert_str_eq(gt_triage_verdict(t), "no single limiter");
+    cr_assert_str_eq(gt_triage_current(t), "no single limiter");
     /* One interval back, then three stalled ones: only the third switches. */
     gt_triage_update(t, NULL, v);
     cr_assert_str_eq(gt_triage_update(t, NULL, s)->verdict, "no single limiter");
     cr_assert_str_eq(gt_triage_update(t, NULL, s)->verdict, "no single limiter");
     cr_assert_str_eq(gt_triage_update(t, NULL, s)->verdict, "memory-stall-bound");
-    cr_assert_str_eq(gt_triage_verdict(t), "memory-stall-bound");
+    cr_assert_str_eq(gt_triage_current(t), "memory-stall-bound");
     cr_assert_str_eq(gt_triage_update(t, NULL, s)->next, "read less");
     gt_triage_free(t);
     gt_layout_free(l);

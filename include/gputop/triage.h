@@ -40,8 +40,9 @@ void gt_triage_free(struct gt_triage *t);
  * instance when s is given. */
 const struct gt_triage_result *gt_triage_update(struct gt_triage *t, const struct gt_snapshot *s,
                                                 const double *vals);
-/* The verdict name for the current interval (after hysteresis). */
-const char *gt_triage_verdict(const struct gt_triage *t);
+/* The verdict name for the current interval (after hysteresis): what an
+ * export should label with. */
+const char *gt_triage_current(const struct gt_triage *t);
 const char *gt_triage_op_text(enum gt_triage_op op);
 
 /* Layout internals (layout_triage.c): the 'triage step' and 'triage hold'

@@ -1,7 +1,9 @@
 /* The triage engine: walks a layout's triage steps on each interval, keeps
  * the evidence, and holds a verdict until a new one has lasted 'triage hold'
- * intervals so that it does not flicker between samples. */
+ * intervals so that it does not flicker between samples. Also the export's
+ * older busiest-unit verdict (gt_triage_verdict). */
 #include "gputop/triage.h"
+#include "gputop/export.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -213,7 +215,33 @@ const struct gt_triage_result *gt_triage_update(struct gt_triage *t, const struc
     return &t->r;
 }
 
-const char *gt_triage_verdict(const struct gt_triage *t)
+const char *gt_triage_current(const struct gt_triage *t)
 {
     return t->r.verdict;
+}
+
+/* The export's (Prometheus label, trace event) verdict until it follows the
+ * tree above: the unit rule whose metric is highest, whatever its load and
+ * whether the GPU is busy at all (issue 16's complaint). Kept as the
+ * export branch wrote it. */
+const char *gt_triage_verdict(const struct gt_layout *l, const int *rule_metric,
+                              const double *vals, long *unit_rule)
+{
+    double best = NAN;
+    long win = -1;
+    size_t i;
+
+    for (i = 0; i < l->ntriage; i++) {
+        int m = rule_metric[i];
+        double v = m >= 0 ? vals[m] : NAN;
+        if (isnan(v) || strcmp(l->triage[i].kind, "unit") != 0)
+            continue;
+        if (isnan(best) || v > best) {
+            best = v;
+            win = (long)i;
+        }
+    }
+    if (unit_rule)
+        *unit_rule = win;
+    return win >= 0 ? l->triage[win].verdict : NULL;
 }
