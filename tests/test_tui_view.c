@@ -321,8 +321,8 @@ Test(tui_view, footer_cuts_with_an_ellipsis_and_gives_min_max_units, .timeout = 
 /* tmux and PuTTY send Home and End as ESC [ 1 ~ and ESC [ 4 ~, which the
  * xterm entry does not list: they must not reach the section keys 1, 4. */
 /* The footer of the last metric of the T8xx GPU activity section (gputop's
- * own "GPU busy share of max-clock time"). */
-#define LAST_T8XX "cycles the interval holds"
+ * own "External memory bandwidth", which the triage tests). */
+#define LAST_T8XX "per second (3.3.1 plus"
 
 Test(tui_view, home_end_as_vt_sequences_move_the_selection, .timeout = 60)
 {

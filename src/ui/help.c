@@ -9,7 +9,7 @@ static const char *const help_lines[] = {
     "  Tab, right   next section;  Shift-Tab, left  previous section",
     "  up, down     select a metric;  PgUp, PgDn, Home, End  page, first, last",
     "  c            per-core view: each shader core / L2 slice of the group",
-    "  v            triage panel: each step's test, value and verdict; any key closes",
+    "  v            the verdict's evidence: each step's tests and values; any key closes",
     "  space        pause / resume the display",
     "  + -          sample faster / slower",
     "  t            counts per second / per interval",

@@ -82,8 +82,8 @@ static void evidence_text(const struct tui *t, struct gt_text *s,
     gt_text_add(s, unit);
 }
 
-/* The verdict, then (FULL by title, UNIT by guide number) the conditions of
- * the step that gave it, as measured in this interval. */
+/* The verdict, then (FULL by title, UNIT by guide number) the values this
+ * interval gave the tests of the step behind it. */
 static void verdict_text(struct tui *t, char *buf, size_t len, int form)
 {
     const struct gt_triage_result *r = t->verdict;
@@ -96,7 +96,9 @@ static void verdict_text(struct tui *t, char *buf, size_t len, int form)
     if (!r || form == FORM_VERDICT)
         return;
     for (i = 0; i < r->nev; i++) {
-        if ((int)r->ev[i].step != r->step || r->ev[i].met != 1)
+        /* All of the step's values, so that a verdict held over a change
+         * (triage hold) shows the value that has not yet lasted. */
+        if ((int)r->ev[i].step != r->step || r->ev[i].met < 0)
             continue;
         gt_text_add(&s, tui_sep(t));
         evidence_text(t, &s, &r->ev[i], form == FORM_UNIT);
