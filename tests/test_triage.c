@@ -444,3 +444,66 @@ Test(triage_report, a_layout_without_steps_is_an_error, .timeout = 60)
     cr_assert(strstr(out, "has no triage steps"), "%s", out);
     free(out);
 }
+
+/* A vendor CSV export carries no GPU clock, so the first step (busy share
+ * of max-clock time) has no data: the report says so and exits 1. */
+Test(triage_report, csv_without_a_clock_is_not_enough_data, .timeout = 60)
+{
+    static const char text[] = "interval_ns,MaliGPUCyclesGPUActive\n"
+                               "100000000,1000000\n100000000,2000000\n";
+    char path[] = "/tmp/gputop-triage-csv-XXXXXX", args[256], *out;
+    int fd = mkstemp(path);
+
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, text, sizeof(text) - 1), (ssize_t)(sizeof(text) - 1));
+    close(fd);
+    snprintf(args, sizeof(args), "--triage --source csv:%s,gpu=T830 2>&1", path);
+    out = output_of(args, 1);
+    cr_assert(strstr(out, "layout: mali-t8xx"), "%s", out);
+    cr_assert(strstr(out, "0 intervals of 100 ms judged, 2 without data"), "%s", out);
+    cr_assert(strstr(out, "verdict: not enough data"), "%s", out);
+    cr_assert(strstr(out, "gputop: no interval had the data the triage needs"), "%s", out);
+    free(out);
+    unlink(path);
+}
+
+/* The shipped tree's CPU steps by hand (the sim has no CPU counters):
+ * the GPU at 50 % of its top-clock time with the busiest cluster at 99 %
+ * is CPU-bound, at 30 % scheduling-bound, at 70 % neither (GPU not
+ * saturated); at 90 % GPU time the CPU does not matter, and without the
+ * figures of the later steps "no single limiter" cannot be said. */
+Test(triage, shipped_cpu_steps_by_hand)
+{
+    static const char *const fams[] = { "mali-t8xx", "mali-g715", "mali-g720" };
+    static const struct { double busy, cpu; const char *want; } cases[] = {
+        { 50, 99, "CPU-bound" }, { 50, 30, "scheduling-bound" },
+        { 50, 70, "GPU not saturated" }, { 10, 99, "idle" },
+        { 90, 99, GT_TRIAGE_NO_DATA },  /* the memory and core steps lack data */
+    };
+    size_t f, i;
+
+    for (f = 0; f < 3; f++) {
+        struct gt_diag d;
+        struct gt_layout *l = gt_layout_load(fams[f], &d);
+        int busy, cpu;
+        double *v;
+        cr_assert_not_null(l, "%s", d.msg);
+        busy = gt_layout_find_metric(l, "GPU busy share of max-clock time");
+        cpu = gt_layout_find_metric(l, "CPU activity");
+        cr_assert(busy >= 0 && cpu >= 0);
+        v = calloc(l->nmetrics, sizeof(double));
+        for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+            struct gt_triage *t = gt_triage_new(l, NULL);
+            size_t k;
+            for (k = 0; k < l->nmetrics; k++)
+                v[k] = NAN;
+            v[busy] = cases[i].busy;
+            v[cpu] = cases[i].cpu;
+            cr_assert_str_eq(gt_triage_update(t, NULL, v)->verdict, cases[i].want,
+                             "%s busy %g cpu %g", fams[f], cases[i].busy, cases[i].cpu);
+            gt_triage_free(t);
+        }
+        free(v);
+        gt_layout_free(l);
+    }
+}

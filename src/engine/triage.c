@@ -153,21 +153,26 @@ static int eval_step(struct gt_triage *t, size_t si, const double *vals, const c
 
 /* This interval's own verdict: the first step that holds. The first step
  * is the sample's validity check: without its data there is no verdict.
- * A later step without data is passed over (its evidence says so). */
+ * A later step without data is passed over (its evidence says so), but
+ * then the unconditional last step ("nothing above holds") cannot be
+ * given either. */
 static const char *judge(struct gt_triage *t, const double *vals, int *step)
 {
     const char *uverdict;
     size_t i;
-    int res;
+    int res, unknown = 0;
 
     t->r.nev = 0;
     t->r.unit = best_of(t, vals, "unit", &t->r.unit_label, &uverdict);
     t->r.queue = best_of(t, vals, "queue", &t->r.queue_label, &(const char *){ NULL });
     *step = -1;
     for (i = 0; i < t->l->nsteps; i++) {
+        if (t->l->steps[i].nconds == 0 && unknown)
+            return GT_TRIAGE_NO_DATA; /* "nothing above holds" is not known */
         res = eval_step(t, i, vals, uverdict);
         if (res < 0 && i == 0)
             return GT_TRIAGE_NO_DATA;
+        unknown |= res < 0;
         if (res <= 0)
             continue;
         *step = (int)i;
