@@ -17,10 +17,14 @@ CSTD     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude -I$(BUILD)/gen
 NCURSES_CFLAGS = $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
 NCURSES_LIBS   = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
 DRM_CFLAGS     = $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null)
+# libdrm only: device discovery (drmGetDevices2). The amdgpu source speaks
+# the ioctls itself through the system-call seam, so libdrm_amdgpu is not
+# linked (see README, "AMD").
+DRM_LIBS       = $(shell $(PKG_CONFIG) --libs libdrm 2>/dev/null || echo -ldrm)
 CRIT_CFLAGS    = $(shell $(PKG_CONFIG) --cflags criterion json-c 2>/dev/null)
 CRIT_LIBS      = $(shell $(PKG_CONFIG) --libs criterion json-c 2>/dev/null || echo -lcriterion -ljson-c)
 ALL_CFLAGS     = $(CSTD) $(OPT) $(SAN) $(NCURSES_CFLAGS) $(DRM_CFLAGS) $(CFLAGS)
-LIBS           = $(NCURSES_LIBS) -lpthread -lm
+LIBS           = $(NCURSES_LIBS) $(DRM_LIBS) -lpthread -lm
 
 LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c src/*/*/*.c))
 LAYOUTS  := $(sort $(wildcard layouts/*.layout))
@@ -152,9 +156,18 @@ $(BUILD)/tests/gputop-fake-gcr: tests/tools/gputop_fake_gcr.c $(BUILD)/obj/tests
 	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/obj/tests/fakes/fake_gcr.o \
 	    $(BUILD)/libgputop.a $(LIBS)
 
+# The same with the fake amdgpu kernel, for the amdgpu source.
+$(BUILD)/tests/gputop-amdfake: tests/tools/gputop_amdfake.c $(BUILD)/obj/tests/fakes/fake_amdgpu.o \
+                               $(BUILD)/libgputop.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/obj/tests/fakes/fake_amdgpu.o \
+	    $(BUILD)/libgputop.a $(LIBS)
+
 # GPUTOP_BIN lets the UI tests drive the binary this build made.
-test-run: $(BUILD)/tests/run $(BUILD)/gputop $(BUILD)/tests/gputop-fake $(BUILD)/tests/gputop-fake-gcr
+test-run: $(BUILD)/tests/run $(BUILD)/gputop $(BUILD)/tests/gputop-fake $(BUILD)/tests/gputop-fake-gcr \
+          $(BUILD)/tests/gputop-amdfake
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	GPUTOP_AMDFAKE_BIN=$(CURDIR)/$(BUILD)/tests/gputop-amdfake \
 	GPUTOP_BIN=$(CURDIR)/$(BUILD)/gputop GPUTOP_FAKE_BIN=$(CURDIR)/$(BUILD)/tests/gputop-fake \
 	GPUTOP_FAKE_GCR_BIN=$(CURDIR)/$(BUILD)/tests/gputop-fake-gcr \
 	GPUTOP_SRC=$(CURDIR) $(BUILD)/tests/run --jobs 2 $(TEST_ARGS)
