@@ -452,6 +452,33 @@ Test(batch, g720_csv_from_the_binary, .timeout = 60)
     free(out);
 }
 
+/* Issue 16: each record carries the triage verdict of its interval, as a
+ * last CSV column and a JSON field, whatever metrics are selected. */
+Test(batch, records_carry_the_triage_verdict, .timeout = 60)
+{
+    char *csv = stdout_of("--source sim:mali-g720,scene=memory-bound,step=100000000 --no-cpu "
+                          "-b -f csv -n 3 --metrics 6.1.1");
+    char *json = stdout_of("--source sim:mali-g720,scene=idle,step=100000000 --no-cpu "
+                           "-b -f json -n 2 --metrics 6.1.1");
+    char *text = stdout_of("--source sim:mali-t8xx,scene=texture-bound,step=100000000 --no-cpu "
+                           "-b -n 1 --metrics 6.1.1");
+    const char *p = csv;
+    int rows = 0;
+
+    cr_assert(strncmp(csv, "time_s,interval_s,Arithmetic unit utilization [%],triage\n",
+                      56) == 0, "%.200s", csv);
+    while ((p = strstr(p, ",memory-stall-bound\n"))) {
+        rows++;
+        p++;
+    }
+    cr_assert_eq(rows, 3, "%s", csv);
+    cr_assert(strstr(json, "\"triage\":\"idle\"}"), "%s", json);
+    cr_assert(strstr(text, "\n  triage: texture-bound\n"), "%s", text);
+    free(csv);
+    free(json);
+    free(text);
+}
+
 /* A long group, a long title and a long unit, as the guides have. */
 static const char long_layout[] =
     "gputop-layout 1\nname w\ntitle W\nfamily w\n"

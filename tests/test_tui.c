@@ -71,10 +71,10 @@ Test(tui, gpu_activity_fits_80x24_with_triage_line, .timeout = 60)
     struct tmux t;
     char *s;
 
-    start(&t, 80, 24, "", "--source sim:mali-t8xx,scene=game --no-cpu");
+    start(&t, 80, 24, "", "--source sim:mali-t8xx,scene=texture-bound --no-cpu");
     tmux_literal(&t, "2");
     expect(&t, "GPU usage");
-    expect(&t, "-bound");                       /* the verdict after the arrow */
+    expect(&t, "triage: texture-bound");        /* the verdict, then its evidence */
     s = tmux_capture(&t);
     cr_assert(strstr(s, "utilization"), "queue utilisations visible without scrolling:\n%s", s);
     free(s);
@@ -409,7 +409,7 @@ Test(tui, header_extras_give_way_on_a_narrow_screen, .timeout = 60)
     struct tmux t;
     char *s;
 
-    start(&t, 80, 24, "", "--source sim:mali-g720,scene=game --no-cpu");
+    start(&t, 80, 24, "", "--source sim:mali-g720,scene=texture-bound --no-cpu");
     expect(&t, "-bound");                       /* data has arrived */
     tmux_literal(&t, " ");
     expect(&t, "PAUSED");
@@ -418,6 +418,6 @@ Test(tui, header_extras_give_way_on_a_narrow_screen, .timeout = 60)
     free(s);
     tmux_resize(&t, 160, 24);
     expect(&t, "% busy @ 9");
-    expect(&t, "scene: game");
+    expect(&t, "scene: texture-bound");
     tmux_stop(&t);
 }

@@ -219,8 +219,36 @@ Test(tui_view, triage_verdict_survives_40_columns, .timeout = 60)
 {
     struct tmux t;
 
-    start(&t, 40, 10, "", "--source sim:mali-t8xx,scene=game --no-cpu");
-    expect(&t, "-bound");
+    start(&t, 40, 10, "", "--source sim:mali-t8xx,scene=texture-bound --no-cpu");
+    expect(&t, "texture-bound");
+    tmux_stop(&t);
+}
+
+/* Issue 16: an idle GPU is called idle with the busy share that shows it,
+ * not arithmetic-bound by a unit at 22 % of its few active cycles. */
+Test(tui_view, triage_line_calls_the_idle_gpu_idle, .timeout = 60)
+{
+    struct tmux t;
+    char *s;
+
+    start(&t, 100, 24, "", "--source sim:mali-g720,scene=idle --no-cpu");
+    expect(&t, "triage: idle");
+    expect(&t, "GPU busy share of max-clock time");
+    s = tmux_capture(&t);
+    cr_assert_null(strstr(s, "-bound"), "a bound verdict on an idle GPU:\n%s", s);
+    free(s);
+    tmux_stop(&t);
+}
+
+/* A unit at 80 % or more with a busy core is named, with its load. */
+Test(tui_view, triage_line_names_the_bound_unit_with_its_evidence, .timeout = 60)
+{
+    struct tmux t;
+
+    start(&t, 120, 24, "", "--source sim:mali-g720,scene=arithmetic-bound --no-cpu");
+    expect(&t, "triage: arithmetic-bound");
+    expect(&t, "Execution core utilization");
+    expect(&t, "arithmetic unit 8");
     tmux_stop(&t);
 }
 
@@ -294,8 +322,8 @@ Test(tui_view, footer_cuts_with_an_ellipsis_and_gives_min_max_units, .timeout = 
 /* tmux and PuTTY send Home and End as ESC [ 1 ~ and ESC [ 4 ~, which the
  * xterm entry does not list: they must not reach the section keys 1, 4. */
 /* The footer of the last metric of the T8xx GPU activity section (gputop's
- * own "GPU busy share of max-clock time"). */
-#define LAST_T8XX "cycles the interval holds"
+ * own "External memory bandwidth", which the triage tests). */
+#define LAST_T8XX "per second (3.3.1 plus"
 
 Test(tui_view, home_end_as_vt_sequences_move_the_selection, .timeout = 60)
 {
@@ -393,5 +421,28 @@ Test(tui_view, help_hides_what_is_behind_it, .timeout = 60)
     cr_assert_null(strstr(s, "GPU usage"), "the dashboard shows around the help:\n%s", s);
     cr_assert_null(strstr(s, "triage"), "the dashboard shows around the help:\n%s", s);
     free(s);
+    tmux_stop(&t);
+}
+
+/* Issue 16: 'v' opens the triage panel with every step's tests, values and
+ * results, the verdict's next step and the verdicts' shares; any key
+ * closes it. */
+Test(tui_view, triage_panel_shows_the_evidence_chain, .timeout = 60)
+{
+    struct tmux t;
+
+    start(&t, 110, 40, "", "--source sim:mali-g720,scene=memory-bound --no-cpu");
+    expect(&t, "triage: memory-stall-bound");
+    tmux_literal(&t, "v");
+    expect(&t, "share of the run: memory-stall-bound 100%");
+    expect(&t, "next (3.4.1): External reads stall");
+    expect(&t, " 1 idle (3.2)");
+    expect(&t, ">");
+    expect(&t, "3.4.1 Output external read stall percentage");
+    expect(&t, "holds");
+    expect(&t, "not reached");
+    expect(&t, "no single limiter (3.2): when nothing above holds");
+    tmux_literal(&t, "x");
+    expect(&t, "GPU usage");
     tmux_stop(&t);
 }

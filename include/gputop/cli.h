@@ -39,6 +39,7 @@ struct gt_options {
     const struct gt_sys *sys;    /* kernel seam for hardware sources; NULL: the real one */
     const char *proc_root;       /* --proc-root DIR: /proc read below it (Processes view) */
     int no_processes;            /* --no-processes: no /proc walk */
+    int triage;                  /* --triage: a triage report instead of records */
 };
 
 /* Parses argv; on a usage error prints it to err and returns -1. */
@@ -58,5 +59,19 @@ int gt_cmd_probe(const struct gt_options *o, const struct gt_sys *sys, FILE *out
 /* Runs sources, sampler, engine and a view until done or *stop; returns
  * the exit status. */
 int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop);
+
+/* --triage: samples for o->duration_s (default GT_TRIAGE_DEFAULT_S) or until
+ * the source ends or *stop, then prints the report as text or (format
+ * json) one JSON object. Returns 0; 1 with d set when no interval had the
+ * data; -1 with d set out of memory. */
+#define GT_TRIAGE_DEFAULT_S 10.0
+struct gt_sampler;
+struct gt_engine;
+struct gt_layout;
+struct gt_source;
+int gt_triage_report(FILE *out, struct gt_sampler *s, struct gt_engine *e,
+                     const struct gt_layout *l, struct gt_source *const *src, size_t nsrc,
+                     const struct gt_batch_opts *o, volatile sig_atomic_t *stop,
+                     struct gt_diag *d);
 
 #endif

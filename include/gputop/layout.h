@@ -73,6 +73,30 @@ struct gt_triage_rule {
     int line;
 };
 
+/* The triage decision tree ('triage step' lines, man/gputop-layout.5):
+ * steps are tried in order and the first whose conditions all hold gives
+ * the verdict. A condition compares a metric (by ref or title), or the
+ * pseudo-metrics 'unit' (the most loaded 'triage unit') and 'queue' (the
+ * busiest 'triage queue'), with a threshold. */
+enum gt_triage_op { GT_TRIAGE_LT, GT_TRIAGE_LE, GT_TRIAGE_GT, GT_TRIAGE_GE };
+#define GT_TRIAGE_UNIT  (-2)  /* cond.metric: the most loaded unit */
+#define GT_TRIAGE_QUEUE (-3)  /* cond.metric: the busiest queue */
+
+struct gt_triage_cond {
+    char *name;         /* as written; after parsing, the metric's title */
+    int metric;         /* index, or GT_TRIAGE_UNIT / GT_TRIAGE_QUEUE */
+    enum gt_triage_op op;
+    double threshold;
+};
+
+struct gt_triage_step {
+    char *verdict;      /* "idle", ...; "unit-bound" names the winning unit's verdict */
+    struct gt_triage_cond *conds; size_t nconds;  /* none: always holds */
+    char *ref;          /* the guide section behind it */
+    char *next;         /* the guide's next step, one line */
+    int line;
+};
+
 /* The figures the dashboard's header shows ('header' lines): how busy the
  * GPU was as a share of time, from its clock cycles or else relative to
  * its max clock, and its clock. */
@@ -94,6 +118,8 @@ struct gt_layout {
     struct gt_group_def *groups; size_t ngroups;
     struct gt_metric_def *metrics; size_t nmetrics;
     struct gt_triage_rule *triage; size_t ntriage;
+    struct gt_triage_step *steps; size_t nsteps;
+    int triage_hold;    /* intervals a new verdict must last ('triage hold'; 1: none) */
     int header[GT_HEADER_NFIGS];  /* metric index per figure, -1 none */
     struct gt_source_option *options; size_t noptions;
     char *text; size_t text_len;  /* the source, kept for caret lines */

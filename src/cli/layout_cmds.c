@@ -104,8 +104,8 @@ int gt_cmd_check_layout(const char *file, const char *gpu, FILE *out, FILE *err)
         gt_report_diag(err, &d);
         return 1;
     }
-    fprintf(out, "%s: layout %s (%s): %zu sections, %zu groups, %zu metrics, %zu triage rules\n",
-            l->file, l->name, l->title, l->nsections, l->ngroups, l->nmetrics, l->ntriage);
+    fprintf(out, "%s: layout %s (%s): %zu sections, %zu groups, %zu metrics, %zu triage rules, %zu triage steps\n",
+            l->file, l->name, l->title, l->nsections, l->ngroups, l->nmetrics, l->ntriage, l->nsteps);
     if (gpu)
         status = check_against(l, gpu, out, err);
     else if (l->ngpus == 0)

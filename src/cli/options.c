@@ -87,6 +87,11 @@ void gt_usage(FILE *out)
 "  --precision N|full      significant digits of values (default 6; integers are\n"
 "                          whole); full: every digit needed to read back exactly\n"
 "  --per-core              also a column per shader core, L2 slice or cluster\n"
+"Triage report:\n"
+"  --triage                sample for -d TIME (default 10s; a replay: or csv:\n"
+"                          source until it ends) and print the verdict over\n"
+"                          time, its evidence (min/median/max) and the guides'\n"
+"                          next steps; -f json: the same as one JSON object\n"
 "TIME is a number with a unit, ns, us, ms, s or m (minutes): 100ms, 0.5s, 2m.\n"
 "Other:\n"
 "  -h, --help              show this help\n"
@@ -142,6 +147,7 @@ enum {
     OPT_LIST_SOURCES, OPT_RECORD, OPT_SECTION, OPT_METRICS, OPT_PER_SECOND,
     OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PROBE, OPT_PRECISION, OPT_PER_CORE, OPT_SERVE, OPT_TRACE,
     OPT_PROC_ROOT, OPT_NO_PROCESSES,
+    OPT_TRIAGE,
 };
 
 static const struct option longopts[] = {
@@ -157,6 +163,7 @@ static const struct option longopts[] = {
     { "probe", no_argument, 0, OPT_PROBE },
     { "proc-root", required_argument, 0, OPT_PROC_ROOT },
     { "no-processes", no_argument, 0, OPT_NO_PROCESSES },
+    { "triage", no_argument, 0, OPT_TRIAGE },
     { "interval", required_argument, 0, 'i' },
     { "record", required_argument, 0, OPT_RECORD },
     { "serve", required_argument, 0, OPT_SERVE },
@@ -258,6 +265,7 @@ static int one_option(struct gt_options *o, int c, const char *arg, const char *
     case OPT_METRICS: o->out.pattern = arg; return 0;
     case OPT_PER_SECOND: o->out.per_second = 1; return 0;
     case OPT_PER_CORE: o->out.per_core = 1; return 0;
+    case OPT_TRIAGE: o->triage = 1; return 0;
     case 'b': o->batch = 1; return 0;
     case OPT_NO_COLOR: o->no_color = 1; return 0;
     case OPT_NO_MOUSE: o->no_mouse = 1; return 0;

@@ -465,12 +465,26 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
     if (open_sources(o, &r) < 0 || merge_catalogs(&r) < 0 || load_layout(o, &r) < 0 ||
         select_counters(o, &r) < 0 || open_recorder(o, &r) < 0)
         goto out;
+    if (o->triage && !r.layout->nsteps) {
+        fprintf(stderr, "gputop: layout %s (%s) has no triage steps ('triage step' lines, "
+                "see gputop-layout(5))\n", r.layout->name, r.layout->file);
+        goto out;
+    }
     /* Recorded sources keep every sample apart: one record, one line or
      * one refresh. */
-    if (!batch)
+    if (!batch && !o->triage)
         make_replays_interactive(&r);
     if (start_sampler(o, &r, any_self_paced(&r)) < 0 || start_exports(o, &r) < 0)
         goto out;
+    if (o->triage) {
+        gt_diag_clear(&d);
+        status = gt_triage_report(stdout, r.sampler, r.engine, r.layout, r.src, r.nsrc,
+                                  &o->out, stop, &d);
+        if (status)
+            fprintf(stderr, "gputop: %s\n", d.msg);
+        status = status != 0;
+        goto out;
+    }
     if (!batch) {
         int res = run_dashboard(o, &r, stop);
         if (res <= 0) {

@@ -2,6 +2,7 @@
  * sections, groups and metrics; every error names file:line:column. */
 #include "gputop/layout.h"
 #include "gputop/expr.h"
+#include "gputop/triage.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -314,10 +315,18 @@ static int do_triage(struct parse *p, const struct line *ln)
     kw_end = s;
     while (kw_end < end && !isspace((unsigned char)*kw_end))
         kw_end++;
+    if ((kw_end - s == 4 && memcmp(s, "step", 4) == 0) ||
+        (kw_end - s == 4 && memcmp(s, "hold", 4) == 0)) {
+        char err[256];
+        size_t off = 0;
+        if (gt_layout_triage_parse(p->l, ln->no, s, ln->vallen, err, sizeof(err), &off) < 0)
+            return fail(p, ln->no, col_of(ln, s + off), "%s", err);
+        return 0;
+    }
     if (!((kw_end - s == 5 && memcmp(s, "queue", 5) == 0) ||
           (kw_end - s == 4 && memcmp(s, "unit", 4) == 0)))
         return fail(p, ln->no, ln->vallen ? col_of(ln, s) : (int)ln->len + 1,
-                    "triage rules start with 'queue' or 'unit'");
+                    "triage rules start with 'queue', 'unit', 'step' or 'hold'");
     bar1 = memchr(kw_end, '|', (size_t)(end - kw_end));
     if (!bar1)
         return fail(p, ln->no, (int)ln->len + 1,
@@ -917,6 +926,8 @@ static int named_metric(const struct gt_layout *l, const char *name, int *n)
 static int resolve_triage(struct parse *p)
 {
     size_t i;
+    char err[256];
+    int line;
 
     for (i = 0; i < p->l->ntriage; i++) {
         struct gt_triage_rule *t = &p->l->triage[i];
@@ -932,6 +943,8 @@ static int resolve_triage(struct parse *p)
         if (!t->metric)
             return fail(p, t->line, 1, "out of memory");
     }
+    if (gt_layout_triage_resolve(p->l, err, sizeof(err), &line) < 0)
+        return fail(p, line, 1, "%s", err);
     return 0;
 }
 

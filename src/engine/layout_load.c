@@ -2,6 +2,7 @@
  * name, or a file read at start-up, by path; both go through
  * gt_layout_parse), lookups in a parsed layout, and freeing one. */
 #include "gputop/layout.h"
+#include "gputop/triage.h"
 #include "gputop/embedded.h"
 #include "gputop/expr.h"
 
@@ -148,6 +149,7 @@ void gt_layout_free(struct gt_layout *l)
         free(l->triage[i].verdict);
     }
     free(l->triage);
+    gt_layout_triage_free(l);
     free(l->name);
     free(l->title);
     free(l->family);

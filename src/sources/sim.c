@@ -14,50 +14,7 @@
 #define SIM_MAX_STEP   3600000000000ull   /* an hour: keeps cycle counts in range */
 #define SIM_FRAME_HZ   60.0
 
-enum scene {
-    SCENE_IDLE, SCENE_UI, SCENE_GAME, SCENE_COMPUTE, SCENE_RT, SCENE_MEMORY,
-    NSCENES,
-    SCENE_CYCLE = NSCENES,
-};
-
-static const char *const scene_names[NSCENES] = {
-    "idle", "ui", "game", "compute", "raytracing", "memory-bound",
-};
-
-/* Scene parameters. The ones before P_NFRACTIONS are shares in 0..1. */
-enum param {
-    P_BUSY,       /* GPU active / clock cycles */
-    P_DVFS,       /* clock / the family's top clock */
-    P_FRAG,       /* fragment (main phase) queue / GPU active */
-    P_VERT,       /* vertex (binning phase) queue / GPU active */
-    P_COMP,       /* compute queue / GPU active */
-    P_BLOCKED,    /* endpoint-stalled share of queued cycles */
-    P_CORE,       /* shader core active / GPU active */
-    P_EXEC,       /* execution core active / shader core active */
-    P_ARITH,      /* unit issue cycles / execution core active ... */
-    P_TEX,
-    P_LS,
-    P_VARY,
-    P_RT,
-    P_EZS_KILL,   /* early ZS killed / early ZS tested quads */
-    P_LZS,        /* late ZS tested / shaded quads */
-    P_COARSE,     /* coarse / fine quads (variable-rate shading) */
-    P_TE,         /* tile writes killed as unchanged */
-    P_OFFSCREEN,  /* primitives outside the frustum */
-    P_SMALL,      /* remaining primitives too small to hit a sample */
-    P_L2HIT,      /* core reads served by the L2 */
-    P_LAT,        /* 0: fast memory .. 1: saturated */
-    P_STALL,      /* external read stall cycles / GPU active at full load */
-    P_COHERENT,   /* ray batches with 13-16 active rays */
-    P_NFRACTIONS,
-    P_QUADS = P_NFRACTIONS, /* fine quads per fragment-active core cycle */
-    P_NF_TPC,     /* non-fragment threads per non-fragment-active cycle */
-    P_OVERDRAW,   /* fragment threads per pixel */
-    P_PRIMS,      /* input primitives per vertex-queue cycle */
-    P_VPP,        /* position-shaded vertices per input primitive */
-    P_BYTES,      /* bytes a load/store read fetches from L2 */
-    NPARAMS,
-};
+#include "sim_scenes.h"
 
 /*                 idle   ui     game   compute rt    memory-bound */
 #define ROW(a, b, c, d, e, f) { a, b, c, d, e, f }
@@ -443,9 +400,28 @@ static void put(struct sim *m, enum value v, uint32_t inst, uint64_t x)
 
 /* ---- scene parameters ---- */
 
+/* The FPK buffer is non-empty in 85 % of fragment-active cycles unless a
+ * scene starves the front-end. */
+static double fpk_share(const struct sim *m)
+{
+    const struct sim_variant *v = sim_variant(m->scene);
+    return v && v->fpk > 0 ? v->fpk : 0.85;
+}
+
+/* A scene's name, base or variant. */
+static const char *scene_name(int scene)
+{
+    const struct sim_variant *v = sim_variant(scene);
+    return v ? v->name : scene_names[scene];
+}
+
 static int scene_column(const struct sim *m, int scene)
 {
     /* A GPU without a ray tracing unit runs the ray tracing slot as a game. */
+    const struct sim_variant *v = sim_variant(scene);
+
+    if (v)
+        scene = v->base;
     return scene == SCENE_RT && !m->fam->has_rt ? SCENE_GAME : scene;
 }
 
@@ -453,6 +429,18 @@ static int scene_column(const struct sim *m, int scene)
 static int scene_at(const struct sim *m, uint64_t own_ns)
 {
     return m->scene == SCENE_CYCLE ? (int)(own_ns / SIM_SCENE_NS % NSCENES) : m->scene;
+}
+
+/* A variant's parameter in place of its base scene's. */
+static double variant_param(const struct sim *m, int param, double base)
+{
+    const struct sim_variant *v = sim_variant(m->scene);
+    int i;
+
+    for (i = 0; v && i < v->nset; i++)
+        if (v->param[i] == param)
+            return v->value[i];
+    return base;
 }
 
 /* The current scene's parameters, faded from the previous scene during the
@@ -473,6 +461,7 @@ static void scene_params(struct sim *m, double *p)
     prev = scene_column(m, prev);
     for (i = 0; i < NPARAMS; i++) {
         p[i] = w * scene_table[i][cur] + (1.0 - w) * scene_table[i][prev];
+        p[i] = variant_param(m, i, p[i]);
         p[i] *= jitter(m, 0.04);
         if (i < P_NFRACTIONS)
             p[i] = clamp01(p[i]);
@@ -748,7 +737,7 @@ static void put_core_frag_csf(struct sim *m, const struct work *w, uint32_t c,
     put(m, V_FRAG_ACTIVE, c, k->frag);
     put(m, V_NONFRAG_ACTIVE, c, k->nf);
     put(m, V_EXEC_ACTIVE, c, k->exec);
-    put(m, V_FPK_ACTIVE, c, part(k->frag, 0.85 * jitter(m, 0.05)));
+    put(m, V_FPK_ACTIVE, c, part(k->frag, fpk_share(m) * jitter(m, 0.05)));
     put(m, V_FRAG_PRIMS, c, scale(w->visible, 1.5 / m->fam->cores));
     put(m, V_QUADS, c, k->quads);
     put(m, V_PARTIAL_QUADS, c, part(k->quads, 0.08 + 2.0 * p[P_SMALL]));
@@ -871,7 +860,7 @@ static void put_core_jm(struct sim *m, const struct work *w, uint32_t c, const s
     put(m, V_FRAG_ACTIVE, c, k->frag);
     put(m, V_NONFRAG_ACTIVE, c, k->nf);
     put(m, V_EXEC_ACTIVE, c, k->exec);
-    put(m, V_FPK_ACTIVE, c, part(k->frag, 0.85 * jitter(m, 0.05)));
+    put(m, V_FPK_ACTIVE, c, part(k->frag, fpk_share(m) * jitter(m, 0.05)));
     put(m, V_FRAG_PRIMS, c, scale(w->visible, 1.5 / m->fam->cores));
     put(m, V_QUADS, c, k->quads);
     put(m, V_EZS_TEST, c, k->ezs_test);
@@ -1111,7 +1100,7 @@ static int find_scene(const char *name)
     for (i = 0; i < NSCENES; i++)
         if (strcmp(scene_names[i], name) == 0)
             return i;
-    return -1;
+    return sim_variant_find(name);
 }
 
 /* Decimal digits only: no sign, no spaces, no overflow. */
@@ -1147,7 +1136,7 @@ static int parse_args(struct sim *m, const char *args, struct gt_diag *d)
     m->scene = SCENE_CYCLE;
     if (gt_args_get(args, "scene", buf, sizeof(buf)) && (m->scene = find_scene(buf)) < 0) {
         gt_diag_set(d, "sim: unknown scene '%s' (known: idle, ui, game, compute, raytracing, "
-                    "memory-bound, cycle)", buf);
+                    "memory-bound, cycle, %s)", buf, sim_variant_names());
         return -1;
     }
     m->seed = 1;
@@ -1167,7 +1156,7 @@ static int parse_args(struct sim *m, const char *args, struct gt_diag *d)
 static void describe(struct gt_source *s, const struct sim *m)
 {
     const struct family *f = m->fam;
-    const char *scene = m->scene == SCENE_CYCLE ? "cycle" : scene_names[m->scene];
+    const char *scene = m->scene == SCENE_CYCLE ? "cycle" : scene_name(m->scene);
 
     snprintf(s->info.device, sizeof(s->info.device), "simulated");
     snprintf(s->info.gpu, sizeof(s->info.gpu), "%s", f->gpu);
@@ -1286,10 +1275,10 @@ static void sim_activity(const struct gt_source *s, const struct gt_snapshot *sn
 {
     const struct sim *m = s->priv;
     uint64_t own = snap->t_end_ns > m->start_ns ? snap->t_end_ns - m->start_ns : 0;
-    int scene = scene_column(m, scene_at(m, own));
+    int scene = sim_variant(m->scene) ? m->scene : scene_column(m, scene_at(m, own));
 
     snprintf(buf, len, "scene%s: %s", m->scene == SCENE_CYCLE ? " cycle" : "",
-             scene_names[scene]);
+             scene_name(scene));
 }
 
 static int sim_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)

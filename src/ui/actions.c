@@ -156,6 +156,10 @@ int tui_handle_key(struct tui *t, int ch)
         t->help = 0;
         return ch == 'q' || ch == KEY_F(10);
     }
+    if (t->triage_panel && ch != KEY_RESIZE && ch != KEY_MOUSE && ch != ' ' && ch != 12) {
+        t->triage_panel = 0;
+        return ch == 'q' || ch == KEY_F(10);
+    }
     if (tui_replay_key(t, ch))
         return 0;
     switch (ch) {
@@ -175,6 +179,12 @@ int tui_handle_key(struct tui *t, int ch)
     case '+': case '=': change_interval(t, 1); return 0;
     case '-': case '_': change_interval(t, -1); return 0;
     case 'c': toggle_percore(t); return 0;
+    case 'v':
+        if (t->triage)
+            t->triage_panel = 1;
+        else
+            snprintf(t->message, sizeof(t->message), " this layout has no triage tree");
+        return 0;
     case 'n': case '\r': case '\n': case KEY_ENTER: find_next(t); return 0;
     case 't': t->per_second = !t->per_second; return 0;
     case 's': t->sparks = !t->sparks; return 0;

@@ -2,6 +2,7 @@
  * the layout's titles and units as header, and JSON Lines with one metadata
  * record then one record per sample. */
 #include "gputop/batch.h"
+#include "gputop/triage.h"
 #include "gputop/format.h"
 
 #include <errno.h>
@@ -406,6 +407,8 @@ struct writer {
     struct gt_source *const *sources;
     size_t nsources;
     char error[GT_DIAG_MSG + 64];   /* the sampler's last error, for no-data rows */
+    struct gt_triage *triage;       /* the layout's decision tree, NULL without one */
+    const char *verdict;            /* its verdict for the record being written */
 };
 
 static void csv_field(FILE *f, const char *s)
@@ -440,6 +443,8 @@ static void write_header(const struct writer *w)
         fputc(',', w->f);
         csv_field(w->f, name);
     }
+    if (w->triage)
+        fputs(",triage", w->f);
     fputc('\n', w->f);
 }
 
@@ -547,6 +552,11 @@ static void write_text(const struct writer *w, const struct gt_snapshot *s, cons
              s->nsamples > 1 ? "  (merged)" : "");
     print_fitted(w->f, line, w->tc.width, 0);
     fputc('\n', w->f);
+    if (w->verdict) {
+        snprintf(line, sizeof(line), "  triage: %s", w->verdict);
+        print_fitted(w->f, line, w->tc.width, 0);
+        fputc('\n', w->f);
+    }
     for (i = 0; i < w->ncols; i++) {
         const struct gt_metric_def *m = &w->l->metrics[w->cols[i].metric];
         double v = column_value(&w->cols[i], w->e, w->l, s, vals, w->o->per_second);
@@ -626,6 +636,10 @@ static void write_record(const struct writer *w, const struct gt_snapshot *s, co
                          w->o->digits);
             fprintf(w->f, ",%s", num);
         }
+        if (w->verdict) {
+            fputc(',', w->f);
+            csv_field(w->f, w->verdict);
+        }
         fputc('\n', w->f);
         return;
     }
@@ -644,6 +658,10 @@ static void write_record(const struct writer *w, const struct gt_snapshot *s, co
     }
     fputc('}', w->f);
     json_gpu(w, vals);
+    if (w->verdict) {
+        fputs(",\"triage\":", w->f);
+        json_string(w->f, w->verdict);
+    }
     fputs("}\n", w->f);
 }
 
@@ -795,8 +813,11 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
     if (o->format == GT_FORMAT_TEXT)
         text_layout(&w);
     vals = calloc(gt_engine_nmetrics(e) + 1, sizeof(double));
-    if (!vals || gt_snapshot_init(&snap, gt_sampler_nslots(s)) < 0) {
+    if (l->nsteps)
+        w.triage = gt_triage_new(l, e);
+    if (!vals || (l->nsteps && !w.triage) || gt_snapshot_init(&snap, gt_sampler_nslots(s)) < 0) {
         gt_diag_set(d, "out of memory");
+        gt_triage_free(w.triage);
         free(vals);
         free(cols);
         return -1;
@@ -829,6 +850,8 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
         } else {
             in_run = 0;
             gt_engine_eval(e, &snap, vals);
+            if (w.triage)
+                w.verdict = gt_triage_update(w.triage, &snap, vals)->verdict;
             if (o->tap.fn)
                 o->tap.fn(o->tap.arg, &snap, vals);
             write_record(&w, &snap, vals);
@@ -842,6 +865,7 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
 done:
     status = r < 0 ? -1 : r;
     gt_snapshot_free(&snap);
+    gt_triage_free(w.triage);
     free(vals);
     free(cols);
     return status;

@@ -11,6 +11,7 @@ static const char *const help_lines[] = {
     "  up, down     select a metric;  PgUp, PgDn, Home, End  page, first, last",
     "  c            per-core view: each shader core / L2 slice of the group",
     "  P            Processes: GPU use per process (fdinfo);  o  sort column",
+    "  v            the verdict's evidence: each step's tests and values; any key closes",
     "  space        pause / resume the display",
     "  + -          sample faster / slower",
     "  t            counts per second / per interval",

@@ -23,6 +23,9 @@ static void draw(struct tui *t)
     tui_draw_header(t);
     if (t->help) {
         tui_draw_help(t);
+    } else if (t->triage_panel) {
+        tui_draw_triage_panel(t);
+        tui_draw_footer(t);
     } else {
         if (LINES >= 3) {
             tui_draw_tabs(t);
@@ -57,6 +60,8 @@ static int init_state(struct tui *t, const struct gt_tui_config *cfg)
         if (m >= 0 && t->triage_section < 0)
             t->triage_section = t->l->metrics[m].section;
     }
+    if (t->l->nsteps && !(t->triage = gt_triage_new(t->l, cfg->engine)))
+        return -1;
     t->vals = calloc(nm + 1, sizeof(double));
     t->hist_row = calloc(nm + 1, sizeof(double));
     t->hist = gt_history_new(nm, HISTORY_DEPTH);
@@ -78,6 +83,7 @@ static void free_state(struct tui *t)
     free(t->hist_row);
     free(t->rows);
     free(t->triage_metric);
+    gt_triage_free(t->triage);
     gt_history_free(t->hist);
     gt_snapshot_free(&t->snap);
     gt_snapshot_free(&t->taken);
@@ -106,6 +112,11 @@ static int take_sample(struct tui *t)
     if (t->cfg->tap.fn)
         t->cfg->tap.fn(t->cfg->tap.arg, &t->snap, t->vals);
     t->have_data = 1;
+    /* Judged on the interval's own values, before counts are averaged. */
+    if (t->triage) {
+        t->verdict = gt_triage_update(t->triage, &t->snap, t->vals);
+        tui_count_verdict(t, t->verdict->raw);
+    }
     for (i = 0; i < t->l->nmetrics; i++) {
         t->vals[i] = tui_per_interval(t, i, t->vals[i]);
         t->hist_row[i] = tui_history_entry(t, i, t->vals[i]);

@@ -14,6 +14,7 @@
 #include "gputop/history.h"
 #include "gputop/termout.h"
 #include "gputop/tui.h"
+#include "gputop/triage.h"
 
 enum row_kind { ROW_GROUP, ROW_TRIAGE, ROW_METRIC, ROW_INSTANCE, ROW_BUCKET,
                 ROW_STRIP, ROW_SPREAD };
@@ -55,6 +56,12 @@ struct tui {
     size_t nrows, rowcap;
     int triage_section;          /* section showing the triage line, -1 none */
     int *triage_metric;          /* per triage rule: its metric, -1 none */
+    struct gt_triage *triage;    /* the layout's decision tree, NULL without one */
+    const struct gt_triage_result *verdict; /* the last interval's, NULL before data */
+    int triage_panel;            /* the triage panel is open ('v') */
+    struct { const char *verdict; long n; } tally[32]; /* intervals per verdict */
+    size_t ntally;
+    long ntallied;
     uint64_t warnings_seen;      /* sampler warnings already noticed */
     time_t warning_until;        /* the last warning shows until then */
     int alert_shown;             /* the line above the footer holds it */
@@ -116,6 +123,9 @@ void tui_processes_next_sort(struct tui *t);
 
 /* view_triage.c */
 void tui_draw_triage(struct tui *t, int y);
+/* view_triage_panel.c: the evidence chain and the verdicts' shares */
+void tui_count_verdict(struct tui *t, const char *verdict);
+void tui_draw_triage_panel(struct tui *t);
 
 /* footer.c, help.c */
 void tui_draw_footer(struct tui *t);

@@ -1,6 +1,7 @@
-/* The triage line: the busiest queue and unit (a metric with a peak by
- * its percent of peak), and what that suggests. Narrow, the queue goes
- * first, then the unit's label: the verdict stays. */
+/* The triage line: the layout's decision tree's verdict and the values that
+ * decided it; for a layout without a tree ('triage step'), the busiest queue
+ * and unit (a metric with a peak by its percent of peak). Narrow, the
+ * values give way: the verdict stays. */
 #include "tui_internal.h"
 #include "gputop/format.h"
 #include <math.h>
@@ -65,13 +66,55 @@ static void triage_text(struct tui *t, char *buf, size_t len, int form)
     }
 }
 
+/* One piece of evidence, "Execution core utilization 86%"; brief: the
+ * guide's number or, for gputop's own metrics, the title. */
+static void evidence_text(const struct tui *t, struct gt_text *s,
+                          const struct gt_triage_evidence *ev, int brief)
+{
+    const struct gt_triage_cond *c = &t->l->steps[ev->step].conds[ev->cond];
+    const struct gt_metric_def *m = c->metric >= 0 ? &t->l->metrics[c->metric] : NULL;
+    const char *unit = m ? m->unit : "%";
+
+    gt_text_add(s, brief && m && m->ref ? m->ref : ev->what);
+    gt_text_add(s, " ");
+    gt_text_fixed(s, ev->value, fabs(ev->value) < 10 && strcmp(unit, "%") ? 1 : 0, 0);
+    gt_text_add(s, strcmp(unit, "%") == 0 || !unit[0] ? "" : " ");
+    gt_text_add(s, unit);
+}
+
+/* The verdict, then (FULL by title, UNIT by guide number) the values this
+ * interval gave the tests of the step behind it. */
+static void verdict_text(struct tui *t, char *buf, size_t len, int form)
+{
+    const struct gt_triage_result *r = t->verdict;
+    struct gt_text s;
+    size_t i;
+
+    gt_text_init(&s, buf, len);
+    gt_text_add(&s, " triage: ");
+    gt_text_add(&s, r ? r->verdict : GT_TRIAGE_NO_DATA);
+    if (!r || form == FORM_VERDICT)
+        return;
+    for (i = 0; i < r->nev; i++) {
+        /* All of the step's values, so that a verdict held over a change
+         * (triage hold) shows the value that has not yet lasted. */
+        if ((int)r->ev[i].step != r->step || r->ev[i].met < 0)
+            continue;
+        gt_text_add(&s, tui_sep(t));
+        evidence_text(t, &s, &r->ev[i], form == FORM_UNIT);
+    }
+}
+
 void tui_draw_triage(struct tui *t, int y)
 {
     char buf[256];
     int form;
 
     for (form = FORM_FULL; form < NFORMS; form++) {
-        triage_text(t, buf, sizeof(buf), form);
+        if (t->triage)
+            verdict_text(t, buf, sizeof(buf), form);
+        else
+            triage_text(t, buf, sizeof(buf), form);
         if (tui_text_columns(buf) <= COLS)
             break;
     }

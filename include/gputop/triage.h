@@ -1,0 +1,56 @@
+/* The triage engine: a layout's triage steps evaluated on each interval into
+ * a verdict with its evidence and the guide's next step (issue 16). */
+#ifndef GPUTOP_TRIAGE_H
+#define GPUTOP_TRIAGE_H
+
+#include <stddef.h>
+#include "gputop/engine.h"
+#include "gputop/layout.h"
+
+#define GT_TRIAGE_NO_DATA "not enough data"
+#define GT_TRIAGE_NO_LIMITER "no single limiter"
+
+/* One condition as judged on an interval. */
+struct gt_triage_evidence {
+    size_t step, cond;  /* indices into the layout's steps and the step's conds */
+    double value;       /* NaN: no data */
+    int met;            /* 1 holds, 0 fails, -1 no data */
+    const char *what;   /* the metric's title, or the winning unit's / queue's label */
+};
+
+struct gt_triage_result {
+    const char *verdict;  /* held verdict (hysteresis applied) */
+    const char *raw;      /* this interval's own verdict */
+    int step;             /* step that gave the held verdict, -1 none */
+    const char *ref, *next; /* of that step; NULL when none */
+    const struct gt_triage_evidence *ev; size_t nev; /* this interval, in tree order */
+    double unit, queue;   /* the most loaded unit's / busiest queue's value */
+    const char *unit_label, *queue_label;
+};
+
+struct gt_triage;
+
+/* NULL when out of memory. e may be NULL (no % of peak for units). The
+ * layout and engine are borrowed. */
+struct gt_triage *gt_triage_new(const struct gt_layout *l, const struct gt_engine *e);
+void gt_triage_free(struct gt_triage *t);
+/* Judges one interval: s (may be NULL) and its metric values
+ * (vals[nmetrics], NaN no data; the engine's last gt_engine_eval must be on
+ * s). A per-instance metric (CPU clusters) is judged by its busiest
+ * instance when s is given. */
+const struct gt_triage_result *gt_triage_update(struct gt_triage *t, const struct gt_snapshot *s,
+                                                const double *vals);
+/* The verdict name for the current interval (after hysteresis): what an
+ * export should label with. */
+const char *gt_triage_current(const struct gt_triage *t);
+const char *gt_triage_op_text(enum gt_triage_op op);
+
+/* Layout internals (layout_triage.c): the 'triage step' and 'triage hold'
+ * lines. Return 0, or -1 with a message in err and the byte offset into
+ * val (parse) or the line (resolve) at fault. */
+int  gt_layout_triage_parse(struct gt_layout *l, int line, const char *val, size_t len,
+                            char *err, size_t errlen, size_t *off);
+int  gt_layout_triage_resolve(struct gt_layout *l, char *err, size_t errlen, int *line);
+void gt_layout_triage_free(struct gt_layout *l);
+
+#endif
