@@ -39,7 +39,7 @@ CROSS_BUILD = build/aarch64
 CROSS_PC    = /usr/lib/aarch64-linux-gnu/pkgconfig
 
 .PHONY: all check asan demo bench install clean gputop test-run bench-run cross android \
-        check-android
+        check-android fuzz fuzz-run
 .DEFAULT_GOAL := all
 
 all:
@@ -55,6 +55,15 @@ asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g" \
 	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	    test-run
+
+# Every parser under libFuzzer (clang), ASan and UBSan, FUZZ_SECONDS each
+# (scripts/fuzz.sh; targets are fuzz/fuzz_*.c).
+FUZZ_SECONDS ?= 60
+fuzz:
+	@scripts/bootstrap.sh fuzz
+	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang OPT="-O1 -g" \
+	    SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	    fuzz-run
 
 demo:
 	@scripts/bootstrap.sh build
@@ -168,5 +177,18 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libgputop.a
 bench-run: $(BENCH_BIN) $(BUILD)/gputop
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
 	@for s in bench/*.sh; do echo "== $$s"; $$s $(BUILD)/gputop || exit 1; done
+
+FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
+FUZZ_BIN  = $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
+$(BUILD)/fuzz/%: fuzz/%.c fuzz/fuzz_common.h $(FAKE_KBASE_OBJ) $(BUILD)/libgputop.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Itests -o $@ $< $(FAKE_KBASE_OBJ) $(BUILD)/libgputop.a $(LIBS)
+
+$(BUILD)/fuzz/seeds_kbase: fuzz/seeds_kbase.c $(FAKE_KBASE_OBJ) $(BUILD)/libgputop.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(FAKE_KBASE_OBJ) $(BUILD)/libgputop.a $(LIBS)
+
+fuzz-run: $(FUZZ_BIN) $(BUILD)/fuzz/seeds_kbase $(BUILD)/gputop
+	scripts/fuzz.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_BIN)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
