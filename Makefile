@@ -39,7 +39,7 @@ CROSS_BUILD = build/aarch64
 CROSS_PC    = /usr/lib/aarch64-linux-gnu/pkgconfig
 
 .PHONY: all check asan demo bench install clean gputop test-run bench-run cross android \
-        check-android fuzz fuzz-run
+        check-android fuzz fuzz-run soak valgrind
 .DEFAULT_GOAL := all
 
 all:
@@ -64,6 +64,18 @@ fuzz:
 	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang OPT="-O1 -g" \
 	    SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	    fuzz-run
+
+# Ten minutes of the dashboard at 1 ms sampling: RSS and fds (bench/soak/).
+soak:
+	@scripts/bootstrap.sh bench
+	@$(MAKE) --no-print-directory gputop
+	bench/soak/soak.sh $(BUILD)/gputop
+
+# A representative batch session under valgrind memcheck (scripts/valgrind.sh).
+valgrind:
+	@scripts/bootstrap.sh valgrind
+	@$(MAKE) --no-print-directory gputop $(BUILD)/tests/gputop-fake
+	scripts/valgrind.sh $(BUILD)/gputop $(BUILD)/tests/gputop-fake
 
 demo:
 	@scripts/bootstrap.sh build

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Checks the build and test dependencies and installs the missing ones with
 # apt-get when it can; otherwise prints the exact command to run.
-# Usage: scripts/bootstrap.sh build|check|bench|cross|fuzz
+# Usage: scripts/bootstrap.sh build|check|bench|cross|fuzz|valgrind
 set -u
 what=${1:-build}
 
@@ -32,6 +32,9 @@ cross)
     ;;
 esac
 case "$what" in
+valgrind)
+    command -v valgrind >/dev/null 2>&1 || need valgrind
+    ;;
 fuzz)
     command -v clang >/dev/null 2>&1 || need clang
     have_pc criterion || need libcriterion-dev
