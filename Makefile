@@ -22,7 +22,7 @@ CRIT_LIBS      = $(shell $(PKG_CONFIG) --libs criterion json-c 2>/dev/null || ec
 ALL_CFLAGS     = $(CSTD) $(OPT) $(SAN) $(NCURSES_CFLAGS) $(DRM_CFLAGS) $(CFLAGS)
 LIBS           = $(NCURSES_LIBS) -lpthread -lm
 
-LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
+LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c src/*/*/*.c))
 LAYOUTS  := $(sort $(wildcard layouts/*.layout))
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/layouts.o $(BUILD)/obj/gen/terminfo.o
 # Terminal descriptions built into the binary for systems without a
@@ -166,10 +166,18 @@ $(BUILD)/tests/gputop-fake: tests/tools/gputop_fake.c $(FAKE_KBASE_OBJ) $(BUILD)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(FAKE_KBASE_OBJ) $(BUILD)/libgputop.a $(LIBS)
 
+# The same with the fake MIPS coherency manager (GCR block behind /dev/mem).
+$(BUILD)/tests/gputop-fake-gcr: tests/tools/gputop_fake_gcr.c $(BUILD)/obj/tests/fakes/fake_gcr.o \
+                                $(BUILD)/libgputop.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/obj/tests/fakes/fake_gcr.o \
+	    $(BUILD)/libgputop.a $(LIBS)
+
 # GPUTOP_BIN lets the UI tests drive the binary this build made.
-test-run: $(BUILD)/tests/run $(BUILD)/gputop $(BUILD)/tests/gputop-fake
+test-run: $(BUILD)/tests/run $(BUILD)/gputop $(BUILD)/tests/gputop-fake $(BUILD)/tests/gputop-fake-gcr
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	GPUTOP_BIN=$(CURDIR)/$(BUILD)/gputop GPUTOP_FAKE_BIN=$(CURDIR)/$(BUILD)/tests/gputop-fake \
+	GPUTOP_FAKE_GCR_BIN=$(CURDIR)/$(BUILD)/tests/gputop-fake-gcr \
 	GPUTOP_SRC=$(CURDIR) $(BUILD)/tests/run --jobs 2 $(TEST_ARGS)
 
 $(BUILD)/bench/gen_floor: bench/tools/gen_floor.c bench/bench_setup.h $(BUILD)/libgputop.a

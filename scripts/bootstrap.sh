@@ -47,7 +47,32 @@ bench)
     ;;
 esac
 
-[ -z "$need_pkgs" ] && exit 0
+# Optional, for the check target: Debian's prometheus, which the real-
+# Prometheus test (tests/test_prometheus.c) scrapes gputop with; that test
+# skips without it. Tried once per build tree, never an error.
+try_prometheus() {
+    [ "$what" = check ] || return 0
+    command -v prometheus >/dev/null 2>&1 && return 0
+    [ -e build/.no-prometheus ] && return 0
+    mkdir -p build && : > build/.no-prometheus
+    command -v apt-get >/dev/null 2>&1 || return 0
+    s=""
+    if [ "$(id -u)" != 0 ]; then
+        command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null || return 0
+        s="sudo -n"
+    fi
+    echo "bootstrap: trying to install prometheus (optional, for one test)" >&2
+    $s apt-get update -qq >/dev/null 2>&1 || true
+    if DEBIAN_FRONTEND=noninteractive timeout 600 $s apt-get install -y -qq \
+            --no-install-recommends prometheus >/dev/null 2>&1; then
+        rm -f build/.no-prometheus
+    else
+        echo "bootstrap: prometheus not installed; its test will be skipped" >&2
+    fi
+    return 0
+}
+
+[ -z "$need_pkgs" ] && { try_prometheus; exit 0; }
 
 echo "bootstrap: missing:$need_pkgs" >&2
 sudo=""
@@ -80,4 +105,5 @@ if ! $sudo apt-get install -y -qq $need_pkgs >/dev/null; then
     echo "  sudo apt-get install -y$need_pkgs" >&2
     exit 1
 fi
+try_prometheus
 exit 0

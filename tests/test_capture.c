@@ -673,7 +673,7 @@ Test(capture, hostile_headers_are_refused)
     static const unsigned char slot_out[] = { 4, 0, 0, 0, 1, 0, 0, 0, COUNTER(0, 0, 2, 3, 0xff), 0 };
     static const unsigned char no_inst[] = { 4, 0, 0, 0, 1, 0, 0, 0, COUNTER(0, 0, 0, 0, 0xff), 0 };
     static const unsigned char bad_kind[] = { 4, 0, 0, 0, 1, 0, 0, 0, COUNTER(3, 0, 0, 1, 0xff), 0 };
-    static const unsigned char bad_flag[] = { 4, 0, 0, 0, 1, 0, 0, 0, COUNTER(0, 2, 0, 1, 0xff), 0 };
+    static const unsigned char bad_flag[] = { 4, 0, 0, 0, 1, 0, 0, 0, COUNTER(0, 4, 0, 1, 0xff), 0 };
     static const unsigned char self_ratio[] = { 4, 0, 0, 0, 1, 0, 0, 0, COUNTER(2, 0, 0, 1, 0), 0 };
     static const unsigned char bad_den[] = { 4, 0, 0, 0, 1, 0, 0, 0, COUNTER(2, 0, 0, 1, 5), 0 };
     static const unsigned char const_den[] = { 4, 0, 0, 0, 2, 0, 0, 0, COUNTER(1, 0, 0, 1, 0xff), 0,

@@ -168,7 +168,7 @@ Test(cli, option_errors)
         "gputop: -d soon: not a duration (use e.g. 10s, 500ms, 2m)\n",
         "gputop: --duration -1s: not a duration (use e.g. 10s, 500ms, 2m)\n",
         "gputop: -d 0: must be longer than 0\n",
-        "gputop: --format xml: not text, csv or json\n",
+        "gputop: --format xml: not text, csv, json or none\n",
         "gputop: --count -3: not a positive whole number\n",
         "gputop: --precision 0: not 'full' or a number of digits from 1 to 17\n",
         "gputop: --precision 18: not 'full' or a number of digits from 1 to 17\n",
@@ -369,4 +369,15 @@ Test(cli, parse_starts_afresh_after_error_in_cluster)
     cr_assert_eq(o.cmd, GT_CMD_VERSION);
     cr_assert_eq(o.batch, 0);
     fclose(f);
+}
+
+Test(cli, export_options)
+{
+    struct gt_options o;
+    char *argv[] = { "gputop", "--serve", ":9100", "--trace", "t.json", "-f", "none", NULL };
+
+    cr_assert_eq(gt_options_parse(&o, 7, argv, stderr), 0);
+    cr_expect_str_eq(o.serve, ":9100");
+    cr_expect_str_eq(o.trace, "t.json");
+    cr_expect_eq(o.out.format, GT_FORMAT_NONE);
 }

@@ -173,7 +173,7 @@ Test(csv_amd, names_and_errors)
     open_fails("interval_ns,MaliGPUCyclesGPUActive\n1,2\n", ",gpu=gfx1151",
                "unknown counter 'MaliGPUCyclesGPUActive'");
     open_fails("interval_ns,max_sclk[0]\n1,2\n", ",gpu=gfx1151", "constant 'max_sclk' takes no");
-    open_fails("interval_ns,SQ_INSTS_VALU\n1,2\n", ",gpu=gfx9", "known: T820, T830, G715, G720, gfx1151");
+    open_fails("interval_ns,SQ_INSTS_VALU\n1,2\n", ",gpu=gfx9", "known: T820, T830, G715, G720, mips-cm, gfx1151");
 }
 
 Test(csv_amd, layout_and_cu_count_follow_the_columns)

@@ -588,3 +588,28 @@ Test(mali_kbase, json_records_carry_busy_share_and_clock, .timeout = 60)
     HAS(out, "\"gpu\":{\"busy_of_max_clock_pct\":50}");
     free(out);
 }
+
+/* A T830 on an old kernel whose GPU suspends after a few dumps: the
+ * intervals without data show as no data ("-") beside RETRYING in the
+ * header, never as rows of zeros. */
+Test(mali_kbase, dashboard_shows_no_data_while_the_gpu_is_suspended, .timeout = 60)
+{
+    struct tmux t;
+    char cmd[512], *s, *row;
+    int found;
+
+    snprintf(cmd, sizeof(cmd), "%s T830 jm 11.20 old-dump suspend:12:1000000 0:0:4=1000 -- --no-cpu",
+             fake_bin());
+    cr_assert_eq(tmux_start(&t, 100, 30, "", cmd), 0);
+    s = tmux_wait_for(&t, "RETRYING", 15000, &found);
+    cr_assert(found, "header shows RETRYING:\n%s", s);
+    free(s);
+    s = tmux_wait_for(&t, "GPU active cycles", 5000, &found);
+    row = strstr(s, "GPU active cycles");
+    cr_assert_not_null(row, "%s", s);
+    *strchrnul(row, '\n') = '\0';
+    cr_assert(strstr(row, " - cycles") && !strstr(row, " 0 cycles"), "a row of no data: %s", row);
+    free(s);
+    tmux_literal(&t, "q");
+    tmux_stop(&t);
+}

@@ -55,7 +55,8 @@ static int counting_sample(struct gt_source *s, struct gt_snapshot *out, struct 
 }
 
 static const struct gt_source_type counting_type = {
-    "counting", "test source", 1, NULL, counting_open, NULL, counting_sample, NULL, NULL, NULL,
+    .name = "counting", .help = "test source", .kind = GT_SOURCE_HARDWARE,
+    .open = counting_open, .sample = counting_sample,
 };
 
 static struct gt_source *make_source(struct counting *c)

@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include "gputop/diag.h"
 #include "gputop/engine.h"
+#include "gputop/export.h"
 #include "gputop/sampler.h"
 #include "gputop/source.h"
 
-enum gt_batch_format { GT_FORMAT_TEXT, GT_FORMAT_CSV, GT_FORMAT_JSON };
+/* NONE: no records, only what the tap does with the values (--serve alone). */
+enum gt_batch_format { GT_FORMAT_TEXT, GT_FORMAT_CSV, GT_FORMAT_JSON, GT_FORMAT_NONE };
 
 struct gt_batch_opts {
     enum gt_batch_format format;
@@ -25,6 +27,7 @@ struct gt_batch_opts {
     int width;                 /* text records fit this many columns; 0: the
                                   terminal's, else $COLUMNS, else 80 */
     int per_core;              /* a column per shader core, L2 slice, cluster too */
+    struct gt_tap tap;         /* also gets every evaluated snapshot */
 };
 
 #define GT_DIGITS_DEFAULT 6
@@ -62,5 +65,7 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
 
 /* Shortest text that reads back as the same double ("" for NaN). */
 void gt_format_number(char *buf, size_t len, double v);
+/* s as a JSON string, quoted and escaped. */
+void gt_json_string(FILE *f, const char *s);
 
 #endif

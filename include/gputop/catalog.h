@@ -44,6 +44,8 @@ struct gt_counter {
     int      denominator;  /* GT_COUNTER_RATIO only: index of the counter divided by */
     int      hw_index;     /* index in its hardware block, -1 if none */
     char    *hw_name;      /* NULL if none */
+    int      estimated;    /* 1: its deltas are estimates, scaled from part of
+                              the interval (counters multiplexed) */
 };
 
 struct gt_catalog {

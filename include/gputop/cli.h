@@ -31,6 +31,8 @@ struct gt_options {
     int batch;                   /* --batch */
     uint64_t interval_ns;        /* --interval */
     const char *record;          /* --record FILE */
+    const char *serve;           /* --serve ADDR:PORT */
+    const char *trace;           /* --trace FILE */
     uint64_t refresh_ns;         /* --refresh */
     int no_color, no_mouse;      /* --no-color, --no-mouse */
     struct gt_batch_opts out;    /* --format --count --duration --section --metrics --per-second */

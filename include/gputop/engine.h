@@ -46,6 +46,10 @@ void gt_engine_used(const struct gt_engine *e, unsigned char *used);
 int gt_engine_spans(const struct gt_engine *e, struct gt_span **out, size_t *n);
 /* NULL when the metric is available, else why not. */
 const char *gt_engine_unavailable(const struct gt_engine *e, size_t metric);
+/* 1 when a counter the metric reads is an estimate (its source rotates
+ * counters over fewer hardware counters and scales the counts): views
+ * mark such values with '~'. Read when shown: sources decide at select. */
+int gt_engine_estimated(const struct gt_engine *e, size_t metric);
 size_t gt_engine_nunresolved(const struct gt_engine *e);
 const struct gt_unresolved *gt_engine_unresolved(const struct gt_engine *e, size_t i);
 

@@ -77,6 +77,12 @@ struct gt_triage_rule {
  * GPU was as a share of time, from its clock cycles or else relative to
  * its max clock, and its clock. */
 enum gt_header_fig { GT_HEADER_BUSY, GT_HEADER_BUSY_MAX, GT_HEADER_CLOCK, GT_HEADER_NFIGS };
+/* A setting for a source: "option SOURCE KEY=VALUE" (e.g. a mips-cm
+ * event qualifier), handed to that source before counting starts. */
+struct gt_source_option {
+    char *source, *key, *value;
+    int line;
+};
 
 struct gt_layout {
     char *file;         /* where it came from, for messages */
@@ -89,6 +95,7 @@ struct gt_layout {
     struct gt_metric_def *metrics; size_t nmetrics;
     struct gt_triage_rule *triage; size_t ntriage;
     int header[GT_HEADER_NFIGS];  /* metric index per figure, -1 none */
+    struct gt_source_option *options; size_t noptions;
     char *text; size_t text_len;  /* the source, kept for caret lines */
 };
 
@@ -97,6 +104,10 @@ struct gt_layout *gt_layout_parse(const char *file, const char *text, size_t len
 /* An embedded layout by name, or else a file by path. */
 struct gt_layout *gt_layout_load(const char *name_or_path, struct gt_diag *d);
 void gt_layout_free(struct gt_layout *l);
+/* Moves src's sections, groups, metrics and options to the end of dst
+ * (src keeps its header and triage rules, and is still freed by the
+ * caller). Fails, changing nothing, when a section key is taken. */
+int  gt_layout_append(struct gt_layout *dst, struct gt_layout *src, struct gt_diag *d);
 
 enum gt_agg gt_layout_agg_for(const struct gt_layout *l, const char *block);
 int  gt_layout_find_metric(const struct gt_layout *l, const char *title);

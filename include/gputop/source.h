@@ -17,6 +17,8 @@ enum {
     GT_SOURCE_CPU,           /* CPU counters beside a GPU source */
     GT_SOURCE_HARDWARE,      /* a real GPU; probed when no --source is given */
     GT_SOURCE_VIRTUAL,       /* simulated or recorded GPU counters */
+    GT_SOURCE_COMPANION,     /* hardware beside a GPU source (mips-cm): reached
+                                through the seam, never probed on its own */
 };
 
 /* What an opened source describes of itself. */
@@ -33,6 +35,8 @@ struct gt_source_info {
                                 not): a damaged capture, ... */
     int self_paced;          /* 1: sample() itself waits for the next record
                                 (replay), so the sampler does not sleep */
+    uint64_t max_interval_ns; /* longest sampling period its counters survive
+                                (32-bit counters wrap); 0 when any will do */
 };
 
 struct gt_source_type {
@@ -62,6 +66,10 @@ struct gt_source_type {
      * start() set, and snap. */
     void (*activity)(const struct gt_source *s, const struct gt_snapshot *snap,
                      char *buf, size_t len);
+    /* Optional, before select: one setting from the layout's 'option'
+     * lines that name this source (KEY=VALUE). Returns 0 or -1 with d set. */
+    int  (*configure)(struct gt_source *s, const char *key, const char *value,
+                      struct gt_diag *d);
 };
 
 struct gt_source {

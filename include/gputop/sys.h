@@ -5,6 +5,7 @@
 
 #include <poll.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -31,6 +32,12 @@ struct gt_sys {
     /* The kernel's page size, for mappings whose length it checks; 0 when
      * the seam does not say (then sysconf(_SC_PAGESIZE)). */
     size_t page_size;
+    /* One 32-bit load or store of a device register mapped with mmap
+     * (/dev/mem): a single volatile access, never merged or split, so a
+     * fake can model each register's side effects (write-1-to-clear,
+     * reset bits). NULL when the seam offers none (treated as ENOSYS). */
+    uint32_t (*reg_read32)(void *ctx, const volatile void *addr);
+    void     (*reg_write32)(void *ctx, volatile void *addr, uint32_t value);
 };
 
 /* The real kernel. */

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "gputop/diag.h"
 #include "gputop/engine.h"
+#include "gputop/export.h"
 #include "gputop/sampler.h"
 #include "gputop/source.h"
 
@@ -21,6 +22,7 @@ struct gt_tui_config {
     const char *section;       /* shown first (gt_layout_find_section); NULL:
                                   the one with the triage line */
     const char *metrics;       /* only metrics matching this glob; NULL: all */
+    struct gt_tap tap;         /* also gets every snapshot taken, evaluated */
 };
 
 /* Runs until 'q' or *stop. Returns 0; 1 when no terminal could be opened

@@ -22,6 +22,7 @@
 #define VARINT_MAX       10
 #define COUNTER_MIN      37          /* bytes of a counter entry with empty strings */
 #define FLAG_HW_NAME     1u
+#define FLAG_ESTIMATED   2u   /* its deltas are estimates (multiplexed counters) */
 
 static const unsigned char magic[MAGIC_LEN] = { 0x89, 'G', 'T', 'C', 'P', '\r', '\n', 0x1a };
 
@@ -368,7 +369,7 @@ static void encode_header(struct bytes *b, const struct gt_source_info *in,
     for (i = 0; i < c->ncounters; i++) {
         const struct gt_counter *k = &c->counters[i];
         put_le(b, (uint64_t)encode_kind(k->kind), 1);
-        put_le(b, k->hw_name ? FLAG_HW_NAME : 0, 1);
+        put_le(b, (k->hw_name ? FLAG_HW_NAME : 0) | (k->estimated ? FLAG_ESTIMATED : 0), 1);
         put_le(b, k->slot, 4);
         put_le(b, k->instances, 4);
         put_le(b, (uint32_t)k->denominator, 4);
@@ -405,9 +406,10 @@ static void decode_counter(struct cur *c, struct gt_counter *k)
 {
     uint64_t kind = get_le(c, 1), flags = get_le(c, 1);
 
-    if (!c->bad && (kind > 2 || (flags & ~(uint64_t)FLAG_HW_NAME)))
+    if (!c->bad && (kind > 2 || (flags & ~(uint64_t)(FLAG_HW_NAME | FLAG_ESTIMATED))))
         c->bad = "a counter has an unknown kind or flag";
     k->kind = kind == 1 ? GT_COUNTER_CONSTANT : kind == 2 ? GT_COUNTER_RATIO : GT_COUNTER_DELTA;
+    k->estimated = !!(flags & FLAG_ESTIMATED);
     k->slot = (uint32_t)get_le(c, 4);
     k->instances = (uint32_t)get_le(c, 4);
     k->denominator = (int32_t)(uint32_t)get_le(c, 4);

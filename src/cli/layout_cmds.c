@@ -4,6 +4,7 @@
 #include "gputop/catalog.h"
 #include "gputop/engine.h"
 #include "gputop/layout.h"
+#include "gputop/mips_cm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,8 @@ static int check_catalog(struct gt_catalog *c, const char *gpu)
         struct gt_amd_device amd = gt_amd_gfx1151_default();
         return gt_amd_catalog_add(c, &amd, GT_AMD_KINDS_ALL);
     }
+    if (strcmp(gpu, "mips-cm") == 0)
+        return gt_mips_cm_catalog(c);
     if (gt_catalog_add_device(c, &d) < 0 ||
         gt_catalog_add(c, GT_MALI_GPU_CLOCK_CYCLES, "front-end", GT_COUNTER_DELTA, 1, 1.0) < 0 ||
         gt_catalog_add(c, GT_MALI_SC_CLOCK_CYCLES, "front-end", GT_COUNTER_DELTA, 1, 1.0) < 0 ||
@@ -63,7 +66,7 @@ static int check_against(const struct gt_layout *l, const char *gpu, FILE *out, 
     size_t i, n;
 
     if (check_catalog(&c, gpu) < 0) {
-        fprintf(err, "gputop: no counter catalogue for GPU '%s' (known: T820, T830, G715, G720, gfx1151)\n", gpu);
+        fprintf(err, "gputop: no counter catalogue for GPU '%s' (known: T820, T830, G715, G720, gfx1151, mips-cm)\n", gpu);
         gt_catalog_free(&c);
         return 1;
     }

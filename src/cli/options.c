@@ -23,27 +23,40 @@ void gt_usage(FILE *out)
 "                            mali[:/dev/maliN][,interface=I]\n"
 "                            sim[:FAMILY][,scene=S][,seed=N]  (the header names\n"
 "                              the scene; FAMILY mali-t8xx|mali-g715|\n"
-"                              mali-g720|amd-gfx1151)\n"
+"                              mali-g720|amd-gfx1151, or mips-cm: a\n"
+"                              coherency manager beside sim's GPU)\n"
+"                            mips-cm[:gcr-base=0x...|default][,overflow=wrap|stop]\n"
+"                              (MIPS coherency manager via /dev/mem, root;\n"
+"                              runs beside a GPU source, like cpu)\n"
 "                            cpu[:cycles=auto|on|off][,clusters=MODE]\n"
 "                            replay:FILE[,speed=1|N|max]\n"
-"                            csv:FILE[,raw][,gpu=T820|T830|G715|G720|gfx1151]\n"
+"                            csv:FILE[,raw][,gpu=T820|T830|G715|G720|gfx1151|\n"
+"                              mips-cm]\n"
 "                              (values as the vendor tools report them;\n"
 "                              raw: hardware deltas, which get the scale)\n"
 "                          a comma may replace the colon: sim,scene=game\n"
 "  --no-cpu                do not add the cpu source beside the GPU source\n"
 "  --list-sources          list the sources and whether they can run here\n"
 "  --probe                 find the Mali GPU, say what it is, test its counters\n"
-"                          and how late the sampler wakes up (1 ms period)\n"
+"                          and how late the sampler wakes up (1 ms period);\n"
+"                          with --source mips-cm: the CM's revision, base,\n"
+"                          counters and register state, read only\n"
 "  --layout NAME|FILE      use a built-in layout or a layout file\n"
 "  --list-layouts          list the built-in layouts and the devices they match\n"
 "  --check-layout FILE     parse a layout, compile it, list unresolved counters\n"
 "  --gpu NAME              with --check-layout: the counter catalogue to use\n"
-"                          (T820, T830, G715, G720, gfx1151; default: the\n"
+"                          (T820, T830, G715, G720, gfx1151, mips-cm; default: the\n"
 "                          layout's own)\n"
 "Sampling:\n"
 "  -i, --interval TIME     sample period, 1ms..10s (default 100ms; a bare number\n"
 "                          is milliseconds)\n"
 "  --record FILE           also write every raw sample to a capture file\n"
+"Exports (beside the dashboard or batch output):\n"
+"  --serve ADDR:PORT       Prometheus metrics at http://ADDR:PORT/metrics; the\n"
+"                          address is 127.0.0.1 unless given (:9100, [::1]:9100)\n"
+"  --trace FILE            write a Trace Event Format timeline for\n"
+"                          ui.perfetto.dev or chrome://tracing (converts a\n"
+"                          capture with --source replay:CAP --trace FILE)\n"
 "Dashboard:\n"
 "  -r, --refresh TIME      screen refresh period, 10ms..10s (default 250ms, i.e.\n"
 "                          4 Hz; a bare number is milliseconds)\n"
@@ -51,7 +64,8 @@ void gt_usage(FILE *out)
 "  --no-mouse              do not take mouse clicks on the section tabs\n"
 "Batch output (automatic when stdout is not a terminal):\n"
 "  -b, --batch             print records instead of the dashboard\n"
-"  -f, --format FMT        text, csv or json (JSON Lines; default text)\n"
+"  -f, --format FMT        text, csv, json (JSON Lines; default text) or none\n"
+"                          (no records: for --serve or --trace alone)\n"
 "  -n, --count N           stop after N records; exit 1 if fewer than N had data\n"
 "  -d, --duration TIME     stop after TIME (a bare number is seconds)\n"
 "  --section NAME|KEY      only this section (hotkey, title or unique prefix);\n"
@@ -105,6 +119,8 @@ static int parse_format(const char *s, enum gt_batch_format *f)
         *f = GT_FORMAT_CSV;
     else if (strcmp(s, "json") == 0 || strcmp(s, "jsonl") == 0)
         *f = GT_FORMAT_JSON;
+    else if (strcmp(s, "none") == 0)
+        *f = GT_FORMAT_NONE;
     else
         return -1;
     return 0;
@@ -113,7 +129,7 @@ static int parse_format(const char *s, enum gt_batch_format *f)
 enum {
     OPT_LAYOUT = 256, OPT_LIST_LAYOUTS, OPT_CHECK_LAYOUT, OPT_GPU, OPT_SOURCE, OPT_NO_CPU,
     OPT_LIST_SOURCES, OPT_RECORD, OPT_SECTION, OPT_METRICS, OPT_PER_SECOND,
-    OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PROBE, OPT_PRECISION, OPT_PER_CORE,
+    OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PROBE, OPT_PRECISION, OPT_PER_CORE, OPT_SERVE, OPT_TRACE,
 };
 
 static const struct option longopts[] = {
@@ -129,6 +145,8 @@ static const struct option longopts[] = {
     { "probe", no_argument, 0, OPT_PROBE },
     { "interval", required_argument, 0, 'i' },
     { "record", required_argument, 0, OPT_RECORD },
+    { "serve", required_argument, 0, OPT_SERVE },
+    { "trace", required_argument, 0, OPT_TRACE },
     { "batch", no_argument, 0, 'b' },
     { "format", required_argument, 0, 'f' },
     { "count", required_argument, 0, 'n' },
@@ -218,6 +236,8 @@ static int one_option(struct gt_options *o, int c, const char *arg, const char *
     case OPT_GPU: o->gpu = arg; return 0;
     case OPT_NO_CPU: o->no_cpu = 1; return 0;
     case OPT_RECORD: o->record = arg; return 0;
+    case OPT_SERVE: o->serve = arg; return 0;
+    case OPT_TRACE: o->trace = arg; return 0;
     case OPT_SECTION: o->out.section = arg; return 0;
     case OPT_METRICS: o->out.pattern = arg; return 0;
     case OPT_PER_SECOND: o->out.per_second = 1; return 0;
@@ -236,7 +256,7 @@ static int one_option(struct gt_options *o, int c, const char *arg, const char *
         return 0;
     case 'f':
         return parse_format(arg, &o->out.format) == 0 ? 0
-             : bad_value(err, opt, arg, "not text, csv or json");
+             : bad_value(err, opt, arg, "not text, csv, json or none");
     case 'n':
         return parse_count(arg, &o->out.count) == 0 ? 0
              : bad_value(err, opt, arg, "not a positive whole number");

@@ -6,6 +6,7 @@
 #include "gputop/engine.h"
 #include "gputop/kbase.h"
 #include "gputop/layout.h"
+#include "gputop/mips_cm.h"
 #include "gputop/sampler.h"
 #include "gputop/source.h"
 
@@ -182,6 +183,11 @@ int gt_cmd_probe(const struct gt_options *o, const struct gt_sys *sys, FILE *out
     char path[32];
     int i, found = 0, status = 1;
 
+    for (i = 0; i < o->nsources; i++) {
+        const char *spec = o->sources[i];
+        if (gt_source_name_len(spec) == 7 && strncmp(spec, "mips-cm", 7) == 0)
+            return gt_mips_cm_probe(spec[7] ? spec + 8 : "", sys, out);
+    }
     for (i = 0; i < o->nsources; i++)
         if (strncmp(o->sources[i], "mali:", 5) == 0) {
             char p[64];

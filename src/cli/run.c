@@ -1,9 +1,11 @@
 /* Running gputop: open the sources, merge their catalogues, compile the
  * layout, start the sampler and hand the snapshots to a view. */
+#include "beside.h"
 #include "gputop/batch.h"
 #include "gputop/capture.h"
 #include "gputop/cli.h"
 #include "gputop/engine.h"
+#include "gputop/export.h"
 #include "gputop/layout.h"
 #include "gputop/sampler.h"
 #include "gputop/source.h"
@@ -22,6 +24,7 @@ struct run {
     struct gt_engine *engine;
     struct gt_sampler *sampler;
     struct gt_capture_writer *recorder;
+    struct gt_exports *exports;   /* --serve, --trace */
 };
 
 int gt_cmd_list_sources(FILE *out)
@@ -48,7 +51,8 @@ static const struct gt_sys *sys_for(const struct gt_options *o, const char *spec
 
     snprintf(name, sizeof(name), "%.*s", (int)gt_source_name_len(spec), spec);
     t = gt_source_type_find(name);
-    return t && t->kind == GT_SOURCE_HARDWARE && o->sys ? o->sys : gt_sys_real();
+    return t && (t->kind == GT_SOURCE_HARDWARE || t->kind == GT_SOURCE_COMPANION) && o->sys
+           ? o->sys : gt_sys_real();
 }
 
 static int open_one(const struct gt_options *o, struct run *r, const char *spec)
@@ -155,19 +159,22 @@ static int load_layout(const struct gt_options *o, struct run *r)
 {
     const char *name = o->layout;
     struct gt_diag d;
+    char first[64];
     size_t i;
 
+    /* a capture's layout field may list the layouts beside its own */
     for (i = 0; !name && i < r->nsrc; i++)
-        if (r->src[i]->info.layout[0])
-            name = r->src[i]->info.layout;
+        if (sscanf(r->src[i]->info.layout, "%63s", first) == 1)
+            name = first;
     if (!name) {
         fprintf(stderr, "gputop: the source names no layout; choose one with --layout "
                         "(see --list-layouts)\n");
         return -1;
     }
     r->layout = gt_layout_load(name, &d);
-    if (!r->layout) {
-        gt_report_diag(stderr, &d);
+    if (!r->layout || gt_beside_append_layouts(r->layout, r->src, r->nsrc) < 0) {
+        if (!r->layout)
+            gt_report_diag(stderr, &d);
         return -1;
     }
     r->engine = gt_engine_new(r->layout, &r->merged);
@@ -196,12 +203,17 @@ static int select_counters(const struct gt_options *o, struct run *r)
         fprintf(stderr, "gputop: out of memory\n");
         return -1;
     }
+    if (gt_beside_configure(r->layout, r->src, r->nsrc) < 0) {
+        free(used);
+        return -1;
+    }
     gt_engine_used(r->engine, used);
     for (i = 0; i < r->nsrc; i++) {
         struct gt_source *s = r->src[i];
         /* A capture keeps everything a simulated GPU counts, so that it
          * replays under any layout; hardware is limited either way. */
-        if (s->type->select && !(o->record && s->type->kind != GT_SOURCE_HARDWARE)) {
+        if (s->type->select && !(o->record && s->type->kind != GT_SOURCE_HARDWARE &&
+                                 s->type->kind != GT_SOURCE_COMPANION)) {
             gt_diag_clear(&d);
             if (s->type->select(s, used + base, &d) < 0) {
                 gt_report_diag(stderr, &d);
@@ -212,6 +224,7 @@ static int select_counters(const struct gt_options *o, struct run *r)
         base += s->catalog.ncounters;
     }
     free(used);
+    gt_beside_copy_estimated(&r->merged, r->src, r->nsrc);
     return 0;
 }
 
@@ -225,12 +238,14 @@ static int record_sample(void *arg, const struct gt_snapshot *s, struct gt_diag 
  * merged one, so CPU counters recorded beside it replay too. */
 static int open_recorder(const struct gt_options *o, struct run *r)
 {
+    struct gt_source_info info;
     struct gt_diag d;
 
     if (!o->record)
         return 0;
+    gt_beside_capture_info(&info, r->src, r->nsrc);
     gt_diag_clear(&d);
-    r->recorder = gt_capture_create(o->record, &r->src[0]->info, &r->merged, &d);
+    r->recorder = gt_capture_create(o->record, &info, &r->merged, &d);
     if (!r->recorder) {
         gt_report_diag(stderr, &d);
         return -1;
@@ -297,7 +312,7 @@ static int start_sampler(const struct gt_options *o, struct run *r, int lossless
     cfg.nsources = r->nsrc;
     cfg.slot_offset = r->offset;
     cfg.nslots = r->merged.nslots;
-    cfg.interval_ns = o->interval_ns;
+    cfg.interval_ns = gt_beside_interval(o->interval_ns, r->src, r->nsrc);
     cfg.lossless = lossless;
     cfg.on_sample = r->recorder ? record_sample : NULL;
     cfg.arg = r->recorder;
@@ -346,12 +361,44 @@ static int run_dashboard(const struct gt_options *o, struct run *r, volatile sig
     cfg.no_mouse = o->no_mouse;
     cfg.section = o->out.section;
     cfg.metrics = o->out.pattern;
+    cfg.tap = gt_exports_tap(r->exports);
     gt_diag_clear(&d);
     res = gt_tui_run(&cfg, stop, &d);
     if (res == 1)
         fprintf(stderr, "gputop: %s; printing text records instead (on Android use "
                         "'adb shell -t' for a terminal)\n", d.msg);
     else if (res < 0)
+        fprintf(stderr, "gputop: %s\n", d.msg);
+    return res;
+}
+
+/* After the sampler: the server reads its counters. The address goes to
+ * stderr, so that a port chosen by the system (":0") can be found. */
+static int start_exports(const struct gt_options *o, struct run *r)
+{
+    struct gt_diag d;
+
+    gt_diag_clear(&d);
+    r->exports = gt_exports_start(o->serve, o->trace, r->layout, r->engine, r->src, r->nsrc,
+                                  r->sampler, &d);
+    if (!r->exports) {
+        fprintf(stderr, "gputop: %s\n", d.msg);
+        return -1;
+    }
+    if (o->serve)
+        fprintf(stderr, "gputop: serving Prometheus metrics at %s\n", gt_exports_url(r->exports));
+    return 0;
+}
+
+static int finish_exports(struct run *r)
+{
+    struct gt_diag d;
+    int res;
+
+    gt_diag_clear(&d);
+    res = gt_exports_finish(r->exports, &d);
+    r->exports = NULL;
+    if (res < 0)
         fprintf(stderr, "gputop: %s\n", d.msg);
     return res;
 }
@@ -372,6 +419,7 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
 {
     struct run r;
     struct gt_diag d;
+    struct gt_batch_opts out = o->out;
     int status = 1, batch = o->batch || !isatty(STDOUT_FILENO);
 
     memset(&r, 0, sizeof(r));
@@ -379,7 +427,7 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
         select_counters(o, &r) < 0 || open_recorder(o, &r) < 0)
         goto out;
     /* Recorded sources replayed into a pipe keep every sample apart. */
-    if (start_sampler(o, &r, batch && any_self_paced(&r)) < 0)
+    if (start_sampler(o, &r, batch && any_self_paced(&r)) < 0 || start_exports(o, &r) < 0)
         goto out;
     if (!batch) {
         int res = run_dashboard(o, &r, stop);
@@ -389,13 +437,16 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
         }
     }
     gt_diag_clear(&d);
-    if (gt_batch_run(stdout, r.sampler, r.engine, r.layout, r.src, r.nsrc, &o->out, stop, &d) != 0) {
+    out.tap = gt_exports_tap(r.exports);
+    if (gt_batch_run(stdout, r.sampler, r.engine, r.layout, r.src, r.nsrc, &out, stop, &d) != 0) {
         fprintf(stderr, "gputop: %s\n", d.msg);
         goto out;
     }
     status = 0;
 out:
     gt_sampler_stop(r.sampler);
+    if (finish_exports(&r) < 0)
+        status = 1;
     if (close_recorder(&r) < 0)
         status = 1;
     report_early_ends(&r);

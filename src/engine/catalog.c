@@ -226,6 +226,7 @@ int gt_catalog_merge(struct gt_catalog *dst, const struct gt_catalog *src)
         k->scale = s->scale;
         k->value = s->value;
         k->hw_index = s->hw_index;
+        k->estimated = s->estimated;
         k->denominator = s->denominator >= 0 ? (int)base + s->denominator : -1;
         if (s->hw_name && !(k->hw_name = strdup(s->hw_name)))
             return -1;

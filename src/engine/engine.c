@@ -470,6 +470,20 @@ const char *gt_engine_unavailable(const struct gt_engine *e, size_t metric)
     return metric < e->nmetrics ? e->m[metric].reason : "no such metric";
 }
 
+int gt_engine_estimated(const struct gt_engine *e, size_t metric)
+{
+    const struct gt_expr *x;
+    size_t i;
+    int k;
+
+    if (metric >= e->nmetrics || !(x = e->l->metrics[metric].expr))
+        return 0;
+    for (i = 0; i < gt_expr_nrefs(x); i++)
+        if ((k = gt_catalog_find(e->c, gt_expr_ref_name(x, i))) >= 0 && e->c->counters[k].estimated)
+            return 1;
+    return 0;
+}
+
 size_t gt_engine_nunresolved(const struct gt_engine *e) { return e->nunres; }
 
 const struct gt_unresolved *gt_engine_unresolved(const struct gt_engine *e, size_t i)

@@ -266,6 +266,25 @@ static int do_aggregate(struct parse *p, const struct line *ln)
     return 0;
 }
 
+static int do_option(struct parse *p, const struct line *ln)
+{
+    const char *w[3], *eq;
+    size_t wl[3], n = words(ln, w, wl, 3);
+    struct gt_source_option *o;
+
+    eq = n == 2 ? memchr(w[1], '=', wl[1]) : NULL;
+    if (!eq || eq == w[1])
+        return fail(p, ln->no, col_of(ln, ln->kw) + 6, "'option' takes a source name and KEY=VALUE");
+    if (grow(&p->l->options, p->l->noptions, sizeof(*o)) < 0)
+        return oom(p, ln);
+    o = &p->l->options[p->l->noptions++];
+    o->line = ln->no;
+    o->source = dup_n(w[0], wl[0]);
+    o->key = dup_n(w[1], (size_t)(eq - w[1]));
+    o->value = dup_n(eq + 1, wl[1] - (size_t)(eq - w[1]) - 1);
+    return o->source && o->key && o->value ? 0 : oom(p, ln);
+}
+
 static int do_version(struct parse *p, const struct line *ln)
 {
     if (ln->vallen == 1 && ln->val[0] == '1')
@@ -728,6 +747,8 @@ static int statement(struct parse *p, const struct line *ln)
         return header_only(p, ln) < 0 ? -1 : do_match(p, ln);
     if (keyword_is(ln, "aggregate"))
         return header_only(p, ln) < 0 ? -1 : do_aggregate(p, ln);
+    if (keyword_is(ln, "option"))
+        return header_only(p, ln) < 0 ? -1 : do_option(p, ln);
     if (keyword_is(ln, "gputop-layout"))
         return fail(p, ln->no, 1, "'gputop-layout' must be the first statement, once");
     if (keyword_is(ln, "section"))

@@ -115,6 +115,12 @@ void gt_layout_free(struct gt_layout *l)
     for (i = 0; i < l->naggs; i++)
         free(l->aggs[i].block);
     free(l->aggs);
+    for (i = 0; i < l->noptions; i++) {
+        free(l->options[i].source);
+        free(l->options[i].key);
+        free(l->options[i].value);
+    }
+    free(l->options);
     for (i = 0; i < l->nsections; i++)
         free(l->sections[i].title);
     free(l->sections);

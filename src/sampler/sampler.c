@@ -94,6 +94,20 @@ static int copy_spans(struct gt_sampler *s, const struct gt_sampler_config *cfg)
     return 0;
 }
 
+/* No longer than every source allows (32-bit counters that would wrap
+ * twice, mips-cm); the sources' info is fixed once they are open. */
+static uint64_t source_cap(const struct gt_sampler_config *cfg, uint64_t ns)
+{
+    size_t i;
+
+    for (i = 0; i < cfg->nsources; i++) {
+        uint64_t max = cfg->sources[i]->info.max_interval_ns;
+        if (max && ns > max)
+            ns = max;
+    }
+    return ns;
+}
+
 struct gt_sampler *gt_sampler_new(const struct gt_sampler_config *cfg)
 {
     struct gt_sampler *s = calloc(1, sizeof(*s));
@@ -104,7 +118,7 @@ struct gt_sampler *gt_sampler_new(const struct gt_sampler_config *cfg)
     s->cfg = *cfg;
     s->cfg.spans = NULL;
     s->wake_fd = -1;
-    s->interval_ns = cfg->interval_ns;
+    s->interval_ns = source_cap(cfg, cfg->interval_ns);
     s->src = calloc(cfg->nsources ? cfg->nsources : 1, sizeof(*s->src));
     if (!s->src || copy_spans(s, cfg) < 0 || gt_snapshot_init(&s->back, cfg->nslots) < 0 ||
         gt_snapshot_init(&s->front, cfg->nslots) < 0) {
@@ -491,6 +505,7 @@ void gt_sampler_set_interval(struct gt_sampler *s, uint64_t ns)
         ns = GT_INTERVAL_MIN_NS;
     if (ns > GT_INTERVAL_MAX_NS)
         ns = GT_INTERVAL_MAX_NS;
+    ns = source_cap(&s->cfg, ns);
     pthread_mutex_lock(&s->lock);
     s->interval_ns = ns;
     pthread_mutex_unlock(&s->lock);

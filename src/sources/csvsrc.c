@@ -4,6 +4,7 @@
  * Values are taken as the vendor tools report them, their scale already
  * applied; with the raw option they are hardware deltas and get it. */
 #include "gputop/amd_gfx1151.h"
+#include "gputop/mips_cm.h"
 #include "gputop/source.h"
 
 #include <errno.h>
@@ -266,6 +267,29 @@ static size_t distance(const char *a, const char *b)
     return row[lb];
 }
 
+/* The Mali tables, then the MIPS coherency manager's (gpu=mips-cm). */
+static const struct gt_counter_table *table_at(size_t i)
+{
+    const struct gt_counter_table *t = gt_counter_table_at(i);
+
+    if (t)
+        return t;
+    return gt_counter_table_at(i - 1) ? gt_mips_cm_counter_table() : NULL;
+}
+
+static const struct gt_counter_table *table_find(const char *gpu)
+{
+    return strcasecmp(gpu, "mips-cm") == 0 ? gt_mips_cm_counter_table() : gt_counter_table_find(gpu);
+}
+
+static void gpu_label(char *out, size_t len, const struct gt_counter_table *t)
+{
+    if (t == gt_mips_cm_counter_table())
+        snprintf(out, len, "MIPS coherency manager");
+    else
+        snprintf(out, len, "Mali-%s", t->gpu);
+}
+
 static const char *closest_name(const char *name, int amd)
 {
     const struct gt_counter_table *t;
@@ -277,7 +301,7 @@ static const char *closest_name(const char *name, int amd)
             bd = dd;
             best = gt_amd_gfx1151_counters[i].name;
         }
-    for (i = 0; !amd && (t = gt_counter_table_at(i)) != NULL; i++)
+    for (i = 0; !amd && (t = table_at(i)) != NULL; i++)
         for (j = 0; j < t->ndefs; j++)
             if ((dd = distance(name, t->defs[j].name)) < bd) {
                 bd = dd;
@@ -307,7 +331,7 @@ static const struct gt_counter_def *any_def(const char *name)
     const struct gt_counter_def *def;
     size_t i;
 
-    for (i = 0; (t = gt_counter_table_at(i)) != NULL; i++)
+    for (i = 0; (t = table_at(i)) != NULL; i++)
         if ((def = table_def(t, name)) != NULL)
             return def;
     return NULL;
@@ -487,6 +511,8 @@ static const char *family_of(const char *gpu)
         return "mali-g715";
     if (strcasecmp(gpu, "G720") == 0)
         return "mali-g720";
+    if (strcasecmp(gpu, "mips-cm") == 0)
+        return "mips-cm";
     return "";
 }
 
@@ -501,7 +527,7 @@ static const struct gt_counter_table *best_table(const struct csv *c, char *gpu_
 
     gpu_names[0] = '\0';
     *ambiguous = 0;
-    for (i = 0; (t = gt_counter_table_at(i)) != NULL; i++) {
+    for (i = 0; (t = table_at(i)) != NULL; i++) {
         for (g = n = 0; g < c->ngroups; g++)
             n += c->groups[g].kind != G_CPU && table_def(t, c->groups[g].name) != NULL;
         if (n == 0 || n < most)
@@ -510,7 +536,7 @@ static const struct gt_counter_table *best_table(const struct csv *c, char *gpu_
             most = n;
             best = t;
             *ambiguous = 0;
-            snprintf(gpu_names, len, "Mali-%s", t->gpu);
+            gpu_label(gpu_names, len, t);
             continue;
         }
         *ambiguous |= strcmp(family_of(t->gpu), family_of(best->gpu)) != 0;
@@ -603,10 +629,10 @@ static const struct gt_counter_table *pick_table(const struct csv *c, char *gpu,
 
     if (!c->gpu[0])
         return best_table(c, gpu, len, ambiguous);
-    t = gt_counter_table_find(c->gpu);
+    t = table_find(c->gpu);
     *ambiguous = 0;
     if (t)
-        snprintf(gpu, len, "Mali-%s", t->gpu);
+        gpu_label(gpu, len, t);
     return t;
 }
 
@@ -783,7 +809,7 @@ static const char *list_gpus(char *buf, size_t len)
     size_t i, n = 0;
 
     buf[0] = '\0';
-    for (i = 0; (t = gt_counter_table_at(i)) != NULL && n + strlen(t->gpu) + 3 < len; i++)
+    for (i = 0; (t = table_at(i)) != NULL && n + strlen(t->gpu) + 3 < len; i++)
         n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", t->gpu);
     if (n + 10 < len)
         snprintf(buf + n, len - n, ", gfx1151");
@@ -855,7 +881,7 @@ static int csv_open(struct gt_source *s, const char *args, struct gt_diag *d)
     }
     if (gt_args_get(args, "gpu", c->gpu, sizeof(c->gpu)))
         c->amd = strcasecmp(c->gpu, "gfx1151") == 0;
-    if (c->gpu[0] && !c->amd && !gt_counter_table_find(c->gpu)) {
+    if (c->gpu[0] && !c->amd && !table_find(c->gpu)) {
         char known[128];
         gt_diag_set(d, "csv: unknown gpu '%s' (known: %s)", c->gpu, list_gpus(known, sizeof(known)));
         csv_close(s);
@@ -930,7 +956,7 @@ static int csv_available(const struct gt_sys *sys, char *why, size_t len)
 const struct gt_source_type gt_source_csv = {
     .name = "csv",
     .help = "counter values from a CSV file as the vendor tools export them: "
-            "csv:FILE[,raw][,gpu=T820|T830|G715|G720|gfx1151] (gputop-capture(5))",
+            "csv:FILE[,raw][,gpu=T820|T830|G715|G720|gfx1151|mips-cm] (gputop-capture(5))",
     .kind = GT_SOURCE_VIRTUAL,
     .available = csv_available,
     .open = csv_open,

@@ -10,6 +10,7 @@ extern const struct gt_source_type gt_source_sim;
 extern const struct gt_source_type gt_source_cpu;
 extern const struct gt_source_type gt_source_replay;
 extern const struct gt_source_type gt_source_csv;
+extern const struct gt_source_type gt_source_mips_cm;
 
 /* Hardware sources first: with no --source, the first that opens wins. */
 const struct gt_source_type *const gt_source_types[] = {
@@ -18,6 +19,7 @@ const struct gt_source_type *const gt_source_types[] = {
     &gt_source_cpu,
     &gt_source_replay,
     &gt_source_csv,
+    &gt_source_mips_cm,
     NULL,
 };
 

@@ -1140,7 +1140,7 @@ static int parse_args(struct sim *m, const char *args, struct gt_diag *d)
     m->fam = &families[NFAMILIES - 1];
     if (gt_args_get(args, "", buf, sizeof(buf)) && !(m->fam = find_family(buf))) {
         gt_diag_set(d, "sim: unknown GPU family '%s' (known: mali-t8xx, mali-g715, mali-g720, "
-                    "amd-gfx1151)",
+                    "amd-gfx1151, mips-cm)",
                     buf);
         return -1;
     }
@@ -1219,20 +1219,26 @@ static void sim_close(struct gt_source *s)
 }
 
 extern const struct gt_source_type gt_source_sim_amd;
+extern const struct gt_source_type gt_source_sim_cm;
 
 static int sim_open(struct gt_source *s, const char *args, struct gt_diag *d)
 {
     struct gt_device_desc dev = { NULL, 0, 0, 0, 0 };
     struct sim *m;
-    char fam[32];
+    char fam[32] = "";
 
     /* Other vendors' families live in their own files (sim_amd.c). */
     if (gt_args_get(args, "", fam, sizeof(fam)) && strcmp(fam, "amd-gfx1151") == 0) {
         s->type = &gt_source_sim_amd;
         return gt_source_sim_amd.open(s, args, d);
     }
+    /* Not a GPU: the coherency-manager model (src/sources/mips/sim_cm.c)
+     * takes the source over. */
+    if (fam[0] && strcmp(fam, "mips-cm") == 0) {
+        s->type = &gt_source_sim_cm;
+        return s->type->open(s, args, d);
+    }
     m = calloc(1, sizeof(*m));
-
     if (!m) {
         gt_diag_set(d, "sim: out of memory");
         return -1;
@@ -1344,7 +1350,7 @@ static int sim_available(const struct gt_sys *sys, char *why, size_t len)
 const struct gt_source_type gt_source_sim = {
     .name = "sim",
     .help = "simulated GPU: sim[:mali-t8xx|mali-g715|mali-g720|amd-gfx1151][,scene=NAME]"
-            "[,seed=N][,step=NS]",
+            "[,seed=N][,step=NS]; sim:mips-cm a MIPS coherency manager",
     .kind = GT_SOURCE_VIRTUAL,
     .available = sim_available,
     .open = sim_open,

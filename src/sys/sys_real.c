@@ -80,6 +80,18 @@ static int real_perf_event_open(void *ctx, struct perf_event_attr *attr, pid_t p
     return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
+static uint32_t real_reg_read32(void *ctx, const volatile void *addr)
+{
+    (void)ctx;
+    return *(const volatile uint32_t *)addr;
+}
+
+static void real_reg_write32(void *ctx, volatile void *addr, uint32_t value)
+{
+    (void)ctx;
+    *(volatile uint32_t *)addr = value;
+}
+
 static const struct gt_sys real_sys = {
     .ctx = NULL,
     .open = real_open,
@@ -92,6 +104,8 @@ static const struct gt_sys real_sys = {
     .root = "",
     .perf_event_open = real_perf_event_open,
     .pread = real_pread,
+    .reg_read32 = real_reg_read32,
+    .reg_write32 = real_reg_write32,
 };
 
 const struct gt_sys *gt_sys_real(void)

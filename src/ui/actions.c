@@ -61,8 +61,9 @@ static void change_interval(struct tui *t, int dir)
     else if (dir > 0 && i > 0)
         i--;
     gt_sampler_set_interval(t->cfg->sampler, steps_ms[i] * 1000000ull);
+    /* read back: a source may cap it (mips-cm's 32-bit counters) */
     snprintf(t->message, sizeof(t->message), " sampling every %llu ms",
-             (unsigned long long)steps_ms[i]);
+             (unsigned long long)(gt_sampler_interval(t->cfg->sampler) / 1000000ull));
 }
 
 static int contains_nocase(const char *hay, const char *needle)

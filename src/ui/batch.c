@@ -269,6 +269,11 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+void gt_json_string(FILE *f, const char *s)
+{
+    json_string(f, s);
+}
+
 static void json_number(FILE *f, double v, int digits)
 {
     char buf[40];
@@ -365,6 +370,8 @@ static void json_meta(FILE *f, const struct gt_layout *l, const struct gt_engine
             json_string(f, gt_engine_instance_name(e, cols[i].metric, (uint32_t)cols[i].instance,
                                                    0, name, sizeof(name)));
         }
+        if (gt_engine_estimated(e, cols[i].metric))
+            fputs(",\"estimated\":true", f);
         if (why) {
             fputs(",\"unavailable\":", f);
             json_string(f, why);
@@ -551,9 +558,12 @@ static void write_text(const struct writer *w, const struct gt_snapshot *s, cons
             fputc('\n', w->f);
             last_group = m->group;
         }
-        format_value(num, sizeof(num), v, w->o->digits);
+        /* '~': an estimate from multiplexed counters */
+        num[0] = '~';
+        format_value(num + 1, sizeof(num) - 1, v, w->o->digits);
         unit_of(unit, sizeof(unit), unit_metric(w->l, &w->cols[i]), w->o->per_second);
-        text_metric(w, w->cols[i].title, isnan(v) ? "-" : num, unit);
+        text_metric(w, w->cols[i].title,
+                    isnan(v) ? "-" : num + !gt_engine_estimated(w->e, w->cols[i].metric), unit);
     }
     fputc('\n', w->f);
 }
@@ -599,6 +609,8 @@ static void write_record(const struct writer *w, const struct gt_snapshot *s, co
     char num[40];
     size_t i;
 
+    if (w->o->format == GT_FORMAT_NONE)
+        return;
     if (w->o->format == GT_FORMAT_TEXT) {
         write_text(w, s, vals);
         return;
@@ -665,6 +677,8 @@ static void write_no_data(const struct writer *w, const struct gt_snapshot *s)
     char num[40];
     size_t i;
 
+    if (w->o->format == GT_FORMAT_NONE)
+        return;
     if (w->o->format == GT_FORMAT_TEXT) {
         fprintf(w->f, "t=%.3f s  interval %.1f ms  no data: %s (retrying)\n\n",
                 record_time(w, s), gt_engine_seconds(s) * 1e3, w->error);
@@ -810,9 +824,13 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
         if (snap.missing) {
             report_no_data(&w, s, &snap, &in_run);
             write_no_data(&w, &snap);
+            if (o->tap.fn)
+                o->tap.fn(o->tap.arg, &snap, vals);
         } else {
             in_run = 0;
             gt_engine_eval(e, &snap, vals);
+            if (o->tap.fn)
+                o->tap.fn(o->tap.arg, &snap, vals);
             write_record(&w, &snap, vals);
             good++;
         }

@@ -6,6 +6,7 @@
 #include "gputop/history.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,13 @@ static void take_sample(struct tui *t)
     if (r <= 0)
         return;
     gt_engine_eval(t->cfg->engine, &t->snap, t->vals);
+    /* An interval in which a source had no data (it failed, or waits to
+     * be retried) shows as no data, as in batch output, never as zeros. */
+    if (t->snap.missing)
+        for (i = 0; i < t->l->nmetrics; i++)
+            t->vals[i] = NAN;
+    if (t->cfg->tap.fn)
+        t->cfg->tap.fn(t->cfg->tap.arg, &t->snap, t->vals);
     t->have_data = 1;
     for (i = 0; i < t->l->nmetrics; i++) {
         t->vals[i] = tui_per_interval(t, i, t->vals[i]);

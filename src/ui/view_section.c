@@ -111,6 +111,9 @@ void tui_value_text(const struct tui *t, size_t m, double v, char *buf, size_t l
     size_t num;
 
     gt_text_init(&s, buf, len);
+    /* '~': an estimate from multiplexed counters */
+    if (!isnan(v) && gt_engine_estimated(t->cfg->engine, m))
+        gt_text_add(&s, "~");
     if (md->show == GT_SHOW_PERCENT) {
         if (isnan(v)) {
             gt_text_add(&s, "-");

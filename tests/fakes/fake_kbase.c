@@ -420,7 +420,9 @@ static int legacy_ioctl(struct fake_kbase *fk, struct file *r, unsigned long req
         put(arg, 0, 4, r->bufsize);
         return 0;
     case 0x4004BE10ul:
-        if (fk->suspended > 0) {
+        if (fk->suspend_after > 0) {
+            fk->suspend_after--;
+        } else if (fk->suspended > 0) {
             fk->suspended--;
             if (fk->cfg.old_dump)
                 return fail(EBUSY);
@@ -726,5 +728,11 @@ const struct fk_stats *fk_stats(const struct fake_kbase *fk)
 
 void fk_suspend(struct fake_kbase *fk, int n)
 {
+    fk->suspended = n;
+}
+
+void fk_suspend_after(struct fake_kbase *fk, int after, int n)
+{
+    fk->suspend_after = after;
     fk->suspended = n;
 }

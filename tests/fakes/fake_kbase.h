@@ -74,6 +74,8 @@ void fk_fill_ring(struct fake_kbase *fk);     /* queue dumps until every reader'
 /* The GPU is suspended for the next n legacy DUMP calls; an old_dump
  * kernel refuses them with EBUSY, a newer one dumps as usual. */
 void fk_suspend(struct fake_kbase *fk, int n);
+/* The same after the next `after` DUMP calls have passed. */
+void fk_suspend_after(struct fake_kbase *fk, int after, int n);
 
 struct fk_stats {
     int version_checks, set_flags, gpuprops_calls, reader_setups, enum_infos, kinstr_setups;

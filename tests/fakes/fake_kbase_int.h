@@ -49,6 +49,7 @@ struct fake_kbase {
     uint32_t state[4][MAXINST];
     uint64_t now, step, cyc_top, cyc_shader;
     int lost, suspended;
+    int suspend_after;          /* DUMP calls that pass before a suspension */
     struct file files[NFILES];
 };
 

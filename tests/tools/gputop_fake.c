@@ -6,7 +6,8 @@
  * carries. Kernel variants go among the counters too: no-cycles (a legacy
  * reader without the _WITH_CYCLES forms), values=64, mask=0x177,
  * enum=fls|N (shader instances ENUM_INFO reports), idx=physical|dense,
- * page=16384, old-mmap, max-buffers=N, old-dump. */
+ * page=16384, old-mmap, max-buffers=N, old-dump; suspend:K:N suspends the
+ * GPU for N legacy DUMP calls after the next K. */
 #include "gputop/cli.h"
 #include "fakes/fake_kbase.h"
 
@@ -88,6 +89,10 @@ static int set_counter(struct fake_kbase *fk, const char *spec)
         return 0;   /* a kernel option, taken before the fake was made */
     if (sscanf(spec, "cycles=%llu:%llu", &top, &shader) == 2) {
         fk_set_cycles(fk, top, shader);
+        return 0;
+    }
+    if (sscanf(spec, "suspend:%u:%u", &inst, &index) == 2) {
+        fk_suspend_after(fk, (int)inst, (int)index);
         return 0;
     }
     if (sscanf(spec, "%d:%u:%u=%llu", &block, &inst, &index, &delta) != 4)

@@ -1,0 +1,119 @@
+/* Exports for other tools: the latest values as a Prometheus scrape
+ * (--serve) and the run as a Trace Event Format timeline (--trace). */
+#ifndef GPUTOP_EXPORT_H
+#define GPUTOP_EXPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gputop/diag.h"
+#include "gputop/engine.h"
+#include "gputop/layout.h"
+#include "gputop/sampler.h"
+#include "gputop/snapshot.h"
+#include "gputop/source.h"
+
+/* What a view hands every snapshot it evaluated to, on its own thread:
+ * vals[nmetrics] as gt_engine_eval gave them (counts per interval). */
+struct gt_tap {
+    void (*fn)(void *arg, const struct gt_snapshot *s, const double *vals);
+    void *arg;
+};
+
+/* ---- names ---- */
+
+/* "GPU activity" + "Fragment queue active" + "%" -> a Prometheus metric
+ * name: gputop_<section>_<title>[_<unit>][_total], snake case, [a-z0-9_]
+ * only; the unit is left out when the title already ends with it.
+ * counter: 1 for counts (cumulative, "_total"). */
+void gt_prom_name(char *buf, size_t len, const char *section, const char *title,
+                  const char *unit, int counter);
+
+/* The unit's triage verdict for these values ("texture-bound"), NULL when
+ * no unit rule has data or the winning rule has none; *unit_rule, if not
+ * NULL, gets the winning rule's index or -1. rule_metric[ntriage] maps the
+ * layout's rules to metric indices (-1: none). */
+const char *gt_triage_verdict(const struct gt_layout *l, const int *rule_metric,
+                              const double *vals, long *unit_rule);
+
+/* ---- Prometheus ---- */
+
+struct gt_prom;
+
+/* The exposition for a layout run by engine on these sources; stats come
+ * from sampler (may be NULL in tests). NULL out of memory. */
+struct gt_prom *gt_prom_new(const struct gt_layout *l, const struct gt_engine *e,
+                            struct gt_source *const *src, size_t nsrc,
+                            struct gt_sampler *sampler);
+void gt_prom_free(struct gt_prom *p);
+/* Takes one evaluated snapshot (a gt_tap function; thread-safe against
+ * gt_prom_render). Intervals without data change nothing. */
+void gt_prom_publish(void *prom, const struct gt_snapshot *s, const double *vals);
+/* The text exposition format 0.0.4 of the latest values; *out is
+ * malloc'd. Returns its length, or -1 out of memory. */
+long gt_prom_render(struct gt_prom *p, char **out);
+
+/* ---- HTTP ---- */
+
+/* Limits of the endpoint: one request at a time per connection, each
+ * connection closed after its answer. */
+#define GT_HTTP_MAX_REQUEST 8192          /* bytes of request head */
+#define GT_HTTP_TIMEOUT_MS  2000          /* to receive the head */
+
+/* Answers a GET of path: *body malloc'd, *type its content type; returns
+ * the status (200, 404) or -1 out of memory. */
+typedef int (*gt_http_handler)(void *arg, const char *path, char **body, size_t *len,
+                               const char **type);
+
+struct gt_http;
+
+/* Parses "ADDR:PORT", ":PORT" or "PORT" (address 127.0.0.1 unless one is
+ * given; "[::1]:PORT" for IPv6). Returns 0, or -1 with d set. */
+int gt_http_parse_addr(const char *spec, char *host, size_t hlen, char *port, size_t plen,
+                       struct gt_diag *d);
+/* Binds and starts the one server thread. NULL with d set on error. */
+struct gt_http *gt_http_start(const char *spec, gt_http_handler fn, void *arg,
+                              struct gt_diag *d);
+/* The port bound (useful after asking for port 0). */
+int  gt_http_port(const struct gt_http *h);
+/* Requests answered so far, and of them the ones refused as malformed. */
+void gt_http_counts(struct gt_http *h, uint64_t *served, uint64_t *bad);
+void gt_http_stop(struct gt_http *h);
+
+/* The handler for a gt_prom: /metrics, and a short page at /. */
+int gt_prom_http_handler(void *prom, const char *path, char **body, size_t *len,
+                         const char **type);
+
+/* ---- trace ---- */
+
+struct gt_trace;
+
+/* Creates file and writes the track names: one process per section, one
+ * counter track per available metric. NULL with d set on error. */
+struct gt_trace *gt_trace_open(const char *file, const struct gt_layout *l,
+                               const struct gt_engine *e, struct gt_diag *d);
+/* A gt_tap function: one counter event per metric with a value, and an
+ * instant event when the triage verdict changes. Write errors are kept
+ * for gt_trace_close. */
+void gt_trace_write(void *trace, const struct gt_snapshot *s, const double *vals);
+/* Ends the JSON array and closes; -1 with d set when any write failed. */
+int  gt_trace_close(struct gt_trace *t, struct gt_diag *d);
+
+/* ---- both, for a run ---- */
+
+struct gt_exports;
+
+/* Starts what --serve (spec, or NULL) and --trace (file, or NULL) ask for;
+ * NULL with d set on error. With neither, returns an empty set. */
+struct gt_exports *gt_exports_start(const char *serve, const char *trace,
+                                    const struct gt_layout *l, const struct gt_engine *e,
+                                    struct gt_source *const *src, size_t nsrc,
+                                    struct gt_sampler *sampler, struct gt_diag *d);
+/* The tap a view calls with each evaluated snapshot (fn NULL: none). */
+struct gt_tap gt_exports_tap(struct gt_exports *x);
+/* The address served, "" when not serving. */
+const char *gt_exports_url(const struct gt_exports *x);
+/* Stops the server, closes the trace; -1 with d set when the trace could
+ * not be written whole. */
+int gt_exports_finish(struct gt_exports *x, struct gt_diag *d);
+
+#endif

@@ -1,0 +1,432 @@
+/* A minimal HTTP/1.1 server for the metrics endpoint: one thread, one
+ * connection at a time, a bounded request head read within a deadline,
+ * one answer, then the connection is closed. Anything malformed is
+ * answered 400 and never reaches the handler. */
+#include "gputop/export.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+struct gt_http {
+    int fd, stop_pipe[2], port;
+    gt_http_handler fn;
+    void *arg;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    uint64_t served, bad;    /* under lock */
+    atomic_int stopping;
+};
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int parse_port(const char *s, struct gt_diag *d, const char *spec)
+{
+    char *end;
+    long n;
+
+    if (!*s) {
+        gt_diag_set(d, "--serve %s: no port (use e.g. 127.0.0.1:9100 or :9100)", spec);
+        return -1;
+    }
+    n = strtol(s, &end, 10);
+    if (*end || !isdigit((unsigned char)*s) || n < 0 || n > 65535) {
+        gt_diag_set(d, "--serve %s: port '%s' is not a number from 0 to 65535", spec, s);
+        return -1;
+    }
+    return 0;
+}
+
+int gt_http_parse_addr(const char *spec, char *host, size_t hlen, char *port, size_t plen,
+                       struct gt_diag *d)
+{
+    const char *colon = strrchr(spec, ':');
+    const char *h = "127.0.0.1";
+    size_t n = 0;
+
+    if (spec[0] == '[') {
+        const char *close = strchr(spec, ']');
+        if (!close || close[1] != ':') {
+            gt_diag_set(d, "--serve %s: an IPv6 address is written [ADDR]:PORT", spec);
+            return -1;
+        }
+        h = spec + 1;
+        n = (size_t)(close - h);
+        colon = close + 1;
+    } else if (colon) {
+        h = colon > spec ? spec : h;
+        n = colon > spec ? (size_t)(colon - spec) : strlen(h);
+    } else {
+        n = strlen(h);
+    }
+    if (n == 0 || n >= hlen) {
+        gt_diag_set(d, "--serve %s: bad address", spec);
+        return -1;
+    }
+    snprintf(host, hlen, "%.*s", (int)n, h);
+    snprintf(port, plen, "%s", colon ? colon + 1 : spec);
+    return parse_port(port, d, spec);
+}
+
+/* ---- one connection ---- */
+
+static void send_all(int fd, const char *p, size_t n, int64_t deadline)
+{
+    while (n > 0) {
+        struct pollfd pf = { fd, POLLOUT, 0 };
+        int64_t left = deadline - now_ms();
+        ssize_t w;
+        if (left <= 0 || poll(&pf, 1, (int)left) <= 0)
+            return;
+        w = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w < 0 && (errno == EAGAIN || errno == EINTR))
+            continue;
+        if (w <= 0)
+            return;
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+static void respond(int fd, int status, const char *type, const char *body, size_t len,
+                    int head_only, int64_t deadline)
+{
+    const char *reason = status == 200 ? "OK" : status == 400 ? "Bad Request"
+                       : status == 404 ? "Not Found" : status == 405 ? "Method Not Allowed"
+                       : status == 408 ? "Request Timeout"
+                       : status == 431 ? "Request Header Fields Too Large"
+                       : "Internal Server Error";
+    char head[512];
+    int n = snprintf(head, sizeof(head),
+                     "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
+                     "%sConnection: close\r\n\r\n",
+                     status, reason, type, len, status == 405 ? "Allow: GET, HEAD\r\n" : "");
+
+    send_all(fd, head, (size_t)n, deadline);
+    if (!head_only)
+        send_all(fd, body, len, deadline);
+}
+
+static void refuse(struct gt_http *h, int fd, int status, const char *why, int64_t deadline)
+{
+    char body[160];
+
+    snprintf(body, sizeof(body), "gputop: %s\n", why);
+    respond(fd, status, "text/plain; charset=utf-8", body, strlen(body), 0, deadline);
+    pthread_mutex_lock(&h->lock);
+    h->bad++;
+    pthread_mutex_unlock(&h->lock);
+}
+
+/* Reads until the blank line that ends the head; returns its length
+ * (the head is terminated), 0 when the peer left, -408 on time-out,
+ * -431 when it does not fit. */
+static long read_head(int fd, char *buf, size_t cap, int64_t deadline)
+{
+    size_t len = 0;
+
+    for (;;) {
+        struct pollfd pf = { fd, POLLIN, 0 };
+        int64_t left = deadline - now_ms();
+        ssize_t r;
+        if (left <= 0 || poll(&pf, 1, (int)left) == 0)
+            return -408;
+        if (len == cap - 1)
+            return -431;
+        r = recv(fd, buf + len, cap - 1 - len, MSG_DONTWAIT);
+        if (r < 0 && (errno == EAGAIN || errno == EINTR))
+            continue;
+        if (r <= 0)
+            return 0;
+        len += (size_t)r;
+        buf[len] = '\0';
+        if (strstr(buf, "\r\n\r\n") || strstr(buf, "\n\n"))
+            return (long)len;
+        if (memchr(buf, '\0', len))
+            return -400;
+    }
+}
+
+static int is_tchar(int c)
+{
+    return isalnum(c) || (c && strchr("!#$%&'*+-.^_`|~", c));
+}
+
+/* "GET /metrics?x HTTP/1.1" -> method and path (query dropped);
+ * header lines must be "Name: value". Returns 0 or -1 (malformed). */
+static int parse_request(char *head, char **method, char **path)
+{
+    char *line_end = strchr(head, '\n'), *sp1, *sp2, *p, *q;
+
+    if (!line_end)
+        return -1;
+    *line_end = '\0';
+    if (line_end > head && line_end[-1] == '\r')
+        line_end[-1] = '\0';
+    sp1 = strchr(head, ' ');
+    if (!sp1 || sp1 == head)
+        return -1;
+    sp2 = strchr(sp1 + 1, ' ');
+    if (!sp2 || (strcmp(sp2 + 1, "HTTP/1.1") != 0 && strcmp(sp2 + 1, "HTTP/1.0") != 0))
+        return -1;
+    *sp1 = *sp2 = '\0';
+    for (p = head; *p; p++)
+        if (!is_tchar((unsigned char)*p))
+            return -1;
+    if (sp1[1] != '/')
+        return -1;
+    for (p = sp1 + 1; *p; p++)
+        if ((unsigned char)*p <= 0x20 || (unsigned char)*p == 0x7f)
+            return -1;
+    *method = head;
+    *path = sp1 + 1;
+    (*path)[strcspn(*path, "?#")] = '\0';
+    /* Headers: up to the blank line. */
+    for (p = line_end + 1; *p && *p != '\r' && *p != '\n'; p = q + 1) {
+        char *colon = strchr(p, ':');
+        q = strchr(p, '\n');
+        if (!q || !colon || colon > q || colon == p)
+            return -1;
+        for (char *c = p; c < colon; c++)
+            if (!is_tchar((unsigned char)*c))
+                return -1;
+    }
+    return 0;
+}
+
+static void serve_one(struct gt_http *h, int fd)
+{
+    char head[GT_HTTP_MAX_REQUEST], *method, *path, *body = NULL;
+    int64_t deadline = now_ms() + GT_HTTP_TIMEOUT_MS;
+    long n = read_head(fd, head, sizeof(head), deadline);
+    const char *type = "text/plain; charset=utf-8";
+    size_t len = 0;
+    int status, head_only;
+
+    if (n == 0)
+        return;
+    /* The answer gets its own time: a slow client has used the first. */
+    if (n < 0) {
+        refuse(h, fd, (int)-n, n == -408 ? "request not received in time"
+                             : n == -431 ? "request head too large" : "malformed request",
+               now_ms() + GT_HTTP_TIMEOUT_MS);
+        return;
+    }
+    deadline = now_ms() + GT_HTTP_TIMEOUT_MS;
+    if (parse_request(head, &method, &path) < 0) {
+        refuse(h, fd, 400, "malformed request", deadline);
+        return;
+    }
+    head_only = strcmp(method, "HEAD") == 0;
+    if (!head_only && strcmp(method, "GET") != 0) {
+        refuse(h, fd, 405, "only GET and HEAD", deadline);
+        return;
+    }
+    status = h->fn(h->arg, path, &body, &len, &type);
+    if (status < 0)
+        respond(fd, 500, type, "gputop: out of memory\n", 22, head_only, deadline);
+    else
+        respond(fd, status, type, body, len, head_only, deadline);
+    free(body);
+    pthread_mutex_lock(&h->lock);
+    h->served++;
+    pthread_mutex_unlock(&h->lock);
+}
+
+/* Closing with unread input makes the kernel reset the connection, and
+ * the client may lose the answer: so stop sending, then read what it
+ * still sends, for a short bounded while. */
+static void drain(int fd)
+{
+    int64_t until = now_ms() + 200;
+    size_t total = 0;
+    char buf[4096];
+
+    shutdown(fd, SHUT_WR);
+    while (total < 65536) {
+        struct pollfd pf = { fd, POLLIN, 0 };
+        int64_t left = until - now_ms();
+        ssize_t r;
+        if (left <= 0 || poll(&pf, 1, (int)left) <= 0)
+            return;
+        r = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+        if (r <= 0)
+            return;
+        total += (size_t)r;
+    }
+}
+
+static void *server_main(void *arg)
+{
+    struct gt_http *h = arg;
+
+    for (;;) {
+        struct pollfd pf[2] = { { h->fd, POLLIN, 0 }, { h->stop_pipe[0], POLLIN, 0 } };
+        int c;
+        if (poll(pf, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        if (pf[1].revents || atomic_load(&h->stopping))
+            break;
+        c = accept4(h->fd, NULL, NULL, SOCK_CLOEXEC);
+        if (c < 0) {
+            /* Out of descriptors or memory: wait a little rather than spin. */
+            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+                poll(&pf[1], 1, 100);
+            continue;
+        }
+        serve_one(h, c);
+        drain(c);
+        close(c);
+    }
+    return NULL;
+}
+
+/* ---- start and stop ---- */
+
+static int bind_first(const char *host, const char *port, const char *spec,
+                      struct gt_diag *d)
+{
+    struct addrinfo hints, *res, *ai;
+    int fd = -1, err, one = 1;
+
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICSERV;
+    err = getaddrinfo(host, port, &hints, &res);
+    if (err) {
+        gt_diag_set(d, "--serve %s: %s", spec, gai_strerror(err));
+        return -1;
+    }
+    for (ai = res; ai; ai = ai->ai_next) {
+        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+        if (fd < 0)
+            continue;
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+        if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 8) == 0)
+            break;
+        err = errno;
+        close(fd);
+        fd = -1;
+        errno = err;
+    }
+    if (fd < 0)
+        gt_diag_set(d, "--serve %s: cannot listen: %s", spec, strerror(errno));
+    freeaddrinfo(res);
+    return fd;
+}
+
+/* The server thread takes no signals: the views wait for theirs (a
+ * resize, Ctrl-C) in their own system calls. */
+static int start_thread(struct gt_http *h)
+{
+    sigset_t all, old;
+    int err;
+
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    err = pthread_create(&h->thread, NULL, server_main, h);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (err)
+        errno = err;
+    return err ? -1 : 0;
+}
+
+static int bound_port(int fd)
+{
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof(ss);
+
+    if (getsockname(fd, (struct sockaddr *)&ss, &len) < 0)
+        return -1;
+    if (ss.ss_family == AF_INET6)
+        return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+    return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+}
+
+struct gt_http *gt_http_start(const char *spec, gt_http_handler fn, void *arg,
+                              struct gt_diag *d)
+{
+    char host[256], port[16];
+    struct gt_http *h;
+
+    if (gt_http_parse_addr(spec, host, sizeof(host), port, sizeof(port), d) < 0)
+        return NULL;
+    h = calloc(1, sizeof(*h));
+    if (!h) {
+        gt_diag_set(d, "out of memory");
+        return NULL;
+    }
+    h->fn = fn;
+    h->arg = arg;
+    h->stop_pipe[0] = h->stop_pipe[1] = -1;
+    pthread_mutex_init(&h->lock, NULL);
+    h->fd = bind_first(host, port, spec, d);
+    if (h->fd < 0 || pipe2(h->stop_pipe, O_CLOEXEC) < 0 ||
+        start_thread(h) < 0) {
+        if (h->fd >= 0)
+            gt_diag_set(d, "--serve %s: cannot start the server: %s", spec, strerror(errno));
+        if (h->fd >= 0)
+            close(h->fd);
+        if (h->stop_pipe[0] >= 0) {
+            close(h->stop_pipe[0]);
+            close(h->stop_pipe[1]);
+        }
+        pthread_mutex_destroy(&h->lock);
+        free(h);
+        return NULL;
+    }
+    h->port = bound_port(h->fd);
+    return h;
+}
+
+int gt_http_port(const struct gt_http *h)
+{
+    return h->port;
+}
+
+void gt_http_counts(struct gt_http *h, uint64_t *served, uint64_t *bad)
+{
+    pthread_mutex_lock(&h->lock);
+    *served = h->served;
+    *bad = h->bad;
+    pthread_mutex_unlock(&h->lock);
+}
+
+void gt_http_stop(struct gt_http *h)
+{
+    if (!h)
+        return;
+    atomic_store(&h->stopping, 1);
+    /* The pipe wakes poll; were it ever full, shutting the listener down
+     * wakes it too, and the flag ends the loop either way. */
+    if (write(h->stop_pipe[1], "x", 1) < 0)
+        shutdown(h->fd, SHUT_RDWR);
+    pthread_join(h->thread, NULL);
+    close(h->fd);
+    close(h->stop_pipe[0]);
+    close(h->stop_pipe[1]);
+    pthread_mutex_destroy(&h->lock);
+    free(h);
+}

@@ -1,0 +1,403 @@
+/* The Prometheus text exposition (format 0.0.4) of the latest interval:
+ * percentages and plain values as gauges, counts as cumulative counters
+ * (so rate() sees every interval, not the one before a scrape), and the
+ * sampler's own counters. The view thread publishes; the HTTP thread
+ * renders from a copy taken under the lock. */
+#include "gputop/export.h"
+#include "gputop/batch.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef GPUTOP_VERSION
+#define GPUTOP_VERSION "0"
+#endif
+
+struct prom_metric {
+    size_t metric;
+    int counter;
+    char name[200];
+};
+
+struct gt_prom {
+    const struct gt_layout *l;
+    struct gt_sampler *sampler;
+    struct prom_metric *pm;
+    size_t npm;
+    char labels[768];            /* device="...",gpu="...",layout="..." */
+    int *rule_metric;
+    pthread_mutex_t lock;
+    /* Under lock: */
+    double *latest;              /* per layout metric, NaN: no data yet */
+    double *total;               /* counts summed over every interval */
+    char verdict[64];
+};
+
+/* An output buffer that grows; a failed allocation sticks. */
+struct out {
+    char *p;
+    size_t len, cap;
+    int oom;
+};
+
+static void out_add(struct out *o, const char *s, size_t n)
+{
+    if (o->oom)
+        return;
+    if (o->len + n + 1 > o->cap) {
+        size_t cap = o->cap ? o->cap : 4096;
+        while (cap < o->len + n + 1)
+            cap *= 2;
+        char *p = realloc(o->p, cap);
+        if (!p) {
+            o->oom = 1;
+            return;
+        }
+        o->p = p;
+        o->cap = cap;
+    }
+    memcpy(o->p + o->len, s, n);
+    o->len += n;
+    o->p[o->len] = '\0';
+}
+
+static void out_str(struct out *o, const char *s)
+{
+    out_add(o, s, strlen(s));
+}
+
+static void out_fmt(struct out *o, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        out_add(o, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+/* A label value: backslash, double quote and newline escaped. */
+static void label_value(struct out *o, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '\\' || *s == '"')
+            out_add(o, "\\", 1);
+        if (*s == '\n')
+            out_str(o, "\\n");
+        else
+            out_add(o, s, 1);
+    }
+}
+
+/* HELP text: backslash and newline escaped. */
+static void help_text(struct out *o, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '\\')
+            out_str(o, "\\\\");
+        else if (*s == '\n')
+            out_str(o, "\\n");
+        else
+            out_add(o, s, 1);
+    }
+}
+
+static void value(struct out *o, double v)
+{
+    char num[40];
+
+    if (isnan(v))
+        snprintf(num, sizeof(num), "NaN");
+    else if (isinf(v))
+        snprintf(num, sizeof(num), "%s", v > 0 ? "+Inf" : "-Inf");
+    else
+        gt_format_number(num, sizeof(num), v);
+    out_str(o, num);
+}
+
+static int is_count(enum gt_show s)
+{
+    return s == GT_SHOW_COUNT || s == GT_SHOW_BUCKET;
+}
+
+static int name_used(const struct gt_prom *p, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < p->npm; i++)
+        if (strcmp(p->pm[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Two metrics of a layout may share a title within a section; the later
+ * one gets _2, _3, ... before the unit, in layout order, so names stay
+ * stable while the layout does. */
+static void unique_name(struct gt_prom *p, struct prom_metric *pm)
+{
+    const struct gt_metric_def *m = &p->l->metrics[pm->metric];
+    const char *sec = p->l->sections[m->section].title;
+    char title[160];
+    int k;
+
+    gt_prom_name(pm->name, sizeof(pm->name), sec, m->title, m->unit, pm->counter);
+    for (k = 2; name_used(p, pm->name) && k < 1000; k++) {
+        snprintf(title, sizeof(title), "%s %d", m->title, k);
+        gt_prom_name(pm->name, sizeof(pm->name), sec, title, m->unit, pm->counter);
+    }
+}
+
+static void make_labels(struct gt_prom *p, struct gt_source *const *src, size_t nsrc)
+{
+    struct out o = { 0 };
+
+    out_str(&o, "device=\"");
+    label_value(&o, nsrc ? src[0]->info.device : "");
+    out_str(&o, "\",gpu=\"");
+    label_value(&o, nsrc ? src[0]->info.gpu : "");
+    out_str(&o, "\",layout=\"");
+    label_value(&o, p->l->name);
+    out_str(&o, "\"");
+    snprintf(p->labels, sizeof(p->labels), "%s", o.oom ? "" : o.p);
+    free(o.p);
+}
+
+static int add_metrics(struct gt_prom *p, const struct gt_engine *e)
+{
+    size_t i;
+
+    p->pm = calloc(p->l->nmetrics + 1, sizeof(*p->pm));
+    if (!p->pm)
+        return -1;
+    for (i = 0; i < p->l->nmetrics; i++) {
+        if (gt_engine_unavailable(e, i))
+            continue;
+        p->pm[p->npm].metric = i;
+        p->pm[p->npm].counter = is_count(p->l->metrics[i].show);
+        unique_name(p, &p->pm[p->npm]);
+        p->npm++;
+    }
+    return 0;
+}
+
+struct gt_prom *gt_prom_new(const struct gt_layout *l, const struct gt_engine *e,
+                            struct gt_source *const *src, size_t nsrc,
+                            struct gt_sampler *sampler)
+{
+    struct gt_prom *p = calloc(1, sizeof(*p));
+    size_t i;
+
+    if (!p)
+        return NULL;
+    p->l = l;
+    p->sampler = sampler;
+    pthread_mutex_init(&p->lock, NULL);
+    p->latest = calloc(l->nmetrics + 1, sizeof(double));
+    p->total = calloc(l->nmetrics + 1, sizeof(double));
+    p->rule_metric = calloc(l->ntriage + 1, sizeof(int));
+    if (!p->latest || !p->total || !p->rule_metric || add_metrics(p, e) < 0) {
+        gt_prom_free(p);
+        return NULL;
+    }
+    for (i = 0; i < l->nmetrics; i++)
+        p->latest[i] = NAN;
+    for (i = 0; i < l->ntriage; i++)
+        p->rule_metric[i] = gt_layout_find_metric(l, l->triage[i].metric);
+    make_labels(p, src, nsrc);
+    return p;
+}
+
+void gt_prom_free(struct gt_prom *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_destroy(&p->lock);
+    free(p->pm);
+    free(p->latest);
+    free(p->total);
+    free(p->rule_metric);
+    free(p);
+}
+
+void gt_prom_publish(void *prom, const struct gt_snapshot *s, const double *vals)
+{
+    struct gt_prom *p = prom;
+    const char *verdict;
+    size_t i;
+
+    if (s->missing)
+        return;
+    verdict = gt_triage_verdict(p->l, p->rule_metric, vals, NULL);
+    pthread_mutex_lock(&p->lock);
+    for (i = 0; i < p->l->nmetrics; i++) {
+        p->latest[i] = vals[i];
+        if (is_count(p->l->metrics[i].show) && !isnan(vals[i]))
+            p->total[i] += vals[i];
+    }
+    snprintf(p->verdict, sizeof(p->verdict), "%s", verdict ? verdict : "");
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void family(struct out *o, const char *name, const char *type, const char *help)
+{
+    out_fmt(o, "# HELP %s ", name);
+    help_text(o, help);
+    out_fmt(o, "\n# TYPE %s %s\n", name, type);
+}
+
+/* name{labels[,extra]} value */
+static void sample(struct out *o, const struct gt_prom *p, const char *name,
+                   const char *extra_key, const char *extra_val, double v)
+{
+    out_str(o, name);
+    out_str(o, "{");
+    out_str(o, p->labels);
+    if (extra_key) {
+        out_fmt(o, ",%s=\"", extra_key);
+        label_value(o, extra_val);
+        out_str(o, "\"");
+    }
+    out_str(o, "} ");
+    value(o, v);
+    out_str(o, "\n");
+}
+
+static void metric_help(char *buf, size_t len, const struct gt_metric_def *m, int counter)
+{
+    snprintf(buf, len, "%s%s%s%s%s%s%s", m->title, m->ref ? " (" : "", m->ref ? m->ref : "",
+             m->ref ? ")" : "", m->unit[0] ? ", " : "", m->unit,
+             counter ? ", summed over every interval" : ", over the latest interval");
+}
+
+static void render_metrics(struct out *o, const struct gt_prom *p, const double *latest,
+                           const double *total)
+{
+    char help[512];
+    size_t i;
+
+    for (i = 0; i < p->npm; i++) {
+        const struct prom_metric *pm = &p->pm[i];
+        double v = pm->counter ? total[pm->metric] : latest[pm->metric];
+        metric_help(help, sizeof(help), &p->l->metrics[pm->metric], pm->counter);
+        family(o, pm->name, pm->counter ? "counter" : "gauge", help);
+        if (!isnan(v))
+            sample(o, p, pm->name, NULL, NULL, v);
+    }
+}
+
+static void counter(struct out *o, const struct gt_prom *p, const char *name,
+                    const char *help, uint64_t v)
+{
+    family(o, name, "counter", help);
+    sample(o, p, name, NULL, NULL, (double)v);
+}
+
+static const char *state_name(enum gt_sampler_state s)
+{
+    switch (s) {
+    case GT_SAMPLER_IDLE: return "starting";
+    case GT_SAMPLER_RUNNING: return "live";
+    case GT_SAMPLER_RETRYING: return "retrying";
+    case GT_SAMPLER_ENDED: return "ended";
+    }
+    return "live";
+}
+
+static void render_sampler(struct out *o, const struct gt_prom *p)
+{
+    static const enum gt_sampler_state states[] = {
+        GT_SAMPLER_IDLE, GT_SAMPLER_RUNNING, GT_SAMPLER_RETRYING, GT_SAMPLER_ENDED,
+    };
+    struct gt_sampler_stats st;
+    size_t i;
+
+    if (!p->sampler)
+        return;
+    gt_sampler_get_stats(p->sampler, &st);
+    counter(o, p, "gputop_sampler_samples_total", "sampling rounds with data from every source",
+            st.samples);
+    counter(o, p, "gputop_sampler_merged_samples_total",
+            "rounds added into a snapshot no view had taken yet", st.merged);
+    counter(o, p, "gputop_sampler_nodata_total", "rounds with a source's data missing",
+            st.nodata);
+    counter(o, p, "gputop_sampler_source_errors_total", "failed source samples", st.errors);
+    counter(o, p, "gputop_sampler_late_wakeups_total",
+            "wake-ups that missed their deadline by a whole interval", st.late);
+    family(o, "gputop_sampler_wakeup_lateness_seconds", "gauge",
+           "how late the sampler woke after its deadlines, since the start");
+    sample(o, p, "gputop_sampler_wakeup_lateness_seconds", "quantile", "0.5",
+           (double)st.lateness.p50_ns / 1e9);
+    sample(o, p, "gputop_sampler_wakeup_lateness_seconds", "quantile", "0.99",
+           (double)st.lateness.p99_ns / 1e9);
+    family(o, "gputop_source_state", "gauge",
+           "1 for the sampler's current state: starting, live, retrying or ended");
+    for (i = 0; i < sizeof(states) / sizeof(states[0]); i++)
+        sample(o, p, "gputop_source_state", "state", state_name(states[i]),
+               st.state == states[i]);
+}
+
+long gt_prom_render(struct gt_prom *p, char **text)
+{
+    size_t n = p->l->nmetrics + 1;
+    double *latest = malloc(n * sizeof(double)), *total = malloc(n * sizeof(double));
+    char verdict[sizeof(p->verdict)];
+    struct out o = { 0 };
+
+    *text = NULL;
+    if (!latest || !total) {
+        free(latest);
+        free(total);
+        return -1;
+    }
+    pthread_mutex_lock(&p->lock);
+    memcpy(latest, p->latest, p->l->nmetrics * sizeof(double));
+    memcpy(total, p->total, p->l->nmetrics * sizeof(double));
+    memcpy(verdict, p->verdict, sizeof(verdict));
+    pthread_mutex_unlock(&p->lock);
+
+    family(&o, "gputop_info", "gauge", "the device, GPU and layout gputop reports on");
+    sample(&o, p, "gputop_info", "version", GPUTOP_VERSION, 1);
+    render_metrics(&o, p, latest, total);
+    render_sampler(&o, p);
+    family(&o, "gputop_triage_verdict", "gauge",
+           "1 with the triage verdict of the latest interval (what the work is bound by)");
+    if (verdict[0])
+        sample(&o, p, "gputop_triage_verdict", "verdict", verdict, 1);
+    free(latest);
+    free(total);
+    if (o.oom) {
+        free(o.p);
+        return -1;
+    }
+    *text = o.p;
+    return (long)o.len;
+}
+
+int gt_prom_http_handler(void *prom, const char *path, char **body, size_t *len,
+                         const char **type)
+{
+    static const char page[] = "gputop: Prometheus metrics at /metrics\n";
+    long n;
+
+    *type = "text/plain; charset=utf-8";
+    if (strcmp(path, "/metrics") != 0) {
+        int root = strcmp(path, "/") == 0;
+        const char *msg = root ? page : "gputop: not found; metrics are at /metrics\n";
+        *body = strdup(msg);
+        *len = strlen(msg);
+        return *body ? (root ? 200 : 404) : -1;
+    }
+    n = gt_prom_render(prom, body);
+    if (n < 0)
+        return -1;
+    *len = (size_t)n;
+    *type = "text/plain; version=0.0.4; charset=utf-8";
+    return 200;
+}

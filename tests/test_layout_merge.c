@@ -1,0 +1,82 @@
+/* Appending a layout's sections to another's (a source beside the GPU's):
+ * indices renumbered, options carried, a key clash refused unchanged. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gputop/layout.h"
+
+static struct gt_layout *parse(const char *text)
+{
+    struct gt_diag d;
+    struct gt_layout *l = gt_layout_parse("t.layout", text, strlen(text), &d);
+
+    cr_assert_not_null(l, "%s", d.msg);
+    return l;
+}
+
+#define GPU "gputop-layout 1\nname gpu\ntitle G\nfamily g\n" \
+            "section A\n  key 1\n  group A1\n    metric a\n      expr $X\n      show count\n" \
+            "section B\n  key 2\n  group B1\n    metric b\n      expr $Y\n      show count\n"
+#define CM  "gputop-layout 1\nname cm\ntitle C\nfamily mips-cm\noption mips-cm qual.CMRequests=7\n" \
+            "section CM\n  key %c\n  group C1\n    metric c1\n      expr $Z\n      show count\n" \
+            "  group C2\n    metric c2\n      expr $W\n      show count\n" \
+            "    metric c3\n      expr $V\n      show value\n"
+
+Test(layout_merge, sections_groups_metrics_and_options_renumbered)
+{
+    char text[1024];
+    struct gt_layout *g = parse(GPU), *c;
+    struct gt_diag d;
+
+    snprintf(text, sizeof(text), CM, 'm');
+    c = parse(text);
+    cr_assert_eq(gt_layout_append(g, c, &d), 0, "%s", d.msg);
+    cr_expect_eq(g->nsections, 3u);
+    cr_expect_eq(g->ngroups, 4u);
+    cr_expect_eq(g->nmetrics, 5u);
+    cr_expect_str_eq(g->sections[2].title, "CM");
+    cr_expect_eq(g->sections[2].first, 2u);
+    cr_expect_eq(g->sections[2].count, 2u);
+    cr_expect_eq(g->groups[3].section, 2);
+    cr_expect_eq(g->groups[3].first, 3u);
+    cr_expect_eq(g->groups[3].count, 2u);
+    cr_expect_str_eq(g->metrics[4].title, "c3");
+    cr_expect_eq(g->metrics[4].section, 2);
+    cr_expect_eq(g->metrics[4].group, 3);
+    cr_expect_eq(g->noptions, 1u);
+    cr_expect_str_eq(g->options[0].source, "mips-cm");
+    cr_expect_str_eq(g->options[0].key, "qual.CMRequests");
+    cr_expect_str_eq(g->options[0].value, "7");
+    cr_expect_eq(gt_layout_find_metric(g, "c2"), 3);
+    gt_layout_free(c);
+    gt_layout_free(g);
+}
+
+Test(layout_merge, key_clash_is_refused_and_changes_nothing)
+{
+    char text[1024];
+    struct gt_layout *g = parse(GPU), *c;
+    struct gt_diag d;
+
+    snprintf(text, sizeof(text), CM, '2');
+    c = parse(text);
+    cr_assert_eq(gt_layout_append(g, c, &d), -1);
+    cr_expect(strstr(d.msg, "section 'CM' uses key '2', which layout 'gpu' already uses"), "%s",
+              d.msg);
+    cr_expect_eq(d.line, 6);
+    cr_expect_eq(g->nsections, 2u);
+    cr_expect_eq(c->nsections, 1u);
+    gt_layout_free(c);
+    gt_layout_free(g);
+}
+
+Test(layout_merge, option_line_needs_key_and_value)
+{
+    static const char bad[] = "gputop-layout 1\nname x\ntitle X\nfamily x\noption mips-cm qual\n";
+    struct gt_diag d;
+
+    cr_expect_null(gt_layout_parse("t.layout", bad, strlen(bad), &d));
+    cr_expect(strstr(d.msg, "'option' takes a source name and KEY=VALUE"), "%s", d.msg);
+    cr_expect_eq(d.line, 5);
+}
