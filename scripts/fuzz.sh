@@ -56,6 +56,14 @@ seed_kbase() {
     done
 }
 
+seed_http() {
+    printf 'GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n' > "$1/metrics"
+    printf 'GET / HTTP/1.0\r\n\r\n' > "$1/root"
+    printf 'HEAD /metrics?x=1 HTTP/1.1\r\nAccept: */*\r\n\r\n' > "$1/head"
+    printf '[::1]:9100' > "$1/addr6"
+    printf '0.0.0.0:0' > "$1/addr4"
+}
+
 argv_file() { # FILE WORD|WORD|...: the words NUL-separated, as fuzz_options splits them
     printf '%s' "$2" | tr '|' '\000' > "$1"
 }
