@@ -1,8 +1,8 @@
 #!/bin/sh
 # Valgrind memcheck over a representative batch session: the sim recorded
 # to a capture (JSON out), the capture replayed (CSV out), the Mali source
-# on the fake kbase kernel through both readers (text out), and a csv
-# import. Fails on any memcheck error or leak; prints one line per run.
+# on the fake kbase kernel through both readers (text out), the MIPS CM sim
+# with --trace, --serve, and a csv import. Fails on any memcheck error or leak; prints one line per run.
 # Usage: scripts/valgrind.sh GPUTOP GPUTOP_FAKE (make valgrind).
 set -u
 bin=$1
@@ -42,5 +42,8 @@ vg kinstr "$fake" G715 csf 1.21 0:0:4=1000 -- --batch --count 10 --interval 2ms 
 vg legacy "$fake" T830 jm 11.20 0:0:6=1000 -- --batch --count 10 --interval 2ms --no-cpu
 printf 'interval_ns,MaliGPUCyclesGPUActive\n100000000,2\n100000000,3\n' > "$tmp/in.csv"
 vg csv "$bin" --source "csv:$tmp/in.csv" --layout mali-t8xx --batch --no-cpu
+vg mips-trace "$bin" --source sim:mips-cm --batch --count 10 --interval 2ms --no-cpu \
+    --trace "$tmp/trace.json" -f none
+vg serve "$bin" --source sim --batch --count 10 --interval 2ms --serve 127.0.0.1:0 -f none
 vg check-layout "$bin" --check-layout mali-g720
 exit $failed
