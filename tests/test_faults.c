@@ -200,6 +200,10 @@ Test(faults, every_site_every_errno_mid_run, .timeout = 600)
     for (size_t ki = 0; ki < sizeof(kernels) / sizeof(kernels[0]); ki++) {
         size_t n = sites_of(&kernels[ki], 1, sites);
         cr_log_info("%s: %zu call sites while sampling", kernels[ki].what, n);
+        for (size_t i = 0; i < n; i++) {
+            char name[32];
+            cr_log_info("  %s", fs_site_name(sites[i], name, sizeof(name)));
+        }
         cr_assert_gt(n, 0);
         for (size_t i = 0; i < n; i++)
             for (size_t e = 0; e < sizeof(errnos) / sizeof(errnos[0]); e++) {
