@@ -17,10 +17,14 @@ CSTD     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude -I$(BUILD)/gen
 NCURSES_CFLAGS = $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
 NCURSES_LIBS   = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
 DRM_CFLAGS     = $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null)
+# libdrm only: device discovery (drmGetDevices2). The amdgpu source speaks
+# the ioctls itself through the system-call seam, so libdrm_amdgpu is not
+# linked (see README, "AMD").
+DRM_LIBS       = $(shell $(PKG_CONFIG) --libs libdrm 2>/dev/null || echo -ldrm)
 CRIT_CFLAGS    = $(shell $(PKG_CONFIG) --cflags criterion json-c 2>/dev/null)
 CRIT_LIBS      = $(shell $(PKG_CONFIG) --libs criterion json-c 2>/dev/null || echo -lcriterion -ljson-c)
 ALL_CFLAGS     = $(CSTD) $(OPT) $(SAN) $(NCURSES_CFLAGS) $(DRM_CFLAGS) $(CFLAGS)
-LIBS           = $(NCURSES_LIBS) -lpthread -lm
+LIBS           = $(NCURSES_LIBS) $(DRM_LIBS) -lpthread -lm
 
 LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c src/*/*/*.c))
 LAYOUTS  := $(sort $(wildcard layouts/*.layout))
@@ -95,14 +99,16 @@ install:
 	install -m 644 man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 
 # A fully static aarch64 binary with every layout and terminal description
-# built in: runs on Android (bionic or not) and on Linux boards.
+# built in: runs on Android (bionic or not) and on Linux boards. Built for
+# size (-Os, unused functions dropped): phones are pushed it over adb.
 android: cross
 
 cross:
 	@scripts/bootstrap.sh cross
 	@$(MAKE) --no-print-directory BUILD=$(CROSS_BUILD) CC=$(CROSS)gcc \
 	    PKG_CONFIG="env PKG_CONFIG_LIBDIR=$(CROSS_PC) pkg-config" \
-	    LDFLAGS="-static" $(CROSS_BUILD)/gputop
+	    OPT="-Os -g -ffunction-sections -fdata-sections" \
+	    LDFLAGS="-static -Wl,--gc-sections" $(CROSS_BUILD)/gputop
 	$(CROSS)strip -o $(CROSS_BUILD)/gputop.stripped $(CROSS_BUILD)/gputop
 	mv $(CROSS_BUILD)/gputop.stripped $(CROSS_BUILD)/gputop
 	@ls -l $(CROSS_BUILD)/gputop
@@ -136,7 +142,7 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 
 $(BUILD)/gen/layouts.c: $(LAYOUTS) $(BUILD)/tools/embed-files
 	@mkdir -p $(dir $@)
-	$(BUILD)/tools/embed-files $@ gt_embedded_layouts layouts/ .layout $(LAYOUTS)
+	$(BUILD)/tools/embed-files -c $@ gt_embedded_layouts layouts/ .layout $(LAYOUTS)
 
 $(BUILD)/gen/terminfo.c: $(BUILD)/tools/embed-files
 	@mkdir -p $(BUILD)/gen/terminfo-src $(BUILD)/gen/terminfo
@@ -173,9 +179,18 @@ $(BUILD)/tests/gputop-fake-gcr: tests/tools/gputop_fake_gcr.c $(BUILD)/obj/tests
 	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/obj/tests/fakes/fake_gcr.o \
 	    $(BUILD)/libgputop.a $(LIBS)
 
+# The same with the fake amdgpu kernel, for the amdgpu source.
+$(BUILD)/tests/gputop-amdfake: tests/tools/gputop_amdfake.c $(BUILD)/obj/tests/fakes/fake_amdgpu.o \
+                               $(BUILD)/libgputop.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/obj/tests/fakes/fake_amdgpu.o \
+	    $(BUILD)/libgputop.a $(LIBS)
+
 # GPUTOP_BIN lets the UI tests drive the binary this build made.
-test-run: $(BUILD)/tests/run $(BUILD)/gputop $(BUILD)/tests/gputop-fake $(BUILD)/tests/gputop-fake-gcr
+test-run: $(BUILD)/tests/run $(BUILD)/gputop $(BUILD)/tests/gputop-fake $(BUILD)/tests/gputop-fake-gcr \
+          $(BUILD)/tests/gputop-amdfake
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	GPUTOP_AMDFAKE_BIN=$(CURDIR)/$(BUILD)/tests/gputop-amdfake \
 	GPUTOP_BIN=$(CURDIR)/$(BUILD)/gputop GPUTOP_FAKE_BIN=$(CURDIR)/$(BUILD)/tests/gputop-fake \
 	GPUTOP_FAKE_GCR_BIN=$(CURDIR)/$(BUILD)/tests/gputop-fake-gcr \
 	GPUTOP_SRC=$(CURDIR) $(BUILD)/tests/run --jobs 2 $(TEST_ARGS)

@@ -613,3 +613,25 @@ Test(mali_kbase, dashboard_shows_no_data_while_the_gpu_is_suspended, .timeout = 
     tmux_literal(&t, "q");
     tmux_stop(&t);
 }
+
+/* A G715 on a kernel that gives 64 values per block: the metrics needing
+ * counters 64..127 say on their row that they are not delivered, and the
+ * footer gives the reason whole, as --probe does. */
+Test(mali_kbase, dashboard_says_why_counters_past_63_are_missing, .timeout = 60)
+{
+    struct tmux t;
+    char cmd[512], *s;
+    int found;
+
+    snprintf(cmd, sizeof(cmd), "%s G715 csf 1.21 values=64 -- --no-cpu --section 3 "
+             "--metrics 'Fragments per pixel'", fake_bin());
+    cr_assert_eq(tmux_start(&t, 120, 30, "", cmd), 0);
+    s = tmux_wait_for(&t, "not delivered", 10000, &found);
+    cr_assert(found, "the row says why:\n%s", s);
+    free(s);
+    s = tmux_wait_for(&t, "gives 64 values per block", 10000, &found);
+    cr_assert(found, "the footer gives the reason:\n%s", s);
+    free(s);
+    tmux_literal(&t, "q");
+    tmux_stop(&t);
+}

@@ -50,7 +50,7 @@ Test(tui, every_section_by_hotkey_at_80x24, .timeout = 120)
 
     cr_assert_not_null(l, "%s", d.msg);
     start(&t, 80, 24, "", "--source sim:mali-t8xx --no-cpu");
-    expect(&t, "triage");                      /* starts on GPU activity */
+    expect(&t, "GPU usage");                   /* starts on GPU activity */
     for (i = 0; i < l->nsections; i++) {
         const struct gt_section_def *s = &l->sections[i];
         const struct gt_group_def *gd = &l->groups[s->first];
@@ -134,11 +134,11 @@ Test(tui, q_leaves_the_shell_prompt_clean, .timeout = 60)
     snprintf(cmd, sizeof(cmd), "%s --source sim:mali-t8xx --no-cpu; echo EXIT=$?", gputop_bin());
     tmux_literal(&t, cmd);
     tmux_keys(&t, "Enter");
-    expect(&t, "triage");
+    expect(&t, "GPU usage");
     tmux_literal(&t, "q");
     s = tmux_wait_for(&t, "EXIT=0", WAIT_MS, &found);
     cr_assert(found, "no clean exit:\n%s", s);
-    cr_assert_null(strstr(s, "triage"), "dashboard left on screen:\n%s", s);
+    cr_assert_null(strstr(s, "GPU usage"), "dashboard left on screen:\n%s", s);
     free(s);
     tmux_stop(&t);
 }
@@ -290,7 +290,7 @@ Test(tui, no_color_sends_no_colour_sequences, .timeout = 60)
     size_t n;
 
     start(&t, 80, 24, "NO_COLOR=1", "--source sim:mali-t8xx --no-cpu");
-    expect(&t, "triage");
+    expect(&t, "GPU usage");                  /* the first section is up */
     tmux_keys(&t, "C-l");                       /* all of it again, into the raw log */
     tmux_literal(&t, "h");
     expect(&t, "gputop keys");
@@ -313,7 +313,7 @@ Test(tui, mouse_click_on_a_tab, .timeout = 60)
     struct tmux t;
 
     start(&t, 120, 30, "", "--source sim:mali-t8xx --no-cpu");
-    expect(&t, "triage");
+    expect(&t, "GPU usage");                  /* the first section is up */
     /* Narrow tabs are " 1 ", " 2 ", ...: a press and release on column 1
      * of row 1, in the encoding ncurses asks for (mode 1000: ESC [ M, then
      * button, column and row, each plus 32, 1-based). */
@@ -364,7 +364,7 @@ Test(tui, a_keyboard_at_end_of_file_is_not_spun_on, .timeout = 60)
     snprintf(cmd, sizeof(cmd), "exec %s --source sim:mali-t8xx --no-cpu < /dev/null",
              gputop_bin());
     cr_assert_eq(tmux_start(&t, 80, 24, "", cmd), 0);
-    expect(&t, "triage");
+    expect(&t, "GPU usage");                  /* the first section is up */
     pid = tmux_pane_pid(&t);
     cr_assert_gt(pid, 0);
     before = cpu_ms(pid);

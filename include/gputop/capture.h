@@ -46,6 +46,19 @@ struct gt_capture_reader *gt_capture_open(const char *path, struct gt_source_inf
 int  gt_capture_read(struct gt_capture_reader *r, struct gt_snapshot *s, struct gt_diag *d);
 void gt_capture_close(struct gt_capture_reader *r);
 
+/* One checking scan of the rest of the file, which keeps the offset of
+ * every sample record for gt_capture_seek and then comes back; call it
+ * right after gt_capture_open. *count is the number of good sample records
+ * (the scan stops at the first damaged one, which later reads reach and
+ * report as usual). 0 with d's message saying where the file is damaged
+ * ("" when it ends cleanly), or -1 with d set (a pipe cannot be indexed;
+ * out of memory); reading goes on either way. */
+int  gt_capture_index(struct gt_capture_reader *r, uint64_t *count, struct gt_diag *d);
+/* Makes sample record k (from 0) the next one read; k == count goes to
+ * what follows the last good record (the end, or the damage). 0, or -1 with
+ * d set when there is no index or k is past count. Clears a sticky result. */
+int  gt_capture_seek(struct gt_capture_reader *r, uint64_t k, struct gt_diag *d);
+
 /* Sample records read so far, and the byte offset of the next record. */
 uint64_t gt_capture_records(const struct gt_capture_reader *r);
 uint64_t gt_capture_offset(const struct gt_capture_reader *r);

@@ -45,7 +45,8 @@ struct gt_counter {
     int      hw_index;     /* index in its hardware block, -1 if none */
     char    *hw_name;      /* NULL if none */
     int      estimated;    /* 1: its deltas are estimates, scaled from part of
-                              the interval (counters multiplexed) */
+                              the interval (counters multiplexed: rotated
+                              over fewer hardware counters) */
 };
 
 struct gt_catalog {
@@ -57,6 +58,10 @@ struct gt_catalog {
      * lookups fall back to a scan when counters were added otherwise. */
     uint32_t *hash;
     size_t hash_cap, nhashed;
+    /* Counters the source knows but cannot read here, with why ("needs
+     * root: ..."): metrics using them say so instead of "no counter". */
+    struct gt_absent { char *name, *reason; } *absent;
+    size_t nabsent;
 };
 
 void gt_catalog_init(struct gt_catalog *c);
@@ -71,6 +76,11 @@ int  gt_catalog_add_constant(struct gt_catalog *c, const char *name, double valu
 int  gt_catalog_add_ratio(struct gt_catalog *c, const char *name, int numerator,
                           int denominator, double scale);
 int  gt_catalog_find(const struct gt_catalog *c, const char *name);
+/* Records that name exists on this device but is out of reach, and why.
+ * Returns 0 or -1 (no memory). */
+int  gt_catalog_add_absent(struct gt_catalog *c, const char *name, const char *reason);
+/* The reason recorded for name, or NULL. */
+const char *gt_catalog_absent_reason(const struct gt_catalog *c, const char *name);
 /* Adds every non-constant row of a static table, with per-block instance
  * counts from instances_for(block); constants named in the table are added
  * with the values from constant_for(name), or skipped when it returns NAN.

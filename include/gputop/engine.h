@@ -46,6 +46,9 @@ void gt_engine_used(const struct gt_engine *e, unsigned char *used);
 int gt_engine_spans(const struct gt_engine *e, struct gt_span **out, size_t *n);
 /* NULL when the metric is available, else why not. */
 const char *gt_engine_unavailable(const struct gt_engine *e, size_t metric);
+/* When the source said why (its reason "needs root: sudo ..."), the length
+ * of the short label before the colon a row can show; else 0. */
+size_t gt_engine_unavailable_label(const struct gt_engine *e, size_t metric);
 /* 1 when a counter the metric reads is an estimate (its source rotates
  * counters over fewer hardware counters and scales the counts): views
  * mark such values with '~'. Read when shown: sources decide at select. */

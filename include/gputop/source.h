@@ -39,6 +39,43 @@ struct gt_source_info {
                                 (32-bit counters wrap); 0 when any will do */
 };
 
+/* Playback commands (gt_source_type.control). */
+enum {
+    GT_SOURCE_PAUSE,         /* sample() waits, holding the record shown */
+    GT_SOURCE_RESUME,
+    GT_SOURCE_STEP,          /* arg +1 / -1: the record after / before the
+                                last one delivered, at once; pauses */
+    GT_SOURCE_SEEK,          /* arg k: record k (from 0) at once, clamped to
+                                the records there are; playing goes on */
+    GT_SOURCE_INDEX,         /* before the first sample: index the records
+                                (one checking scan of the file) so that N is
+                                known and STEP and SEEK work; -1 when the
+                                file cannot be indexed (a pipe). Batch
+                                output, which never seeks, skips the scan */
+    GT_SOURCE_HOLD,          /* arg 1: at the end (or damage) wait for a
+                                command instead of ending (the dashboard) */
+    GT_SOURCE_INTERRUPT,     /* a waiting sample() returns 1 at once, and so
+                                does every later one: the sampler stops */
+};
+
+enum gt_play_state { GT_PLAY_PLAYING, GT_PLAY_PAUSED, GT_PLAY_ENDED };
+
+struct gt_source_position {
+    uint64_t k;              /* the record shown, from 1; 0 before the first */
+    uint64_t n;              /* records there are; 0 when unknown */
+    uint64_t t_ns;           /* recorded time at its end, from the start of
+                                the first record */
+    double speed;            /* 1: the recorded pace; N times; 0: as fast
+                                as the records are taken */
+    enum gt_play_state state;
+    int stale;               /* shown was read before the latest STEP or
+                                SEEK (the sampler may hold one read ahead):
+                                a view drops it */
+    char why[256];           /* GT_PLAY_ENDED: why, without the file name */
+    char damage[256];        /* once reached: where and why the file is
+                                damaged, naming it; "" otherwise */
+};
+
 struct gt_source_type {
     const char *name;        /* as in --source NAME[:ARGS] */
     const char *help;        /* one line for --list-sources */
@@ -70,6 +107,16 @@ struct gt_source_type {
      * lines that name this source (KEY=VALUE). Returns 0 or -1 with d set. */
     int  (*configure)(struct gt_source *s, const char *key, const char *value,
                       struct gt_diag *d);
+    /* Optional, for sources that play something back (replay); both are
+     * thread-safe, called by a view while sample() runs on the sampler
+     * thread. control() takes a GT_SOURCE_* command; 0, or -1 when it
+     * does not apply. */
+    int  (*control)(struct gt_source *s, int cmd, int64_t arg);
+    /* Where the playback is. shown (NULL: the newest) is the snapshot on
+     * screen, so that k and t are those of the record shown, not of one
+     * already read ahead. */
+    void (*position)(struct gt_source *s, const struct gt_snapshot *shown,
+                     struct gt_source_position *pos);
 };
 
 struct gt_source {

@@ -11,6 +11,15 @@
 
 struct perf_event_attr;
 
+/* A DRM device as discovery lists it, without opening any node (opening
+ * an amdgpu node wakes a runtime-suspended GPU). */
+struct gt_drm_device {
+    char render[64];          /* "/dev/dri/renderD128", "" if none */
+    char primary[64];         /* "/dev/dri/card0", "" if none */
+    char pci_slot[32];        /* "0000:c3:00.0", "" if not on PCI */
+    unsigned vendor, device, revision;   /* PCI ids; 0 if not on PCI */
+};
+
 struct gt_sys {
     void *ctx;
     int     (*open)(void *ctx, const char *path, int flags);
@@ -38,6 +47,13 @@ struct gt_sys {
      * reset bits). NULL when the seam offers none (treated as ENOSYS). */
     uint32_t (*reg_read32)(void *ctx, const volatile void *addr);
     void     (*reg_write32)(void *ctx, volatile void *addr, uint32_t value);
+    /* pwrite(2), for register files such as debugfs amdgpu_regs2; NULL
+     * when the seam offers none (counted as ENOSYS). */
+    ssize_t (*pwrite)(void *ctx, int fd, const void *buf, size_t len, off_t off);
+    /* Lists up to max DRM devices into out (libdrm's drmGetDevices2 in the
+     * real seam, which reads /sys and /dev itself); returns how many, or
+     * -1 with errno set. NULL when the seam offers none (no devices). */
+    int     (*drm_devices)(void *ctx, struct gt_drm_device *out, int max);
 };
 
 /* The real kernel. */

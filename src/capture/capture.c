@@ -607,6 +607,9 @@ struct gt_capture_reader {
     size_t cap;
     int state;                /* 0 reading; else the sticky result */
     char msg[GT_DIAG_MSG];
+    uint64_t *index;          /* gt_capture_index: offset of record k, and of
+                                 what follows the last good one; NULL none */
+    uint64_t nindex;          /* good records indexed */
 };
 
 /* Bytes left in a regular file after off; UINT64_MAX when unknown (pipe).
@@ -731,6 +734,7 @@ static void reader_free(struct gt_capture_reader *r)
     if (r->f)
         fclose(r->f);
     free(r->buf);
+    free(r->index);
     free(r->path);
     free(r);
 }
@@ -857,6 +861,122 @@ int gt_capture_read(struct gt_capture_reader *r, struct gt_snapshot *s, struct g
     if (res != 0)
         return res;
     return decode_sample(r, at, &c, s, d);
+}
+
+/* ---- random access ---- */
+
+/* Keeps off as entry r->nindex, growing the index as needed. */
+static int push_offset(struct gt_capture_reader *r, uint64_t *cap, uint64_t off)
+{
+    if (r->nindex + 1 >= *cap) {
+        uint64_t n = *cap ? *cap * 2 : 1024;
+        uint64_t *p = realloc(r->index, (size_t)n * sizeof(*p));
+        if (!p)
+            return -1;
+        r->index = p;
+        *cap = n;
+    }
+    r->index[r->nindex] = off;
+    return 0;
+}
+
+/* Checking each record's framing and checksum (not decoding its values:
+ * that is most of a read's cost, and a record whose checksum holds was
+ * written so) finds where a damaged file stops before anything is shown. */
+static int scan(struct gt_capture_reader *r, struct gt_diag *d)
+{
+    struct gt_diag ignored;
+    struct cur c;
+    uint64_t cap = 0, at, end = r->off;
+    int type;
+
+    r->nindex = 0;
+    for (;;) {
+        at = r->off;
+        if (read_record(r, 0, &type, &c, &ignored) != 0)
+            break;
+        if (type >= TYPE_SKIPPABLE)
+            continue;
+        if (push_offset(r, &cap, at) < 0)
+            goto oom;
+        r->nindex++;
+        end = r->off;
+    }
+    /* Past the last good record: the end, or the damage, read again. */
+    if (push_offset(r, &cap, end) == 0)
+        return 0;
+oom:
+    gt_diag_set(d, "%s: out of memory for the index", r->path);
+    return -1;
+}
+
+static int go_to(struct gt_capture_reader *r, uint64_t off, uint64_t records)
+{
+    if (fseeko(r->f, (off_t)off, SEEK_SET) != 0)
+        return -1;
+    r->off = off;
+    r->records = records;
+    r->state = 0;
+    r->msg[0] = '\0';
+    return 0;
+}
+
+int gt_capture_index(struct gt_capture_reader *r, uint64_t *count, struct gt_diag *d)
+{
+    uint64_t off = r->off, records = r->records;
+    char damage[GT_DIAG_MSG];
+    struct stat st;
+
+    *count = 0;
+    /* Offsets count from the first record. */
+    if (records != 0 || r->state != 0) {
+        gt_diag_set(d, "%s: indexed only before the first record is read", r->path);
+        return -1;
+    }
+    /* A pipe would be used up by the scan. */
+    if (fstat(fileno(r->f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        gt_diag_set(d, "%s: not a regular file, so it cannot be indexed", r->path);
+        return -1;
+    }
+    free(r->index);
+    r->index = NULL;
+    if (scan(r, d) < 0)
+        goto fail;
+    /* Where the scan stopped, unless at a clean end. */
+    snprintf(damage, sizeof(damage), "%s", r->state == 1 ? "" : r->msg);
+    if (go_to(r, off, records) < 0) {
+        gt_diag_set(d, "%s: cannot seek back to byte %llu: %s", r->path,
+                    (unsigned long long)off, strerror(errno));
+        goto fail;
+    }
+    *count = r->nindex;
+    gt_diag_set(d, "%s", damage);
+    return 0;
+fail:
+    free(r->index);
+    r->index = NULL;
+    r->nindex = 0;
+    go_to(r, off, records);
+    return -1;
+}
+
+int gt_capture_seek(struct gt_capture_reader *r, uint64_t k, struct gt_diag *d)
+{
+    if (!r->index) {
+        gt_diag_set(d, "%s: no index to seek with", r->path);
+        return -1;
+    }
+    if (k > r->nindex) {
+        gt_diag_set(d, "%s: no sample record %llu (%llu good ones)", r->path,
+                    (unsigned long long)k, (unsigned long long)r->nindex);
+        return -1;
+    }
+    if (go_to(r, r->index[k], k) < 0) {
+        gt_diag_set(d, "%s: cannot seek to record %llu: %s", r->path, (unsigned long long)k,
+                    strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 void gt_capture_close(struct gt_capture_reader *r)

@@ -2,6 +2,7 @@
  * node, the driver interface, the GPU and its configuration, the layout,
  * the counters enabled, whether a first sample arrives, and how late the
  * sampler wakes up on this system. */
+#include "gputop/amdgpu.h"
 #include "gputop/cli.h"
 #include "gputop/engine.h"
 #include "gputop/kbase.h"
@@ -189,6 +190,9 @@ int gt_cmd_probe(const struct gt_options *o, const struct gt_sys *sys, FILE *out
             return gt_mips_cm_probe(spec[7] ? spec + 8 : "", sys, out);
     }
     for (i = 0; i < o->nsources; i++)
+        if (strncmp(o->sources[i], "amdgpu", 6) == 0)
+            return gt_amd_probe(o->sources[i], sys, out) == 0 ? 0 : 1;
+    for (i = 0; i < o->nsources; i++)
         if (strncmp(o->sources[i], "mali:", 5) == 0) {
             char p[64];
             snprintf(p, sizeof(p), "%.*s", (int)strcspn(o->sources[i] + 5, ","),
@@ -204,9 +208,18 @@ int gt_cmd_probe(const struct gt_options *o, const struct gt_sys *sys, FILE *out
         if (probe_node(path, sys, out) == 0)
             status = 0;
     }
+    /* AMD GPUs after the Mali nodes: a board has one or the other. */
+    switch (gt_amd_probe("", sys, out)) {
+    case 0:
+        return 0;
+    case 1:
+        return status;
+    default:
+        break;
+    }
     if (!found)
         fprintf(out, "no Mali GPU device: /dev/mali0../dev/mali%d do not exist (no kbase "
-                     "driver, or another GPU)\ntry the simulated GPU: gputop --source sim\n",
-                MAX_NODES - 1);
+                     "driver), and no AMD GPU is listed\ntry the simulated GPU: gputop "
+                     "--source sim\n", MAX_NODES - 1);
     return status;
 }

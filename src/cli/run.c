@@ -224,6 +224,7 @@ static int select_counters(const struct gt_options *o, struct run *r)
         base += s->catalog.ncounters;
     }
     free(used);
+    /* Which counters a source rotates is known only after select. */
     gt_beside_copy_estimated(&r->merged, r->src, r->nsrc);
     return 0;
 }
@@ -330,6 +331,20 @@ static int start_sampler(const struct gt_options *o, struct run *r, int lossless
     return 0;
 }
 
+/* In the dashboard a replay is indexed, so that it can step and seek
+ * (a pipe cannot be: it just plays), and one that reaches its end (or
+ * damage) waits there for the keys, showing why, instead of ending. */
+static void make_replays_interactive(const struct run *r)
+{
+    size_t i;
+
+    for (i = 0; i < r->nsrc; i++)
+        if (r->src[i]->type->control) {
+            r->src[i]->type->control(r->src[i], GT_SOURCE_INDEX, 0);
+            r->src[i]->type->control(r->src[i], GT_SOURCE_HOLD, 1);
+        }
+}
+
 /* Returns 0 after a normal quit, 1 when no terminal could be opened (the
  * caller then prints text records), -1 on error. */
 static int run_dashboard(const struct gt_options *o, struct run *r, volatile sig_atomic_t *stop)
@@ -404,15 +419,20 @@ static int finish_exports(struct run *r)
 }
 
 /* A damaged capture still shows what it held; the user is told, after
- * the output, where and why it stopped. The sampler thread has been joined,
- * so the sources' info is ours to read. */
-static void report_early_ends(const struct run *r)
+ * the output, where and why it stopped, and the exit status says it.
+ * The sampler thread has been joined, so the sources' info is ours to
+ * read. Returns how many sources stopped early. */
+static int report_early_ends(const struct run *r)
 {
     size_t i;
+    int n = 0;
 
     for (i = 0; i < r->nsrc; i++)
-        if (r->src[i]->info.ended[0])
+        if (r->src[i]->info.ended[0]) {
             fprintf(stderr, "gputop: %s\n", r->src[i]->info.ended);
+            n++;
+        }
+    return n;
 }
 
 int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
@@ -426,8 +446,11 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
     if (open_sources(o, &r) < 0 || merge_catalogs(&r) < 0 || load_layout(o, &r) < 0 ||
         select_counters(o, &r) < 0 || open_recorder(o, &r) < 0)
         goto out;
-    /* Recorded sources replayed into a pipe keep every sample apart. */
-    if (start_sampler(o, &r, batch && any_self_paced(&r)) < 0 || start_exports(o, &r) < 0)
+    /* Recorded sources keep every sample apart: one record, one line or
+     * one refresh. */
+    if (!batch)
+        make_replays_interactive(&r);
+    if (start_sampler(o, &r, any_self_paced(&r)) < 0 || start_exports(o, &r) < 0)
         goto out;
     if (!batch) {
         int res = run_dashboard(o, &r, stop);
@@ -449,7 +472,8 @@ out:
         status = 1;
     if (close_recorder(&r) < 0)
         status = 1;
-    report_early_ends(&r);
+    if (report_early_ends(&r) > 0)
+        status = 1;
     cleanup(&r);
     return status;
 }

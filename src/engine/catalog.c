@@ -21,9 +21,42 @@ void gt_catalog_free(struct gt_catalog *c)
         free(c->counters[i].block);
         free(c->counters[i].hw_name);
     }
+    for (i = 0; i < c->nabsent; i++) {
+        free(c->absent[i].name);
+        free(c->absent[i].reason);
+    }
+    free(c->absent);
     free(c->counters);
     free(c->hash);
     gt_catalog_init(c);
+}
+
+int gt_catalog_add_absent(struct gt_catalog *c, const char *name, const char *reason)
+{
+    struct gt_absent *a = realloc(c->absent, (c->nabsent + 1) * sizeof(*a));
+
+    if (!a)
+        return -1;
+    c->absent = a;
+    a[c->nabsent].name = strdup(name);
+    a[c->nabsent].reason = strdup(reason);
+    if (!a[c->nabsent].name || !a[c->nabsent].reason) {
+        free(a[c->nabsent].name);
+        free(a[c->nabsent].reason);
+        return -1;
+    }
+    c->nabsent++;
+    return 0;
+}
+
+const char *gt_catalog_absent_reason(const struct gt_catalog *c, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < c->nabsent; i++)
+        if (strcmp(c->absent[i].name, name) == 0)
+            return c->absent[i].reason;
+    return NULL;
 }
 
 static size_t name_hash(const char *s)
@@ -232,5 +265,8 @@ int gt_catalog_merge(struct gt_catalog *dst, const struct gt_catalog *src)
             return -1;
     }
     dst->nslots = slot0 + src->nslots;
+    for (i = 0; i < src->nabsent; i++)
+        if (gt_catalog_add_absent(dst, src->absent[i].name, src->absent[i].reason) < 0)
+            return -1;
     return 0;
 }

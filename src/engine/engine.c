@@ -44,6 +44,7 @@ enum { EXPR_VALUE, EXPR_PEAK, EXPR_POP, NEXPRS };
 struct metric_info {
     int reg;               /* result register, -1 if unavailable */
     char *reason;          /* why unavailable */
+    int from_source;       /* reason given by the source ("needs root: ...") */
     int *counter;          /* = b[EXPR_VALUE].counter */
     struct bound b[NEXPRS];
     uint32_t instances;
@@ -157,6 +158,23 @@ static int find_ref(const struct gt_catalog *c, const char *name, uint8_t *mode)
     return -1;
 }
 
+/* Why the source cannot read name (a _sum / _avr suffix stripped), or
+ * NULL when it simply has no such counter. */
+static const char *absent_reason(const struct gt_catalog *c, const char *name)
+{
+    size_t n = strlen(name);
+    char base[256];
+
+    if (gt_catalog_absent_reason(c, name))
+        return gt_catalog_absent_reason(c, name);
+    if (n <= 4 || n - 4 >= sizeof(base) ||
+        (strcmp(name + n - 4, "_sum") != 0 && strcmp(name + n - 4, "_avr") != 0))
+        return NULL;
+    memcpy(base, name, n - 4);
+    base[n - 4] = '\0';
+    return gt_catalog_absent_reason(c, base);
+}
+
 /* Resolves the references of one expression of metric i; unknown names
  * are recorded for --check-layout. Returns 0, or -1 out of memory. */
 static int resolve_expr(struct gt_engine *e, size_t i, int which)
@@ -221,7 +239,11 @@ static int resolve_metric(struct gt_engine *e, size_t i)
     }
     if (!b->missing)
         return 0;
-    if (b->missing == 1)
+    if (absent_reason(e->c, b->first_missing)) {
+        snprintf(buf, sizeof(buf), "%s", absent_reason(e->c, b->first_missing));
+        mi->from_source = 1;
+    }
+    else if (b->missing == 1)
         snprintf(buf, sizeof(buf), "this source has no counter $%s", b->first_missing);
     else
         snprintf(buf, sizeof(buf), "this source lacks $%s and %zu more counters",
@@ -470,16 +492,30 @@ const char *gt_engine_unavailable(const struct gt_engine *e, size_t metric)
     return metric < e->nmetrics ? e->m[metric].reason : "no such metric";
 }
 
+size_t gt_engine_unavailable_label(const struct gt_engine *e, size_t metric)
+{
+    const char *why = gt_engine_unavailable(e, metric);
+    size_t n;
+
+    if (!why || metric >= e->nmetrics || !e->m[metric].from_source)
+        return 0;
+    n = strcspn(why, ":");
+    return n <= 24 ? n : 0;
+}
+
 int gt_engine_estimated(const struct gt_engine *e, size_t metric)
 {
-    const struct gt_expr *x;
-    size_t i;
-    int k;
+    const struct metric_info *mi;
+    size_t r, n;
 
-    if (metric >= e->nmetrics || !(x = e->l->metrics[metric].expr))
+    if (metric >= e->nmetrics || gt_engine_unavailable(e, metric))
         return 0;
-    for (i = 0; i < gt_expr_nrefs(x); i++)
-        if ((k = gt_catalog_find(e->c, gt_expr_ref_name(x, i))) >= 0 && e->c->counters[k].estimated)
+    mi = &e->m[metric];
+    n = gt_expr_nrefs(e->l->metrics[metric].expr);
+    /* The catalogue's flags are read now: a source may set them after the
+     * engine was built (when it learns which counters are used). */
+    for (r = 0; r < n; r++)
+        if (mi->counter[r] >= 0 && e->c->counters[mi->counter[r]].estimated)
             return 1;
     return 0;
 }

@@ -7,7 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netdb.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
@@ -304,37 +304,60 @@ static void *server_main(void *arg)
 
 /* ---- start and stop ---- */
 
+/* A numeric address (IPv4 or IPv6) or "localhost": no name lookup, so the
+ * static binary needs no resolver (NSS) at run time. */
+static int numeric_addr(const char *host, const char *port, struct sockaddr_storage *ss,
+                        socklen_t *len)
+{
+    struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)ss;
+    char *end;
+    long p = strtol(port, &end, 10);
+
+    if (*end || p < 0 || p > 65535)
+        return -1;
+    memset(ss, 0, sizeof(*ss));
+    if (strcmp(host, "localhost") == 0)
+        host = "127.0.0.1";
+    if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons((uint16_t)p);
+        *len = sizeof(*v4);
+        return 0;
+    }
+    if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons((uint16_t)p);
+        *len = sizeof(*v6);
+        return 0;
+    }
+    return -1;
+}
+
 static int bind_first(const char *host, const char *port, const char *spec,
                       struct gt_diag *d)
 {
-    struct addrinfo hints, *res, *ai;
-    int fd = -1, err, one = 1;
+    struct sockaddr_storage ss;
+    socklen_t len;
+    int fd, err, one = 1;
 
-    memset(&hints, 0, sizeof(hints));
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_NUMERICSERV;
-    err = getaddrinfo(host, port, &hints, &res);
-    if (err) {
-        gt_diag_set(d, "--serve %s: %s", spec, gai_strerror(err));
+    if (numeric_addr(host, port, &ss, &len) < 0) {
+        gt_diag_set(d, "--serve %s: not a numeric address (use e.g. 127.0.0.1:9100, "
+                       "[::1]:9100 or 0.0.0.0:9100)", spec);
         return -1;
     }
-    for (ai = res; ai; ai = ai->ai_next) {
-        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-        if (fd < 0)
-            continue;
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-        if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 8) == 0)
-            break;
-        err = errno;
-        close(fd);
-        fd = -1;
-        errno = err;
-    }
-    if (fd < 0)
+    fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
         gt_diag_set(d, "--serve %s: cannot listen: %s", spec, strerror(errno));
-    freeaddrinfo(res);
-    return fd;
+        return -1;
+    }
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (bind(fd, (struct sockaddr *)&ss, len) == 0 && listen(fd, 8) == 0)
+        return fd;
+    err = errno;
+    close(fd);
+    gt_diag_set(d, "--serve %s: cannot listen: %s", spec, strerror(err));
+    return -1;
 }
 
 /* The server thread takes no signals: the views wait for theirs (a

@@ -301,6 +301,13 @@ static void publish(struct gt_sampler *s)
             /* A full counter is a reader already due to wake. */
         }
     }
+    /* Lossless: the sources are asked for the next round only once this
+     * one is taken, so a replay reads at most one record ahead of what a
+     * view shows (a pause then stops the screen within one refresh). */
+    pthread_mutex_lock(&s->lock);
+    while (s->cfg.lossless && s->front_full && !s->stopping)
+        pthread_cond_wait(&s->taken, &s->lock);
+    pthread_mutex_unlock(&s->lock);
 }
 
 int gt_sampler_wake_fd(struct gt_sampler *s)
@@ -535,6 +542,19 @@ void gt_sampler_get_stats(struct gt_sampler *s, struct gt_sampler_stats *st)
     pthread_mutex_unlock(&s->lock);
 }
 
+/* A source that waits inside sample() (a paused replay) is told to stop
+ * waiting, or the join below would wait with it. */
+static void interrupt_sources(struct gt_sampler *s)
+{
+    size_t i;
+
+    for (i = 0; i < s->cfg.nsources; i++) {
+        struct gt_source *src = s->cfg.sources[i];
+        if (src->type->control)
+            src->type->control(src, GT_SOURCE_INTERRUPT, 0);
+    }
+}
+
 void gt_sampler_stop(struct gt_sampler *s)
 {
     if (!s || !s->started)
@@ -544,6 +564,7 @@ void gt_sampler_stop(struct gt_sampler *s)
     pthread_cond_broadcast(&s->taken);
     pthread_mutex_unlock(&s->lock);
     wake_thread(s);
+    interrupt_sources(s);
     pthread_join(s->thread, NULL);
     s->started = 0;
 }

@@ -453,6 +453,26 @@ static void find_cut(struct kbase_src *k)
         k->cut = v;
 }
 
+/* Why each counter past the cut is out of reach, so the metrics that need
+ * them say so in the dashboard's rows and footer, not only in --probe. */
+static int add_cut_reasons(struct gt_source *s, const struct kbase_src *k)
+{
+    const struct gt_counter_table *t = gt_counter_table_find(k->dev.gpu.table);
+    char why[160];
+    size_t i;
+
+    if (!k->cut || !t)
+        return 0;
+    snprintf(why, sizeof(why), "not delivered: %s gives %u values per block (counters %u..%u)",
+             k->iface == IFACE_LEGACY ? "the legacy reader" : "this kernel's kinstr_prfcnt",
+             k->cut, k->cut, GT_KB_MAX_VALUES - 1);
+    for (i = 0; i < t->ndefs; i++)
+        if (t->defs[i].index >= (int)k->cut &&
+            gt_catalog_add_absent(&s->catalog, t->defs[i].name, why) < 0)
+            return -1;
+    return 0;
+}
+
 /* Counters the reader cannot deliver are left out, so the metrics that
  * need them say they are unavailable instead of reading zero. */
 static int build_catalog(struct gt_source *s, struct kbase_src *k, struct gt_diag *d)
@@ -462,7 +482,7 @@ static int build_catalog(struct gt_source *s, struct kbase_src *k, struct gt_dia
                                    (int)k->cut };
 
     if (gt_catalog_add_device(&s->catalog, &desc) < 0 || build_map(k, &s->catalog) < 0 ||
-        add_max_clock(s, k) < 0) {
+        add_max_clock(s, k) < 0 || add_cut_reasons(s, k) < 0) {
         gt_diag_set(d, "%s: cannot build the %s counter catalogue", k->dev.path, g->table);
         return -1;
     }

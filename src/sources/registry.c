@@ -6,6 +6,7 @@
 #include <string.h>
 
 extern const struct gt_source_type gt_source_mali;
+extern const struct gt_source_type gt_source_amdgpu;
 extern const struct gt_source_type gt_source_sim;
 extern const struct gt_source_type gt_source_cpu;
 extern const struct gt_source_type gt_source_replay;
@@ -15,6 +16,7 @@ extern const struct gt_source_type gt_source_mips_cm;
 /* Hardware sources first: with no --source, the first that opens wins. */
 const struct gt_source_type *const gt_source_types[] = {
     &gt_source_mali,
+    &gt_source_amdgpu,
     &gt_source_sim,
     &gt_source_cpu,
     &gt_source_replay,

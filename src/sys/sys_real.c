@@ -7,7 +7,9 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <string.h>
 #include <unistd.h>
+#include <xf86drm.h>
 
 static int real_open(void *ctx, const char *path, int flags)
 {
@@ -66,6 +68,55 @@ static ssize_t real_pread(void *ctx, int fd, void *buf, size_t len, off_t off)
     return r;
 }
 
+static ssize_t real_pwrite(void *ctx, int fd, const void *buf, size_t len, off_t off)
+{
+    ssize_t r;
+
+    (void)ctx;
+    do
+        r = pwrite(fd, buf, len, off);
+    while (r < 0 && errno == EINTR);
+    return r;
+}
+
+static void copy_node(char *dst, size_t len, const drmDevice *d, int type)
+{
+    if (d->available_nodes & (1 << type))
+        snprintf(dst, len, "%s", d->nodes[type]);
+}
+
+/* libdrm lists devices from /sys and /dev without opening them, so a
+ * sleeping GPU stays asleep. */
+static int real_drm_devices(void *ctx, struct gt_drm_device *out, int max)
+{
+    drmDevicePtr devs[32];
+    int n, i;
+
+    (void)ctx;
+    n = drmGetDevices2(0, devs, (int)(sizeof(devs) / sizeof(devs[0])));
+    if (n == -ENOENT)
+        return 0;   /* no /dev/dri: no DRM devices */
+    if (n < 0) {
+        errno = -n;
+        return -1;
+    }
+    for (i = 0; i < n && i < max; i++) {
+        memset(&out[i], 0, sizeof(out[i]));
+        copy_node(out[i].render, sizeof(out[i].render), devs[i], DRM_NODE_RENDER);
+        copy_node(out[i].primary, sizeof(out[i].primary), devs[i], DRM_NODE_PRIMARY);
+        if (devs[i]->bustype != DRM_BUS_PCI)
+            continue;
+        snprintf(out[i].pci_slot, sizeof(out[i].pci_slot), "%04x:%02x:%02x.%x",
+                 devs[i]->businfo.pci->domain, devs[i]->businfo.pci->bus,
+                 devs[i]->businfo.pci->dev, devs[i]->businfo.pci->func);
+        out[i].vendor = devs[i]->deviceinfo.pci->vendor_id;
+        out[i].device = devs[i]->deviceinfo.pci->device_id;
+        out[i].revision = devs[i]->deviceinfo.pci->revision_id;
+    }
+    drmFreeDevices(devs, n);
+    return n < max ? n : max;
+}
+
 static int real_poll(void *ctx, struct pollfd *fds, nfds_t n, int timeout_ms)
 {
     (void)ctx;
@@ -106,6 +157,8 @@ static const struct gt_sys real_sys = {
     .pread = real_pread,
     .reg_read32 = real_reg_read32,
     .reg_write32 = real_reg_write32,
+    .pwrite = real_pwrite,
+    .drm_devices = real_drm_devices,
 };
 
 const struct gt_sys *gt_sys_real(void)

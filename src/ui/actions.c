@@ -155,6 +155,8 @@ int tui_handle_key(struct tui *t, int ch)
         t->help = 0;
         return ch == 'q' || ch == KEY_F(10);
     }
+    if (tui_replay_key(t, ch))
+        return 0;
     switch (ch) {
     case 'q': case 'Q': case KEY_F(10): return 1;
     case 'h': case '?': case KEY_F(1): t->help = 1; return 0;

@@ -52,7 +52,8 @@ static void header_busy(const struct tui *t, char *buf, size_t len)
     double busy, clock;
 
     gt_text_init(&h, buf, len);
-    if (header_figure(t, GT_HEADER_BUSY, &busy)) {
+    /* No data (an idle interval, or no clock counted): nothing to say. */
+    if (header_figure(t, GT_HEADER_BUSY, &busy) && !isnan(busy)) {
         gt_text_add(&h, "GPU ");
         add_percent(&h, busy);
         gt_text_add(&h, " busy");
@@ -62,7 +63,7 @@ static void header_busy(const struct tui *t, char *buf, size_t len)
             gt_text_add(&h, " ");
             gt_text_add(&h, t->l->metrics[t->l->header[GT_HEADER_CLOCK]].unit);
         }
-    } else if (header_figure(t, GT_HEADER_BUSY_MAX, &busy)) {
+    } else if (header_figure(t, GT_HEADER_BUSY_MAX, &busy) && !isnan(busy)) {
         gt_text_add(&h, "GPU ");
         add_percent(&h, busy);
         gt_text_add(&h, " of max-clock time");
@@ -80,12 +81,38 @@ static void header_activity(const struct tui *t, char *buf, size_t len)
         s->type->activity(s, &t->snap, buf, len);
 }
 
+
 /* What the header says, piece by piece, with how soon each goes when the
  * line is too narrow: the state (live / PAUSED, RETRYING / ENDED) never. */
 struct piece {
     const char *text;
     int drop;            /* higher goes first; 0 never */
 };
+
+/* Where a replay is, "sample k/N · t=1.2 s · playing", as three pieces
+ * cut from the text buf receives: the state stays, the time goes first. */
+static size_t replay_pieces(struct tui *t, char *buf, size_t len, struct piece *p, size_t n)
+{
+    static const int drop[] = { 3, 7, 0 };
+    const char *sep = tui_sep(t);
+    size_t seplen = strlen(sep), k = 0;
+    struct gt_text h;
+    char *at, *next;
+
+    gt_text_init(&h, buf, len);
+    tui_replay_status(t, &h);
+    at = strncmp(buf, sep, seplen) == 0 ? buf + seplen : buf;
+    for (; at && k < 3; k++) {
+        next = k < 2 ? strstr(at, sep) : NULL;
+        if (next) {
+            *next = '\0';
+            next += seplen;
+        }
+        p[n++] = (struct piece){ at, drop[k] };
+        at = next;
+    }
+    return n;
+}
 
 /* The texts made here are written into text[0..3]. The busy share stays
  * longer than the core count and the source's name; what the source is
@@ -107,13 +134,20 @@ static size_t header_pieces(struct tui *t, const struct gt_sampler_stats *st, ch
     p[n++] = (struct piece){ cores, 10 };
     if (busy[0])
         p[n++] = (struct piece){ busy, 9 };
-    p[n++] = (struct piece){ t->cfg->sources[0]->type->name, 12 };
+    /* A replay's source name says what is playing: it stays longer. */
+    p[n++] = (struct piece){ t->cfg->sources[0]->type->name, t->replay ? 5 : 12 };
     if (activity[0])
         p[n++] = (struct piece){ activity, 14 };
-    if (st->state == GT_SAMPLER_RETRYING || st->state == GT_SAMPLER_ENDED)
-        p[n++] = (struct piece){ st->state == GT_SAMPLER_RETRYING ? "RETRYING" : "ENDED", 0 };
-    p[n++] = (struct piece){ period, 4 };
-    p[n++] = (struct piece){ t->paused ? "PAUSED" : "live", 0 };
+    if (t->replay) {
+        /* A replay has a position, not a sampling period: "sample k/N",
+         * "t=1.2 s" and its state, the state never dropped. */
+        n = replay_pieces(t, period, sizeof(text[1]), p, n);
+    } else {
+        if (st->state == GT_SAMPLER_RETRYING || st->state == GT_SAMPLER_ENDED)
+            p[n++] = (struct piece){ st->state == GT_SAMPLER_RETRYING ? "RETRYING" : "ENDED", 0 };
+        p[n++] = (struct piece){ period, 4 };
+        p[n++] = (struct piece){ t->paused ? "PAUSED" : "live", 0 };
+    }
     p[n++] = (struct piece){ clock_text(t, now), 6 };
     return n;
 }
@@ -156,8 +190,10 @@ static void draw_alert(struct tui *t, const struct gt_sampler_stats *st, time_t 
         snprintf(buf, sizeof(buf), " %s (retrying)", st->last_error);
     else if (now < t->warning_until)
         snprintf(buf, sizeof(buf), " warning: %s", st->last_warning);
-    else
+    else {
+        t->alert_shown = tui_replay_alert(t, LINES - 2);
         return;
+    }
     tui_put(t, LINES - 2, 0, buf, -1, ST_ALERT);
     t->alert_shown = 1;
 }
@@ -165,7 +201,7 @@ static void draw_alert(struct tui *t, const struct gt_sampler_stats *st, time_t 
 void tui_draw_header(struct tui *t)
 {
     struct gt_sampler_stats st;
-    struct piece p[10];
+    struct piece p[12];
     char buf[768], text[4][96];
     struct gt_text h;
     time_t now = time(NULL);

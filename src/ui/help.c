@@ -1,6 +1,7 @@
 /* The help overlay: the keys and what they do, over a cleared screen (only
  * the header stays) so that nothing behind it reads as part of it. */
 #include "tui_internal.h"
+#include <string.h>
 
 static const char *const help_lines[] = {
     "gputop keys",
@@ -24,6 +25,27 @@ static const char *const help_lines[] = {
     "  description (or why it is unavailable) and its min / max.",
 };
 
+/* During a replay some keys do other things: these lines stand in for
+ * the help_lines that start with the same key names. */
+static const struct {
+    const char *keys;
+    const char *text;
+} replay_lines[] = {
+    { "  up, down ", "  up, down     select a metric;  PgUp, PgDn  back / forward 10 % of a replay" },
+    { "  space ", "  space        pause / play the replay (at its end: again from the start)" },
+    { "  + - ", "  . ,          one sample forward / back (pauses);  Home, End  first / last" },
+};
+
+static const char *help_line(const struct tui *t, size_t i)
+{
+    size_t k;
+
+    for (k = 0; t->replay && k < sizeof(replay_lines) / sizeof(replay_lines[0]); k++)
+        if (strncmp(help_lines[i], replay_lines[k].keys, strlen(replay_lines[k].keys)) == 0)
+            return replay_lines[k].text;
+    return help_lines[i];
+}
+
 void tui_draw_help(struct tui *t)
 {
     size_t n = sizeof(help_lines) / sizeof(help_lines[0]), i;
@@ -37,5 +59,5 @@ void tui_draw_help(struct tui *t)
     for (y = 0; y < h; y++)
         gt_cellbuf_fill(t->cells, y0 + y, x0, w, ' ', ST_HEADER);
     for (i = 0; i < n && (int)i < h - 2; i++)
-        tui_put(t, y0 + 1 + (int)i, x0 + 1, help_lines[i], w - 2, ST_HEADER);
+        tui_put(t, y0 + 1 + (int)i, x0 + 1, help_line(t, i), w - 2, ST_HEADER);
 }

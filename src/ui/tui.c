@@ -66,7 +66,7 @@ static int init_state(struct tui *t, const struct gt_tui_config *cfg)
     if (first < 0)
         first = t->triage_section >= 0 ? t->triage_section : 0;
     tui_go_section(t, (size_t)first);
-    return 0;
+    return tui_replay_init(t);
 }
 
 static void free_state(struct tui *t)
@@ -77,22 +77,23 @@ static void free_state(struct tui *t)
     free(t->triage_metric);
     gt_history_free(t->hist);
     gt_snapshot_free(&t->snap);
+    gt_snapshot_free(&t->taken);
     gt_cellbuf_free(t->cells);
     gt_termout_free(t->out);
 }
 
 /* Paused, the snapshot on screen stays (the per-core rows are computed
  * from it); the sampler keeps adding up what comes meanwhile. */
-static void take_sample(struct tui *t)
+static int take_sample(struct tui *t)
 {
     size_t i;
     int r;
 
     if (t->paused)
-        return;
-    r = gt_sampler_take(t->cfg->sampler, &t->snap, 0);
+        return 0;
+    r = t->replay ? tui_replay_take(t) : gt_sampler_take(t->cfg->sampler, &t->snap, 0);
     if (r <= 0)
-        return;
+        return 0;
     gt_engine_eval(t->cfg->engine, &t->snap, t->vals);
     /* An interval in which a source had no data (it failed, or waits to
      * be retried) shows as no data, as in batch output, never as zeros. */
@@ -107,6 +108,7 @@ static void take_sample(struct tui *t)
         t->hist_row[i] = tui_history_entry(t, i, t->vals[i]);
     }
     gt_history_push(t->hist, t->hist_row);
+    return 1;
 }
 
 enum { WOKE_SAMPLE = 1, WOKE_INPUT = 2, WOKE_SIGNAL = 4 };
@@ -114,16 +116,22 @@ enum { WOKE_SAMPLE = 1, WOKE_INPUT = 2, WOKE_SIGNAL = 4 };
 /* Sleeps until a refresh is due or a key or signal arrives. While the
  * sampler runs at least as often as the screen refreshes, the refresh
  * follows the first sample after it is due (fresh data, and no timer of
- * our own to wake for); a timeout a little past that covers a late one. */
+ * our own to wake for); a timeout a little past that covers a late one.
+ * A replay with a pace of its own wakes us at every record (the loop asked
+ * for that); recorded sources without one give a record a refresh, on the
+ * refresh grid (the sampler then waits for us, not we for it). */
 static int wait_for_work(struct tui *t, uint64_t next, uint64_t refresh)
 {
     struct pollfd p[2] = { { t->input_gone ? -1 : STDIN_FILENO, POLLIN, 0 },
                            { t->wake_fd, POLLIN, 0 } };
     uint64_t interval = gt_sampler_interval(t->cfg->sampler), now = gt_now_ns(), until = next;
-    int paced = t->wake_fd >= 0 && t->sampler_live && interval <= refresh, r, woke = 0;
+    int paced = t->wake_fd >= 0 && !t->self_paced && t->sampler_live && interval <= refresh, r;
+    int woke = 0;
     uint64_t junk;
 
-    if (paced) {
+    if (t->replay_paced && t->wake_fd >= 0)
+        paced = 1;
+    else if (paced) {
         gt_sampler_wake_after(t->cfg->sampler, next);
         until = next + interval + interval / 2;
     }
@@ -191,8 +199,16 @@ int gt_tui_run(const struct gt_tui_config *cfg, volatile sig_atomic_t *stop, str
             tui_repaint_all(&t);
             draw(&t);
         }
+        if (t.replay_paced) {
+            /* Each record is its own refresh, drawn as it arrives; asked
+             * for before looking, so one published meanwhile wakes us. */
+            gt_sampler_wake_after(cfg->sampler, 1);
+            if (take_sample(&t))
+                draw(&t);
+        }
         if (now >= next) {
-            take_sample(&t);
+            if (!t.replay_paced)
+                take_sample(&t);
             draw(&t);
             next += refresh;
             if (next <= now)

@@ -64,6 +64,10 @@ struct tui {
     int wake_fd;                 /* the sampler's new-data descriptor, -1 none */
     int empty_reads, input_gone; /* the keyboard's end of file or hang-up */
     int sampler_live;            /* it is sampling (not retrying, not ended) */
+    struct gt_source *replay;    /* a source playing a capture back, or NULL */
+    struct gt_snapshot taken;    /* replay: a snapshot before it is known fresh */
+    int replay_paced;            /* it keeps its own pace: a refresh a record */
+    int self_paced;              /* a recorded source: a record a refresh at most */
 };
 
 /* draw.c: text into the frame being composed */
@@ -123,6 +127,13 @@ void tui_repaint_all(struct tui *t);
 
 /* keys.c: the next key as a key code, ERR when none is waiting */
 int tui_next_key(struct tui *t);
+
+/* replay.c: the dashboard during a replay */
+int tui_replay_init(struct tui *t);             /* -1: out of memory */
+int tui_replay_take(struct tui *t);             /* 1: a fresh record in t->snap */
+int tui_replay_key(struct tui *t, int ch);      /* 1: a replay command */
+void tui_replay_status(struct tui *t, struct gt_text *h);
+int tui_replay_alert(struct tui *t, int y);     /* 1: a damage message drawn */
 
 /* actions.c */
 void tui_go_section(struct tui *t, size_t i);

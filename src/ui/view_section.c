@@ -103,17 +103,14 @@ static void add_short_unit(struct gt_text *s, const char *unit)
     }
 }
 
-void tui_value_text(const struct tui *t, size_t m, double v, char *buf, size_t len,
-                       size_t width)
+static void value_text_plain(const struct tui *t, size_t m, double v, char *buf, size_t len,
+                             size_t width)
 {
     const struct gt_metric_def *md = &t->l->metrics[m];
     struct gt_text s;
     size_t num;
 
     gt_text_init(&s, buf, len);
-    /* '~': an estimate from multiplexed counters */
-    if (!isnan(v) && gt_engine_estimated(t->cfg->engine, m))
-        gt_text_add(&s, "~");
     if (md->show == GT_SHOW_PERCENT) {
         if (isnan(v)) {
             gt_text_add(&s, "-");
@@ -135,6 +132,28 @@ void tui_value_text(const struct tui *t, size_t m, double v, char *buf, size_t l
     add_short_unit(&s, md->unit);
     if (t->per_second && tui_is_rate_kind(md->show))
         gt_text_add(&s, "/s");
+}
+
+/* The value as shown; '~' before an estimate (a counter the source
+ * multiplexes), in the padding when there is some ("~75.0 %"). */
+void tui_value_text(const struct tui *t, size_t m, double v, char *buf, size_t len,
+                    size_t width)
+{
+    size_t n;
+
+    value_text_plain(t, m, v, buf, len, width);
+    if (isnan(v) || !gt_engine_estimated(t->cfg->engine, m) || len < 2)
+        return;
+    if (buf[0] == ' ') {
+        buf[0] = '~';
+        return;
+    }
+    n = strlen(buf);
+    if (n + 2 > len)
+        n = len - 2;
+    memmove(buf + 1, buf, n + 1);
+    buf[n + 1] = '\0';
+    buf[0] = '~';
 }
 
 /* The bar's fraction: percentages of 100, counts of the highest seen,
@@ -332,7 +351,9 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r, const str
     tui_put_clipped(t, y, 0, name, c->name + (bw && !may_have_bar(t, r) ? bw + 1 : 0),
                     selected ? ST_SELECTED : ST_PLAIN);
     if (why) {
-        tui_put(t, y, x, "unavailable", -1, ST_DIM);
+        /* A source's own reason ("needs root") says more than the word. */
+        size_t label = gt_engine_unavailable_label(t->cfg->engine, r->idx);
+        tui_put(t, y, x, label ? why : "unavailable", label ? (int)label : -1, ST_DIM);
         return;
     }
     if (r->kind == ROW_BUCKET && !isnan(v) && (frac = bar_fraction(t, r, t->vals[r->idx])) >= 0) {

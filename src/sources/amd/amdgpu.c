@@ -1,0 +1,561 @@
+/* The amdgpu source: AMD GPUs through the kernel's amdgpu driver — GRBM
+ * busy bits polled with READ_MMR_REG (render node, any user), gpu_metrics
+ * (sysfs) or the sensors for power and clocks, and as root the performance
+ * counters through debugfs amdgpu_regs2. A runtime-suspended GPU is left
+ * asleep: its power state is read from sysfs before anything touches it. */
+#include "amd.h"
+#include "gputop/amd_gfx1151.h"
+#include "gputop/amdgpu.h"
+#include "gputop/amdgpu_uapi.h"
+#include "gputop/source.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_POLL_HZ 200
+#define MAX_POLL_HZ 100000
+#define METRICS_MAX 4096
+/* Polls are spread over this share of the previous interval, so sample()
+ * returns before the sampler's next deadline. */
+#define POLL_SHARE 0.8
+
+enum pmc_want { PMC_AUTO, PMC_ON, PMC_OFF };
+
+struct amd_src {
+    struct gt_amd_dev dev;
+    struct gt_amd_device geom;
+    int metrics_only;
+    uint32_t poll_hz, polls_fixed;
+    enum pmc_want pmc_want;
+    enum gt_amd_keepon keepon;
+    struct gt_amd_pmc *pmc;
+    char pmc_why[GT_DIAG_MSG];         /* why no counters ("" with them) */
+    int metrics_fd;            /* gpu_metrics, -1 without */
+    struct gt_amd_metrics first;   /* the blob read at open: which fields exist */
+    int have_metrics;
+    uint64_t last_ns;          /* end of the previous interval */
+    uint64_t last_call;        /* when sample() was last called: the period */
+    int asleep_at_open;
+    unsigned warned_pmc;
+};
+
+/* ---- arguments ---- */
+
+static int parse_uint(const char *v, uint32_t max, uint32_t *out)
+{
+    char *end;
+    unsigned long n = strtoul(v, &end, 10);
+
+    if (!v[0] || *end || n == 0 || n > max)
+        return -1;
+    *out = (uint32_t)n;
+    return 0;
+}
+
+static int parse_args(struct amd_src *a, const char *args, char *path, size_t len,
+                      struct gt_diag *d)
+{
+    static const char *const keys[] = { "", "poll", "polls", "mode", "pmc", "keepon", NULL };
+    char buf[64];
+
+    if (gt_args_check(args, keys, "amdgpu", d) < 0)
+        return -1;
+    if (!gt_args_get(args, "", path, len))
+        path[0] = '\0';
+    a->poll_hz = DEFAULT_POLL_HZ;
+    if (gt_args_get(args, "poll", buf, sizeof(buf)) &&
+        parse_uint(buf, MAX_POLL_HZ, &a->poll_hz) < 0) {
+        gt_diag_set(d, "amdgpu: poll must be reads per second, 1..%u, not '%s'", MAX_POLL_HZ,
+                    buf);
+        return -1;
+    }
+    if (gt_args_get(args, "polls", buf, sizeof(buf)) &&
+        parse_uint(buf, MAX_POLL_HZ, &a->polls_fixed) < 0) {
+        gt_diag_set(d, "amdgpu: polls must be reads per sample, 1..%u, not '%s'", MAX_POLL_HZ,
+                    buf);
+        return -1;
+    }
+    if (gt_args_get(args, "mode", buf, sizeof(buf))) {
+        if (strcmp(buf, "metrics") == 0)
+            a->metrics_only = 1;
+        else if (strcmp(buf, "full") != 0) {
+            gt_diag_set(d, "amdgpu: mode must be full or metrics, not '%s'", buf);
+            return -1;
+        }
+    }
+    if (gt_args_get(args, "pmc", buf, sizeof(buf))) {
+        a->pmc_want = strcmp(buf, "on") == 0 ? PMC_ON : strcmp(buf, "off") == 0 ? PMC_OFF
+                      : strcmp(buf, "auto") == 0 ? PMC_AUTO : (enum pmc_want)-1;
+        if ((int)a->pmc_want < 0) {
+            gt_diag_set(d, "amdgpu: pmc must be auto, on or off, not '%s'", buf);
+            return -1;
+        }
+    }
+    if (gt_args_get(args, "keepon", buf, sizeof(buf))) {
+        if (strcmp(buf, "pstate") == 0)
+            a->keepon = GT_KEEPON_PSTATE;
+        else if (strcmp(buf, "gfxoff") != 0) {
+            gt_diag_set(d, "amdgpu: keepon must be gfxoff or pstate, not '%s'", buf);
+            return -1;
+        }
+    }
+    if (a->metrics_only && a->pmc_want == PMC_ON) {
+        gt_diag_set(d, "amdgpu: mode=metrics never touches GFX, so it cannot read the "
+                       "performance counters (pmc=on)");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- gpu_metrics ---- */
+
+static int read_metrics(struct amd_src *a, struct gt_amd_metrics *m, char *why, size_t len)
+{
+    const struct gt_sys *sys = a->dev.sys;
+    unsigned char buf[METRICS_MAX];
+    ssize_t n;
+
+    n = sys->pread ? sys->pread(sys->ctx, a->metrics_fd, buf, sizeof(buf), 0) : -1;
+    if (n < 0) {
+        snprintf(why, len, "%s", strerror(errno));
+        return -1;
+    }
+    return gt_amd_metrics_parse(buf, (size_t)n, m, why, len);
+}
+
+static void open_metrics(struct amd_src *a)
+{
+    char path[160], why[160];
+
+    snprintf(path, sizeof(path), "%s/gpu_metrics", a->dev.sysfs);
+    a->metrics_fd = gt_sys_open_below(a->dev.sys, path);
+    if (a->metrics_fd < 0)
+        return;
+    if (read_metrics(a, &a->first, why, sizeof(why)) < 0) {
+        a->dev.sys->close(a->dev.sys->ctx, a->metrics_fd);
+        a->metrics_fd = -1;
+        return;
+    }
+    a->have_metrics = 1;
+}
+
+/* The sensor standing in for a gpu_metrics row when the blob lacks it:
+ * its index and the factor to the row's unit, or -1. */
+static int sensor_for(int v3_offset, uint32_t *mul, uint32_t *div)
+{
+    *mul = *div = 1;
+    switch (v3_offset) {
+    case GT_GM30_AVERAGE_GFXCLK_FREQUENCY:
+        return GT_AMD_SCLK;
+    case GT_GM30_AVERAGE_UCLK_FREQUENCY:
+        return GT_AMD_MCLK;
+    case GT_GM30_TEMPERATURE_GFX:
+        *div = 10;            /* milli-degC to centi-degC */
+        return GT_AMD_TEMP;
+    case GT_GM30_AVERAGE_SOCKET_POWER:
+        *mul = 1000;          /* W to mW */
+        return GT_AMD_POWER;
+    case GT_GM30_AVERAGE_GFX_ACTIVITY:
+        return GT_AMD_LOAD;
+    default:
+        return -1;
+    }
+}
+
+/* ---- the catalogue ---- */
+
+static int row_wanted(const struct amd_src *a, const struct gt_amd_counter_def *def, int pmc)
+{
+    uint64_t v;
+    uint32_t mul, div;
+
+    switch (def->kind) {
+    case GT_AMD_PMC:
+        return pmc;
+    case GT_AMD_POLLS:
+    case GT_AMD_BUSY:
+        return !a->metrics_only;
+    case GT_AMD_METRICS_READS:
+        return 1;
+    case GT_AMD_METRIC:
+        if (a->have_metrics && gt_amd_metrics_at_v3(&a->first, def->event, &v))
+            return 1;
+        /* Without gpu_metrics the sensors answer some rows (not while
+         * asleep, and never in metrics-only mode: they are ioctls). */
+        return !a->metrics_only && !a->asleep_at_open && sensor_for(def->event, &mul, &div) >= 0;
+    case GT_AMD_CONSTANT:
+        return 1;
+    }
+    return 0;
+}
+
+static int add_rows(struct gt_source *s, struct amd_src *a, int pmc)
+{
+    size_t i;
+
+    for (i = 0; i < gt_amd_gfx1151_ncounters; i++) {
+        const struct gt_amd_counter_def *def = &gt_amd_gfx1151_counters[i];
+        int k;
+        if (!row_wanted(a, def, pmc))
+            continue;
+        if (def->kind == GT_AMD_CONSTANT)
+            continue;
+        if (gt_catalog_find(&s->catalog, def->name) >= 0)
+            continue;
+        k = gt_catalog_add(&s->catalog, def->name, def->block, GT_COUNTER_DELTA,
+                           gt_amd_instances(&a->geom, def->domain), 1.0);
+        if (k < 0)
+            return -1;
+        s->catalog.counters[k].hw_index = def->event;
+    }
+    return gt_amd_catalog_add(&s->catalog, &a->geom, 1u << GT_AMD_CONSTANT);
+}
+
+static int add_absent(struct gt_source *s, const char *reason)
+{
+    size_t i;
+
+    for (i = 0; i < gt_amd_gfx1151_ncounters; i++)
+        if (gt_amd_gfx1151_counters[i].kind == GT_AMD_PMC &&
+            gt_catalog_add_absent(&s->catalog, gt_amd_gfx1151_counters[i].name, reason) < 0)
+            return -1;
+    return 0;
+}
+
+/* Counters through regs2 when they can be had; else the catalogue
+ * without them and, for each, the reason the rows will show. */
+static int setup_pmc(struct gt_source *s, struct amd_src *a, struct gt_diag *d)
+{
+    enum gt_amd_pmc_fail fail = GT_PMC_FAIL_OTHER;
+    struct gt_diag why;
+
+    gt_diag_clear(&why);
+    if (a->metrics_only)
+        snprintf(a->pmc_why, sizeof(a->pmc_why), "off in mode=metrics (it never touches GFX)");
+    else if (a->pmc_want == PMC_OFF)
+        snprintf(a->pmc_why, sizeof(a->pmc_why), "off (pmc=off)");
+    else if (a->asleep_at_open)
+        snprintf(a->pmc_why, sizeof(a->pmc_why), "not set up: the GPU was asleep when gputop "
+                 "started (setting them up would wake it)");
+    else if (!a->dev.pmc_regs)
+        snprintf(a->pmc_why, sizeof(a->pmc_why), "not on this GPU: gputop knows the counter "
+                 "registers of GC 11.5 (gfx1150-gfx1153) only");
+    else {
+        if (add_rows(s, a, 1) < 0)
+            return -1;
+        a->pmc = gt_amd_pmc_open(&a->dev, &a->geom, &s->catalog, a->keepon, &fail, &why);
+        if (a->pmc) {
+            gt_amd_pmc_select(a->pmc, NULL, &s->catalog);
+            return 0;
+        }
+        gt_catalog_free(&s->catalog);
+        gt_catalog_init(&s->catalog);
+        if (fail == GT_PMC_FAIL_ROOT)
+            snprintf(a->pmc_why, sizeof(a->pmc_why), "needs root: sudo gputop --source "
+                     "amdgpu (counters are read through debugfs amdgpu_regs2)");
+        else
+            snprintf(a->pmc_why, sizeof(a->pmc_why), "%.*s", (int)sizeof(a->pmc_why) - 1, why.msg);
+    }
+    if (a->pmc_want == PMC_ON) {
+        gt_diag_set(d, "amdgpu: performance counters (pmc=on): %s", why.msg[0] ? why.msg
+                    : a->pmc_why);
+        return -1;
+    }
+    if (add_rows(s, a, 0) < 0 || add_absent(s, a->pmc_why) < 0)
+        return -1;
+    return 0;
+}
+
+/* ---- describing ---- */
+
+/* Wave slots per CU on GC 10/11: 16 waves per SIMD, 2 SIMDs (KFD
+ * topology's max_waves_per_simd x simd_per_cu). */
+#define RDNA_WAVES_PER_CU 32
+
+static void geometry(struct amd_src *a)
+{
+    const struct gt_amd_dev *dev = &a->dev;
+
+    a->geom = gt_amd_gfx1151_default();
+    if (!dev->info_read)
+        return;      /* asleep at open: gfx1151's published shape stands in */
+    a->geom.se = dev->num_se ? dev->num_se : 1;
+    a->geom.sa_per_se = dev->num_sa_per_se ? dev->num_sa_per_se : 1;
+    a->geom.cu = dev->cu_active;
+    a->geom.gl2c = dev->num_tcc ? dev->num_tcc : 1;
+    a->geom.max_sclk_mhz = dev->max_sclk_mhz;
+    a->geom.max_waves_per_cu = RDNA_WAVES_PER_CU;
+}
+
+static void describe(struct gt_source *s, const struct amd_src *a)
+{
+    const struct gt_amd_dev *dev = &a->dev;
+    char pmc[160] = "";
+
+    snprintf(s->info.device, sizeof(s->info.device), "%s",
+             dev->drm.render[0] ? dev->drm.render : dev->drm.primary);
+    snprintf(s->info.gpu, sizeof(s->info.gpu), "%s%s%s%s", dev->name, dev->gfx[0] ? " (" : "",
+             dev->gfx, dev->gfx[0] ? ")" : "");
+    snprintf(s->info.layout, sizeof(s->info.layout), "amd-gfx1151");
+    snprintf(s->info.family, sizeof(s->info.family), "%s", dev->gfx[0] ? dev->gfx : "amdgpu");
+    s->info.gpu_id = dev->drm.device;
+    s->info.shader_cores = a->geom.cu;
+    s->info.l2_slices = a->geom.gl2c;
+    /* The per-block plan is in --probe; the header line has room for a summary. */
+    if (a->pmc)
+        snprintf(pmc, sizeof(pmc), "%u counters rotated over %u pass%s",
+                 gt_amd_pmc_ncounters(a->pmc), gt_amd_pmc_passes(a->pmc),
+                 gt_amd_pmc_passes(a->pmc) == 1 ? "" : "es");
+    snprintf(s->info.detail, sizeof(s->info.detail), "amdgpu %d.%d.%d, %u CUs @ %.0f MHz, "
+             "%s, %s; counters: %.100s", dev->drv_major, dev->drv_minor, dev->drv_patch,
+             a->geom.cu, a->geom.max_sclk_mhz, a->metrics_only ? "gpu_metrics only"
+             : "GRBM polled", a->have_metrics ? "gpu_metrics" : "sensors",
+             a->pmc ? pmc : a->pmc_why);
+}
+
+/* ---- the source ---- */
+
+static void amd_close(struct gt_source *s)
+{
+    struct amd_src *a = s->priv;
+
+    if (!a)
+        return;
+    gt_amd_pmc_close(a->pmc);
+    if (a->metrics_fd >= 0)
+        a->dev.sys->close(a->dev.sys->ctx, a->metrics_fd);
+    gt_amd_close(&a->dev);
+    free(a);
+    s->priv = NULL;
+}
+
+static int amd_open(struct gt_source *s, const char *args, struct gt_diag *d)
+{
+    struct amd_src *a = calloc(1, sizeof(*a));
+    char path[64], state[32];
+
+    if (!a) {
+        gt_diag_set(d, "out of memory");
+        return -1;
+    }
+    s->priv = a;
+    a->metrics_fd = -1;
+    a->dev.fd = -1;
+    if (parse_args(a, args, path, sizeof(path), d) < 0 ||
+        gt_amd_find(s->sys, path, &a->dev, d) < 0)
+        goto fail;
+    /* Opening the node or reading gpu_metrics (on kernels before 6.13)
+     * would wake a sleeping GPU. */
+    a->asleep_at_open = gt_amd_power_state(&a->dev, state, sizeof(state)) == GT_AMD_ASLEEP;
+    if (!a->asleep_at_open) {
+        if (gt_amd_open(&a->dev, d) < 0)
+            goto fail;
+        open_metrics(a);
+    }
+    geometry(a);
+    if (setup_pmc(s, a, d) < 0)
+        goto fail;
+    describe(s, a);
+    return 0;
+fail:
+    if (!d->msg[0])
+        gt_diag_set(d, "amdgpu: out of memory");
+    amd_close(s);
+    return -1;
+}
+
+static int amd_select(struct gt_source *s, const unsigned char *used, struct gt_diag *d)
+{
+    struct amd_src *a = s->priv;
+
+    (void)d;
+    if (a->pmc) {
+        gt_amd_pmc_select(a->pmc, used, &s->catalog);
+        describe(s, a);
+    }
+    return 0;
+}
+
+static int amd_start(struct gt_source *s, struct gt_diag *d)
+{
+    struct amd_src *a = s->priv;
+
+    a->last_ns = a->last_call = gt_now_ns();
+    return a->pmc ? gt_amd_pmc_start(a->pmc, d) : 0;
+}
+
+static void put(struct gt_source *s, const char *name, uint64_t v, struct gt_snapshot *out)
+{
+    int k = gt_catalog_find(&s->catalog, name);
+
+    if (k >= 0)
+        out->deltas[s->catalog.counters[k].slot] += v;
+}
+
+static int sample_activity(struct gt_source *s, struct amd_src *a, uint64_t span_ns,
+                           struct gt_snapshot *out, struct gt_diag *d)
+{
+    struct gt_grbm_counts c;
+    uint64_t polls = a->polls_fixed ? a->polls_fixed
+                     : (uint64_t)((double)a->poll_hz * (double)span_ns / 1e9);
+    size_t i;
+
+    memset(&c, 0, sizeof(c));
+    if (gt_grbm_poll(&a->dev, polls ? (uint32_t)polls : 1, a->polls_fixed ? 0 : span_ns, &c,
+                     d) < 0)
+        return -1;
+    put(s, "GRBM_POLLS", c.polls, out);
+    for (i = 0; i < gt_amd_gfx1151_ncounters; i++) {
+        const struct gt_amd_counter_def *def = &gt_amd_gfx1151_counters[i];
+        if (def->kind == GT_AMD_BUSY && def->event >= 0 && def->event < 32)
+            put(s, def->name, c.busy[strcmp(def->hw_block, "GRBM_STATUS2") == 0][def->event],
+                out);
+    }
+    return 0;
+}
+
+static void sample_power(struct gt_source *s, struct amd_src *a, struct gt_snapshot *out)
+{
+    struct gt_amd_metrics m;
+    uint32_t sv[GT_AMD_NSENSORS], mul, div;
+    int ok[GT_AMD_NSENSORS], have_m = 0, sensors = 0;
+    char why[160];
+    size_t i;
+
+    memset(ok, 0, sizeof(ok));
+    if (a->metrics_fd >= 0)
+        have_m = read_metrics(a, &m, why, sizeof(why)) == 0;
+    put(s, "GPU_METRICS_READS", 1, out);
+    for (i = 0; i < gt_amd_gfx1151_ncounters; i++) {
+        const struct gt_amd_counter_def *def = &gt_amd_gfx1151_counters[i];
+        uint64_t v;
+        int sn;
+        if (def->kind != GT_AMD_METRIC)
+            continue;
+        if (have_m && gt_amd_metrics_at_v3(&m, def->event, &v)) {
+            put(s, def->name, v, out);
+            continue;
+        }
+        sn = sensor_for(def->event, &mul, &div);
+        if (sn < 0 || a->metrics_only)
+            continue;
+        if (!sensors++)
+            gt_amd_read_sensors(&a->dev, sv, ok);
+        if (ok[sn])
+            put(s, def->name, (uint64_t)sv[sn] * mul / div, out);
+    }
+}
+
+static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+{
+    struct amd_src *a = s->priv;
+    uint64_t start = gt_now_ns(), span = start > a->last_call ? start - a->last_call : 0;
+    unsigned est = 0;
+    char state[32];
+
+    out->nsamples = 1;
+    a->last_call = start;
+    if (gt_amd_power_state(&a->dev, state, sizeof(state)) == GT_AMD_ASLEEP) {
+        a->last_ns = start;
+        gt_diag_set(d, "asleep: %s is runtime-suspended (%s); gputop leaves it asleep and "
+                       "reads nothing until it wakes", s->info.device, state);
+        return -1;
+    }
+    if (a->dev.fd < 0) {
+        gt_diag_set(d, "asleep at start: %s woke up, but its counters were never set up; "
+                       "restart gputop to read them", s->info.device);
+        return -1;
+    }
+    if (!a->metrics_only && sample_activity(s, a, (uint64_t)(span * POLL_SHARE), out, d) < 0)
+        return -1;
+    sample_power(s, a, out);
+    if (a->pmc && gt_amd_pmc_sample(a->pmc, out->deltas, &est, d) < 0)
+        return -1;
+    out->t_start_ns = a->last_ns;
+    out->t_end_ns = a->last_ns = gt_now_ns();
+    if (est) {
+        gt_diag_set(d, "estimated: %u of %u counters were not counted this interval (the "
+                       "blocks' counter limits rotate them over %u passes); they repeat their "
+                       "last pass", est, gt_amd_pmc_ncounters(a->pmc), gt_amd_pmc_passes(a->pmc));
+        return 2;
+    }
+    return 0;
+}
+
+static int amd_available(const struct gt_sys *sys, char *why, size_t len)
+{
+    struct gt_drm_device list[GT_AMD_MAX_DEVICES];
+    struct gt_diag d;
+    int n = gt_amd_discover(sys, list, GT_AMD_MAX_DEVICES, &d);
+
+    if (n > 0)
+        return 0;
+    snprintf(why, len, "%s", n < 0 ? d.msg : "no AMD GPU (no DRM device with PCI vendor 0x1002)");
+    return -1;
+}
+
+const struct gt_source_type gt_source_amdgpu = {
+    .name = "amdgpu",
+    .help = "AMD GPU through the amdgpu driver: amdgpu[:/dev/dri/renderDN][,poll=HZ]"
+            "[,polls=N][,mode=full|metrics][,pmc=auto|on|off][,keepon=gfxoff|pstate]",
+    .kind = GT_SOURCE_HARDWARE,
+    .available = amd_available,
+    .open = amd_open,
+    .select = amd_select,
+    .start = amd_start,
+    .sample = amd_sample,
+    .close = amd_close,
+};
+
+/* ---- what --probe shows ---- */
+
+void gt_amd_describe_source(const struct gt_source *s, FILE *out)
+{
+    const struct amd_src *a = s->priv;
+    const struct gt_amd_dev *dev = &a->dev;
+    char buf[200];
+
+    fprintf(out, "device:           %s (PCI %s, id %04x:%04x rev %02x)\n", s->info.device,
+            dev->drm.pci_slot[0] ? dev->drm.pci_slot : "?", dev->drm.vendor, dev->drm.device,
+            dev->drm.revision);
+    if (a->asleep_at_open) {
+        fprintf(out, "power:            asleep (runtime-suspended): not opened, so not woken\n");
+        return;
+    }
+    {
+        char state[32];
+        gt_amd_power_state(dev, state, sizeof(state));
+        fprintf(out, "power:            %s (checked in sysfs before every sample)\n", state);
+    }
+    fprintf(out, "driver:           %s %d.%d.%d\n", dev->driver, dev->drv_major, dev->drv_minor,
+            dev->drv_patch);
+    fprintf(out, "GPU:              %s, family %u, GC %u.%u.%u\n", s->info.gpu, dev->family,
+            dev->gc_version >> 16, (dev->gc_version >> 8) & 0xff, dev->gc_version & 0xff);
+    fprintf(out, "shape:            %u SE x %u SA, %u CUs active, %u GL2C channels, wave%u\n",
+            dev->num_se, dev->num_sa_per_se, dev->cu_active, dev->num_tcc, dev->wave_size);
+    fprintf(out, "max clocks:       shader %u MHz, memory %u MHz\n", dev->max_sclk_mhz,
+            dev->max_mclk_mhz);
+    if (a->metrics_only)
+        fprintf(out, "activity:         off (mode=metrics never touches GFX)\n");
+    else if (a->polls_fixed)
+        fprintf(out, "activity:         GRBM_STATUS/STATUS2, %u reads a sample\n",
+                a->polls_fixed);
+    else
+        fprintf(out, "activity:         GRBM_STATUS/STATUS2, %u reads/s (each keeps GFX out "
+                     "of GFXOFF while it runs)\n", a->poll_hz);
+    if (a->have_metrics)
+        fprintf(out, "power & clocks:   %s/gpu_metrics format %u.%u\n", dev->sysfs,
+                a->first.format, a->first.content);
+    else
+        fprintf(out, "power & clocks:   AMDGPU_INFO_SENSOR (no readable gpu_metrics)\n");
+    if (a->pmc) {
+        gt_amd_pmc_describe(a->pmc, buf, sizeof(buf));
+        fprintf(out, "counters:         %s/amdgpu_regs2: %s\n", dev->debugfs, buf);
+        fprintf(out, "                  SQ counts cover only queues with PERFCOUNT_ENABLE set\n");
+    } else {
+        fprintf(out, "counters:         %s\n", a->pmc_why);
+    }
+}

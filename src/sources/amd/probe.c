@@ -1,0 +1,101 @@
+/* gputop --probe for AMD GPUs: each GPU discovery lists, opened as the
+ * amdgpu source, described, its layout's metrics counted and one sample
+ * taken — or why not. */
+#include "amd.h"
+#include "gputop/amdgpu.h"
+#include "gputop/engine.h"
+#include "gputop/layout.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void report_metrics(struct gt_source *s, FILE *out, unsigned char **used)
+{
+    struct gt_diag d;
+    struct gt_layout *l = gt_layout_load(s->info.layout, &d);
+    struct gt_engine *e = l ? gt_engine_new(l, &s->catalog) : NULL;
+    size_t k, n, unavailable = 0;
+
+    *used = calloc(s->catalog.ncounters + 1, 1);
+    if (!e || !*used) {
+        fprintf(out, "layout:           cannot load '%s': %s\n", s->info.layout,
+                l ? "out of memory" : d.msg);
+        goto out;
+    }
+    gt_engine_used(e, *used);
+    n = gt_engine_nmetrics(e);
+    for (k = 0; k < n; k++)
+        unavailable += gt_engine_unavailable(e, k) != NULL;
+    fprintf(out, "layout:           %s, %zu of %zu metrics computable here\n", s->info.layout,
+            n - unavailable, n);
+out:
+    gt_engine_free(e);
+    gt_layout_free(l);
+}
+
+static int probe_one(const char *spec, const struct gt_sys *sys, FILE *out)
+{
+    struct gt_snapshot snap = { 0, 0, 0, 0, NULL, 0 };
+    unsigned char *used = NULL;
+    struct gt_source *s;
+    struct gt_diag d;
+    int r, status = 1;
+
+    gt_diag_clear(&d);
+    s = gt_source_open(spec, sys, &d);
+    if (!s) {
+        fprintf(out, "source:           %s\nerror:            gputop: %s\n", spec, d.msg);
+        return 1;
+    }
+    gt_amd_describe_source(s, out);
+    report_metrics(s, out, &used);
+    gt_diag_clear(&d);
+    if (gt_snapshot_init(&snap, s->catalog.nslots) < 0 || s->type->select(s, used, &d) < 0 ||
+        s->type->start(s, &d) < 0) {
+        fprintf(out, "first sample:     failed: %s\n", d.msg[0] ? d.msg : "out of memory");
+        goto out;
+    }
+    nanosleep(&(struct timespec){ 0, 100000000L }, NULL);
+    gt_diag_clear(&d);
+    r = s->type->sample(s, &snap, &d);
+    if (r < 0) {
+        fprintf(out, "first sample:     failed: %s\n", d.msg);
+        goto out;
+    }
+    fprintf(out, "first sample:     ok, %.1f ms%s%s\n", (double)gt_snapshot_ns(&snap) / 1e6,
+            d.msg[0] ? "; " : "", d.msg);
+    status = 0;
+out:
+    free(used);
+    gt_snapshot_free(&snap);
+    gt_source_close(s);
+    return status;
+}
+
+int gt_amd_probe(const char *spec, const struct gt_sys *sys, FILE *out)
+{
+    struct gt_drm_device list[GT_AMD_MAX_DEVICES];
+    struct gt_diag d;
+    char one[160];
+    int n, i, status = 1;
+
+    if (spec[0])
+        return probe_one(spec, sys, out);
+    gt_diag_clear(&d);
+    n = gt_amd_discover(sys, list, GT_AMD_MAX_DEVICES, &d);
+    if (n <= 0) {
+        if (n < 0)
+            fprintf(out, "amdgpu:           %s\n", d.msg);
+        return -1;
+    }
+    for (i = 0; i < n; i++) {
+        if (i)
+            fputc('\n', out);
+        snprintf(one, sizeof(one), "amdgpu:%.63s",
+                 list[i].render[0] ? list[i].render : list[i].primary);
+        if (probe_one(one, sys, out) == 0)
+            status = 0;
+    }
+    return status;
+}
