@@ -56,6 +56,20 @@ seed_kbase() {
     done
 }
 
+blob_file() { # FILE SIZE FORMAT CONTENT: a gpu_metrics header, the rest 0x11
+    head -c "$2" /dev/zero | tr '\000' '\021' > "$1.tmp"
+    printf "\\$(printf %03o $(($2 & 255)))\\$(printf %03o $(($2 >> 8)))\\$(printf %03o "$3")\\$(printf %03o "$4")" > "$1"
+    tail -c +5 "$1.tmp" >> "$1"
+    rm -f "$1.tmp"
+}
+
+seed_gpu_metrics() {
+    blob_file "$1/v3_0" 264 3 0
+    for c in 1 2 3 4; do
+        blob_file "$1/v2_$c" 120 2 "$c"
+    done
+}
+
 seed_http() {
     printf 'GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n' > "$1/metrics"
     printf 'GET / HTTP/1.0\r\n\r\n' > "$1/root"
