@@ -43,7 +43,7 @@ CROSS_BUILD = build/aarch64
 CROSS_PC    = /usr/lib/aarch64-linux-gnu/pkgconfig
 
 .PHONY: all check asan demo bench install clean gputop test-run bench-run cross android \
-        check-android
+        check-android fuzz fuzz-run soak valgrind
 .DEFAULT_GOAL := all
 
 all:
@@ -59,6 +59,27 @@ asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g" \
 	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	    test-run
+
+# Every parser under libFuzzer (clang), ASan and UBSan, FUZZ_SECONDS each
+# (scripts/fuzz.sh; targets are fuzz/fuzz_*.c).
+FUZZ_SECONDS ?= 60
+fuzz:
+	@scripts/bootstrap.sh fuzz
+	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang OPT="-O1 -g" \
+	    SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	    fuzz-run
+
+# Ten minutes of the dashboard at 1 ms sampling: RSS and fds (bench/soak/).
+soak:
+	@scripts/bootstrap.sh bench
+	@$(MAKE) --no-print-directory gputop
+	bench/soak/soak.sh $(BUILD)/gputop
+
+# A representative batch session under valgrind memcheck (scripts/valgrind.sh).
+valgrind:
+	@scripts/bootstrap.sh valgrind
+	@$(MAKE) --no-print-directory gputop $(BUILD)/tests/gputop-fake
+	scripts/valgrind.sh $(BUILD)/gputop $(BUILD)/tests/gputop-fake
 
 demo:
 	@scripts/bootstrap.sh build
@@ -191,5 +212,18 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libgputop.a
 bench-run: $(BENCH_BIN) $(BUILD)/gputop
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
 	@for s in bench/*.sh; do echo "== $$s"; $$s $(BUILD)/gputop || exit 1; done
+
+FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
+FUZZ_BIN  = $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
+$(BUILD)/fuzz/%: fuzz/%.c fuzz/fuzz_common.h $(FAKE_KBASE_OBJ) $(BUILD)/libgputop.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Itests -o $@ $< $(FAKE_KBASE_OBJ) $(BUILD)/libgputop.a $(LIBS)
+
+$(BUILD)/fuzz/seeds_kbase: fuzz/seeds_kbase.c $(FAKE_KBASE_OBJ) $(BUILD)/libgputop.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(FAKE_KBASE_OBJ) $(BUILD)/libgputop.a $(LIBS)
+
+fuzz-run: $(FUZZ_BIN) $(BUILD)/fuzz/seeds_kbase $(BUILD)/gputop
+	scripts/fuzz.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_BIN)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Checks the build and test dependencies and installs the missing ones with
 # apt-get when it can; otherwise prints the exact command to run.
-# Usage: scripts/bootstrap.sh build|check|bench|cross
+# Usage: scripts/bootstrap.sh build|check|bench|cross|fuzz|valgrind
 set -u
 what=${1:-build}
 
@@ -29,6 +29,15 @@ cross)
     command -v qemu-aarch64-static >/dev/null 2>&1 || need qemu-user-static
     command -v file >/dev/null 2>&1 || need file
     command -v tic >/dev/null 2>&1 || need ncurses-bin
+    ;;
+esac
+case "$what" in
+valgrind)
+    command -v valgrind >/dev/null 2>&1 || need valgrind
+    ;;
+fuzz)
+    command -v clang >/dev/null 2>&1 || need clang
+    have_pc criterion || need libcriterion-dev
     ;;
 esac
 case "$what" in

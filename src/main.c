@@ -24,6 +24,9 @@ static void install_signals(void)
     sigaction(SIGHUP, &sa, NULL);
     /* A closed pipe (gputop | head) is a write error to end on, not a kill. */
     signal(SIGPIPE, SIG_IGN);
+    /* Likewise the file-size limit (a full quota, ulimit -f) while
+     * recording: the write fails with EFBIG and the user is told. */
+    signal(SIGXFSZ, SIG_IGN);
 }
 
 int main(int argc, char **argv)

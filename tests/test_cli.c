@@ -350,6 +350,27 @@ Test(cli, per_core_option)
     cr_assert_eq(o.out.per_core, 1);
 }
 
+/* Found by fuzz/fuzz_options.c (heap-use-after-free): a parse that stopped
+ * inside a cluster of short options ("-bzb" stops at z) left getopt
+ * pointing into that argv, and the next parse read on from there. Every
+ * parse must start afresh. */
+Test(cli, parse_starts_afresh_after_error_in_cluster)
+{
+    struct gt_options o;
+    char first[] = "-bzb";
+    char *argv1[] = { "gputop", first, NULL };
+    char *argv2[] = { "gputop", "-V", NULL };
+    FILE *f = fopen("/dev/null", "w");
+
+    cr_assert_not_null(f);
+    cr_assert_eq(gt_options_parse(&o, 2, argv1, f), -1);
+    first[3] = 'y';   /* what a stale pointer would now read: an unknown option */
+    cr_assert_eq(gt_options_parse(&o, 2, argv2, f), 0);
+    cr_assert_eq(o.cmd, GT_CMD_VERSION);
+    cr_assert_eq(o.batch, 0);
+    fclose(f);
+}
+
 Test(cli, export_options)
 {
     struct gt_options o;

@@ -40,7 +40,8 @@ struct gt_sampler_stats {
 struct gt_sampler_config {
     struct gt_source **sources;
     size_t nsources;
-    const uint32_t *slot_offset;  /* per source: its first slot in the merged snapshot */
+    const uint32_t *slot_offset;  /* per source: its first slot in the merged snapshot
+                                     (copied by gt_sampler_new) */
     uint32_t nslots;              /* merged snapshot size */
     uint64_t interval_ns;
     int lossless;                 /* wait for the reader instead of merging */

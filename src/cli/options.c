@@ -298,7 +298,9 @@ int gt_options_parse(struct gt_options *o, int argc, char **argv, FILE *err)
     memset(o, 0, sizeof(*o));
     o->interval_ns = 100000000ull;
     opterr = 0;
-    optind = 1;
+    /* 0, not 1: glibc then forgets the cluster a failed parse stopped in
+     * (it would read on in that argv). */
+    optind = 0;
     while ((c = getopt_long(argc, argv, ":hVbi:f:n:d:r:", longopts, NULL)) != -1) {
         if (c == ':') {
             fprintf(err, "gputop: option '%s' needs a value\n", argv[optind - 1]);

@@ -4,6 +4,7 @@
  * sampler's own counters. The view thread publishes; the HTTP thread
  * renders from a copy taken under the lock. */
 #include "gputop/export.h"
+#include "gputop/triage.h"
 #include "gputop/batch.h"
 
 #include <math.h>
@@ -30,6 +31,7 @@ struct gt_prom {
     size_t npm;
     char labels[768];            /* device="...",gpu="...",layout="..." */
     int *rule_metric;
+    struct gt_triage *triage;  /* the layout's triage tree; NULL: rules only */
     pthread_mutex_t lock;
     /* Under lock: */
     double *latest;              /* per layout metric, NaN: no data yet */
@@ -210,6 +212,11 @@ struct gt_prom *gt_prom_new(const struct gt_layout *l, const struct gt_engine *e
         p->latest[i] = NAN;
     for (i = 0; i < l->ntriage; i++)
         p->rule_metric[i] = gt_layout_find_metric(l, l->triage[i].metric);
+    /* The same tree and hysteresis as the dashboard and batch records. */
+    if (l->nsteps && !(p->triage = gt_triage_new(l, e))) {
+        gt_prom_free(p);
+        return NULL;
+    }
     make_labels(p, src, nsrc);
     return p;
 }
@@ -223,6 +230,7 @@ void gt_prom_free(struct gt_prom *p)
     free(p->latest);
     free(p->total);
     free(p->rule_metric);
+    gt_triage_free(p->triage);
     free(p);
 }
 
@@ -234,7 +242,8 @@ void gt_prom_publish(void *prom, const struct gt_snapshot *s, const double *vals
 
     if (s->missing)
         return;
-    verdict = gt_triage_verdict(p->l, p->rule_metric, vals, NULL);
+    verdict = p->triage ? gt_triage_update(p->triage, s, vals)->verdict
+                        : gt_triage_verdict(p->l, p->rule_metric, vals, NULL);
     pthread_mutex_lock(&p->lock);
     for (i = 0; i < p->l->nmetrics; i++) {
         p->latest[i] = vals[i];

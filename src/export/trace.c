@@ -7,6 +7,7 @@
  * closing bracket is optional there) and that any JSON parser reads once
  * a ']' is appended. */
 #include "gputop/export.h"
+#include "gputop/triage.h"
 #include "gputop/batch.h"
 
 #include <errno.h>
@@ -22,6 +23,7 @@ struct gt_trace {
     const struct gt_engine *e;
     char **track;            /* per metric: its counter name, NULL if unavailable */
     int *rule_metric;
+    struct gt_triage *triage;  /* the layout's triage tree; NULL: rules only */
     uint64_t t0;
     int have_t0, missing, failed;
     char verdict[64];
@@ -97,6 +99,7 @@ static void trace_free(struct gt_trace *t)
             free(t->track[i]);
     free(t->track);
     free(t->rule_metric);
+    gt_triage_free(t->triage);
     free(t->file);
     free(t);
 }
@@ -119,7 +122,8 @@ struct gt_trace *gt_trace_open(const char *file, const struct gt_layout *l,
     t->e = e;
     for (i = 0; i < l->ntriage; i++)
         t->rule_metric[i] = gt_layout_find_metric(l, l->triage[i].metric);
-    if (name_tracks(t) < 0) {
+    /* The same tree and hysteresis as the dashboard and batch records. */
+    if ((l->nsteps && !(t->triage = gt_triage_new(l, e))) || name_tracks(t) < 0) {
         gt_diag_set(d, "out of memory");
         trace_free(t);
         return NULL;
@@ -170,9 +174,11 @@ static void counters(struct gt_trace *t, uint64_t at, const double *vals)
     }
 }
 
-static void verdict(struct gt_trace *t, uint64_t at, const double *vals)
+static void verdict(struct gt_trace *t, uint64_t at, const struct gt_snapshot *s,
+                    const double *vals)
 {
-    const char *v = gt_triage_verdict(t->l, t->rule_metric, vals, NULL);
+    const char *v = t->triage ? gt_triage_update(t->triage, s, vals)->verdict
+                              : gt_triage_verdict(t->l, t->rule_metric, vals, NULL);
     char name[96];
 
     v = v ? v : "none";
@@ -201,7 +207,7 @@ void gt_trace_write(void *trace, const struct gt_snapshot *s, const double *vals
     }
     if (!s->missing) {
         counters(t, at, vals);
-        verdict(t, at, vals);
+        verdict(t, at, s, vals);
     }
     if (fflush(t->f) != 0)
         t->failed = errno ? errno : EIO;

@@ -25,6 +25,8 @@ struct source_slot {
     /* The end of the last interval accounted for, on the source's clock,
      * and our clock then: a lost interval runs on from it. */
     uint64_t src_end, mono_end;
+    uint32_t offset;           /* its first slot in the merged snapshot (copied:
+                                  the caller's array need not outlive us) */
     int ended;
 };
 
@@ -117,6 +119,7 @@ struct gt_sampler *gt_sampler_new(const struct gt_sampler_config *cfg)
         return NULL;
     s->cfg = *cfg;
     s->cfg.spans = NULL;
+    s->cfg.slot_offset = NULL;
     s->wake_fd = -1;
     s->interval_ns = source_cap(cfg, cfg->interval_ns);
     s->src = calloc(cfg->nsources ? cfg->nsources : 1, sizeof(*s->src));
@@ -128,8 +131,10 @@ struct gt_sampler *gt_sampler_new(const struct gt_sampler_config *cfg)
         free(s);
         return NULL;
     }
-    for (i = 0; i < cfg->nsources; i++)
+    for (i = 0; i < cfg->nsources; i++) {
         s->src[i].view.nslots = cfg->sources[i]->catalog.nslots;
+        s->src[i].offset = cfg->slot_offset[i];
+    }
     pthread_mutex_init(&s->lock, NULL);
     atomic_init(&s->wake_seq, 0);
     if (cond_init_monotonic(&s->ready) < 0 || cond_init_monotonic(&s->taken) < 0) {
@@ -236,7 +241,7 @@ static int sample_sources(struct gt_sampler *s, uint64_t now)
         struct source_slot *ss = &s->src[i];
         int r;
         /* The back array changes hands with the front one. */
-        ss->view.deltas = s->back.deltas + s->cfg.slot_offset[i];
+        ss->view.deltas = s->back.deltas + ss->offset;
         if (ss->ended)
             continue;
         r = sample_one(s, i, now);

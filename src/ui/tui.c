@@ -173,8 +173,13 @@ static int read_keys(struct tui *t, int woke)
 
     timeout(0);
     while (!quit && (ch = tui_next_key(t)) != ERR) {
-        if (ch == KEY_RESIZE)
+        if (ch == KEY_RESIZE) {
+            /* A new height: the least scroll that shows the selection, so
+             * a screen that grew back shows the section from its top. */
+            t->scroll = 0;
+            tui_keep_selection_visible(t);
             tui_repaint_all(t);
+        }
         quit = tui_handle_key(t, ch);
         any = 1;
     }

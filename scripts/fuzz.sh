@@ -1,0 +1,115 @@
+#!/bin/sh
+# Runs each libFuzzer target for a bounded time (make fuzz, .ci/run).
+# Usage: scripts/fuzz.sh BUILD SECONDS TARGET...
+# Corpora live in BUILD/corpus/NAME: seeded here from layouts/, the sim
+# sources and tests' inputs (never committed), and kept between runs so
+# coverage grows. A crash leaves its input in BUILD/crashes/NAME/ and makes
+# the run fail; the per-target executions and coverage go to
+# BUILD/fuzz-summary.txt.
+set -u
+build=$1
+secs=$2
+shift 2
+top=$(cd "$(dirname "$0")/.." && pwd)
+corpus=$build/corpus
+summary=$build/fuzz-summary.txt
+
+seed_file() { # DIR NAME PRINTF-FORMAT [ARGS]
+    d=$1 n=$2
+    shift 2
+    # shellcheck disable=SC2059
+    printf "$@" > "$d/$n"
+}
+
+seed_expr() {
+    i=0
+    grep -h '^[[:space:]]*expr ' "$top"/layouts/*.layout | sed 's/^[[:space:]]*expr //' |
+    while IFS= read -r line; do
+        i=$((i + 1))
+        printf '%s' "$line" > "$1/layout-$i"
+    done
+    seed_file "$1" ops '($a + $b[0]) * 2 / max($c, 1) - min(-$d, 3.5e2) %% 7'
+}
+
+seed_layout() { cp "$top"/layouts/*.layout "$1"/; }
+
+seed_capture() {
+    for s in sim sim:amd-gfx1151; do
+        n=$(echo "$s" | tr ':' '-')
+        "$build/gputop" --source "$s" --batch --count 3 --interval 1ms --record "$1/$n" \
+            >/dev/null 2>&1 || true
+    done
+}
+
+seed_csv() {
+    seed_file "$1" mali '\000interval_ns,MaliGPUCyclesGPUActive,MaliCoreTextureCyclesTextureActive[0],MaliCoreTextureCyclesTextureActive[1]\n100,2,3,4\n200,5,6,7\n'
+    seed_file "$1" t830 '\002interval_ns,MaliGPUCyclesGPUActive\n1,2\n'
+    seed_file "$1" cpu '\000interval_ns,CPUTicksSystem,CPUTicksTotal,CyclesCPUCycles\n10,1,4,99\n'
+    seed_file "$1" amd '\001interval_ns,SQ_INSTS_VALU,SQ_INSTS_ALL,SQ_BUSY_CYCLES[0],SQ_BUSY_CYCLES[1]\n1000,1,2,3,4\n'
+}
+
+seed_props() { "$build/fuzz/seeds_kbase" "$1"; }
+
+seed_kbase() {
+    for b in 0 1 2 3 4 5 6 7; do
+        seed_file "$1" "k$b" "\\00$b"
+    done
+}
+
+blob_file() { # FILE SIZE FORMAT CONTENT: a gpu_metrics header, the rest 0x11
+    head -c "$2" /dev/zero | tr '\000' '\021' > "$1.tmp"
+    printf "\\$(printf %03o $(($2 & 255)))\\$(printf %03o $(($2 >> 8)))\\$(printf %03o "$3")\\$(printf %03o "$4")" > "$1"
+    tail -c +5 "$1.tmp" >> "$1"
+    rm -f "$1.tmp"
+}
+
+seed_gpu_metrics() {
+    blob_file "$1/v3_0" 264 3 0
+    for c in 1 2 3 4; do
+        blob_file "$1/v2_$c" 120 2 "$c"
+    done
+}
+
+seed_http() {
+    printf 'GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n' > "$1/metrics"
+    printf 'GET / HTTP/1.0\r\n\r\n' > "$1/root"
+    printf 'HEAD /metrics?x=1 HTTP/1.1\r\nAccept: */*\r\n\r\n' > "$1/head"
+    printf '[::1]:9100' > "$1/addr6"
+    printf '0.0.0.0:0' > "$1/addr4"
+}
+
+argv_file() { # FILE WORD|WORD|...: the words NUL-separated, as fuzz_options splits them
+    printf '%s' "$2" | tr '|' '\000' > "$1"
+}
+
+seed_options() {
+    argv_file "$1/batch" '--source|sim|--batch|--count|3|--interval|5ms|--format|json'
+    argv_file "$1/short" '-b|-n|2|-i|1ms|-d|1s|-f|csv'
+    argv_file "$1/record" '--source=sim:amd-gfx1151|--record|/dev/null|--section|x|--metrics|a,b'
+    argv_file "$1/dur" '1.5ms'
+}
+
+: > "$summary"
+failed=0
+for bin in "$@"; do
+    name=$(basename "$bin" | sed 's/^fuzz_//')
+    mkdir -p "$corpus/$name" "$build/crashes/$name"
+    if command -v "seed_$name" >/dev/null 2>&1; then
+        "seed_$name" "$corpus/$name"
+    fi
+    log=$build/fuzz-$name.log
+    echo "fuzz: $name for ${secs}s"
+    ASAN_OPTIONS=detect_leaks=1 "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$build/crashes/$name/" "$corpus/$name" \
+        > "$log" 2>&1
+    rc=$?
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    cov=$(grep -E '^#[0-9]+' "$log" | tail -1 | sed -n 's/.*cov: \([0-9]*\).*ft: \([0-9]*\).*corp: \([0-9]*\).*/cov \1 ft \2 corpus \3/p')
+    printf '%-10s %6ss  execs %-10s %s\n' "$name" "$secs" "${execs:-?}" "$cov" | tee -a "$summary"
+    if [ "$rc" != 0 ]; then
+        echo "fuzz: $name FAILED (exit $rc); input in $build/crashes/$name/, log $log" >&2
+        tail -40 "$log" >&2
+        failed=1
+    fi
+done
+exit $failed
