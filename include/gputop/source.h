@@ -146,5 +146,8 @@ const char *gt_args_get(const char *args, const char *key, char *buf, size_t len
  * returns 0 or -1 with d naming the unknown key. */
 int gt_args_check(const char *args, const char *const *keys, const char *source,
                   struct gt_diag *d);
+/* A value of decimal digits only (no sign, no spaces) into *out; 0, or -1
+ * when it is not one or overflows. */
+int gt_args_u64(const char *s, uint64_t *out);
 
 #endif

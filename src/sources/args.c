@@ -2,6 +2,8 @@
  * --source sim:mali-g720,scene=game,seed=7. */
 #include "gputop/source.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Calls back for each item; stops when fn returns non-zero. */
@@ -89,4 +91,20 @@ int gt_args_check(const char *args, const char *const *keys, const char *source,
     struct check_ctx c = { keys, source, d };
 
     return each_item(args, check_item, &c) ? -1 : 0;
+}
+
+/* Decimal digits only: no sign, no spaces, no overflow. */
+int gt_args_u64(const char *s, uint64_t *out)
+{
+    unsigned long long v;
+    char *end;
+
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
 }

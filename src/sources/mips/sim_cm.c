@@ -27,20 +27,6 @@ struct sim_cm {
     uint64_t seed, step_ns, last_ns, own_ns;
 };
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-    unsigned long long v;
-    char *end;
-
-    if (*s < '0' || *s > '9')
-        return -1;
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return -1;
-    *out = v;
-    return 0;
-}
 
 static int parse_args(struct sim_cm *m, const char *args, struct gt_diag *d)
 {
@@ -50,12 +36,12 @@ static int parse_args(struct sim_cm *m, const char *args, struct gt_diag *d)
     if (gt_args_check(args, keys, "sim", d) < 0)
         return -1;
     m->seed = 1;
-    if (gt_args_get(args, "seed", buf, sizeof(buf)) && parse_u64(buf, &m->seed) < 0) {
+    if (gt_args_get(args, "seed", buf, sizeof(buf)) && gt_args_u64(buf, &m->seed) < 0) {
         gt_diag_set(d, "sim: seed '%s' is not an unsigned integer", buf);
         return -1;
     }
     if (gt_args_get(args, "step", buf, sizeof(buf)) &&
-        (parse_u64(buf, &m->step_ns) < 0 || m->step_ns == 0 || m->step_ns > SIM_MAX_STEP)) {
+        (gt_args_u64(buf, &m->step_ns) < 0 || m->step_ns == 0 || m->step_ns > SIM_MAX_STEP)) {
         gt_diag_set(d, "sim: step '%s' is not a number of nanoseconds from 1 to %llu", buf,
                     (unsigned long long)SIM_MAX_STEP);
         return -1;
