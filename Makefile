@@ -100,14 +100,15 @@ install:
 
 # A fully static aarch64 binary with every layout and terminal description
 # built in: runs on Android (bionic or not) and on Linux boards. Built for
-# size (-Os, unused functions dropped): phones are pushed it over adb.
+# size (-Os, unused functions dropped, no unwind tables: nothing of ours
+# unwinds the stack): phones are pushed it over adb.
 android: cross
 
 cross:
 	@scripts/bootstrap.sh cross
 	@$(MAKE) --no-print-directory BUILD=$(CROSS_BUILD) CC=$(CROSS)gcc \
 	    PKG_CONFIG="env PKG_CONFIG_LIBDIR=$(CROSS_PC) pkg-config" \
-	    OPT="-Os -g -ffunction-sections -fdata-sections" \
+	    OPT="-Os -g -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables" \
 	    LDFLAGS="-static -Wl,--gc-sections" $(CROSS_BUILD)/gputop
 	$(CROSS)strip -o $(CROSS_BUILD)/gputop.stripped $(CROSS_BUILD)/gputop
 	mv $(CROSS_BUILD)/gputop.stripped $(CROSS_BUILD)/gputop
