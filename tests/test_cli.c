@@ -381,3 +381,17 @@ Test(cli, export_options)
     cr_expect_str_eq(o.trace, "t.json");
     cr_expect_eq(o.out.format, GT_FORMAT_NONE);
 }
+
+/* --help reads on an 80-column adb shell: no line wider. */
+Test(cli, help_fits_80_columns)
+{
+    char *buf = NULL, *line, *save = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    gt_usage(f);
+    fclose(f);
+    for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+        cr_expect_leq(strlen(line), 80, "%zu columns: %s", strlen(line), line);
+    free(buf);
+}
