@@ -790,3 +790,73 @@ Test(export, binary_names_what_it_cannot_open, .timeout = 60)
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1, "%d", st);
     cr_expect_str_eq(p.err, "gputop: --trace /nonexistent-dir/t.json: No such file or directory\n");
 }
+
+/* --per-core: two shader cores (physical 0 and 2, mask 0x5) give a series
+ * each beside the total, labelled as the dashboard names its rows; counts
+ * are each core's own and add up over intervals, by hand: 100 + 300 = 400
+ * warps in one interval, 250 + 50 in the next. */
+static const char percore_layout[] =
+    "gputop-layout 1\nname pc\ntitle PC\nfamily pc\naggregate shadercore sum\n"
+    "section Cores\n  key 1\n  group G\n"
+    "    metric Warps\n      expr $Warps\n      unit warps\n      show count\n";
+
+static void build_percore(struct gt_catalog *c)
+{
+    gt_catalog_add(c, "Warps", "shadercore", GT_COUNTER_DELTA, 2, 1);
+}
+
+Test(export, prometheus_per_core_series_carry_the_instance)
+{
+    struct scripted script;
+    struct gt_source *src;
+    struct gt_layout *l;
+    struct gt_engine *e;
+    struct gt_snapshot snap;
+    struct gt_prom *p;
+    const struct series *s;
+    struct expo x;
+    struct gt_diag d;
+    double vals[2];
+    char *text;
+
+    memset(&script, 0, sizeof(script));
+    src = scripted_source_new(&script, build_percore);
+    l = gt_layout_parse("pc.layout", percore_layout, strlen(percore_layout), &d);
+    cr_assert_not_null(l, "%s", d.msg);
+    e = gt_engine_new(l, &src->catalog);
+    gt_engine_set_core_mask(e, 0x5);
+    cr_assert_eq(gt_snapshot_init(&snap, src->catalog.nslots), 0);
+    p = gt_prom_new(l, e, &src, 1, NULL);
+    cr_assert_not_null(p);
+    cr_assert_eq(gt_prom_per_core(p), 0);
+    snap.t_start_ns = 0;
+    snap.t_end_ns = 100000000ull;
+    snap.nsamples = 1;
+    snap.deltas[0] = 100;
+    snap.deltas[1] = 300;
+    gt_engine_eval(e, &snap, vals);
+    gt_prom_publish(p, &snap, vals);
+    snap.deltas[0] = 250;
+    snap.deltas[1] = 50;
+    gt_engine_eval(e, &snap, vals);
+    gt_prom_publish(p, &snap, vals);
+    text = render(p);
+    parse_expo(&x, text);
+    s = find_series(&x, "gputop_cores_warps_total", NULL, NULL);
+    cr_assert_not_null(s, "%s", text);
+    cr_expect_eq(s->v, 700.0);
+    s = find_series(&x, "gputop_cores_warps_total", "instance", "shader core 0");
+    cr_assert_not_null(s, "%s", text);
+    cr_expect_eq(s->v, 350.0);
+    s = find_series(&x, "gputop_cores_warps_total", "instance", "shader core 2");
+    cr_assert_not_null(s, "%s", text);
+    cr_expect_eq(s->v, 350.0);
+    cr_expect_null(find_series(&x, "gputop_cores_warps_total", "instance", "shader core 1"));
+    free(x.s);
+    free(text);
+    gt_prom_free(p);
+    gt_snapshot_free(&snap);
+    gt_engine_free(e);
+    gt_layout_free(l);
+    scripted_source_free(src);
+}

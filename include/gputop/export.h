@@ -44,6 +44,10 @@ struct gt_prom;
 struct gt_prom *gt_prom_new(const struct gt_layout *l, const struct gt_engine *e,
                             struct gt_source *const *src, size_t nsrc,
                             struct gt_sampler *sampler);
+/* --per-core: also a series per shader core, L2 slice or CPU cluster,
+ * labelled instance="shader core 4"; call before the first publish.
+ * Returns 0, or -1 out of memory. */
+int gt_prom_per_core(struct gt_prom *p);
 void gt_prom_free(struct gt_prom *p);
 /* Takes one evaluated snapshot (a gt_tap function; thread-safe against
  * gt_prom_render). Intervals without data change nothing. */
@@ -102,12 +106,14 @@ int  gt_trace_close(struct gt_trace *t, struct gt_diag *d);
 
 struct gt_exports;
 
-/* Starts what --serve (spec, or NULL) and --trace (file, or NULL) ask for;
- * NULL with d set on error. With neither, returns an empty set. */
+/* Starts what --serve (spec, or NULL) and --trace (file, or NULL) ask for,
+ * the endpoint with per-instance series when per_core; NULL with d set on
+ * error. With neither, returns an empty set. */
 struct gt_exports *gt_exports_start(const char *serve, const char *trace,
                                     const struct gt_layout *l, const struct gt_engine *e,
                                     struct gt_source *const *src, size_t nsrc,
-                                    struct gt_sampler *sampler, struct gt_diag *d);
+                                    struct gt_sampler *sampler, int per_core,
+                                    struct gt_diag *d);
 /* The tap a view calls with each evaluated snapshot (fn NULL: none). */
 struct gt_tap gt_exports_tap(struct gt_exports *x);
 /* The address served, "" when not serving. */

@@ -414,7 +414,7 @@ static int start_exports(const struct gt_options *o, struct run *r)
 
     gt_diag_clear(&d);
     r->exports = gt_exports_start(o->serve, o->trace, r->layout, r->engine, r->src, r->nsrc,
-                                  r->sampler, &d);
+                                  r->sampler, o->out.per_core, &d);
     if (!r->exports) {
         fprintf(stderr, "gputop: %s\n", d.msg);
         return -1;

@@ -25,14 +25,14 @@ static void tap_both(void *arg, const struct gt_snapshot *s, const double *vals)
 
 static int start_server(struct gt_exports *x, const char *spec, const struct gt_layout *l,
                         const struct gt_engine *e, struct gt_source *const *src, size_t nsrc,
-                        struct gt_sampler *sampler, struct gt_diag *d)
+                        struct gt_sampler *sampler, int per_core, struct gt_diag *d)
 {
     char host[256], port[16];
 
     if (gt_http_parse_addr(spec, host, sizeof(host), port, sizeof(port), d) < 0)
         return -1;
     x->prom = gt_prom_new(l, e, src, nsrc, sampler);
-    if (!x->prom) {
+    if (!x->prom || (per_core && gt_prom_per_core(x->prom) < 0)) {
         gt_diag_set(d, "out of memory");
         return -1;
     }
@@ -48,7 +48,7 @@ static int start_server(struct gt_exports *x, const char *spec, const struct gt_
 struct gt_exports *gt_exports_start(const char *serve, const char *trace,
                                     const struct gt_layout *l, const struct gt_engine *e,
                                     struct gt_source *const *src, size_t nsrc,
-                                    struct gt_sampler *sampler, struct gt_diag *d)
+                                    struct gt_sampler *sampler, int per_core, struct gt_diag *d)
 {
     struct gt_exports *x = calloc(1, sizeof(*x));
     struct gt_diag ignore;
@@ -57,7 +57,7 @@ struct gt_exports *gt_exports_start(const char *serve, const char *trace,
         gt_diag_set(d, "out of memory");
         return NULL;
     }
-    if (serve && start_server(x, serve, l, e, src, nsrc, sampler, d) < 0)
+    if (serve && start_server(x, serve, l, e, src, nsrc, sampler, per_core, d) < 0)
         goto fail;
     if (trace && !(x->trace = gt_trace_open(trace, l, e, d)))
         goto fail;

@@ -22,10 +22,13 @@ struct prom_metric {
     size_t metric;
     int counter;
     char name[200];
+    uint32_t ninst;              /* --per-core: its instances, 0 none */
+    size_t inst_at;              /* their first index in inst_latest / inst_total */
 };
 
 struct gt_prom {
     const struct gt_layout *l;
+    const struct gt_engine *e;
     struct gt_sampler *sampler;
     struct prom_metric *pm;
     size_t npm;
@@ -36,6 +39,7 @@ struct gt_prom {
     /* Under lock: */
     double *latest;              /* per layout metric, NaN: no data yet */
     double *total;               /* counts summed over every interval */
+    double *inst_latest, *inst_total;  /* the same per instance (--per-core) */
     char verdict[64];
 };
 
@@ -199,6 +203,7 @@ struct gt_prom *gt_prom_new(const struct gt_layout *l, const struct gt_engine *e
     if (!p)
         return NULL;
     p->l = l;
+    p->e = e;
     p->sampler = sampler;
     pthread_mutex_init(&p->lock, NULL);
     p->latest = calloc(l->nmetrics + 1, sizeof(double));
@@ -229,9 +234,52 @@ void gt_prom_free(struct gt_prom *p)
     free(p->pm);
     free(p->latest);
     free(p->total);
+    free(p->inst_latest);
+    free(p->inst_total);
     free(p->rule_metric);
     gt_triage_free(p->triage);
     free(p);
+}
+
+/* --per-core: a series per shader core, L2 slice or CPU cluster of every
+ * metric that has several, labelled instance="shader core 4" as the
+ * dashboard's rows are named; their values are the dashboard's too. */
+int gt_prom_per_core(struct gt_prom *p)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < p->npm; i++) {
+        struct prom_metric *pm = &p->pm[i];
+        uint32_t k = gt_engine_instances(p->e, pm->metric);
+        if (k < 2 || gt_engine_instanced(p->e, pm->metric))
+            continue;
+        pm->ninst = k;
+        pm->inst_at = n;
+        n += k;
+    }
+    p->inst_latest = calloc(n + 1, sizeof(double));
+    p->inst_total = calloc(n + 1, sizeof(double));
+    if (!p->inst_latest || !p->inst_total)
+        return -1;
+    for (i = 0; i < n; i++)
+        p->inst_latest[i] = NAN;
+    return 0;
+}
+
+static void publish_instances(struct gt_prom *p, const struct gt_snapshot *s)
+{
+    size_t i;
+    uint32_t k;
+
+    for (i = 0; p->inst_latest && i < p->npm; i++) {
+        const struct prom_metric *pm = &p->pm[i];
+        for (k = 0; k < pm->ninst; k++) {
+            double v = gt_engine_eval_instance(p->e, s, pm->metric, k);
+            p->inst_latest[pm->inst_at + k] = v;
+            if (pm->counter && !isnan(v))
+                p->inst_total[pm->inst_at + k] += v;
+        }
+    }
 }
 
 void gt_prom_publish(void *prom, const struct gt_snapshot *s, const double *vals)
@@ -250,6 +298,7 @@ void gt_prom_publish(void *prom, const struct gt_snapshot *s, const double *vals
         if (is_count(p->l->metrics[i].show) && !isnan(vals[i]))
             p->total[i] += vals[i];
     }
+    publish_instances(p, s);
     snprintf(p->verdict, sizeof(p->verdict), "%s", verdict ? verdict : "");
     pthread_mutex_unlock(&p->lock);
 }
@@ -285,6 +334,21 @@ static void metric_help(char *buf, size_t len, const struct gt_metric_def *m, in
              counter ? ", summed over every interval" : ", over the latest interval");
 }
 
+static void render_instances(struct out *o, const struct gt_prom *p,
+                             const struct prom_metric *pm)
+{
+    char name[64];
+    uint32_t k;
+
+    for (k = 0; p->inst_latest && k < pm->ninst; k++) {
+        double v = pm->counter ? p->inst_total[pm->inst_at + k] : p->inst_latest[pm->inst_at + k];
+        if (isnan(v))
+            continue;
+        gt_engine_instance_name(p->e, pm->metric, k, 0, name, sizeof(name));
+        sample(o, p, pm->name, "instance", name, v);
+    }
+}
+
 static void render_metrics(struct out *o, const struct gt_prom *p, const double *latest,
                            const double *total)
 {
@@ -298,6 +362,7 @@ static void render_metrics(struct out *o, const struct gt_prom *p, const double 
         family(o, pm->name, pm->counter ? "counter" : "gauge", help);
         if (!isnan(v))
             sample(o, p, pm->name, NULL, NULL, v);
+        render_instances(o, p, pm);
     }
 }
 
@@ -369,11 +434,11 @@ long gt_prom_render(struct gt_prom *p, char **text)
     memcpy(latest, p->latest, p->l->nmetrics * sizeof(double));
     memcpy(total, p->total, p->l->nmetrics * sizeof(double));
     memcpy(verdict, p->verdict, sizeof(verdict));
-    pthread_mutex_unlock(&p->lock);
-
     family(&o, "gputop_info", "gauge", "the device, GPU and layout gputop reports on");
     sample(&o, p, "gputop_info", "version", GPUTOP_VERSION, 1);
+    /* Under the lock: the per-instance values are read in place. */
     render_metrics(&o, p, latest, total);
+    pthread_mutex_unlock(&p->lock);
     render_sampler(&o, p);
     family(&o, "gputop_triage_verdict", "gauge",
            "1 with the triage verdict of the latest interval (what the work is bound by)");
