@@ -29,6 +29,7 @@ cross)
     command -v qemu-aarch64-static >/dev/null 2>&1 || need qemu-user-static
     command -v file >/dev/null 2>&1 || need file
     command -v tic >/dev/null 2>&1 || need ncurses-bin
+    command -v tmux >/dev/null 2>&1 || need tmux   # check-android drives it in tmux
     ;;
 esac
 case "$what" in
@@ -38,6 +39,15 @@ valgrind)
 fuzz)
     command -v clang >/dev/null 2>&1 || need clang
     have_pc criterion || need libcriterion-dev
+    have_pc json-c || need libjson-c-dev
+    # libFuzzer's runtime is only a Recommends of Debian's clang: asked for
+    # by name where an image installs no recommended packages.
+    ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 || {
+        v=$(clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p')
+        [ -n "$v" ] || v=$(apt-cache depends clang 2>/dev/null |
+                           sed -n 's/.*Depends: clang-\([0-9][0-9]*\)$/\1/p' | head -1)
+        [ -n "$v" ] && need "libclang-rt-$v-dev"
+    }
     ;;
 esac
 case "$what" in
