@@ -31,9 +31,10 @@ void gt_prom_name(char *buf, size_t len, const char *section, const char *title,
 /* The unit's triage verdict for these values ("texture-bound"), NULL when
  * no unit rule has data or the winning rule has none; *unit_rule, if not
  * NULL, gets the winning rule's index or -1. rule_metric[ntriage] maps the
- * layout's rules to metric indices (-1: none). */
-const char *gt_triage_verdict(const struct gt_layout *l, const int *rule_metric,
-                              const double *vals, long *unit_rule);
+ * layout's rules to metric indices (-1: none); with e, a metric that has a
+ * peak competes by its % of peak, as on the dashboard's triage line. */
+const char *gt_triage_verdict(const struct gt_layout *l, const struct gt_engine *e,
+                              const int *rule_metric, const double *vals, long *unit_rule);
 
 /* ---- Prometheus ---- */
 

@@ -43,6 +43,14 @@ const struct gt_triage_result *gt_triage_update(struct gt_triage *t, const struc
 /* The verdict name for the current interval (after hysteresis): what an
  * export should label with. */
 const char *gt_triage_current(const struct gt_triage *t);
+/* The layout's 'triage queue|unit' rule of that kind whose metric is
+ * highest in vals (a metric with a theoretical peak by its % of peak of
+ * the engine's last evaluation, when e is given); -1 when none has data.
+ * rule_metric[ntriage] maps rules to metrics (-1: none); *value, if not
+ * NULL, gets the winning value (NaN when none). */
+long gt_triage_best_rule(const struct gt_layout *l, const struct gt_engine *e,
+                         const int *rule_metric, const double *vals, const char *kind,
+                         double *value);
 const char *gt_triage_op_text(enum gt_triage_op op);
 
 /* Layout internals (layout_triage.c): the 'triage step' and 'triage hold'

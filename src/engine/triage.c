@@ -12,6 +12,7 @@
 struct gt_triage {
     const struct gt_layout *l;
     const struct gt_engine *e;
+    int *rule_metric;               /* per triage rule: its metric, -1 none */
     struct gt_triage_evidence *ev;  /* room for every condition */
     size_t nev_max;
     struct gt_triage_result r;
@@ -33,10 +34,13 @@ struct gt_triage *gt_triage_new(const struct gt_layout *l, const struct gt_engin
     for (i = 0; i < l->nsteps; i++)
         t->nev_max += l->steps[i].nconds;
     t->ev = calloc(t->nev_max + 1, sizeof(*t->ev));
-    if (!t->ev) {
-        free(t);
+    t->rule_metric = calloc(l->ntriage + 1, sizeof(int));
+    if (!t->ev || !t->rule_metric) {
+        gt_triage_free(t);
         return NULL;
     }
+    for (i = 0; i < l->ntriage; i++)
+        t->rule_metric[i] = gt_layout_find_metric(l, l->triage[i].metric);
     t->r.verdict = t->r.raw = GT_TRIAGE_NO_DATA;
     t->r.step = t->held_step = t->cand_step = -1;
     t->r.unit = t->r.queue = NAN;
@@ -49,6 +53,7 @@ void gt_triage_free(struct gt_triage *t)
     if (!t)
         return;
     free(t->ev);
+    free(t->rule_metric);
     free(t);
 }
 
@@ -58,30 +63,38 @@ const char *gt_triage_op_text(enum gt_triage_op op)
     return text[op];
 }
 
-/* The busiest rule of a kind; a metric with a theoretical peak competes by
- * its % of peak, as on the triage line. */
-static double best_of(const struct gt_triage *t, const double *vals, const char *kind,
-                      const char **label, const char **verdict)
+long gt_triage_best_rule(const struct gt_layout *l, const struct gt_engine *e,
+                         const int *rule_metric, const double *vals, const char *kind,
+                         double *value)
 {
     double best = NAN;
+    long win = -1;
     size_t i;
 
-    *label = *verdict = NULL;
-    for (i = 0; i < t->l->ntriage; i++) {
-        const struct gt_triage_rule *r = &t->l->triage[i];
-        int m = gt_layout_find_metric(t->l, r->metric);
+    for (i = 0; i < l->ntriage; i++) {
+        int m = rule_metric[i];
         double v;
-        if (m < 0 || strcmp(r->kind, kind) != 0)
+        if (m < 0 || strcmp(l->triage[i].kind, kind) != 0)
             continue;
-        v = vals[m];
-        if (t->e && gt_engine_has_peak(t->e, (size_t)m))
-            v = gt_engine_pop(t->e, (size_t)m);
+        v = e && gt_engine_has_peak(e, (size_t)m) ? gt_engine_pop(e, (size_t)m) : vals[m];
         if (isnan(v) || (!isnan(best) && v <= best))
             continue;
         best = v;
-        *label = r->label;
-        *verdict = r->verdict;
+        win = (long)i;
     }
+    if (value)
+        *value = best;
+    return win;
+}
+
+static double best_of(const struct gt_triage *t, const double *vals, const char *kind,
+                      const char **label, const char **verdict)
+{
+    double best;
+    long r = gt_triage_best_rule(t->l, t->e, t->rule_metric, vals, kind, &best);
+
+    *label = r >= 0 ? t->l->triage[r].label : NULL;
+    *verdict = r >= 0 ? t->l->triage[r].verdict : NULL;
     return best;
 }
 
@@ -229,23 +242,11 @@ const char *gt_triage_current(const struct gt_triage *t)
  * tree above: the unit rule whose metric is highest, whatever its load and
  * whether the GPU is busy at all (issue 16's complaint). Kept as the
  * export branch wrote it. */
-const char *gt_triage_verdict(const struct gt_layout *l, const int *rule_metric,
-                              const double *vals, long *unit_rule)
+const char *gt_triage_verdict(const struct gt_layout *l, const struct gt_engine *e,
+                              const int *rule_metric, const double *vals, long *unit_rule)
 {
-    double best = NAN;
-    long win = -1;
-    size_t i;
+    long win = gt_triage_best_rule(l, e, rule_metric, vals, "unit", NULL);
 
-    for (i = 0; i < l->ntriage; i++) {
-        int m = rule_metric[i];
-        double v = m >= 0 ? vals[m] : NAN;
-        if (isnan(v) || strcmp(l->triage[i].kind, "unit") != 0)
-            continue;
-        if (isnan(best) || v > best) {
-            best = v;
-            win = (long)i;
-        }
-    }
     if (unit_rule)
         *unit_rule = win;
     return win >= 0 ? l->triage[win].verdict : NULL;

@@ -291,7 +291,7 @@ void gt_prom_publish(void *prom, const struct gt_snapshot *s, const double *vals
     if (s->missing)
         return;
     verdict = p->triage ? gt_triage_update(p->triage, s, vals)->verdict
-                        : gt_triage_verdict(p->l, p->rule_metric, vals, NULL);
+                        : gt_triage_verdict(p->l, p->e, p->rule_metric, vals, NULL);
     pthread_mutex_lock(&p->lock);
     for (i = 0; i < p->l->nmetrics; i++) {
         p->latest[i] = vals[i];

@@ -178,7 +178,7 @@ static void verdict(struct gt_trace *t, uint64_t at, const struct gt_snapshot *s
                     const double *vals)
 {
     const char *v = t->triage ? gt_triage_update(t->triage, s, vals)->verdict
-                              : gt_triage_verdict(t->l, t->rule_metric, vals, NULL);
+                              : gt_triage_verdict(t->l, t->e, t->rule_metric, vals, NULL);
     char name[96];
 
     v = v ? v : "none";

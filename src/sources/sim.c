@@ -1,5 +1,6 @@
 /* The built-in simulated GPU: a workload model per Mali family whose counters
  * keep the relations the vendor guides rely on, for demos, tests and benches. */
+#include "sim_args.h"
 #include "gputop/source.h"
 
 #include <errno.h>
@@ -1124,18 +1125,7 @@ static int parse_args(struct sim *m, const char *args, struct gt_diag *d)
                     "memory-bound, cycle, %s)", buf, sim_variant_names());
         return -1;
     }
-    m->seed = 1;
-    if (gt_args_get(args, "seed", buf, sizeof(buf)) && gt_args_u64(buf, &m->seed) < 0) {
-        gt_diag_set(d, "sim: seed '%s' is not an unsigned integer", buf);
-        return -1;
-    }
-    if (gt_args_get(args, "step", buf, sizeof(buf)) &&
-        (gt_args_u64(buf, &m->step_ns) < 0 || m->step_ns == 0 || m->step_ns > SIM_MAX_STEP)) {
-        gt_diag_set(d, "sim: step '%s' is not a number of nanoseconds from 1 to %llu", buf,
-                    (unsigned long long)SIM_MAX_STEP);
-        return -1;
-    }
-    return 0;
+    return gt_sim_seed_step(args, SIM_MAX_STEP, &m->seed, &m->step_ns, d);
 }
 
 static void describe(struct gt_source *s, const struct sim *m)

@@ -1,6 +1,7 @@
 /* The simulated AMD gfx1151 (sim:amd-gfx1151): a workload model over the
  * shared catalogue (src/catalog/amd_gfx1151.c) whose counters keep the
  * relations the speed-of-light page relies on, for demos and tests. */
+#include "sim_args.h"
 #include "gputop/amd_gfx1151.h"
 #include "gputop/source.h"
 
@@ -365,18 +366,7 @@ static int parse_args(struct sim_amd *m, const char *args, struct gt_diag *d)
                     "memory-bound, cache-friendly, cycle)", buf);
         return -1;
     }
-    m->seed = 1;
-    if (gt_args_get(args, "seed", buf, sizeof(buf)) && gt_args_u64(buf, &m->seed) < 0) {
-        gt_diag_set(d, "sim: seed '%s' is not an unsigned integer", buf);
-        return -1;
-    }
-    if (gt_args_get(args, "step", buf, sizeof(buf)) &&
-        (gt_args_u64(buf, &m->step_ns) < 0 || m->step_ns == 0 || m->step_ns > AMD_MAX_STEP)) {
-        gt_diag_set(d, "sim: step '%s' is not a number of nanoseconds from 1 to %llu", buf,
-                    (unsigned long long)AMD_MAX_STEP);
-        return -1;
-    }
-    return 0;
+    return gt_sim_seed_step(args, AMD_MAX_STEP, &m->seed, &m->step_ns, d);
 }
 
 static void describe(struct gt_source *s, const struct sim_amd *m)

@@ -14,24 +14,13 @@ static void triage_text(struct tui *t, char *buf, size_t len, int form)
     double best_q = NAN, best_u = NAN;
     const struct gt_triage_rule *q = NULL, *u = NULL;
     struct gt_text s;
-    size_t i;
+    long r;
 
-    for (i = 0; i < t->l->ntriage; i++) {
-        const struct gt_triage_rule *r = &t->l->triage[i];
-        int m = t->triage_metric[i];
-        double v = m >= 0 && t->have_data ? t->vals[m] : NAN;
-        /* A metric with a theoretical peak competes by its % of peak. */
-        if (m >= 0 && gt_engine_has_peak(t->cfg->engine, (size_t)m))
-            v = t->have_data ? gt_engine_pop(t->cfg->engine, (size_t)m) : NAN;
-        if (isnan(v))
-            continue;
-        if (strcmp(r->kind, "queue") == 0 && (isnan(best_q) || v > best_q)) {
-            best_q = v;
-            q = r;
-        } else if (strcmp(r->kind, "unit") == 0 && (isnan(best_u) || v > best_u)) {
-            best_u = v;
-            u = r;
-        }
+    if (t->have_data) {
+        r = gt_triage_best_rule(t->l, t->cfg->engine, t->triage_metric, t->vals, "queue", &best_q);
+        q = r >= 0 ? &t->l->triage[r] : NULL;
+        r = gt_triage_best_rule(t->l, t->cfg->engine, t->triage_metric, t->vals, "unit", &best_u);
+        u = r >= 0 ? &t->l->triage[r] : NULL;
     }
     gt_text_init(&s, buf, len);
     if (!q && !u) {

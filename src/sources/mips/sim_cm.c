@@ -4,6 +4,7 @@
  * (sharing misses, coherent requests) exceeds the requests it belongs to.
  * Events take turns on two counters as on the hardware, so the same
  * values are marked as estimates; the model's values themselves are exact. */
+#include "../sim_args.h"
 #include "gputop/source.h"
 #include "cm.h"
 
@@ -31,22 +32,10 @@ struct sim_cm {
 static int parse_args(struct sim_cm *m, const char *args, struct gt_diag *d)
 {
     static const char *const keys[] = { "", "seed", "step", NULL };
-    char buf[64];
 
     if (gt_args_check(args, keys, "sim", d) < 0)
         return -1;
-    m->seed = 1;
-    if (gt_args_get(args, "seed", buf, sizeof(buf)) && gt_args_u64(buf, &m->seed) < 0) {
-        gt_diag_set(d, "sim: seed '%s' is not an unsigned integer", buf);
-        return -1;
-    }
-    if (gt_args_get(args, "step", buf, sizeof(buf)) &&
-        (gt_args_u64(buf, &m->step_ns) < 0 || m->step_ns == 0 || m->step_ns > SIM_MAX_STEP)) {
-        gt_diag_set(d, "sim: step '%s' is not a number of nanoseconds from 1 to %llu", buf,
-                    (unsigned long long)SIM_MAX_STEP);
-        return -1;
-    }
-    return 0;
+    return gt_sim_seed_step(args, SIM_MAX_STEP, &m->seed, &m->step_ns, d);
 }
 
 static void set_events(struct sim_cm *m)
