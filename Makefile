@@ -218,9 +218,11 @@ bench-run: $(BENCH_BIN) $(BUILD)/gputop
 
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZ_BIN  = $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
-$(BUILD)/fuzz/%: fuzz/%.c fuzz/fuzz_common.h $(FAKE_KBASE_OBJ) $(BUILD)/libgputop.a
+# The fakes a target may stand a source on (the linker keeps only those used).
+FUZZ_FAKE_OBJ = $(FAKE_KBASE_OBJ) $(patsubst %,$(BUILD)/obj/tests/fakes/%.o,fake_proc fake_amdgpu fake_gcr fake_panfrost)
+$(BUILD)/fuzz/%: fuzz/%.c fuzz/fuzz_common.h $(FUZZ_FAKE_OBJ) $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Itests -o $@ $< $(FAKE_KBASE_OBJ) $(BUILD)/libgputop.a $(LIBS)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Itests -o $@ $< $(FUZZ_FAKE_OBJ) $(BUILD)/libgputop.a $(LIBS)
 
 $(BUILD)/fuzz/seeds_kbase: fuzz/seeds_kbase.c $(FAKE_KBASE_OBJ) $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)

@@ -89,6 +89,33 @@ seed_options() {
     argv_file "$1/dur" '1.5ms'
 }
 
+seed_fdinfo() { # the formats the drivers print (tests/test_fdinfo.c), 0xff 0xfe between files
+    seed_file "$1" panfrost 'drm-driver:\tpanfrost\ndrm-client-id:\t4\ndrm-engine-fragment:\t1000 ns\ndrm-cycles-fragment:\t1000\ndrm-maxfreq-fragment:\t800000000 Hz\ndrm-total-memory:\t2048 KiB\ndrm-resident-memory:\t2048 KiB\n'
+    seed_file "$1" amdgpu 'drm-driver:\tamdgpu\ndrm-client-id:\t55\ndrm-pdev:\t0000:c3:00.0\ndrm-memory-vram:\t1024 KiB\ndrm-engine-gfx:\t250000000 ns\ndrm-engine-compute:\t0 ns\n'
+    seed_file "$1" i915-msm 'drm-driver:\ti915\ndrm-client-id:\t7\ndrm-engine-render:\t900000000 ns\ndrm-engine-capacity-video:\t2\n\377\376drm-driver:\tmsm\ndrm-client-id:\t3\ndrm-engine-gpu:\t0 ns\ndrm-cycles-gpu:\t9\ndrm-maxfreq-gpu:\t587 MHz\n\377\376drm-driver:\ti915\ndrm-client-id:\t7\ndrm-engine-render:\t100 ns\n'
+}
+
+sane_kernel() { # DIR NAME FIRST-BYTE: the fake's own answers, unaltered (mode bytes 0)
+    { printf "\\$(printf %03o "$3")"; head -c 256 /dev/zero; } > "$1/$2"
+}
+
+seed_amdgpu() {
+    for b in 0 1 2 4 8 16 24 32 64 96 128; do
+        sane_kernel "$1" "a$b" "$b"
+    done
+}
+
+seed_panfrost() {
+    for b in 0 1 3 7; do
+        sane_kernel "$1" "p$b" "$b"
+    done
+}
+
+seed_mips_cm() { # flags rev readback config qual step cells(8) reg: see fuzz_mips_cm.c
+    seed_file "$1" default '\000\001\020\000\000\000\007\001\000\000\001\003\000\000\000\017\000\001\000\000'
+    seed_file "$1" dt '\000\000\020\000\000\000\007\001\000\000\001\003\000\000\000\017\000\001\000\000\000\000\000\001\000\000\000\001\010\037\277\200\000\000\000\200\000'
+}
+
 : > "$summary"
 failed=0
 for bin in "$@"; do
