@@ -41,6 +41,18 @@ seed_capture() {
     done
 }
 
+seed_replay() { # commands (see fuzz_replay.c) before a capture: index, seeks, steps, samples
+    t=$(mktemp)
+    for s in sim sim:amd-gfx1151; do
+        n=$(echo "$s" | tr ':' '-')
+        "$build/gputop" --source "$s" --batch --count 5 --interval 1ms --record "$t" \
+            >/dev/null 2>&1 || continue
+        { printf '\010\002\000\000\005\000\000\004\000\013\005\000\000\003\000\000\005\000\000\001\000\004\005\000\000'
+          cat "$t"; } > "$1/$n"
+    done
+    rm -f "$t"
+}
+
 seed_csv() {
     seed_file "$1" mali '\000interval_ns,MaliGPUCyclesGPUActive,MaliCoreTextureCyclesTextureActive[0],MaliCoreTextureCyclesTextureActive[1]\n100,2,3,4\n200,5,6,7\n'
     seed_file "$1" t830 '\002interval_ns,MaliGPUCyclesGPUActive\n1,2\n'
