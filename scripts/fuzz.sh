@@ -53,6 +53,14 @@ seed_replay() { # commands (see fuzz_replay.c) before a capture: index, seeks, s
     rm -f "$t"
 }
 
+seed_terminfo() { # compiled entries from the system's database, where there is one
+    for n in x/xterm-256color x/xterm v/vt100 l/linux s/screen-256color t/tmux-256color; do
+        for d in /usr/share/terminfo /lib/terminfo; do
+            [ -f "$d/$n" ] && cp "$d/$n" "$1/$(basename "$n")" && break
+        done
+    done
+}
+
 seed_csv() {
     seed_file "$1" mali '\000interval_ns,MaliGPUCyclesGPUActive,MaliCoreTextureCyclesTextureActive[0],MaliCoreTextureCyclesTextureActive[1]\n100,2,3,4\n200,5,6,7\n'
     seed_file "$1" t830 '\002interval_ns,MaliGPUCyclesGPUActive\n1,2\n'

@@ -371,6 +371,25 @@ Test(tui_view, other_encodings_of_the_editing_keys, .timeout = 60)
     tmux_stop(&t);
 }
 
+/* A parameter past INT_MAX (found by fuzz_keys): ESC [ 4294967300 ~ is no
+ * key; read into an int it wrapped to 4, End, and moved the selection. */
+Test(tui_view, huge_csi_parameter_is_no_key, .timeout = 60)
+{
+    struct tmux t;
+    char *s;
+
+    start(&t, 100, 30, "TERM=xterm", T8XX);
+    expect(&t, "3.1.1");
+    tmux_literal(&t, "\033[4294967300~");
+    tmux_literal(&t, " ");
+    expect(&t, "PAUSED");
+    s = tmux_capture(&t);
+    cr_assert_null(strstr(s, LAST_T8XX), "the selection moved to the last metric:\n%s", s);
+    cr_assert(strstr(s, "3.1.1"), "the selection left the first metric:\n%s", s);
+    free(s);
+    tmux_stop(&t);
+}
+
 Test(tui_view, f10_quits, .timeout = 60)
 {
     struct tmux t;

@@ -62,7 +62,9 @@ static int csi_key(void)
     }
     for (; c != ERR; c = getch()) {
         if (c >= '0' && c <= '9') {
-            if (first)
+            /* No key number has more than two digits; past four the
+             * parameter is no key at all, and must not overflow into one. */
+            if (first && n < 10000)
                 n = n * 10 + (c - '0');
             params = 1;
         } else if (c == ';') {
