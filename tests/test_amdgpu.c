@@ -719,3 +719,25 @@ Test(amdgpu, without_source_the_amd_gpu_is_found, .timeout = 60)
     HAS(buf, ",2900,");   /* then its % of peak */
     free(buf);
 }
+
+/* A DEV_INFO no GPU could send (found by fuzz_amdgpu): 16777216 shader
+ * engines and 10485760 CUs. The catalogue was sized from them, and the
+ * first sample cleared gigabytes; the source must refuse the device. */
+Test(amdgpu, impossible_dev_info_shape_is_refused, .timeout = 30)
+{
+    struct fa_config c;
+    struct fake_amdgpu *fa;
+    struct gt_diag d;
+
+    memset(&c, 0, sizeof(c));
+    c.dev_info_patch[0].off = 20;          /* num_shader_engines */
+    c.dev_info_patch[0].value = 16777216;
+    c.dev_info_patch[1].off = 24;          /* num_shader_arrays_per_engine */
+    c.dev_info_patch[1].value = 0;
+    c.dev_info_patch[2].off = 48;          /* cu_active_number */
+    c.dev_info_patch[2].value = 10485760;
+    fa = fake_with(c);
+    HAS(open_error(fa, "amdgpu:polls=1", &d), "16777216 shader engines");
+    fa_free(fa);
+}
+

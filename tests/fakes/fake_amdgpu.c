@@ -212,7 +212,10 @@ static uint32_t read_reg(struct fake_amdgpu *fa, int f, uint32_t dword)
     uint64_t v;
 
     if (hi >= 0) {
-        v = fa->ctr[b][n][domain_instance(fa, bank[b].dom, f)];
+        /* The kernel takes any instance number (it checks only SE and SH);
+         * a unit the GPU does not have answers nothing. */
+        uint32_t i = domain_instance(fa, bank[b].dom, f);
+        v = i < MAXINST ? fa->ctr[b][n][i] : 0;
         return (uint32_t)(hi ? v >> 32 : v);
     }
     r = reg_index(fa, dword);
@@ -461,6 +464,9 @@ static int dev_info(struct fake_amdgpu *fa, void *out, uint32_t size)
     put32(di, 240, 32);                       /* wave_front_size */
     put32(di, 248, 10);                       /* num_cu_per_sh */
     put32(di, 252, navi ? 16 : 4);            /* num_tcc_blocks */
+    for (unsigned i = 0; i < 4; i++)
+        if (fa->cfg.dev_info_patch[i].off && fa->cfg.dev_info_patch[i].off + 4 <= sizeof(di))
+            put32(di, fa->cfg.dev_info_patch[i].off, fa->cfg.dev_info_patch[i].value);
     memcpy(out, di, size < sizeof(di) ? size : sizeof(di));
     return 0;
 }

@@ -30,6 +30,9 @@ struct fa_config {
     int pstate_busy;          /* SET_STABLE_PSTATE fails with EBUSY */
     int no_regs2_v2;          /* SET_STATE_V2 fails with EINVAL (kernel < 6.5) */
     int driver_radeon;        /* DRM_IOCTL_VERSION names "radeon" */
+    /* DEV_INFO fields overridden: a u32 at byte offset off (0: unused),
+     * as a broken or hostile kernel might answer. */
+    struct { unsigned off; uint32_t value; } dev_info_patch[4];
 };
 
 struct fake_amdgpu;

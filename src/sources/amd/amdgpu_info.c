@@ -57,6 +57,28 @@ static int check_driver(struct gt_amd_dev *dev, const char *node, struct gt_diag
     return 0;
 }
 
+/* The counters are laid out per engine, array, CU and L2 channel, so a
+ * shape no GPU has (a broken or hostile kernel) would size them in the
+ * billions. Generous bounds: the kernel keeps a 32-bit CU mask per array. */
+#define MAX_SE        32
+#define MAX_SA_PER_SE 8
+#define MAX_CU_PER_SA 32
+#define MAX_TCC       256
+
+static int check_shape(const struct gt_amd_dev *dev, const char *node, struct gt_diag *d)
+{
+    uint32_t se = dev->num_se ? dev->num_se : 1, sa = dev->num_sa_per_se ? dev->num_sa_per_se : 1;
+
+    if (se <= MAX_SE && sa <= MAX_SA_PER_SE && dev->num_tcc <= MAX_TCC &&
+        dev->cu_active <= se * sa * MAX_CU_PER_SA)
+        return 0;
+    gt_diag_set(d, "%s: AMDGPU_INFO_DEV_INFO reports %u shader engines, %u arrays each, %u CUs "
+                   "and %u L2 channels: no GPU has that shape (at most %d, %d, %d per array, %d)",
+                node, dev->num_se, dev->num_sa_per_se, dev->cu_active, dev->num_tcc, MAX_SE,
+                MAX_SA_PER_SE, MAX_CU_PER_SA, MAX_TCC);
+    return -1;
+}
+
 static int read_dev_info(struct gt_amd_dev *dev, const char *node, struct gt_diag *d)
 {
     struct drm_amdgpu_info_device di;
@@ -81,7 +103,7 @@ static int read_dev_info(struct gt_amd_dev *dev, const char *node, struct gt_dia
     dev->max_sclk_mhz = (uint32_t)(di.max_engine_clock / 1000);
     dev->max_mclk_mhz = (uint32_t)(di.max_memory_clock / 1000);
     dev->info_read = 1;
-    return 0;
+    return check_shape(dev, node, d);
 }
 
 /* The GC IP version; kernels before IP discovery leave it 0. */
