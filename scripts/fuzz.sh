@@ -146,7 +146,7 @@ for bin in "$@"; do
     fi
     log=$build/fuzz-$name.log
     echo "fuzz: $name for ${secs}s"
-    ASAN_OPTIONS=detect_leaks=1 "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+    ASAN_OPTIONS=detect_leaks=1:suppressions=$top/fuzz/ncurses.supp "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$build/crashes/$name/" "$corpus/$name" \
         > "$log" 2>&1
     rc=$?
