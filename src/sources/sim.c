@@ -326,16 +326,16 @@ static void seed_model(struct sim *m)
     uint64_t x = m->seed;
     size_t i;
 
-    m->rng = sim_splitmix64(&x);
+    m->rng = gt_sim_splitmix64(&x);
     if (!m->rng)
         m->rng = 1;
     for (i = 0; i < SIM_MAX_INST; i++) {
         double spread = (double)i * 0.6180339887;
         spread -= (double)(uint64_t)spread;
-        m->core_skew[i] = 0.995 - 0.05 * spread - 0.005 * sim_rng_unit(m);
+        m->core_skew[i] = 0.995 - 0.05 * spread - 0.005 * gt_sim_unit(&m->rng);
         spread += 0.3;
         spread -= (double)(uint64_t)spread;
-        m->slice_skew[i] = 0.995 - 0.04 * spread - 0.002 * sim_rng_unit(m);
+        m->slice_skew[i] = 0.995 - 0.04 * spread - 0.002 * gt_sim_unit(&m->rng);
     }
 }
 

@@ -1,6 +1,7 @@
 /* The simulated Mali GPU's workload model: scene parameters, the steps
  * every family shares (queues, geometry, shader cores, memory) and one
  * model per family, writing counters that keep the guides' relations. */
+#include "sim_args.h"
 #include "sim_model.h"
 
 #include <stdlib.h>
@@ -44,19 +45,6 @@ static const double scene_table[NPARAMS][NSCENES] = {
 
 /* ---- arithmetic that keeps the invariants exact ---- */
 
-/* floor(whole * f) for f clamped to 0..1: never more than whole. */
-static uint64_t part(uint64_t whole, double f)
-{
-    double v;
-
-    if (!(f > 0.0))
-        return 0;
-    if (f >= 1.0)
-        return whole;
-    v = (double)whole * f;
-    return v >= (double)whole ? whole : (uint64_t)v;
-}
-
 /* floor(x * f), saturating instead of overflowing. */
 static uint64_t scale(uint64_t x, double f)
 {
@@ -86,41 +74,19 @@ static void split(uint64_t total, const double *w, size_t n, uint64_t *out)
     for (i = 0; i < n; i++)
         rest += w[i];
     for (i = 0; i + 1 < n; i++) {
-        out[i] = rest > 0.0 ? part(total, w[i] / rest) : 0;
+        out[i] = rest > 0.0 ? gt_sim_part(total, w[i] / rest) : 0;
         total -= out[i];
         rest -= w[i];
     }
     out[n - 1] = total;
 }
 
-/* ---- random numbers: xorshift64*, seeded through splitmix64 ---- */
-
-uint64_t sim_splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static uint64_t rng_next(struct sim *m)
-{
-    m->rng ^= m->rng >> 12;
-    m->rng ^= m->rng << 25;
-    m->rng ^= m->rng >> 27;
-    return m->rng * 0x2545F4914F6CDD1Dull;
-}
-
-double sim_rng_unit(struct sim *m)
-{
-    return (double)(rng_next(m) >> 11) * 0x1.0p-53;
-}
+/* ---- random numbers ---- */
 
 /* 1 +- amp, uniformly. */
 static double jitter(struct sim *m, double amp)
 {
-    return 1.0 + amp * (2.0 * sim_rng_unit(m) - 1.0);
+    return 1.0 + amp * (2.0 * gt_sim_unit(&m->rng) - 1.0);
 }
 
 static void put(struct sim *m, enum value v, uint32_t inst, uint64_t x)
@@ -210,15 +176,15 @@ static void queues(struct sim *m, struct work *w)
     double nonfrag = p[P_VERT] > p[P_COMP] ? p[P_VERT] : p[P_COMP];
     double any = 1.0 - (1.0 - p[P_FRAG]) * (1.0 - nonfrag);
 
-    w->frag_q = part(w->gpu, p[P_FRAG]);
-    w->vert_q = part(w->gpu, p[P_VERT]);
-    w->comp_q = part(w->gpu, p[P_COMP]);
+    w->frag_q = gt_sim_part(w->gpu, p[P_FRAG]);
+    w->vert_q = gt_sim_part(w->gpu, p[P_VERT]);
+    w->comp_q = gt_sim_part(w->gpu, p[P_COMP]);
     w->frag_sc = any > 1e-9 ? p[P_FRAG] / any : 0.0;
     w->nf_sc = any > 1e-9 ? 0.95 * nonfrag / any : 0.0;
     w->other_rd = scale(w->vert_q, 0.05);
     w->other_wr = scale(w->vert_q, 0.03);
     put(m, V_GPU_ACTIVE, 0, w->gpu);
-    put(m, V_IRQ_ACTIVE, 0, part(w->gpu, 0.004 * jitter(m, 0.3)));
+    put(m, V_IRQ_ACTIVE, 0, gt_sim_part(w->gpu, 0.004 * jitter(m, 0.3)));
 }
 
 static uint64_t jobs(const struct work *w, double per_frame)
@@ -231,12 +197,12 @@ static void frontend_jm(struct sim *m, struct work *w)
 {
     const double *p = w->p;
     double nonfrag = p[P_VERT] > p[P_COMP] ? p[P_VERT] : p[P_COMP];
-    uint64_t js1 = part(w->gpu, nonfrag);
+    uint64_t js1 = gt_sim_part(w->gpu, nonfrag);
 
     queues(m, w);
     put(m, V_FRAG_QUEUE, 0, w->frag_q);
     put(m, V_NONFRAG_QUEUE, 0, js1);
-    put(m, V_TILER_ACTIVE, 0, part(js1, nonfrag > 0 ? 0.9 * p[P_VERT] / nonfrag : 0));
+    put(m, V_TILER_ACTIVE, 0, gt_sim_part(js1, nonfrag > 0 ? 0.9 * p[P_VERT] / nonfrag : 0));
     put(m, V_FRAG_JOBS, 0, jobs(w, 3.0 * p[P_FRAG]));
     put(m, V_NONFRAG_JOBS, 0, jobs(w, 3.0 * nonfrag));
 }
@@ -249,15 +215,15 @@ static void frontend_csf(struct sim *m, struct work *w)
     uint64_t fj, vj, cj;
 
     queues(m, w);
-    put(m, V_MCU_ACTIVE, 0, part(w->gpu, 0.03 + 0.1 * p[P_BLOCKED]));
-    put(m, V_ITER_ACTIVE, 0, part(w->gpu, any));
+    put(m, V_MCU_ACTIVE, 0, gt_sim_part(w->gpu, 0.03 + 0.1 * p[P_BLOCKED]));
+    put(m, V_ITER_ACTIVE, 0, gt_sim_part(w->gpu, any));
     put(m, V_FRAG_QUEUE, 0, w->frag_q);
     put(m, V_VERT_QUEUE, 0, w->vert_q);
     put(m, V_COMP_QUEUE, 0, w->comp_q);
-    put(m, V_FRAG_BLOCKED, 0, part(w->frag_q, p[P_BLOCKED] * jitter(m, 0.2)));
-    put(m, V_VERT_BLOCKED, 0, part(w->vert_q, p[P_BLOCKED] * jitter(m, 0.2)));
-    put(m, V_COMP_BLOCKED, 0, part(w->comp_q, p[P_BLOCKED] * jitter(m, 0.2)));
-    put(m, V_TILER_ACTIVE, 0, part(w->vert_q, 0.9));
+    put(m, V_FRAG_BLOCKED, 0, gt_sim_part(w->frag_q, p[P_BLOCKED] * jitter(m, 0.2)));
+    put(m, V_VERT_BLOCKED, 0, gt_sim_part(w->vert_q, p[P_BLOCKED] * jitter(m, 0.2)));
+    put(m, V_COMP_BLOCKED, 0, gt_sim_part(w->comp_q, p[P_BLOCKED] * jitter(m, 0.2)));
+    put(m, V_TILER_ACTIVE, 0, gt_sim_part(w->vert_q, 0.9));
     fj = jobs(w, 3.0 * p[P_FRAG]);
     vj = jobs(w, 3.0 * p[P_VERT]);
     cj = jobs(w, 8.0 * p[P_COMP]);
@@ -276,13 +242,13 @@ static void geometry(struct sim *m, struct work *w)
     uint64_t rest, frustum, scissor, facing, sample;
 
     w->prims = scale(w->vert_q, p[P_PRIMS] * m->fam->geom);
-    frustum = part(w->prims, p[P_OFFSCREEN]);
+    frustum = gt_sim_part(w->prims, p[P_OFFSCREEN]);
     rest = w->prims - frustum;
-    scissor = m->fam->scissor ? part(rest, 0.02) : 0;
+    scissor = m->fam->scissor ? gt_sim_part(rest, 0.02) : 0;
     rest -= scissor;
-    facing = part(rest, 0.47 * jitter(m, 0.03));
+    facing = gt_sim_part(rest, 0.47 * jitter(m, 0.03));
     rest -= facing;
-    sample = part(rest, p[P_SMALL]);
+    sample = gt_sim_part(rest, p[P_SMALL]);
     w->visible = rest - sample;
     put(m, V_TRIANGLES, 0, w->prims);
     put(m, V_FRONT_FACING, 0, w->visible);
@@ -292,8 +258,8 @@ static void geometry(struct sim *m, struct work *w)
     put(m, V_PRIM_FACE, 0, facing);
     put(m, V_PRIM_SAMPLE, 0, sample);
     /* Midgard counts XY-plane and facing culls together, Z-plane apart. */
-    put(m, V_PRIM_CULLED, 0, part(frustum, 0.8) + scissor + facing + sample);
-    put(m, V_PRIM_CLIPPED, 0, frustum - part(frustum, 0.8));
+    put(m, V_PRIM_CULLED, 0, gt_sim_part(frustum, 0.8) + scissor + facing + sample);
+    put(m, V_PRIM_CLIPPED, 0, frustum - gt_sim_part(frustum, 0.8));
 }
 
 /* IDVS: positions are shaded in groups of 4 indices for every input
@@ -317,18 +283,18 @@ static void core_cycles(struct sim *m, const struct work *w, uint32_t c, struct 
     const double *p = w->p;
     const struct family *f = m->fam;
 
-    k->any = part(w->gpu, p[P_CORE] * m->core_skew[c] * jitter(m, 0.01));
-    k->frag = part(k->any, w->frag_sc);
-    k->nf = part(k->any, w->nf_sc);
-    k->exec = part(k->any, p[P_EXEC] * jitter(m, 0.02));
+    k->any = gt_sim_part(w->gpu, p[P_CORE] * m->core_skew[c] * jitter(m, 0.01));
+    k->frag = gt_sim_part(k->any, w->frag_sc);
+    k->nf = gt_sim_part(k->any, w->nf_sc);
+    k->exec = gt_sim_part(k->any, p[P_EXEC] * jitter(m, 0.02));
     k->quads = scale(k->frag, p[P_QUADS] * f->perf * jitter(m, 0.03));
-    k->ezs_test = part(k->quads, 0.93 * jitter(m, 0.02));
-    k->ezs_kill = part(k->ezs_test, p[P_EZS_KILL]);
+    k->ezs_test = gt_sim_part(k->quads, 0.93 * jitter(m, 0.02));
+    k->ezs_kill = gt_sim_part(k->ezs_test, p[P_EZS_KILL]);
     k->reach = k->quads - k->ezs_kill;
-    k->shaded = part(k->reach, 0.94 * jitter(m, 0.02));
+    k->shaded = gt_sim_part(k->reach, 0.94 * jitter(m, 0.02));
     k->warps = k->shaded / 4;
     /* Midgard counts every thread of a shaded quad; warps run partly full. */
-    k->threads = f->warps ? part(k->warps * 16, 0.9 * jitter(m, 0.03)) : 4 * k->shaded;
+    k->threads = f->warps ? gt_sim_part(k->warps * 16, 0.9 * jitter(m, 0.03)) : 4 * k->shaded;
     k->nf_threads = scale(k->nf, p[P_NF_TPC] * f->perf);
     k->pixels = scale(k->threads, 1.0 / p[P_OVERDRAW]);
     k->tiles = (k->pixels + f->tile_px - 1) / f->tile_px;
@@ -340,12 +306,12 @@ static void core_units(struct sim *m, const struct work *w, struct core *k)
     static const double ls_mix[5] = { 0.45, 0.15, 0.25, 0.10, 0.05 };
     const double *p = w->p;
 
-    k->arith = part(k->exec, p[P_ARITH] * jitter(m, 0.03));
-    k->tex = part(k->exec, p[P_TEX] * jitter(m, 0.03));
-    k->ls = part(k->exec, p[P_LS] * jitter(m, 0.03));
-    k->vary = part(k->exec, p[P_VARY] * jitter(m, 0.03));
-    k->rt_box = part(k->exec, p[P_RT] * jitter(m, 0.03));
-    k->rt_tri = part(k->exec, 0.45 * p[P_RT]);
+    k->arith = gt_sim_part(k->exec, p[P_ARITH] * jitter(m, 0.03));
+    k->tex = gt_sim_part(k->exec, p[P_TEX] * jitter(m, 0.03));
+    k->ls = gt_sim_part(k->exec, p[P_LS] * jitter(m, 0.03));
+    k->vary = gt_sim_part(k->exec, p[P_VARY] * jitter(m, 0.03));
+    k->rt_box = gt_sim_part(k->exec, p[P_RT] * jitter(m, 0.03));
+    k->rt_tri = gt_sim_part(k->exec, 0.45 * p[P_RT]);
     split(k->ls, ls_mix, 5, k->ls_part);
 }
 
@@ -360,9 +326,9 @@ static void core_traffic(const struct work *w, struct core *k)
     k->rd_tex = scale(k->tex, 0.6 * p[P_BYTES] / 16.0);
     k->rd_ls = scale(k->ls_part[0] + k->ls_part[1], p[P_BYTES] / 16.0);
     k->rd_ftc = scale(k->frag, 0.01);
-    k->rd_tex_ext = part(k->rd_tex, miss);
-    k->rd_ls_ext = part(k->rd_ls, miss);
-    k->rd_ftc_ext = part(k->rd_ftc, miss);
+    k->rd_tex_ext = gt_sim_part(k->rd_tex, miss);
+    k->rd_ls_ext = gt_sim_part(k->rd_ls, miss);
+    k->rd_ftc_ext = gt_sim_part(k->rd_ftc, miss);
     k->wr_wb = scale(writes, 0.25 * p[P_BYTES] / 16.0);
     k->wr_other = scale(writes, 0.1 * p[P_BYTES] / 16.0);
     k->wr_tib = scale(k->pixels, 4.0 * 0.5 * (1.0 - p[P_TE]) / 16.0);
@@ -401,13 +367,13 @@ static void slice(struct sim *m, const struct work *w, uint32_t s, uint64_t rd, 
     put(m, V_EXT_WR_BEATS, s, wr);
     put(m, V_EXT_RD, s, rd / 4);
     put(m, V_EXT_WR, s, wr / 4);
-    put(m, V_RD_STALL, s, part(w->gpu, p[P_STALL] * (0.4 + 0.8 * ru) * m->slice_skew[s]));
-    put(m, V_WR_STALL, s, part(w->gpu, 0.5 * p[P_STALL] * (0.4 + 0.8 * wu) * m->slice_skew[s]));
+    put(m, V_RD_STALL, s, gt_sim_part(w->gpu, p[P_STALL] * (0.4 + 0.8 * ru) * m->slice_skew[s]));
+    put(m, V_WR_STALL, s, gt_sim_part(w->gpu, 0.5 * p[P_STALL] * (0.4 + 0.8 * wu) * m->slice_skew[s]));
     lookups = scale(rd / 4, 1.0 / (1.0 - 0.9 * p[P_L2HIT]));
     put(m, V_L2_RD_LOOKUP, s, lookups);
     put(m, V_L2_RD_HIT, s, lookups - min_u64(lookups, rd / 4));
     put(m, V_L2_WR_LOOKUP, s, scale(wr / 4, 1.2));
-    put(m, V_L2_WR_HIT, s, part(scale(wr / 4, 1.2), 0.8));
+    put(m, V_L2_WR_HIT, s, gt_sim_part(scale(wr / 4, 1.2), 0.8));
     put(m, V_L2_ANY_LOOKUP, s, lookups + scale(wr / 4, 1.2));
 }
 
@@ -423,24 +389,24 @@ static void memory(struct sim *m, const struct work *w, struct core *k)
 
     for (s = 0; s < f->slices; s++) {
         weight[s] = m->slice_skew[s] * jitter(m, 0.004);
-        cap += part(w->gpu, 0.92 * m->slice_skew[s]);
+        cap += gt_sim_part(w->gpu, 0.92 * m->slice_skew[s]);
     }
     for (c = 0; c < f->cores; c++)
         demand += k[c].rd_ftc_ext + k[c].rd_ls_ext + k[c].rd_tex_ext;
     if (demand > cap)
         cut = (double)cap / (double)demand;
-    demand = part(w->other_rd, cut);
+    demand = gt_sim_part(w->other_rd, cut);
     for (c = 0; c < f->cores; c++) {
-        k[c].rd_ftc_ext = part(k[c].rd_ftc_ext, cut);
-        k[c].rd_ls_ext = part(k[c].rd_ls_ext, cut);
-        k[c].rd_tex_ext = part(k[c].rd_tex_ext, cut);
+        k[c].rd_ftc_ext = gt_sim_part(k[c].rd_ftc_ext, cut);
+        k[c].rd_ls_ext = gt_sim_part(k[c].rd_ls_ext, cut);
+        k[c].rd_tex_ext = gt_sim_part(k[c].rd_tex_ext, cut);
         demand += k[c].rd_ftc_ext + k[c].rd_ls_ext + k[c].rd_tex_ext;
-        wr += part(k[c].wr_wb + k[c].wr_other + k[c].wr_tib, 0.8);
+        wr += gt_sim_part(k[c].wr_wb + k[c].wr_other + k[c].wr_tib, 0.8);
     }
     split(demand, weight, f->slices, rb);
     split(wr, weight, f->slices, wb);
     for (s = 0; s < f->slices; s++)
-        slice(m, w, s, min_u64(rb[s], w->gpu), min_u64(wb[s], part(w->gpu, 0.92)));
+        slice(m, w, s, min_u64(rb[s], w->gpu), min_u64(wb[s], gt_sim_part(w->gpu, 0.92)));
 }
 
 /* Fragment tasks cover task_px pixels each (T8xx 16x16, G715 32x32,
@@ -461,33 +427,33 @@ static void put_core_frag_csf(struct sim *m, const struct work *w, uint32_t c,
 {
     const double *p = w->p;
     uint64_t nf_warps = k->nf_threads / 16, warps = k->warps + nf_warps;
-    uint64_t lzs = part(4 * k->warps, p[P_LZS]);
+    uint64_t lzs = gt_sim_part(4 * k->warps, p[P_LZS]);
 
     put(m, V_CORE_ACTIVE, c, k->any);
     put(m, V_FRAG_ACTIVE, c, k->frag);
     put(m, V_NONFRAG_ACTIVE, c, k->nf);
     put(m, V_EXEC_ACTIVE, c, k->exec);
-    put(m, V_FPK_ACTIVE, c, part(k->frag, fpk_share(m) * jitter(m, 0.05)));
+    put(m, V_FPK_ACTIVE, c, gt_sim_part(k->frag, fpk_share(m) * jitter(m, 0.05)));
     put(m, V_FRAG_PRIMS, c, scale(w->visible, 1.5 / m->fam->cores));
     put(m, V_QUADS, c, k->quads);
-    put(m, V_PARTIAL_QUADS, c, part(k->quads, 0.08 + 2.0 * p[P_SMALL]));
-    put(m, V_COARSE_QUADS, c, part(k->quads, p[P_COARSE]));
+    put(m, V_PARTIAL_QUADS, c, gt_sim_part(k->quads, 0.08 + 2.0 * p[P_SMALL]));
+    put(m, V_COARSE_QUADS, c, gt_sim_part(k->quads, p[P_COARSE]));
     put(m, V_EZS_TEST, c, k->ezs_test);
-    put(m, V_EZS_UPDATE, c, part(k->ezs_test, 0.5 * jitter(m, 0.05)));
+    put(m, V_EZS_UPDATE, c, gt_sim_part(k->ezs_test, 0.5 * jitter(m, 0.05)));
     put(m, V_EZS_KILL, c, k->ezs_kill);
     /* FPK kills what passed early ZS but never reached a warp. */
-    put(m, V_FPK_KILLER, c, part(k->reach - 4 * k->warps, 0.8));
+    put(m, V_FPK_KILLER, c, gt_sim_part(k->reach - 4 * k->warps, 0.8));
     put(m, V_LZS_TEST, c, lzs);
-    put(m, V_LZS_KILL, c, part(lzs, 0.3));
+    put(m, V_LZS_KILL, c, gt_sim_part(lzs, 0.3));
     put(m, V_FRAG_WARPS, c, k->warps);
     put(m, V_FRAG_THREADS, c, k->threads);
     put(m, V_NONFRAG_WARPS, c, nf_warps);
     put(m, V_CORE_NF_TASKS, c, nf_warps / 16);
-    put(m, V_REG64_WARPS, c, part(warps, 0.1 + 0.3 * p[P_COMP]));
-    put(m, V_FULL_WARPS, c, part(warps, 0.8));
+    put(m, V_REG64_WARPS, c, gt_sim_part(warps, 0.1 + 0.3 * p[P_COMP]));
+    put(m, V_FULL_WARPS, c, gt_sim_part(warps, 0.8));
     put(m, V_TILES, c, k->tiles);
     /* The guides divide unchanged tiles by 4 x tiles: 4 blocks per tile. */
-    put(m, V_TILES_UNCHANGED, c, part(4 * k->tiles, p[P_TE]));
+    put(m, V_TILES_UNCHANGED, c, gt_sim_part(4 * k->tiles, p[P_TE]));
 }
 
 /* A CSF core's execution units (G715 and G720 alike). */
@@ -500,21 +466,21 @@ static void put_core_exec_csf(struct sim *m, const struct work *w, uint32_t c,
     /* Mix chosen so the guides' arithmetic estimate equals k->arith on
      * G715 and 7/8 of it on G720: FMA issues two per cycle. */
     fma = scale(k->arith, 1.5);
-    cvt = part(k->arith, 0.17);
-    sfu = part(k->arith, 0.08);
+    cvt = gt_sim_part(k->arith, 0.17);
+    sfu = gt_sim_part(k->arith, 0.08);
     put(m, V_FMA, c, fma);
     put(m, V_CVT, c, cvt);
     put(m, V_SFU, c, sfu);
-    put(m, V_NARROW, c, part(fma + cvt + sfu, 0.3));
-    put(m, V_DIVERGED, c, part(fma + cvt + sfu, 0.03 + 0.05 * p[P_COMP]));
-    put(m, V_BLEND_CALLS, c, part(k->warps / 4, 0.03));
-    put(m, V_VARY_SLOT16, c, 4 * part(k->vary, 0.6));
-    put(m, V_VARY_SLOT32, c, 4 * (k->vary - part(k->vary, 0.6)));
+    put(m, V_NARROW, c, gt_sim_part(fma + cvt + sfu, 0.3));
+    put(m, V_DIVERGED, c, gt_sim_part(fma + cvt + sfu, 0.03 + 0.05 * p[P_COMP]));
+    put(m, V_BLEND_CALLS, c, gt_sim_part(k->warps / 4, 0.03));
+    put(m, V_VARY_SLOT16, c, 4 * gt_sim_part(k->vary, 0.6));
+    put(m, V_VARY_SLOT32, c, 4 * (k->vary - gt_sim_part(k->vary, 0.6)));
     put(m, V_VARY_INSTR, c, k->vary / 2);
     put(m, V_ATTR_INSTR, c, scale(k->nf, 0.05));
     put(m, V_TEX_FILT, c, k->tex);
     put(m, V_TEX_MSG, c, scale(k->tex, 0.9));
-    put(m, V_TEX_IN_BUS, c, part(k->exec, 0.7 * p[P_TEX]));
+    put(m, V_TEX_IN_BUS, c, gt_sim_part(k->exec, 0.7 * p[P_TEX]));
     put(m, V_LS_READ_FULL, c, k->ls_part[0]);
     put(m, V_LS_READ_SHORT, c, k->ls_part[1]);
     put(m, V_LS_WRITE_FULL, c, k->ls_part[2]);
@@ -558,12 +524,12 @@ static void put_core_rt(struct sim *m, const struct work *w, uint32_t c, const s
     for (i = 0; i < 4; i++)
         put(m, (enum value)(V_RT_TRI_BIN0 + i), c, bins[i]);
     rays = scale(box, 0.35);
-    opaque = part(rays, 0.45);
+    opaque = gt_sim_part(rays, 0.45);
     put(m, V_RT_RAYS, c, rays);
     put(m, V_RT_OPAQUE, c, opaque);
-    put(m, V_RT_NON_OPAQUE, c, part(rays, 0.12));
-    put(m, V_RT_MISS, c, part(rays, 0.3));
-    put(m, V_RT_FIRST_HIT, c, part(opaque, 0.5));
+    put(m, V_RT_NON_OPAQUE, c, gt_sim_part(rays, 0.12));
+    put(m, V_RT_MISS, c, gt_sim_part(rays, 0.3));
+    put(m, V_RT_FIRST_HIT, c, gt_sim_part(opaque, 0.5));
 }
 
 static void compute_tasks(struct sim *m, const struct core *k)
@@ -584,23 +550,23 @@ static void compute_tasks(struct sim *m, const struct core *k)
 static void put_core_jm(struct sim *m, const struct work *w, uint32_t c, const struct core *k)
 {
     const double *p = w->p;
-    uint64_t lzs = part(k->threads, p[P_LZS]);
-    uint64_t read = part(k->ls, 0.6), write = part(k->ls - read, 0.85);
+    uint64_t lzs = gt_sim_part(k->threads, p[P_LZS]);
+    uint64_t read = gt_sim_part(k->ls, 0.6), write = gt_sim_part(k->ls - read, 0.85);
 
     put(m, V_FRAG_ACTIVE, c, k->frag);
     put(m, V_NONFRAG_ACTIVE, c, k->nf);
     put(m, V_EXEC_ACTIVE, c, k->exec);
-    put(m, V_FPK_ACTIVE, c, part(k->frag, fpk_share(m) * jitter(m, 0.05)));
+    put(m, V_FPK_ACTIVE, c, gt_sim_part(k->frag, fpk_share(m) * jitter(m, 0.05)));
     put(m, V_FRAG_PRIMS, c, scale(w->visible, 1.5 / m->fam->cores));
     put(m, V_QUADS, c, k->quads);
     put(m, V_EZS_TEST, c, k->ezs_test);
     put(m, V_EZS_KILL, c, k->ezs_kill);
     put(m, V_FRAG_THREADS, c, k->threads);
-    put(m, V_HELPER_THREADS, c, part(k->threads, 0.04 + 2.0 * p[P_SMALL]));
+    put(m, V_HELPER_THREADS, c, gt_sim_part(k->threads, 0.04 + 2.0 * p[P_SMALL]));
     put(m, V_LZS_TEST, c, lzs);
-    put(m, V_LZS_KILL, c, part(lzs, 0.3));
+    put(m, V_LZS_KILL, c, gt_sim_part(lzs, 0.3));
     put(m, V_TILES, c, k->tiles);
-    put(m, V_TILES_UNCHANGED, c, part(k->tiles, p[P_TE]));
+    put(m, V_TILES_UNCHANGED, c, gt_sim_part(k->tiles, p[P_TE]));
     put(m, V_NONFRAG_THREADS, c, k->nf_threads);
     put(m, V_CORE_NF_TASKS, c, k->nf_threads / 256);
     put(m, V_ARITH_WORDS, c, k->arith);
@@ -608,11 +574,11 @@ static void put_core_jm(struct sim *m, const struct work *w, uint32_t c, const s
     /* Trilinear and 3D samples take 2-4 cycles: CPI above 1. */
     put(m, V_TEX_REQ, c, scale(k->tex, 1.0 / (1.4 * jitter(m, 0.05))));
     put(m, V_LS_ISSUES, c, k->ls);
-    put(m, V_LS_WORDS, c, part(k->ls, 0.9));
+    put(m, V_LS_WORDS, c, gt_sim_part(k->ls, 0.9));
     put(m, V_LSC_READ, c, read);
-    put(m, V_LSC_READ_HITS, c, part(read, 0.85));
+    put(m, V_LSC_READ_HITS, c, gt_sim_part(read, 0.85));
     put(m, V_LSC_WRITE, c, write);
-    put(m, V_LSC_WRITE_HITS, c, part(write, 0.9));
+    put(m, V_LSC_WRITE_HITS, c, gt_sim_part(write, 0.9));
     put(m, V_LSC_ATOMIC, c, k->ls - read - write);
 }
 
@@ -646,13 +612,13 @@ static void model_g715(struct sim *m, struct work *w)
     fragment_tasks(m, k);
     compute_tasks(m, k);
     for (c = 0; c < m->fam->cores; c++) {
-        uint64_t fxr = part(k[c].tex, 0.55);
+        uint64_t fxr = gt_sim_part(k[c].tex, 0.55);
         put_core_frag_csf(m, w, c, &k[c]);
         put_core_exec_csf(m, w, c, &k[c]);
         put_core_beats(m, c, &k[c]);
         put_core_rt(m, w, c, &k[c]);
         put(m, V_TEX_FXR, c, fxr);
-        put(m, V_TEX_FST, c, part(k[c].tex - fxr, 0.5));
+        put(m, V_TEX_FST, c, gt_sim_part(k[c].tex - fxr, 0.5));
         put(m, V_TEX_OUT_BUS, c, scale(k[c].tex, 1.2));
     }
 }
@@ -685,8 +651,8 @@ static void model_g720(struct sim *m, struct work *w)
         put_core_beats(m, c, &k[c]);
         put_core_rt(m, w, c, &k[c]);
         for (i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
-            put(m, stages[i].v, c, part(k[c].exec, stages[i].share * w->p[P_TEX]));
-        put(m, V_TEX_MSG_1Q, c, part(scale(k[c].tex, 0.9), 0.15));
+            put(m, stages[i].v, c, gt_sim_part(k[c].exec, stages[i].share * w->p[P_TEX]));
+        put(m, V_TEX_MSG_1Q, c, gt_sim_part(scale(k[c].tex, 0.9), 0.15));
     }
 }
 
@@ -737,7 +703,7 @@ void sim_model_interval(struct sim *m, uint64_t dt_ns)
     /* DVFS with a little wander; never above the family's top clock. */
     mhz = m->fam->top_mhz * (w.p[P_DVFS] < 0.99 ? w.p[P_DVFS] : 0.99) * jitter(m, 0.01);
     clock = scale(dt_ns, mhz / 1000.0);
-    w.gpu = part(clock, w.p[P_BUSY]);
+    w.gpu = gt_sim_part(clock, w.p[P_BUSY]);
     /* A value the model does not set this interval reads 0. Selected, the
      * values read were cleared as they were scattered, and the others are
      * never read: no need to clear the whole table. */

@@ -122,10 +122,6 @@ const struct family *sim_family_at(size_t i);
 /* One interval of dt_ns: every modelled value into m->v. */
 void sim_model_interval(struct sim *m, uint64_t dt_ns);
 
-/* Random numbers (xorshift64*, seeded through splitmix64). */
-uint64_t sim_splitmix64(uint64_t *x);
-double sim_rng_unit(struct sim *m);
-
 /* Scenes: a scene's name (base scenes and triage variants), its column in
  * the parameter table, and the scene playing after own_ns of scene=cycle. */
 const char *sim_scene_name(int scene);
