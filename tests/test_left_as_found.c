@@ -1,0 +1,286 @@
+/* Hardware left as found: the real binary on each fake kernel (Mali kbase
+ * with kinstr_prfcnt and the legacy reader, amdgpu as root, the MIPS CM,
+ * panfrost) is stopped at seeded random points — a call through the seam,
+ * chosen log-uniformly so that opening and the first samples get their
+ * share — by SIGINT, SIGTERM or SIGHUP (the call itself going on or failing
+ * with EINTR, as an interrupted blocking call would), by its terminal
+ * closing under the dashboard (tmux kill-session), and by its reader going
+ * away (gputop -f csv | head -1). Each time the fake's final state, printed
+ * as the process exits, must be what it was before the run. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "fakes/tmux.h"
+
+#define TRIALS 30          /* per source and signal */
+#define TERM_TRIALS 6      /* per source: tmux is slow */
+#define SEED 20261123u
+
+/* A source on its fake, and the final-state line it must print. */
+struct hw {
+    const char *name;
+    const char *bin_env, *bin_default;
+    const char *fake_args;     /* before "--" */
+    const char *gputop_args;   /* after "--", without -b */
+    const char *prefix;        /* the final line starts with it */
+    const char *expect[3];     /* and holds each of these */
+};
+
+static const struct hw kinstr = {
+    "kbase kinstr_prfcnt (G715 CSF)", "GPUTOP_FAKE_BIN", "build/native/tests/gputop-fake",
+    "G715 csf 1.20", "--no-cpu -i 10ms", "kbase-final:",
+    { "open_fds=0 mapped=0 ", "protocol_errors=0 ", NULL } };
+static const struct hw legacy = {
+    "kbase legacy reader (T830 JM)", "GPUTOP_FAKE_BIN", "build/native/tests/gputop-fake",
+    "T830 jm 11.20", "--no-cpu -i 10ms", "kbase-final:",
+    { "open_fds=0 mapped=0 ", "protocol_errors=0 ", NULL } };
+static const struct hw amd_gfxoff = {
+    "amdgpu counters, GFXOFF held off", "GPUTOP_AMDFAKE_BIN", "build/native/tests/gputop-amdfake",
+    "root", "--no-cpu -i 10ms --source amdgpu:polls=2", "fake-amdgpu:",
+    { "0 not restored, 0 GFXOFF requests held, 0 fds open, woken 0 times, stable pstate 0, "
+      "0 protocol errors", NULL } };
+static const struct hw amd_pstate = {
+    "amdgpu counters, stable pstate held", "GPUTOP_AMDFAKE_BIN", "build/native/tests/gputop-amdfake",
+    "root", "--no-cpu -i 10ms --source amdgpu:polls=2,keepon=pstate", "fake-amdgpu:",
+    { "0 not restored, 0 GFXOFF requests held, 0 fds open, woken 0 times, stable pstate 0, "
+      "0 protocol errors", NULL } };
+static const struct hw mips = {
+    "MIPS CM perf registers", "GPUTOP_FAKE_GCR_BIN", "build/native/tests/gputop-fake-gcr",
+    "0x0701", "--no-cpu -i 10ms --source sim:mali-g720 --source mips-cm:gcr-base=default",
+    "gcr-final:",
+    /* gputop_fake_gcr.c's starting values, as a debugger left them */
+    { "ctl=0x60000002 ov=0x0 event=0x0309 qual0=0x12345678 qual1=0x9abcdef0 cycle=1000 "
+      "cnt0=77 cnt1=5 protocol_errors=0 open_fds=0 ", NULL } };
+static const struct hw panfrost = {
+    "panfrost PERFCNT_ENABLE", "GPUTOP_FAKE_PANFROST_BIN", "build/native/tests/gputop-fake-panfrost",
+    "", "--no-cpu -i 10ms --source panfrost", "panfrost-final:",
+    { "owner_fd=-1 closed_enabled=0 open_fds=0 ", "protocol_errors=0 ", NULL } };
+
+static const char *bin_of(const struct hw *h)
+{
+    const char *b = getenv(h->bin_env);
+
+    return b && *b ? b : h->bin_default;
+}
+
+static const char *tmpdir(void)
+{
+    const char *d = getenv("TMPDIR");
+
+    return d && *d ? d : "/tmp";
+}
+
+static char *slurp(const char *path)
+{
+    char *buf = NULL, chunk[4096];
+    size_t len = 0, n;
+    FILE *m = open_memstream(&buf, &len), *f = fopen(path, "r");
+
+    cr_assert_not_null(m);
+    while (f && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        fwrite(chunk, 1, n, m);
+    if (f)
+        fclose(f);
+    fclose(m);
+    return buf;
+}
+
+/* Splits "a b c" into argv (at most max-1 words, in place). */
+static int split(char *s, char **argv, int max)
+{
+    int n = 0;
+    char *w;
+
+    for (w = strtok(s, " "); w && n < max - 1; w = strtok(NULL, " "))
+        argv[n++] = w;
+    argv[n] = NULL;
+    return n;
+}
+
+/* The fake's command line: BIN FAKE_ARGS -- GPUTOP_ARGS EXTRA (a shell
+ * word list, for tmux), into buf. */
+static void command_line(const struct hw *h, const char *extra, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %s -- %s %s", bin_of(h), h->fake_args, h->gputop_args, extra);
+}
+
+/* Starts the fake with stdout to out_fd (-1: /dev/null), stderr to err,
+ * and GPUTOP_KILL_AT=kill_at (NULL: not set). */
+static pid_t start(const struct hw *h, const char *extra, const char *kill_at, int out_fd,
+                   const char *err)
+{
+    char line[1024], *argv[64];
+    pid_t pid;
+    int fd;
+
+    command_line(h, extra, line, sizeof(line));
+    split(line, argv, 64);
+    pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid > 0)
+        return pid;
+    if (kill_at)
+        setenv("GPUTOP_KILL_AT", kill_at, 1);
+    else
+        unsetenv("GPUTOP_KILL_AT");
+    unsetenv("GPUTOP_KILL_MARK");
+    fd = out_fd >= 0 ? out_fd : open("/dev/null", O_WRONLY);
+    dup2(fd, STDOUT_FILENO);
+    fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0)
+        _exit(127);
+    dup2(fd, STDERR_FILENO);
+    execv(argv[0], argv);
+    _exit(127);
+}
+
+/* Waits for pid, generously (a stuck process fails the test instead of
+ * hanging it); returns its wait status. */
+static int finish(pid_t pid, const char *what)
+{
+    int status, i;
+
+    for (i = 0; i < 60000; i++) {   /* 60 s in 1 ms steps */
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid)
+            return status;
+        cr_assert_eq(r, 0, "waitpid: %s", strerror(errno));
+        usleep(1000);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    cr_assert_fail("%s: still running after 60 s", what);
+    return status;
+}
+
+/* The final-state line in the fake's stderr (malloc'd), or NULL. */
+static char *final_line(const struct hw *h, const char *err_text)
+{
+    const char *p = strstr(err_text, h->prefix), *e;
+
+    if (!p)
+        return NULL;
+    e = strchr(p, '\n');
+    return strndup(p, e ? (size_t)(e - p) : strlen(p));
+}
+
+static void expect_as_found(const struct hw *h, const char *err_text, const char *what)
+{
+    char *line = final_line(h, err_text);
+    int i;
+
+    cr_assert_not_null(line, "%s, %s: no '%s' line, so it did not exit through its end:\n%s",
+                       h->name, what, h->prefix, err_text);
+    for (i = 0; h->expect[i]; i++)
+        cr_assert_not_null(strstr(line, h->expect[i]), "%s, %s: left as\n  %s\nnot\n  ...%s",
+                           h->name, what, line, h->expect[i]);
+    free(line);
+}
+
+static long seam_calls(const char *line)
+{
+    const char *p = strstr(line, "seam_calls=");
+
+    if (p)
+        return atol(p + strlen("seam_calls="));
+    p = strstr(line, " seam calls");   /* the amdgpu fake's prose */
+    if (!p)
+        return -1;
+    while (p > line && p[-1] >= '0' && p[-1] <= '9')
+        p--;
+    return atol(p);
+}
+
+/* Calls through the seam in a run of three records: the kill points are
+ * drawn from these, so each lands while opening, starting or sampling. */
+static long calibrate(const struct hw *h, const char *err)
+{
+    char *text, *line;
+    int status;
+    long n;
+
+    status = finish(start(h, "-b -n 3", NULL, -1, err), h->name);
+    text = slurp(err);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: status %d\n%s", h->name,
+              status, text);
+    expect_as_found(h, text, "a run of 3 records");
+    line = final_line(h, text);
+    n = seam_calls(line);
+    cr_assert_gt(n, 10, "%s: %s", h->name, line);
+    free(line);
+    free(text);
+    return n;
+}
+
+/* Log-uniform in [1, max]: early calls (opening, the first sample) are as
+ * likely, decade for decade, as the sampling that follows. */
+static long draw_point(unsigned *seed, long max)
+{
+    double u = (double)rand_r(seed) / RAND_MAX;
+    long n = (long)exp(u * log((double)max)) ;
+
+    return n < 1 ? 1 : n > max ? max : n;
+}
+
+static void signals_at_random_points(const struct hw *h, unsigned seed)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+    char err[256], at[64], what[160], *text;
+    long calls, n;
+    int s, i, status;
+
+    snprintf(err, sizeof(err), "%s/gputop-laf-%d.err", tmpdir(), (int)getpid());
+    calls = calibrate(h, err);
+    for (s = 0; s < 3; s++)
+        for (i = 0; i < TRIALS; i++) {
+            n = draw_point(&seed, calls);
+            snprintf(at, sizeof(at), "%ld:%d:%c", n, sigs[s], i % 2 ? 'i' : 'r');
+            snprintf(what, sizeof(what), "%s at seam call %ld of %ld (%s)", strsignal(sigs[s]),
+                     n, calls, i % 2 ? "EINTR if the kernel sleeps there" : "the call going on");
+            status = finish(start(h, "-b", at, -1, err), what);
+            text = slurp(err);
+            cr_assert(WIFEXITED(status), "%s, %s: killed (status %d):\n%s", h->name, what,
+                      status, text);
+            expect_as_found(h, text, what);
+            free(text);
+        }
+    unlink(err);
+}
+
+Test(left_as_found, kbase_kinstr_signals_at_random_points, .timeout = 300)
+{
+    signals_at_random_points(&kinstr, SEED);
+}
+
+Test(left_as_found, kbase_legacy_reader_signals_at_random_points, .timeout = 300)
+{
+    signals_at_random_points(&legacy, SEED + 1);
+}
+
+Test(left_as_found, amdgpu_gfxoff_signals_at_random_points, .timeout = 300)
+{
+    signals_at_random_points(&amd_gfxoff, SEED + 2);
+}
+
+Test(left_as_found, amdgpu_pstate_signals_at_random_points, .timeout = 300)
+{
+    signals_at_random_points(&amd_pstate, SEED + 3);
+}
+
+Test(left_as_found, mips_cm_signals_at_random_points, .timeout = 300)
+{
+    signals_at_random_points(&mips, SEED + 4);
+}
+
+Test(left_as_found, panfrost_signals_at_random_points, .timeout = 300)
+{
+    signals_at_random_points(&panfrost, SEED + 5);
+}
