@@ -21,7 +21,7 @@
 #include "fakes/tmux.h"
 
 #define TRIALS 30          /* per source and signal */
-#define TERM_TRIALS 6      /* per source: tmux is slow */
+#define TERM_TRIALS 30     /* per source, half kill-session, half kill-pane */
 #define SEED 20261123u
 
 /* A source on its fake, and the final-state line it must print. */
@@ -283,4 +283,108 @@ Test(left_as_found, mips_cm_signals_at_random_points, .timeout = 300)
 Test(left_as_found, panfrost_signals_at_random_points, .timeout = 300)
 {
     signals_at_random_points(&panfrost, SEED + 5);
+}
+
+/* Polls for path (up to 30 s); 1 once it exists. */
+static int appears(const char *path)
+{
+    struct stat st;
+    int i;
+
+    for (i = 0; i < 3000; i++) {
+        if (stat(path, &st) == 0)
+            return 1;
+        usleep(10000);
+    }
+    return 0;
+}
+
+/* Polls the fake's stderr file for its final line (up to 60 s). */
+static char *final_text(const struct hw *h, const char *err)
+{
+    char *text = NULL;
+    int i;
+
+    for (i = 0; i < 6000; i++) {
+        free(text);
+        text = slurp(err);
+        if (strstr(text, h->prefix))
+            return text;
+        usleep(10000);
+    }
+    return text;
+}
+
+/* The dashboard in a tmux pane (refreshing every 10 ms, so a frame is
+ * often being drawn), its terminal closed when the fake reaches the seam
+ * call drawn: kill-session or kill-pane, so the pty goes away, the kernel
+ * sends SIGHUP and writes to the terminal fail with EIO. */
+static void terminal_closes_at_random_points(const struct hw *h, unsigned seed)
+{
+    char err[256], mark[256], line[1024], cmd[1400], env[400], kill[200], *text;
+    struct tmux t;
+    long calls, n;
+    int i;
+
+    snprintf(err, sizeof(err), "%s/gputop-laft-%d.err", tmpdir(), (int)getpid());
+    snprintf(mark, sizeof(mark), "%s/gputop-laft-%d.mark", tmpdir(), (int)getpid());
+    calls = calibrate(h, err);
+    for (i = 0; i < TERM_TRIALS; i++) {
+        n = draw_point(&seed, calls);
+        unlink(mark);
+        unlink(err);
+        command_line(h, "-r 10ms", line, sizeof(line));
+        snprintf(cmd, sizeof(cmd), "exec %s 2>%s", line, err);
+        snprintf(env, sizeof(env), "GPUTOP_KILL_AT=%ld GPUTOP_KILL_MARK=%s", n, mark);
+        cr_assert_eq(tmux_start(&t, 100, 30, env, cmd), 0);
+        /* a run that ends by itself (an error while opening) never gets
+         * there: its final line is there instead */
+        if (!appears(mark)) {
+            text = final_text(h, err);
+            cr_assert(strstr(text, h->prefix), "%s: seam call %ld of %ld never reached:\n%s",
+                      h->name, n, calls, text);
+            free(text);
+        }
+        snprintf(kill, sizeof(kill), "tmux -L %s %s >/dev/null 2>&1", t.socket,
+                 i % 2 ? "kill-pane -t 0" : "kill-session");
+        cr_assert_eq(system(kill), 0, "%s", kill);
+        text = final_text(h, err);
+        tmux_stop(&t);
+        snprintf(line, sizeof(line), "terminal closed (%s) at seam call %ld of %ld",
+                 i % 2 ? "kill-pane" : "kill-session", n, calls);
+        expect_as_found(h, text, line);
+        free(text);
+    }
+    unlink(mark);
+    unlink(err);
+}
+
+Test(left_as_found, kbase_kinstr_terminal_closes, .timeout = 300)
+{
+    terminal_closes_at_random_points(&kinstr, SEED + 10);
+}
+
+Test(left_as_found, kbase_legacy_reader_terminal_closes, .timeout = 300)
+{
+    terminal_closes_at_random_points(&legacy, SEED + 11);
+}
+
+Test(left_as_found, amdgpu_gfxoff_terminal_closes, .timeout = 300)
+{
+    terminal_closes_at_random_points(&amd_gfxoff, SEED + 12);
+}
+
+Test(left_as_found, amdgpu_pstate_terminal_closes, .timeout = 300)
+{
+    terminal_closes_at_random_points(&amd_pstate, SEED + 13);
+}
+
+Test(left_as_found, mips_cm_terminal_closes, .timeout = 300)
+{
+    terminal_closes_at_random_points(&mips, SEED + 14);
+}
+
+Test(left_as_found, panfrost_terminal_closes, .timeout = 300)
+{
+    terminal_closes_at_random_points(&panfrost, SEED + 15);
 }
