@@ -138,6 +138,9 @@ static pid_t start(const struct hw *h, const char *extra, const char *kill_at, i
     if (fd < 0)
         _exit(127);
     dup2(fd, STDERR_FILENO);
+    /* nothing else of ours: a pipe's read end kept here would never break */
+    for (fd = 3; fd < 1024; fd++)
+        close(fd);
     execv(argv[0], argv);
     _exit(127);
 }
@@ -387,4 +390,55 @@ Test(left_as_found, mips_cm_terminal_closes, .timeout = 300)
 Test(left_as_found, panfrost_terminal_closes, .timeout = 300)
 {
     terminal_closes_at_random_points(&panfrost, SEED + 15);
+}
+
+/* Reads from fd until `lines` newlines have come (or EOF). */
+static void read_lines(int fd, int lines)
+{
+    char c;
+
+    while (lines > 0 && read(fd, &c, 1) == 1)
+        if (c == '\n')
+            lines--;
+}
+
+/* gputop -b -f csv | head -N: the reader goes away after N lines, the
+ * next write fails with EPIPE (SIGPIPE is ignored) and the run ends
+ * through the sources' close. */
+static void reader_goes_away(const struct hw *h)
+{
+    char err[256], what[96], *text;
+    int p[2], lines, status;
+    pid_t pid;
+
+    snprintf(err, sizeof(err), "%s/gputop-lafp-%d.err", tmpdir(), (int)getpid());
+    for (lines = 1; lines <= 3; lines++) {
+        cr_assert_eq(pipe(p), 0);
+        pid = start(h, "-b -f csv", NULL, p[1], err);
+        close(p[1]);
+        read_lines(p[0], lines);
+        close(p[0]);
+        snprintf(what, sizeof(what), "the reader gone after %d line(s) of CSV", lines);
+        status = finish(pid, what);
+        text = slurp(err);
+        cr_assert(WIFEXITED(status), "%s, %s: killed (status %d):\n%s", h->name, what, status,
+                  text);
+        expect_as_found(h, text, what);
+        /* gputop(1): a reader that goes away ends the run quietly, status 0 */
+        cr_expect_eq(WEXITSTATUS(status), 0, "%s, %s: exit status %d:\n%s", h->name, what,
+                     WEXITSTATUS(status), text);
+        cr_expect_null(strstr(text, "gputop: \n"), "%s, %s: an empty message:\n%s", h->name,
+                       what, text);
+        free(text);
+    }
+    unlink(err);
+}
+
+Test(left_as_found, csv_reader_goes_away, .timeout = 300)
+{
+    const struct hw *all[] = { &kinstr, &legacy, &amd_gfxoff, &amd_pstate, &mips, &panfrost };
+    size_t i;
+
+    for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+        reader_goes_away(all[i]);
 }
