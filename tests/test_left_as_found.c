@@ -15,6 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -441,4 +444,87 @@ Test(left_as_found, csv_reader_goes_away, .timeout = 300)
 
     for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
         reader_goes_away(all[i]);
+}
+
+/* One scrape of http://127.0.0.1:port/metrics; the reply's first `keep`
+ * bytes are read, then the connection is reset (SO_LINGER 0) while the
+ * server may still be writing — or with keep 0, read to its end. Returns
+ * the bytes read. */
+static size_t scrape(int port, size_t keep, char *buf, size_t len)
+{
+    static const char req[] = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+    struct linger lg = { 1, 0 };
+    size_t n = 0;
+    ssize_t r;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+    cr_assert_geq(fd, 0);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    cr_assert_eq(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0, "connect: %s", strerror(errno));
+    cr_assert_eq(write(fd, req, sizeof(req) - 1), (ssize_t)sizeof(req) - 1);
+    while (n + 1 < len && (!keep || n < keep) && (r = read(fd, buf + n, len - 1 - n)) > 0)
+        n += (size_t)r;
+    buf[n] = '\0';
+    if (keep)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+    close(fd);
+    return n;
+}
+
+/* The port gputop --serve 127.0.0.1:0 says it serves on, polled from its
+ * stderr (up to 30 s). */
+static int served_port(const char *err)
+{
+    const char *key = "metrics at http://127.0.0.1:";
+    char *text = NULL, *p;
+    int i, port = -1;
+
+    for (i = 0; i < 3000 && port < 0; i++) {
+        free(text);
+        text = slurp(err);
+        if ((p = strstr(text, key)) != NULL)
+            port = atoi(p + strlen(key));
+        else
+            usleep(10000);
+    }
+    cr_assert_gt(port, 0, "no 'serving' line:\n%s", text);
+    free(text);
+    return port;
+}
+
+/* --serve whose scrapers go away mid-reply (reset after a few bytes, so
+ * the server's writes fail with EPIPE or ECONNRESET): gputop goes on
+ * serving, and SIGTERM afterwards still puts everything back. */
+static void scrapers_go_away(const struct hw *h)
+{
+    static char body[1 << 20];
+    char err[256], *text;
+    int port, i, status;
+    pid_t pid;
+
+    snprintf(err, sizeof(err), "%s/gputop-lafs-%d.err", tmpdir(), (int)getpid());
+    pid = start(h, "-b -f none --serve 127.0.0.1:0", NULL, -1, err);
+    port = served_port(err);
+    for (i = 0; i < 20; i++)
+        scrape(port, (size_t)(1 + i * 7), body, sizeof(body));
+    scrape(port, 0, body, sizeof(body));
+    cr_expect(strstr(body, "200 OK") && strstr(body, "gputop_info"),
+              "%s: no whole reply after the resets:\n%.300s", h->name, body);
+    kill(pid, SIGTERM);
+    status = finish(pid, "SIGTERM after the scrapers went away");
+    text = slurp(err);
+    cr_assert(WIFEXITED(status), "%s: killed (status %d):\n%s", h->name, status, text);
+    expect_as_found(h, text, "--serve, scrapers gone mid-reply, then SIGTERM");
+    free(text);
+    unlink(err);
+}
+
+Test(left_as_found, serve_scrapers_go_away, .timeout = 300)
+{
+    const struct hw *all[] = { &kinstr, &legacy, &amd_gfxoff, &amd_pstate, &mips, &panfrost };
+    size_t i;
+
+    for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+        scrapers_go_away(all[i]);
 }
