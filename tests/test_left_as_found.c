@@ -5,7 +5,8 @@
  * share — by SIGINT, SIGTERM or SIGHUP (the call itself going on or failing
  * with EINTR, as an interrupted blocking call would), by its terminal
  * closing under the dashboard (tmux kill-session), and by its reader going
- * away (gputop -f csv | head -1). Each time the fake's final state, printed
+ * away (gputop -f csv | head -1, --serve scrapers resetting mid-reply).
+ * Each time the fake's final state, printed
  * as the process exits, must be what it was before the run. */
 #include <criterion/criterion.h>
 #include <errno.h>
