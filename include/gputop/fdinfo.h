@@ -16,10 +16,15 @@ struct gt_fdinfo_engine {
     char name[24];            /* "fragment", "gfx", "render", ... */
     uint64_t ns;              /* drm-engine-NAME, cumulative (never goes back) */
     uint64_t cycles;          /* drm-cycles-NAME, 0 if not printed */
+    uint64_t total_cycles;    /* drm-total-cycles-NAME (the GPU clock's count), 0 if not */
     uint64_t maxfreq_hz;      /* drm-maxfreq-NAME, 0 if not printed */
+    uint64_t curfreq_hz;      /* drm-curfreq-NAME, 0 if not printed */
     uint32_t capacity;        /* drm-engine-capacity-NAME, 1 if not printed */
     int has_ns;               /* drm-engine-NAME printed (profiling on) */
     double busy_pct;          /* over the last period; capacity taken into account */
+    /* Growth over the last update; 0 on a client's (or engine's) first
+     * reading, which is only its baseline. */
+    uint64_t d_ns, d_cycles, d_total_cycles;
 };
 
 /* One DRM client: an open DRM file, however many fds or processes share it. */
@@ -46,6 +51,9 @@ struct gt_fdinfo;
 /* walk_every: a full walk every N updates (>= 1). NULL on no memory. */
 struct gt_fdinfo *gt_fdinfo_new(const struct gt_sys *sys, unsigned walk_every);
 void gt_fdinfo_free(struct gt_fdinfo *f);
+/* Walks when period_ns has passed since the last walk (the first update
+ * always walks) instead of every walk_every updates; 0 restores the count. */
+void gt_fdinfo_set_walk_period(struct gt_fdinfo *f, uint64_t period_ns);
 /* Re-reads known clients, walks /proc when due (or when force_walk),
  * drops clients whose fds are gone, and computes each engine's busy share
  * over the time since the previous update. 0, or -1 with errno when /proc
