@@ -12,6 +12,12 @@
 
 #define GT_FDINFO_ENGINES 8
 
+/* Which per-engine keys a client printed (gt_fdinfo_engine.keys). */
+enum {
+    GT_FDINFO_K_NS = 1, GT_FDINFO_K_CAPACITY = 2, GT_FDINFO_K_CYCLES = 4,
+    GT_FDINFO_K_MAXFREQ = 8, GT_FDINFO_K_TOTAL = 16, GT_FDINFO_K_CURFREQ = 32,
+};
+
 struct gt_fdinfo_engine {
     char name[24];            /* "fragment", "gfx", "render", ... */
     uint64_t ns;              /* drm-engine-NAME, cumulative (never goes back) */
@@ -21,6 +27,7 @@ struct gt_fdinfo_engine {
     uint64_t curfreq_hz;      /* drm-curfreq-NAME, 0 if not printed */
     uint32_t capacity;        /* drm-engine-capacity-NAME, 1 if not printed */
     int has_ns;               /* drm-engine-NAME printed (profiling on) */
+    unsigned keys;            /* GT_FDINFO_K_* printed for it */
     double busy_pct;          /* over the last period; capacity taken into account */
     /* Growth over the last update; 0 on a client's (or engine's) first
      * reading, which is only its baseline. */

@@ -37,9 +37,9 @@ int gt_cmd_list_sources(FILE *out)
     for (i = 0; gt_source_types[i]; i++) {
         const struct gt_source_type *t = gt_source_types[i];
         int ok = !t->available || t->available(gt_sys_real(), why, sizeof(why)) == 0;
-        fprintf(out, "%-8s %-11s %s\n", t->name, ok ? "available" : "unavailable", t->help);
+        fprintf(out, "%-10s %-11s %s\n", t->name, ok ? "available" : "unavailable", t->help);
         if (!ok)
-            fprintf(out, "%-8s %-11s why: %s\n", "", "", why);
+            fprintf(out, "%-10s %-11s why: %s\n", "", "", why);
     }
     gt_drm_describe(gt_sys_real(), out);
     return 0;

@@ -117,6 +117,7 @@ static void parse_engine_key(struct gt_fdinfo_client *c, const char *k, size_t k
         e = engine(c, k + plen, klen - plen);
         if (!e)
             return;
+        e->keys |= 1u << keys[i].what;
         if (keys[i].what == 0) {
             e->ns = strtoull(v, NULL, 10);
             e->has_ns = 1;
@@ -246,6 +247,7 @@ static void merge(struct slot *s, const struct gt_fdinfo_client *c, int pid)
         if (!e)
             continue;
         e->has_ns |= n->has_ns;
+        e->keys |= n->keys;
         e->ns = n->ns > e->ns ? n->ns : e->ns;
         e->cycles = n->cycles > e->cycles ? n->cycles : e->cycles;
         e->total_cycles = n->total_cycles > e->total_cycles ? n->total_cycles : e->total_cycles;
