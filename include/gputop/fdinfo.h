@@ -78,6 +78,11 @@ int gt_fdinfo_profiling_off(const struct gt_fdinfo *f);
  * id); 0, or -1 when it holds no drm-driver key (not a DRM client). */
 int gt_fdinfo_parse(const char *text, struct gt_fdinfo_client *c);
 
+/* Every counter --source drm-fdinfo can have (all 8 engine slots, named
+ * engine0..7), for --check-layout. 0 or -1. */
+struct gt_catalog;
+int gt_fdinfo_catalog_full(struct gt_catalog *c);
+
 /* ---- the watcher: the reader on its own thread (fdinfo_watch.c) ---- */
 
 /* One row of the Processes view. */

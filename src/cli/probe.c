@@ -101,7 +101,7 @@ static int try_source(const char *path, const struct gt_sys *sys, FILE *out)
         return 1;
     }
     l = gt_layout_load(s->info.layout, &d);
-    e = l ? gt_engine_new(l, &s->catalog) : NULL;
+    e = l && gt_layout_bind_names(l, &s->catalog) == 0 ? gt_engine_new(l, &s->catalog) : NULL;
     used = calloc(s->catalog.ncounters + 1, 1);
     if (!l || !e || !used || gt_snapshot_init(&snap, s->catalog.nslots) < 0) {
         fprintf(out, "layout:           cannot load '%s': %s\n", s->info.layout,

@@ -180,7 +180,9 @@ static int load_layout(const struct gt_options *o, struct run *r)
             gt_report_diag(stderr, &d);
         return -1;
     }
-    r->engine = gt_engine_new(r->layout, &r->merged);
+    /* {hw:COUNTER} titles take the source's names (engines of drm-fdinfo) */
+    r->engine = gt_layout_bind_names(r->layout, &r->merged) == 0
+                ? gt_engine_new(r->layout, &r->merged) : NULL;
     if (!r->engine) {
         fprintf(stderr, "gputop: out of memory\n");
         return -1;

@@ -172,6 +172,27 @@ static int build_catalog(struct gt_source *s, struct fdsrc *p)
            p->busiest < 0 || p->prof_off < 0 ? -1 : 0;
 }
 
+int gt_fdinfo_catalog_full(struct gt_catalog *c)
+{
+    struct fdsrc *p = calloc(1, sizeof(*p));
+    struct gt_source s;
+    int i, r;
+
+    if (!p)
+        return -1;
+    for (i = 0; i < GT_FDINFO_ENGINES; i++) {
+        char name[16];
+        snprintf(name, sizeof(name), "engine%d", i);
+        add_slot(p, name, NS | CYC | TOT | CUR)->maxfreq_hz = 1000000000;
+    }
+    memset(&s, 0, sizeof(s));
+    s.catalog = *c;
+    r = build_catalog(&s, p);
+    *c = s.catalog;
+    free(p);
+    return r;
+}
+
 /* ---- device choice ---- */
 
 static int choose_device(struct fdsrc *p, struct gt_diag *d)
