@@ -56,7 +56,7 @@ struct fdsrc {
     int prof_saved;
     atomic_int ignored;               /* engines past the 8 slots seen */
     int warned_off;
-    uint64_t prev_t;
+    uint64_t prev_t, walk_ns;
 };
 
 static const struct drv *driver_info(const char *name)
@@ -315,8 +315,8 @@ static void fd_close(struct gt_source *s)
 
 static int parse_args(struct fdsrc *p, const char *args, struct gt_diag *d)
 {
-    static const char *const keys[] = { "driver", "pdev", "profiling", "root", NULL };
-    char v[16];
+    static const char *const keys[] = { "driver", "pdev", "profiling", "root", "walk", NULL };
+    char v[24];
 
     if (gt_args_check(args, keys, "drm-fdinfo", d) < 0)
         return -1;
@@ -326,6 +326,15 @@ static int parse_args(struct fdsrc *p, const char *args, struct gt_diag *d)
         p->sys.root = p->root;
     else
         snprintf(p->root, sizeof(p->root), "%s", p->sys.root ? p->sys.root : "");
+    p->walk_ns = WALK_PERIOD_NS;
+    if (gt_args_get(args, "walk", v, sizeof(v))) {
+        uint64_t ms;
+        if (gt_args_u64(v, &ms) < 0 || ms > 3600000) {
+            gt_diag_set(d, "drm-fdinfo: walk=%s: milliseconds, 0 to 3600000", v);
+            return -1;
+        }
+        p->walk_ns = ms * 1000000ull;
+    }
     if (gt_args_get(args, "profiling", v, sizeof(v)) && strcmp(v, "on") != 0) {
         gt_diag_set(d, "drm-fdinfo: profiling=%s: the only value is 'on'", v);
         return -1;
@@ -366,7 +375,7 @@ static int fd_open(struct gt_source *s, const char *args, struct gt_diag *d)
         gt_diag_set(d, "out of memory");
         goto fail;
     }
-    gt_fdinfo_set_walk_period(p->f, WALK_PERIOD_NS);
+    gt_fdinfo_set_walk_period(p->f, p->walk_ns);
     if (gt_fdinfo_update(p->f, gt_now_ns(), 1) < 0) {
         gt_diag_set(d, "drm-fdinfo: cannot list %s/proc: %s", p->root, strerror(errno));
         goto fail;
