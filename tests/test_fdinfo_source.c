@@ -289,7 +289,8 @@ Test(fdinfo_source, profiling_off_says_how_to_turn_it_on)
     fproc_add_fd(r.p, 100, 5, "/dev/dri/renderD128", no_engine_time);
     rig_open(&r, "driver=panfrost");
     cr_assert_eq(rig_sample(&r), 2, "a warning");
-    cr_assert(strstr(r.d.msg, "echo 1 | sudo tee " PANFROST_SWITCH), "%s", r.d.msg);
+    cr_assert(strstr(r.d.msg, "profiling off: echo 1 | sudo tee " PANFROST_SWITCH), "%s",
+              r.d.msg);
     cr_assert(strstr(r.d.msg, "profiling=on"), "%s", r.d.msg);
     r.s->type->activity(r.s, &r.snap, act, sizeof(act));
     cr_assert(strstr(act, "profiling off"), "%s", act);

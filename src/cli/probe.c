@@ -194,6 +194,9 @@ int gt_cmd_probe(const struct gt_options *o, const struct gt_sys *sys, FILE *out
         if (strncmp(o->sources[i], "amdgpu", 6) == 0)
             return gt_amd_probe(o->sources[i], sys, out) == 0 ? 0 : 1;
     for (i = 0; i < o->nsources; i++)
+        if (strncmp(o->sources[i], "drm-fdinfo", 10) == 0)
+            return gt_drm_fdinfo_probe(o->sources[i], sys, out);
+    for (i = 0; i < o->nsources; i++)
         if (strncmp(o->sources[i], "panfrost", 8) == 0)
             return gt_drm_probe(o->sources[i], sys, out) == 0 ? 0 : 1;
     for (i = 0; i < o->nsources; i++)

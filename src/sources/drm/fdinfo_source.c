@@ -499,9 +499,8 @@ static int fd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_dia
     p->prev_t = now;
     if (off && !p->warned_off) {
         p->warned_off = 1;
-        gt_diag_set(d, "drm-fdinfo: %s clients print no engine time: the driver's profiling "
-                       "switch is off; enable it as root: %s (or --source "
-                       "drm-fdinfo:profiling=on)", p->driver, p->hint);
+        gt_diag_set(d, "no engine time, profiling off: %s (or drm-fdinfo:profiling=on)",
+                    p->hint);
         return 2;
     }
     p->warned_off = off;
@@ -527,7 +526,7 @@ static void fd_activity(const struct gt_source *s, const struct gt_snapshot *sna
     int ignored = atomic_load(&((struct fdsrc *)p)->ignored);
 
     if (snap_value(s, snap, p->prof_off))
-        snprintf(buf, len, "%s: no engine time, profiling off: %s", p->driver, p->hint);
+        snprintf(buf, len, "%s: profiling off, no engine time", p->driver);
     else
         snprintf(buf, len, "%s: %llu client%s%s", p->driver, (unsigned long long)clients,
                  clients == 1 ? "" : "s",
