@@ -368,3 +368,27 @@ Test(fdinfo_source, binary_restores_the_switch_on_sigint_and_sigterm, .timeout =
     stop_restores(SIGINT);
     stop_restores(SIGTERM);
 }
+
+/* Engine slots are fixed at start (the driver's list, then those seen):
+ * an engine a client prints later is not summed, and the header says so. */
+Test(fdinfo_source, an_engine_first_seen_later_is_ignored_and_said)
+{
+    struct rig r = { .p = fproc_new() };
+    char act[256];
+
+    fproc_add_process(r.p, 10, "app");
+    fproc_add_fd(r.p, 10, 3, "/dev/dri/renderD128",
+                 "drm-driver:\tv3d\ndrm-client-id:\t1\ndrm-engine-render:\t0 ns\n");
+    rig_open(&r, "driver=v3d");
+    r.s->type->activity(r.s, &r.snap, act, sizeof(act));
+    cr_assert_null(strstr(act, "not shown"), "%s", act);
+    fproc_add_fd(r.p, 10, 3, "/dev/dri/renderD128",
+                 "drm-driver:\tv3d\ndrm-client-id:\t1\ndrm-engine-render:\t10 ns\n"
+                 "drm-engine-newthing:\t99 ns\n");
+    rig_sample(&r);
+    cr_assert_eq(val(&r, "DrmEngine1Ns"), 10, "render, the second of v3d's engines");
+    cr_assert_eq(gt_catalog_find(&r.s->catalog, "DrmEngine6Ns"), -1, "v3d has six");
+    r.s->type->activity(r.s, &r.snap, act, sizeof(act));
+    cr_assert(strstr(act, "engines first seen after start not shown"), "%s", act);
+    rig_end(&r);
+}

@@ -523,14 +523,14 @@ static void fd_activity(const struct gt_source *s, const struct gt_snapshot *sna
     const struct fdsrc *p = s->priv;
     uint64_t samples = snap_value(s, snap, p->samples);
     uint64_t clients = samples ? snap_value(s, snap, p->clients) / samples : 0;
-    int ignored = atomic_load(&((struct fdsrc *)p)->ignored);
+    int ignored = atomic_load((atomic_int *)&p->ignored);
 
     if (snap_value(s, snap, p->prof_off))
         snprintf(buf, len, "%s: profiling off, no engine time", p->driver);
     else
         snprintf(buf, len, "%s: %llu client%s%s", p->driver, (unsigned long long)clients,
                  clients == 1 ? "" : "s",
-                 ignored ? "; engines past the first 8 ignored" : "");
+                 ignored ? "; engines first seen after start not shown" : "");
 }
 
 static int fd_available(const struct gt_sys *sys, char *why, size_t len)
