@@ -29,6 +29,16 @@ static void expect(struct tmux *t, const char *text)
     free(s);
 }
 
+/* Reads to the end, so that the writer never meets a closed pipe. */
+static void drain(FILE *f)
+{
+    char rest[4096];
+
+    while (fgets(rest, sizeof(rest), f))
+        ;
+    pclose(f);
+}
+
 static void start(struct tmux *t, struct fake_proc *p, const char *driver, int cols)
 {
     char cmd[1024];
@@ -97,10 +107,34 @@ Test(tui_fdinfo, batch_csv_columns_named_by_the_engines, .timeout = 60)
     f = popen(cmd, "r");
     cr_assert_not_null(f);
     cr_assert_not_null(fgets(line, sizeof(line), f));
-    pclose(f);
+    drain(f);
     cr_assert(strstr(line, ",gfx busy [%],compute busy [%],dma busy [%]"), "%s", line);
     cr_assert(strstr(line, "GPU clients [clients]"), "%s", line);
     cr_assert_null(strstr(line, "{hw:"), "%s", line);
     cr_assert_null(strstr(line, "clock"), "amdgpu prints no clocks: %s", line);
+    fproc_free(p);
+}
+
+/* A capture keeps each counter's hw_name, so a replay names the engines. */
+Test(tui_fdinfo, a_replay_knows_the_engine_names, .timeout = 60)
+{
+    struct fake_proc *p = fproc_new();
+    char cmd[1024], line[4096], cap[256];
+    FILE *f;
+
+    snprintf(cap, sizeof(cap), "%s/run.gtc", fproc_root(p));
+    fproc_add_process(p, 50, "sf");
+    fproc_add_fd(p, 50, 8, "/dev/dri/renderD128",
+                 "drm-driver:\tmsm\ndrm-client-id:\t3\ndrm-engine-gpu:\t0 ns\n"
+                 "drm-cycles-gpu:\t0\ndrm-maxfreq-gpu:\t587 MHz\n");
+    snprintf(cmd, sizeof(cmd), "%s --source drm-fdinfo:driver=msm,root=%s --no-cpu -i 50 "
+             "--format csv --count 2 --record %s >/dev/null", gputop_bin(), fproc_root(p), cap);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof(cmd), "%s --source replay:%s,speed=max --format csv", gputop_bin(), cap);
+    f = popen(cmd, "r");
+    cr_assert_not_null(f);
+    cr_assert_not_null(fgets(line, sizeof(line), f));
+    drain(f);
+    cr_assert(strstr(line, ",gpu busy [%],gpu cycles at max clock [%]"), "%s", line);
     fproc_free(p);
 }
