@@ -65,7 +65,7 @@ static int subst(const char *title, const struct gt_catalog *c, char **out)
 /* Replaces *str in place; 1 when it names a missing counter. */
 static int bind_string(char **str, const struct gt_catalog *c)
 {
-    char *n;
+    char *n = NULL;
     int r = *str ? subst(*str, c, &n) : 0;
 
     if (r == 0 && n) {
