@@ -182,7 +182,7 @@ int gt_fdinfo_catalog_full(struct gt_catalog *c)
         return -1;
     for (i = 0; i < GT_FDINFO_ENGINES; i++) {
         char name[16];
-        snprintf(name, sizeof(name), "engine%d", i);
+        snprintf(name, sizeof(name), "engine%u", (unsigned)i & 7);
         add_slot(p, name, NS | CYC | TOT | CUR)->maxfreq_hz = 1000000000;
     }
     memset(&s, 0, sizeof(s));
