@@ -293,6 +293,7 @@ Test(fdinfo, deltas_of_the_last_update_and_baselines)
     panfrost_text(buf, sizeof(buf), 12, 900000000, 40000000);
     fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128", buf);
     gt_fdinfo_update(w.f, 2 * SEC, 0);
+    cr_assert_eq(clients(&w, &c), 1, "the list of this update");
     cr_assert_eq(eng(c[0], "fragment")->d_ns, 200000000ull);
     cr_assert_eq(eng(c[0], "vertex-tiler")->d_ns, 40000000ull);
     cr_assert_eq(eng(c[0], "fragment")->d_cycles, 0ull);
