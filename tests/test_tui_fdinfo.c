@@ -68,6 +68,7 @@ Test(tui_fdinfo, engines_named_by_the_driver_with_bars, .timeout = 90)
     cr_assert_null(strstr(s, "{hw:"), "placeholders all bound:\n%s", s);
     cr_assert_null(strstr(s, "rcs"), "no other driver's engines:\n%s", s);
     cr_assert_not_null(strstr(s, "%"), "bars with their share:\n%s", s);
+    cr_assert_null(strstr(s, "0 cores"), "no shader-core count to show:\n%s", s);
     free(s);
     tmux_stop(&t);
     fproc_free(p);
@@ -136,5 +137,27 @@ Test(tui_fdinfo, a_replay_knows_the_engine_names, .timeout = 60)
     cr_assert_not_null(fgets(line, sizeof(line), f));
     drain(f);
     cr_assert(strstr(line, ",gpu busy [%],gpu cycles at max clock [%]"), "%s", line);
+    fproc_free(p);
+}
+
+/* --proc-root, which points the Processes view at another /proc, points
+ * drm-fdinfo there too when its spec has no root= of its own. */
+Test(tui_fdinfo, proc_root_applies_to_the_source, .timeout = 60)
+{
+    struct fake_proc *p = fproc_new();
+    char cmd[1024], line[4096];
+    FILE *f;
+
+    fproc_add_process(p, 4242, "glmark2");
+    fproc_add_fd(p, 4242, 5, "/dev/dri/renderD128", panfrost_fdinfo);
+    snprintf(cmd, sizeof(cmd), "%s --source drm-fdinfo:driver=panfrost --proc-root %s "
+             "--no-cpu -i 50 --format csv --count 1 --metrics 'GPU clients'", gputop_bin(),
+             fproc_root(p));
+    f = popen(cmd, "r");
+    cr_assert_not_null(f);
+    cr_assert_not_null(fgets(line, sizeof(line), f));
+    cr_assert_not_null(fgets(line, sizeof(line), f));
+    drain(f);
+    cr_assert(strstr(line, ",1\n"), "one client below --proc-root: %s", line);
     fproc_free(p);
 }

@@ -60,8 +60,18 @@ static const struct gt_sys *sys_for(const struct gt_options *o, const char *spec
 
 static int open_one(const struct gt_options *o, struct run *r, const char *spec)
 {
+    char rooted[4200];
     struct gt_diag d;
-    struct gt_source *s = gt_source_open(spec, sys_for(o, spec), &d);
+    struct gt_source *s;
+
+    /* --proc-root is the /proc drm-fdinfo reads too, unless it names one */
+    if (o->proc_root && strncmp(spec, "drm-fdinfo", 10) == 0 && !strstr(spec, "root=")) {
+        snprintf(rooted, sizeof(rooted), "%s%sroot=%s", spec, spec[10] ? "," : ":",
+                 o->proc_root);
+        s = gt_source_open(rooted, sys_for(o, spec), &d);
+    } else {
+        s = gt_source_open(spec, sys_for(o, spec), &d);
+    }
 
     if (!s) {
         fprintf(stderr, "gputop: --source %s: %s\n", spec, d.msg);
