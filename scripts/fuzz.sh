@@ -146,10 +146,14 @@ for bin in "$@"; do
     fi
     log=$build/fuzz-$name.log
     echo "fuzz: $name for ${secs}s"
-    ASAN_OPTIONS=detect_leaks=1:suppressions=$top/fuzz/ncurses.supp "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+    # Each target's scratch files and fake trees: tmpfs when there is one
+    # (see fuzz_common.h), removed after the run however it ended.
+    scratch=$(mktemp -d /dev/shm/gputop-fuzz.XXXXXX 2>/dev/null || mktemp -d)
+    TMPDIR=$scratch ASAN_OPTIONS=detect_leaks=1:suppressions=$top/fuzz/ncurses.supp "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$build/crashes/$name/" "$corpus/$name" \
         > "$log" 2>&1
     rc=$?
+    rm -rf "$scratch"
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     cov=$(grep -E '^#[0-9]+' "$log" | tail -1 | sed -n 's/.*cov: \([0-9]*\).*ft: \([0-9]*\).*corp: \([0-9]*\).*/cov \1 ft \2 corpus \3/p')
     printf '%-10s %6ss  execs %-10s %s\n' "$name" "$secs" "${execs:-?}" "$cov" | tee -a "$summary"
