@@ -50,6 +50,9 @@ static const struct {
 #define SEG1 0xA000u
 #define CP_PERFMON_CNTL (SEG1 + 0x3808u)
 #define SQ_WGP_BANK 2
+#define SQG_BANK 1
+#define SQG_PERFCOUNTER_CTRL (SEG1 + 0x39d8u)
+#define SQG_STAGES 0x55u          /* PS_EN, GS_EN, HS_EN, CS_EN */
 
 /* soc21_allowed_read_registers, absolute dwords with GC seg0 = 0x1260. */
 /* (The CP_STALLED, CP_CPF/CPC and GB_ADDR_CONFIG entries are left out:
@@ -115,7 +118,7 @@ static int reg_index(struct fake_amdgpu *fa, uint32_t dword)
     /* Power-on values nobody would write, so a restore is visible. */
     fa->reg[fa->nregs].dword = dword;
     fa->reg[fa->nregs].initial = fa->reg[fa->nregs].value = 0x5a000000u | (dword & 0xffff);
-    if (dword == CP_PERFMON_CNTL)
+    if (dword == CP_PERFMON_CNTL || dword == SQG_PERFCOUNTER_CTRL)
         fa->reg[fa->nregs].initial = fa->reg[fa->nregs].value = 0;   /* disabled */
     return (int)fa->nregs++;
 }
@@ -173,13 +176,17 @@ static unsigned ninst(enum dom dom)
     return 1;
 }
 
-/* One pass's worth of counting, by what each select register holds. */
+/* One pass's worth of counting, by what each select register holds; SQG
+ * counts only waves of the stages SQG_PERFCOUNTER_CTRL enables. */
 static void count_pass(struct fake_amdgpu *fa)
 {
+    int ctrl = reg_index(fa, SQG_PERFCOUNTER_CTRL);
     unsigned b, n, i;
 
     for (b = 0; b < NBANK; b++)
         for (n = 0; n < bank[b].n; n++) {
+            if (b == SQG_BANK && (ctrl < 0 || !(fa->reg[ctrl].value & SQG_STAGES)))
+                continue;
             int r = reg_index(fa, SEG1 + bank[b].sel[n]);
             unsigned ev = r < 0 ? 0 : fa->reg[r].value & bank[b].selmask;
             for (i = 0; i < ninst(bank[b].dom); i++) {
@@ -724,6 +731,16 @@ void fa_set_rate(struct fake_amdgpu *fa, const char *hw_block, unsigned event, u
 
 void fa_set_power(struct fake_amdgpu *fa, const char *status)
 {
+    unsigned i;
+
+    /* Runtime suspend puts the GPU in D3: GC loses its registers, which
+     * come back at their power-on values when the driver resumes it. */
+    if (!asleep(fa) && status && strcmp(status, "active") != 0) {
+        for (i = 0; i < fa->nregs; i++)
+            fa->reg[i].value = fa->reg[i].initial;
+        memset(fa->ctr, 0, sizeof(fa->ctr));
+        fa->perfmon = 0;
+    }
     fa->has_power = status != NULL;
     snprintf(fa->power, sizeof(fa->power), "%s", status ? status : "");
 }
