@@ -39,6 +39,7 @@ struct amd_src {
     uint64_t last_ns;          /* end of the previous interval */
     uint64_t last_call;        /* when sample() was last called: the period */
     int asleep_at_open;
+    int slept;                 /* seen runtime-suspended since the counters were set up */
     unsigned warned_pmc;
 };
 
@@ -449,6 +450,20 @@ static void sample_power(struct gt_source *s, struct amd_src *a, struct gt_snaps
     }
 }
 
+/* Runtime suspend (D3) reset GC: the counter selects and
+ * SQG_PERFCOUNTER_CTRL are back at their power-on values and nothing
+ * counted. They are set up again; this interval has no counts. */
+static int resume_pmc(struct gt_source *s, struct amd_src *a, uint64_t now, struct gt_diag *d)
+{
+    a->last_ns = now;
+    if (gt_amd_pmc_start(a->pmc, d) < 0)
+        return -1;
+    a->slept = 0;
+    gt_diag_set(d, "awake again: %s lost its counter setup while runtime-suspended; set up "
+                   "again, counting resumes next interval", s->info.device);
+    return -1;
+}
+
 static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
 {
     struct amd_src *a = s->priv;
@@ -460,6 +475,7 @@ static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     a->last_call = start;
     if (gt_amd_power_state(&a->dev, state, sizeof(state)) == GT_AMD_ASLEEP) {
         a->last_ns = start;
+        a->slept = 1;
         gt_diag_set(d, "asleep: %s is runtime-suspended (%s); gputop leaves it asleep and "
                        "reads nothing until it wakes", s->info.device, state);
         return -1;
@@ -469,6 +485,8 @@ static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
                        "restart gputop to read them", s->info.device);
         return -1;
     }
+    if (a->slept && a->pmc)
+        return resume_pmc(s, a, start, d);
     if (!a->metrics_only && sample_activity(s, a, (uint64_t)(span * POLL_SHARE), out, d) < 0)
         return -1;
     sample_power(s, a, out);
