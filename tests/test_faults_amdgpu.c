@@ -212,12 +212,13 @@ static void run_on(struct run *r, const char *what, unsigned passes_before)
     }
 }
 
-static void fault_mid_run(struct fs_site site, int err, int times, int skip)
+static void fault_mid_run(void *arg, struct fs_site site, int err, int times, int skip)
 {
     struct run r;
     char what[200], name[120];
     uint64_t v;
 
+    (void)arg;
     snprintf(what, sizeof(what), "%s (call %d) fails %d times with %s",
              fs_site_name(site, name, sizeof(name)), skip + 1, times, strerror(err));
     init(&r);
@@ -231,15 +232,16 @@ static void fault_mid_run(struct fs_site site, int err, int times, int skip)
     finish(&r, what);
 }
 
-static void fault_at_open(struct fs_site site, int err, int skip)
+static void fault_at_open(void *arg, struct fs_site site, int err, int times, int skip)
 {
     struct run r;
     char what[200], name[120];
 
+    (void)arg;
     snprintf(what, sizeof(what), "%s (call %d) fails with %s while opening",
              fs_site_name(site, name, sizeof(name)), skip + 1, strerror(err));
     init(&r);
-    fs_arm_after(&r.fs, site, err, 1, skip);
+    fs_arm_after(&r.fs, site, err, times, skip);
     if (start(&r) < 0) {
         cr_assert(r.d.msg[0], "%s: the failure says why", what);
         cr_assert(strstr(r.d.msg, "amdgpu") || strstr(r.d.msg, "/dev/dri") ||
@@ -270,12 +272,7 @@ Test(faults_amdgpu, every_site_every_errno_mid_run, .timeout = 300)
     /* GRBM_STATUS and STATUS2 by MMR read, runtime_status, gpu_metrics,
      * regs2 SET_STATE, pread and pwrite at least. */
     cr_assert_geq(n, 7, "only %zu sites while sampling", n);
-    for (size_t i = 0; i < n; i++)
-        for (size_t e = 0; e < FS_NERRNOS; e++)
-            for (unsigned k = 0; k < calls[i]; k++) {
-                fault_mid_run(sites[i], fs_errnos[e], 1, (int)k);
-                fault_mid_run(sites[i], fs_errnos[e], 3, (int)k);
-            }
+    fs_every_case(sites, calls, n, 1, fault_mid_run, NULL);
 }
 
 Test(faults_amdgpu, every_site_every_errno_while_opening, .timeout = 300)
@@ -289,10 +286,7 @@ Test(faults_amdgpu, every_site_every_errno_while_opening, .timeout = 300)
         cr_log_info("amdgpu while opening: %s, %u calls",
                     fs_site_name(sites[i], name, sizeof(name)), calls[i]);
     cr_assert_geq(n, 8, "only %zu sites while opening", n);
-    for (size_t i = 0; i < n; i++)
-        for (size_t e = 0; e < FS_NERRNOS; e++)
-            for (unsigned k = 0; k < calls[i]; k++)
-                fault_at_open(sites[i], fs_errnos[e], (int)k);
+    fs_every_case(sites, calls, n, 0, fault_at_open, NULL);
 }
 
 /* A short gpu_metrics read is a torn blob: rejected, not decoded. */
@@ -304,7 +298,7 @@ Test(faults_amdgpu, short_reads_of_every_file)
 
     for (size_t i = 0; i < n; i++)
         if (sites[i].call == FS_READ)
-            fault_mid_run(sites[i], FS_SHORT_READ, 3, 0);
+            fault_mid_run(NULL, sites[i], FS_SHORT_READ, 3, 0);
 }
 
 Test(faults_amdgpu, device_vanishes_and_returns)

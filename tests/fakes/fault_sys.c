@@ -254,3 +254,15 @@ const char *fs_site_name(struct fs_site site, char *buf, size_t len)
                  site.sub ? sub : "");
     return buf;
 }
+
+void fs_every_case(const struct fs_site *sites, const unsigned *calls, size_t n, int mid_run,
+                   fs_case_fn *fn, void *arg)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t e = 0; e < FS_NERRNOS; e++)
+            for (unsigned k = 0; k < (calls[i] ? calls[i] : 1); k++) {
+                fn(arg, sites[i], fs_errnos[e], 1, (int)k);
+                if (mid_run)
+                    fn(arg, sites[i], fs_errnos[e], 3, (int)k);
+            }
+}

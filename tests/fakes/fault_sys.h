@@ -61,6 +61,13 @@ void fs_arm_after(struct fault_sys *f, struct fs_site site, int err, int times, 
 /* The device is gone (every call but close and munmap fails with err, as
  * after a hot unplug ENODEV), or back with err 0. */
 void fs_vanish(struct fault_sys *f, int err);
+/* Runs fn for every site in sites (calls[i]: how often a sample, or the
+ * open, calls it), every errno in fs_errnos and every call of the site
+ * (skip 0..calls-1): failing once, and when mid_run also three times
+ * running (the device gone a while). */
+typedef void fs_case_fn(void *arg, struct fs_site site, int err, int times, int skip);
+void fs_every_case(const struct fs_site *sites, const unsigned *calls, size_t n, int mid_run,
+                   fs_case_fn *fn, void *arg);
 /* "ioctl 0x4010bf00", "ioctl 0x40206445 #0x15", "read /sys/.../gpu_metrics" */
 const char *fs_site_name(struct fs_site site, char *buf, size_t len);
 
