@@ -36,11 +36,21 @@ static const char *fd_key(const struct fault_sys *f, int fd)
     return "";
 }
 
+/* The fd's entry, NULL when not tracked. */
+static int *fd_cut(struct fault_sys *f, int fd)
+{
+    for (size_t i = 0; f->by_file && i < FS_MAX_FDS; i++)
+        if (f->fds[i].fd == fd && f->fds[i].file[0])
+            return &f->fds[i].cut;
+    return NULL;
+}
+
 static void fd_remember(struct fault_sys *f, int fd, const char *key)
 {
     for (size_t i = 0; i < FS_MAX_FDS; i++)
         if (!f->fds[i].file[0]) {
             f->fds[i].fd = fd;
+            f->fds[i].cut = 0;
             snprintf(f->fds[i].file, FS_FILE_LEN, "%s", key);
             return;
         }
@@ -107,8 +117,11 @@ static int fs_open(void *ctx, const char *path, int flags)
     char key[FS_FILE_LEN] = "";
     int fd;
 
-    if (f->by_file)
-        file_key(path, key);
+    /* A fake tree's root (a temporary directory) is not part of the site. */
+    if (f->by_file) {
+        size_t rl = f->inner->root ? strlen(f->inner->root) : 0;
+        file_key(rl && strncmp(path, f->inner->root, rl) == 0 ? path + rl : path, key);
+    }
     if (hit(f, FS_OPEN, 0, 0, key))
         return -1;
     fd = f->inner->open(f->inner->ctx, path, flags);
@@ -147,16 +160,33 @@ static int fs_munmap(void *ctx, void *addr, size_t len)
     return f->inner->munmap(f->inner->ctx, addr, len);
 }
 
+static size_t short_len(size_t len)
+{
+    len /= 2;
+    return len < FS_SHORT_MAX ? len : FS_SHORT_MAX;
+}
+
 static ssize_t fs_read(void *ctx, int fd, void *buf, size_t len)
 {
     struct fault_sys *f = ctx;
+    int *cut = fd_cut(f, fd);
 
-    if (hit(f, FS_READ, 0, 0, fd_key(f, fd))) {
-        if (f->err != FS_SHORT_READ || f->vanished)
-            return -1;
-        len /= 2;
+    ssize_t n;
+
+    if (cut && *cut)
+        return 0;          /* truncated: the end came early */
+    if (!hit(f, FS_READ, 0, 0, fd_key(f, fd)))
+        return f->inner->read(f->inner->ctx, fd, buf, len);
+    if (f->vanished || (f->err != FS_SHORT_READ && f->err != FS_TRUNCATED))
+        return -1;
+    if (f->err == FS_SHORT_READ)
+        return f->inner->read(f->inner->ctx, fd, buf, short_len(len));
+    n = f->inner->read(f->inner->ctx, fd, buf, len);
+    if (n > 0 && cut) {
+        *cut = 1;
+        n /= 2;
     }
-    return f->inner->read(f->inner->ctx, fd, buf, len);
+    return n;
 }
 
 static int fs_poll(void *ctx, struct pollfd *fds, nfds_t n, int timeout_ms)
@@ -171,9 +201,9 @@ static ssize_t fs_pread(void *ctx, int fd, void *buf, size_t len, off_t off)
     struct fault_sys *f = ctx;
 
     if (hit(f, FS_READ, 0, f->by_offset ? (unsigned long)off : 0, fd_key(f, fd))) {
-        if (f->err != FS_SHORT_READ || f->vanished)
+        if ((f->err != FS_SHORT_READ && f->err != FS_TRUNCATED) || f->vanished)
             return -1;
-        len /= 2;
+        len = short_len(len);
     }
     return f->inner->pread(f->inner->ctx, fd, buf, len, off);
 }
@@ -255,14 +285,20 @@ const char *fs_site_name(struct fs_site site, char *buf, size_t len)
     return buf;
 }
 
+void fs_every_case_of(const struct fs_site *sites, const unsigned *calls, size_t n,
+                      int mid_run, const int *errs, size_t nerrs, fs_case_fn *fn, void *arg)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t e = 0; e < nerrs; e++)
+            for (unsigned k = 0; k < (calls[i] ? calls[i] : 1); k++) {
+                fn(arg, sites[i], errs[e], 1, (int)k);
+                if (mid_run)
+                    fn(arg, sites[i], errs[e], 3, (int)k);
+            }
+}
+
 void fs_every_case(const struct fs_site *sites, const unsigned *calls, size_t n, int mid_run,
                    fs_case_fn *fn, void *arg)
 {
-    for (size_t i = 0; i < n; i++)
-        for (size_t e = 0; e < FS_NERRNOS; e++)
-            for (unsigned k = 0; k < (calls[i] ? calls[i] : 1); k++) {
-                fn(arg, sites[i], fs_errnos[e], 1, (int)k);
-                if (mid_run)
-                    fn(arg, sites[i], fs_errnos[e], 3, (int)k);
-            }
+    fs_every_case_of(sites, calls, n, mid_run, fs_errnos, FS_NERRNOS, fn, arg);
 }

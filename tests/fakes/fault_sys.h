@@ -10,7 +10,11 @@
 #include "gputop/sys.h"
 
 enum fs_call { FS_OPEN, FS_IOCTL, FS_MMAP, FS_POLL, FS_READ, FS_WRITE };
-#define FS_SHORT_READ 0       /* errno 0 on FS_READ: deliver half the bytes */
+#define FS_SHORT_READ 0       /* errno 0 on FS_READ: deliver half the bytes asked, at
+                                 most FS_SHORT_MAX (the rest comes on the next read) */
+#define FS_SHORT_MAX 16
+#define FS_TRUNCATED (-1)     /* on FS_READ (by_file): half of what the file gave, then
+                                 end of file: a text cut mid-line */
 #define FS_MAX_SITES 64
 #define FS_MAX_FDS 64
 #define FS_FILE_LEN 80
@@ -49,7 +53,7 @@ struct fault_sys {
     int remaining;                  /* calls at target still to fail */
     int injected;                   /* failures delivered so far */
     int vanished;                   /* errno every call but close fails with, 0 none */
-    struct { int fd; char file[FS_FILE_LEN]; } fds[FS_MAX_FDS];   /* by_file: what each open fd is */
+    struct { int fd, cut; char file[FS_FILE_LEN]; } fds[FS_MAX_FDS];   /* by_file: open fds */
 };
 
 void fs_init(struct fault_sys *f, const struct gt_sys *inner);
@@ -68,6 +72,9 @@ void fs_vanish(struct fault_sys *f, int err);
 typedef void fs_case_fn(void *arg, struct fs_site site, int err, int times, int skip);
 void fs_every_case(const struct fs_site *sites, const unsigned *calls, size_t n, int mid_run,
                    fs_case_fn *fn, void *arg);
+/* The same over errs[0..nerrs-1] instead of fs_errnos. */
+void fs_every_case_of(const struct fs_site *sites, const unsigned *calls, size_t n,
+                      int mid_run, const int *errs, size_t nerrs, fs_case_fn *fn, void *arg);
 /* "ioctl 0x4010bf00", "ioctl 0x40206445 #0x15", "read /sys/.../gpu_metrics" */
 const char *fs_site_name(struct fs_site site, char *buf, size_t len);
 
