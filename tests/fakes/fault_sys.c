@@ -223,6 +223,20 @@ static int fs_perf_event_open(void *ctx, struct perf_event_attr *attr, pid_t pid
         : f->inner->perf_event_open(f->inner->ctx, attr, pid, cpu, group_fd, flags);
 }
 
+/* Register loads and stores cannot fail with an errno: passed through
+ * (garbage values are the fake's business). */
+static uint32_t fs_reg_read32(void *ctx, const volatile void *addr)
+{
+    struct fault_sys *f = ctx;
+    return f->inner->reg_read32(f->inner->ctx, addr);
+}
+
+static void fs_reg_write32(void *ctx, volatile void *addr, uint32_t value)
+{
+    struct fault_sys *f = ctx;
+    f->inner->reg_write32(f->inner->ctx, addr, value);
+}
+
 static int fs_drm_devices(void *ctx, struct gt_drm_device *out, int max)
 {
     struct fault_sys *f = ctx;
@@ -249,6 +263,8 @@ void fs_init(struct fault_sys *f, const struct gt_sys *inner)
     f->sys.pwrite = inner->pwrite ? fs_pwrite : NULL;
     f->sys.perf_event_open = inner->perf_event_open ? fs_perf_event_open : NULL;
     f->sys.drm_devices = inner->drm_devices ? fs_drm_devices : NULL;
+    f->sys.reg_read32 = inner->reg_read32 ? fs_reg_read32 : NULL;
+    f->sys.reg_write32 = inner->reg_write32 ? fs_reg_write32 : NULL;
 }
 
 void fs_arm(struct fault_sys *f, struct fs_site site, int err, int times)
