@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fakes/fake_amdgpu.h"
+#include "fakes/fault_sampler.h"
 #include "fakes/fault_sys.h"
 #include "gputop/source.h"
 
@@ -344,4 +345,16 @@ Test(faults_amdgpu, runtime_suspend_mid_run_and_back)
     fa_set_power(r.fa, "active");
     run_on(&r, "suspended and back", before);
     finish(&r, "suspended and back");
+}
+
+/* Through the sampler thread: the header's RETRYING with the source's
+ * message while the device is gone, counts in published snapshots after. */
+Test(faults_amdgpu, sampler_shows_retrying_and_resumes, .timeout = 60)
+{
+    struct run r;
+
+    init(&r);
+    cr_assert_eq(start(&r), 0, "%s", r.d.msg);
+    fault_sampler_vanish_and_return(r.s, &r.fs, ENODEV, r.active);
+    finish(&r, "under the sampler");
 }

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fakes/fake_proc.h"
 #include "fakes/fault_sys.h"
@@ -227,4 +228,45 @@ Test(faults_fdinfo, process_exits_mid_run)
     cr_assert_eq(c[0]->pid, 100);
     finish(&r);
     fproc_free(r.p);
+}
+
+/* Through the watcher thread the Processes view reads: every fdinfo open
+ * refused (EACCES: another user's processes) for a while, then allowed;
+ * no crash, no duplicate, both clients back. */
+Test(faults_fdinfo, watcher_loses_and_finds_the_clients, .timeout = 60)
+{
+    struct fake_proc *p = tree();
+    struct gt_fdinfo_row rows[8];
+    struct gt_fdinfo_watch *w;
+    struct run r;
+    uint64_t updates = 0, seen;
+    size_t n = 0;
+    int off;
+
+    init(&r, p, 1);
+    w = gt_fdinfo_watch_start(&r.fs.sys, 5000000ull, 1);
+    cr_assert_not_null(w);
+    for (int i = 0; i < 3000 && n < 2; i++) {
+        n = gt_fdinfo_watch_rows(w, rows, 8, &off, &updates);
+        usleep(10000);
+    }
+    cr_assert_eq(n, 2, "the two clients first");
+    fs_vanish(&r.fs, EACCES);
+    seen = updates;
+    for (int i = 0; i < 3000 && (n > 0 || updates < seen + 2); i++) {
+        n = gt_fdinfo_watch_rows(w, rows, 8, &off, &updates);
+        usleep(10000);
+    }
+    cr_assert_eq(n, 0, "no fdinfo readable, yet %zu clients", n);
+    fs_vanish(&r.fs, 0);
+    for (int i = 0; i < 3000 && n < 2; i++) {
+        n = gt_fdinfo_watch_rows(w, rows, 8, &off, &updates);
+        cr_assert_leq(n, 2);
+        usleep(10000);
+    }
+    cr_assert_eq(n, 2, "the clients did not come back");
+    cr_assert_neq(rows[0].pid, rows[1].pid, "one client twice");
+    gt_fdinfo_watch_stop(w);
+    finish(&r);
+    fproc_free(p);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fakes/fake_gcr.h"
+#include "fakes/fault_sampler.h"
 #include "fakes/fault_sys.h"
 #include "gputop/source.h"
 
@@ -225,4 +226,28 @@ Test(faults_mips, closed_right_after_a_bus_error)
     cr_assert_lt(sample(&r), 0);
     fg_bus_error(r.fg, 0);
     finish(&r, "closed after a bus error");
+}
+
+/* Through the sampler thread: the block reads all ones a while (RETRYING,
+ * with the source's message), then counting resumes. The fake's cycles
+ * move only when told, so each register access here takes a few. */
+Test(faults_mips, sampler_shows_retrying_and_resumes, .timeout = 60)
+{
+    struct fg_config c;
+    struct run r;
+
+    init(&r);
+    fg_free(r.fg);
+    memset(&c, 0, sizeof(c));
+    c.base = BASE;
+    c.config = 0x0103;
+    c.access_cycles = 10;
+    r.fg = fg_new(&c);
+    cr_assert_not_null(r.fg);
+    fg_set_regs(r.fg, &found);
+    fg_set_rate(r.fg, 2, 250);
+    fs_init(&r.fs, fg_sys(r.fg));
+    cr_assert_eq(start(&r), 0, "%s", r.d.msg);
+    fault_sampler_vanish_and_return(r.s, &r.fs, ENODEV, r.wr);
+    finish(&r, "under the sampler");
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fakes/fake_panfrost.h"
+#include "fakes/fault_sampler.h"
 #include "fakes/fault_sys.h"
 #include "gputop/source.h"
 
@@ -253,4 +254,16 @@ Test(faults_panfrost, unplugged_and_bound_again_reopens)
     run_on(&r, "unplugged and bound again", before);
     cr_assert_eq(fp_stats(r.fp)->open_fds, 1, "the dead file was not closed");
     finish(&r, "unplugged and bound again");
+}
+
+/* Through the sampler thread: RETRYING with the source's message while
+ * the device is gone, counts in published snapshots after. */
+Test(faults_panfrost, sampler_shows_retrying_and_resumes, .timeout = 60)
+{
+    struct run r;
+
+    init(&r);
+    cr_assert_eq(start(&r), 0, "%s", r.d.msg);
+    fault_sampler_vanish_and_return(r.s, &r.fs, ENODEV, r.active);
+    finish(&r, "under the sampler");
 }

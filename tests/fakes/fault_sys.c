@@ -94,9 +94,11 @@ static void note(struct fault_sys *f, enum fs_call call, unsigned long req, unsi
 static int hit(struct fault_sys *f, enum fs_call call, unsigned long req, unsigned long sub,
                const char *file)
 {
+    int gone = __atomic_load_n(&f->vanished, __ATOMIC_ACQUIRE);
+
     note(f, call, req, sub, file);
-    if (f->vanished) {
-        errno = f->vanished;
+    if (gone) {
+        errno = gone;
         return 1;
     }
     if (f->remaining <= 0 || !same(&f->target, call, req, sub, file))
@@ -160,6 +162,11 @@ static int fs_munmap(void *ctx, void *addr, size_t len)
     return f->inner->munmap(f->inner->ctx, addr, len);
 }
 
+static int errno_now(struct fault_sys *f)
+{
+    return __atomic_load_n(&f->vanished, __ATOMIC_ACQUIRE);
+}
+
 static size_t short_len(size_t len)
 {
     len /= 2;
@@ -177,7 +184,7 @@ static ssize_t fs_read(void *ctx, int fd, void *buf, size_t len)
         return 0;          /* truncated: the end came early */
     if (!hit(f, FS_READ, 0, 0, fd_key(f, fd)))
         return f->inner->read(f->inner->ctx, fd, buf, len);
-    if (f->vanished || (f->err != FS_SHORT_READ && f->err != FS_TRUNCATED))
+    if (errno_now(f) || (f->err != FS_SHORT_READ && f->err != FS_TRUNCATED))
         return -1;
     if (f->err == FS_SHORT_READ)
         return f->inner->read(f->inner->ctx, fd, buf, short_len(len));
@@ -201,7 +208,7 @@ static ssize_t fs_pread(void *ctx, int fd, void *buf, size_t len, off_t off)
     struct fault_sys *f = ctx;
 
     if (hit(f, FS_READ, 0, f->by_offset ? (unsigned long)off : 0, fd_key(f, fd))) {
-        if ((f->err != FS_SHORT_READ && f->err != FS_TRUNCATED) || f->vanished)
+        if ((f->err != FS_SHORT_READ && f->err != FS_TRUNCATED) || errno_now(f))
             return -1;
         len = short_len(len);
     }
@@ -228,13 +235,19 @@ static int fs_perf_event_open(void *ctx, struct perf_event_attr *attr, pid_t pid
 static uint32_t fs_reg_read32(void *ctx, const volatile void *addr)
 {
     struct fault_sys *f = ctx;
+
+    /* A mapped block that is gone answers loads with a bus error: all ones. */
+    if (__atomic_load_n(&f->vanished, __ATOMIC_ACQUIRE))
+        return 0xffffffffu;
     return f->inner->reg_read32(f->inner->ctx, addr);
 }
 
 static void fs_reg_write32(void *ctx, volatile void *addr, uint32_t value)
 {
     struct fault_sys *f = ctx;
-    f->inner->reg_write32(f->inner->ctx, addr, value);
+
+    if (!__atomic_load_n(&f->vanished, __ATOMIC_ACQUIRE))
+        f->inner->reg_write32(f->inner->ctx, addr, value);
 }
 
 static int fs_drm_devices(void *ctx, struct gt_drm_device *out, int max)
@@ -242,7 +255,8 @@ static int fs_drm_devices(void *ctx, struct gt_drm_device *out, int max)
     struct fault_sys *f = ctx;
 
     /* A vanished device is no longer listed; the others still are. */
-    return f->inner->drm_devices(f->inner->ctx, out, f->vanished ? 0 : max);
+    return f->inner->drm_devices(f->inner->ctx, out,
+                                 __atomic_load_n(&f->vanished, __ATOMIC_ACQUIRE) ? 0 : max);
 }
 
 void fs_init(struct fault_sys *f, const struct gt_sys *inner)
@@ -282,7 +296,8 @@ void fs_arm_after(struct fault_sys *f, struct fs_site site, int err, int times, 
 
 void fs_vanish(struct fault_sys *f, int err)
 {
-    f->vanished = err;
+    /* Atomic: a test flips it while the sampler's thread calls through. */
+    __atomic_store_n(&f->vanished, err, __ATOMIC_RELEASE);
 }
 
 const char *fs_site_name(struct fs_site site, char *buf, size_t len)

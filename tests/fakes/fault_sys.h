@@ -63,7 +63,9 @@ void fs_arm(struct fault_sys *f, struct fs_site site, int err, int times);
  * of one register in a sample, say). */
 void fs_arm_after(struct fault_sys *f, struct fs_site site, int err, int times, int skip);
 /* The device is gone (every call but close and munmap fails with err, as
- * after a hot unplug ENODEV), or back with err 0. */
+ * after a hot unplug ENODEV; mapped registers read all ones, as a bus
+ * error does, and take no writes), or back with err 0. Safe to call while
+ * another thread (the sampler's) calls through f. */
 void fs_vanish(struct fault_sys *f, int err);
 /* Runs fn for every site in sites (calls[i]: how often a sample, or the
  * open, calls it), every errno in fs_errnos and every call of the site

@@ -285,6 +285,15 @@ static int panfrost_start(struct gt_source *s, struct gt_diag *d)
     return 0;
 }
 
+/* "DUMP failed: ENODEV; reopening: cannot open: ..." in d. */
+static void note_reopen(struct gt_diag *d, const struct gt_diag *why)
+{
+    char gone[GT_DIAG_MSG];
+
+    snprintf(gone, sizeof(gone), "%s", d->msg);
+    gt_diag_set(d, "%.200s; reopening: %.250s", gone, why->msg);
+}
+
 /* After an unbind (hot unplug, driver reload) the file answers ENODEV for
  * good: it is closed, and each sample tries a new one, enables the
  * counters and takes the dump that clears them. That interval has no
@@ -325,12 +334,14 @@ static int panfrost_sample(struct gt_source *s, struct gt_snapshot *out, struct 
     if (p->fd < 0)
         return reopen(p, d);
     if (dump(p, d) < 0) {
-        if (errno == ENODEV) {
-            char gone[GT_DIAG_MSG];
-            snprintf(gone, sizeof(gone), "%s", d->msg);
-            if (reopen(p, d) < 0 && p->fd < 0)
-                gt_diag_set(d, "%.200s; %.200s", gone, d->msg);
-        }
+        struct gt_diag why;
+        if (errno != ENODEV)
+            return -1;
+        gt_diag_clear(&why);
+        if (reopen(p, &why) < 0 && p->fd < 0)
+            note_reopen(d, &why);
+        else
+            gt_diag_set(d, "%s", why.msg);
         return -1;
     }
     now = gt_now_ns();
