@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fakes/fake_gcr.h"
@@ -250,4 +251,59 @@ Test(faults_mips, sampler_shows_retrying_and_resumes, .timeout = 60)
     cr_assert_eq(start(&r), 0, "%s", r.d.msg);
     fault_sampler_vanish_and_return(r.s, &r.fs, ENODEV, r.wr);
     finish(&r, "under the sampler");
+}
+
+static void put(const char *root, const char *rel, const void *data, size_t len)
+{
+    char path[512];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/sys/firmware/devicetree/base/soc/%s", root, rel);
+    f = fopen(path, "wb");
+    cr_assert_not_null(f, "%s", path);
+    cr_assert_eq(fwrite(data, 1, len, f), len);
+    fclose(f);
+}
+
+/* The device tree is read with stdio (outside the seam); what can go
+ * wrong with it is its contents: a reg shorter than its cells, cell counts
+ * out of range, no reg at all. Each is refused with the way out, and
+ * /dev/mem is never opened on a guess. */
+Test(faults_mips, malformed_device_trees_are_refused)
+{
+    static const unsigned char one[4] = { 0, 0, 0, 1 }, three[4] = { 0, 0, 0, 3 };
+    static const unsigned char reg[8] = { 0x1b, 0xde, 0x80, 0x00, 0, 0, 0x80, 0 };
+    static const char compat[] = "mti,mips-cm";
+    static const struct { const char *what; const unsigned char *acells; size_t reglen; } bad[] = {
+        { "reg of 4 bytes for 1+1 cells", one, 4 },
+        { "#address-cells 3", three, 8 },
+        { "no reg", one, 0 },
+    };
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char root[] = "/tmp/gputop-dt-XXXXXX", cmd[600];
+        struct fg_config c;
+        struct fake_gcr *fg;
+        struct gt_diag d;
+
+        cr_assert_not_null(mkdtemp(root));
+        snprintf(cmd, sizeof(cmd), "mkdir -p %s/sys/firmware/devicetree/base/soc/"
+                 "coherency-manager@1bde8000", root);
+        cr_assert_eq(system(cmd), 0);
+        put(root, "#address-cells", bad[i].acells, 4);
+        put(root, "#size-cells", one, 4);
+        put(root, "coherency-manager@1bde8000/compatible", compat, sizeof(compat));
+        if (bad[i].reglen)
+            put(root, "coherency-manager@1bde8000/reg", reg, bad[i].reglen);
+        memset(&c, 0, sizeof(c));
+        c.base = 0x1bde8000;
+        c.root = root;
+        fg = fg_new(&c);
+        cr_assert_null(gt_source_open("mips-cm", fg_sys(fg), &d), "%s: opened", bad[i].what);
+        cr_assert(strstr(d.msg, "gcr-base="), "%s: no way out in: %s", bad[i].what, d.msg);
+        cr_assert_eq(fg_stats(fg)->opens, 0, "%s: /dev/mem opened on a guess", bad[i].what);
+        fg_free(fg);
+        snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+        cr_assert_eq(system(cmd), 0);
+    }
 }
