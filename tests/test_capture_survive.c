@@ -201,3 +201,26 @@ Test(capture_survive, unwritable_target)
     cr_assert(strstr(err, "gputop:") && strstr(err, target), "stderr: %s", err);
     unlink(errpath);
 }
+
+/* A full disk: /dev/full takes the open and fails every write with
+ * ENOSPC. gputop says so, naming the file, and keeps sampling to the end
+ * of the run, then exits 1 (the recording was lost). */
+Test(capture_survive, disk_full)
+{
+    char errpath[256];
+    int status;
+    pid_t pid;
+
+    if (access("/dev/full", W_OK) < 0)
+        cr_skip_test("no writable /dev/full here");
+    tmp_path(errpath, sizeof(errpath), "devfull.err");
+    pid = record("/dev/full", errpath, 0, "200ms");
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status), "gputop was killed by signal %d",
+              WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    cr_assert_eq(WEXITSTATUS(status), 1);
+    const char *err = slurp(errpath);
+    cr_assert(strstr(err, "gputop:") && strstr(err, "/dev/full") &&
+              strstr(err, strerror(ENOSPC)), "stderr: %s", err);
+    unlink(errpath);
+}

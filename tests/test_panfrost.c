@@ -138,6 +138,45 @@ Test(panfrost, dump_blocks_reach_the_metrics)
     pf_stop(&t);
 }
 
+/* Kernels from 6.6 print the GPU's top clock in the node's own fdinfo
+ * (drm-maxfreq-*): with it the T830 layout's busy share of max-clock time,
+ * which the kbase source gets from GPU_FREQ_KHZ_MAX, works on panfrost too.
+ * 200M active cycles in 1 s at 800 MHz: 25 %. */
+Test(panfrost, max_clock_from_its_own_fdinfo_gives_the_busy_share)
+{
+    struct fp_config c = { .unstable_ioctls = 1, .maxfreq_hz = 800000000 };
+    struct fake_panfrost *fp = fp_new(&c);
+    struct pf t;
+    int k;
+
+    cr_assert_not_null(fp);
+    pf_start(&t, fp, "panfrost");
+    k = gt_catalog_find(&t.s->catalog, GT_MALI_MAX_CLOCK_HZ);
+    cr_assert_geq(k, 0, "no max clock in the catalogue");
+    cr_assert_float_eq(t.s->catalog.counters[k].value, 8e8, 1e-3);
+    fp_set_counter(t.fp, JM, 6, 200000000);      /* GPU_ACTIVE */
+    cr_assert_eq(pf_sample(&t), 0, "%s", t.d.msg);
+    t.snap.t_start_ns = 1000000000ull;
+    t.snap.t_end_ns = 2000000000ull;
+    cr_assert_float_eq(pf_metric(&t, "GPU busy share of max-clock time"), 25.0, 1e-9);
+    pf_stop(&t);
+}
+
+/* Before 6.6 the fdinfo has no drm-maxfreq: no constant, and the metric
+ * says what it lacks rather than guessing. */
+Test(panfrost, no_max_clock_on_kernels_that_do_not_print_it)
+{
+    struct pf t;
+    int m;
+
+    pf_start(&t, fake(1, 0), "panfrost");
+    cr_assert_lt(gt_catalog_find(&t.s->catalog, GT_MALI_MAX_CLOCK_HZ), 0);
+    m = gt_layout_find_metric(t.l, "GPU busy share of max-clock time");
+    cr_assert_geq(m, 0);
+    cr_assert_not_null(gt_engine_unavailable(t.e, (size_t)m));
+    pf_stop(&t);
+}
+
 Test(panfrost, sparse_core_mask_skips_the_hole_in_the_dump)
 {
     struct pf t;

@@ -109,31 +109,10 @@ struct sim_amd {
 
 /* ---- arithmetic that keeps the invariants exact ---- */
 
-/* floor(whole * f) for f clamped to 0..1: never more than whole. */
-static uint64_t part(uint64_t whole, double f)
-{
-    double v;
-
-    if (!(f > 0.0))
-        return 0;
-    if (f >= 1.0)
-        return whole;
-    v = (double)whole * f;
-    return v >= (double)whole ? whole : (uint64_t)v;
-}
-
-static uint64_t rng_next(struct sim_amd *m)
-{
-    m->rng ^= m->rng >> 12;
-    m->rng ^= m->rng << 25;
-    m->rng ^= m->rng >> 27;
-    return m->rng * 0x2545F4914F6CDD1Dull;
-}
-
 /* 1 +- amp, uniformly. */
 static double jitter(struct sim_amd *m, double amp)
 {
-    return 1.0 + amp * (2.0 * ((double)(rng_next(m) >> 11) * 0x1.0p-53) - 1.0);
+    return 1.0 + amp * (2.0 * ((double)(gt_sim_xorshift(&m->rng) >> 11) * 0x1.0p-53) - 1.0);
 }
 
 static void put(struct sim_amd *m, enum counter c, uint32_t inst, uint64_t v)
@@ -177,12 +156,12 @@ static uint64_t shader_engines(struct sim_amd *m, uint64_t active)
     uint64_t sum = 0;
 
     for (se = 0; se < n; se++) {
-        uint64_t busy = part(active, m->p[P_SQBUSY] * m->skew[se] / m->skew[0] * 0.99);
+        uint64_t busy = gt_sim_part(active, m->p[P_SQBUSY] * m->skew[se] / m->skew[0] * 0.99);
         uint64_t quads = (uint64_t)(m->p[P_OCC] * slots * (double)busy / 4.0);
         put(m, C_SQ_BUSY_CYCLES, se, busy);
         put(m, C_SQ_WAVE_CYCLES, se, quads);
-        put(m, C_SQ_WAIT_ANY, se, part(quads, m->p[P_WAITDEP]));
-        put(m, C_SQ_WAIT_INST_ANY, se, part(quads, m->p[P_WAITISS]));
+        put(m, C_SQ_WAIT_ANY, se, gt_sim_part(quads, m->p[P_WAITDEP]));
+        put(m, C_SQ_WAIT_INST_ANY, se, gt_sim_part(quads, m->p[P_WAITISS]));
         put(m, C_SQ_WAVES, se, quads / 5000);   /* waves live ~20k cycles */
         sum += busy;
     }
@@ -203,14 +182,14 @@ static void wgps(struct sim_amd *m, uint64_t active, uint64_t sq_busy)
 
     for (w = 0; w < n; w++) {
         double s = share(m, w, n);
-        uint64_t a = (uint64_t)((double)all * s), internal = part(a, 0.02);
+        uint64_t a = (uint64_t)((double)all * s), internal = gt_sim_part(a, 0.02);
         uint64_t dl = (uint64_t)(m->p[P_SDRATE] * (double)active * s * n);
         uint64_t il = (uint64_t)(m->p[P_SIRATE] * (double)active * s * n);
-        uint64_t dm = dl - part(dl, m->p[P_SDHIT]), im = il - part(il, m->p[P_SIHIT]);
+        uint64_t dm = dl - gt_sim_part(dl, m->p[P_SDHIT]), im = il - gt_sim_part(il, m->p[P_SIHIT]);
         put(m, C_SQ_INSTS_ALL, w, a);
         put(m, C_SQ_INSTS_INTERNAL, w, internal);
-        put(m, C_SQ_INSTS_VALU, w, part(a - internal, m->p[P_VALU]));
-        put(m, C_SQC_LDS_BANK_CONFLICT, w, part(active, m->p[P_LDS]));
+        put(m, C_SQ_INSTS_VALU, w, gt_sim_part(a - internal, m->p[P_VALU]));
+        put(m, C_SQC_LDS_BANK_CONFLICT, w, gt_sim_part(active, m->p[P_LDS]));
         put(m, C_SQC_DCACHE_HITS, w, dl - dm);
         put(m, C_SQC_DCACHE_MISSES, w, dm);
         put(m, C_SQC_TC_DATA_READ_REQ, w, dm);
@@ -240,15 +219,15 @@ static void memory(struct sim_amd *m, uint64_t active, uint64_t dt_ns, uint64_t 
 
     for (i = 0; i < ncu; i++) {
         uint64_t req = (uint64_t)((double)total * share(m, i, ncu));
-        uint64_t miss = req - part(req, m->p[P_TCPHIT]);
+        uint64_t miss = req - gt_sim_part(req, m->p[P_TCPHIT]);
         put(m, C_TCP_REQ, i, req);
         put(m, C_TCP_REQ_MISS, i, miss);
         gl1_in += miss;
     }
     for (i = 0; i < nsa; i++) {
         uint64_t req = (uint64_t)((double)gl1_in * share(m, i, nsa));
-        uint64_t miss = req - part(req, m->p[P_GL1HIT]);
-        uint64_t r32 = part(miss, 0.05), r64 = part(miss, 0.10);
+        uint64_t miss = req - gt_sim_part(req, m->p[P_GL1HIT]);
+        uint64_t r32 = gt_sim_part(miss, 0.05), r64 = gt_sim_part(miss, 0.10);
         put(m, C_GL1C_REQ, i, req);
         put(m, C_GL1C_REQ_MISS, i, miss);
         put(m, C_GL1C_GL2_REQ_READ_32B, i, r32);
@@ -259,11 +238,11 @@ static void memory(struct sim_amd *m, uint64_t active, uint64_t dt_ns, uint64_t 
     *rd = *wr = 0;
     for (i = 0; i < nch; i++) {
         uint64_t reads = (uint64_t)((double)gl2_in * share(m, i, nch));
-        uint64_t writes = part(reads, m->p[P_WRITES]), req = reads + writes;
-        uint64_t rmiss = reads - part(reads, m->p[P_GL2HIT]);
-        uint64_t c96 = part(reads, 0.02), r32 = part(reads, 0.05), r64 = part(reads, 0.10);
-        uint64_t e32 = part(rmiss, 0.04), e64 = part(rmiss, 0.10), e96 = part(rmiss, 0.01);
-        uint64_t w64 = part(writes, 0.70);
+        uint64_t writes = gt_sim_part(reads, m->p[P_WRITES]), req = reads + writes;
+        uint64_t rmiss = reads - gt_sim_part(reads, m->p[P_GL2HIT]);
+        uint64_t c96 = gt_sim_part(reads, 0.02), r32 = gt_sim_part(reads, 0.05), r64 = gt_sim_part(reads, 0.10);
+        uint64_t e32 = gt_sim_part(rmiss, 0.04), e64 = gt_sim_part(rmiss, 0.10), e96 = gt_sim_part(rmiss, 0.01);
+        uint64_t w64 = gt_sim_part(writes, 0.70);
         put(m, C_GL2C_MISS, i, rmiss + writes);    /* writes go on to the fabric */
         put(m, C_GL2C_HIT, i, req - rmiss - writes);
         put(m, C_GL2C_READ_32_REQ, i, r32);
@@ -292,7 +271,7 @@ static void activity(struct sim_amd *m, uint64_t dt_ns)
         { C_GRBM_STATUS2_UTCL2_BUSY, 0.05 }, { C_GRBM_STATUS2_RLC_BUSY, 0.01 },
     };
     uint64_t polls = dt_ns / AMD_POLL_NS ? dt_ns / AMD_POLL_NS : 1;
-    uint64_t gui = part(polls, m->p[P_BUSY]);
+    uint64_t gui = gt_sim_part(polls, m->p[P_BUSY]);
     double mem = m->p[P_TCPRATE] / 0.6;    /* memory pressure, 0..1 */
     size_t i;
 
@@ -300,7 +279,7 @@ static void activity(struct sim_amd *m, uint64_t dt_ns)
     put(m, C_GRBM_STATUS_GUI_ACTIVE, 0, gui);
     for (i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++) {
         double f = blocks[i].f == -1 ? 0.3 + 0.7 * mem : blocks[i].f == -2 ? mem : blocks[i].f;
-        put(m, blocks[i].c, 0, part(gui, f));
+        put(m, blocks[i].c, 0, gt_sim_part(gui, f));
     }
 }
 
@@ -329,7 +308,7 @@ static void model_interval(struct sim_amd *m, uint64_t dt_ns)
     scene_params(m);
     mhz = m->dev.max_sclk_mhz * m->p[P_DVFS];
     clocks = (uint64_t)((double)dt_ns * mhz / 1000.0);
-    active = part(clocks, m->p[P_BUSY]);
+    active = gt_sim_part(clocks, m->p[P_BUSY]);
     put(m, C_GRBM_COUNT, 0, clocks);
     put(m, C_GRBM_GUI_ACTIVE, 0, active);
     wgps(m, active, shader_engines(m, active));
@@ -387,12 +366,10 @@ static void describe(struct gt_source *s, const struct sim_amd *m)
 
 static void seed_model(struct sim_amd *m)
 {
-    uint64_t z = m->seed + 0x9E3779B97F4A7C15ull;
+    uint64_t x = m->seed;
     size_t i;
 
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    m->rng = (z ^ (z >> 31)) | 1;
+    m->rng = gt_sim_splitmix64(&x) | 1;
     for (i = 0; i < AMD_MAX_INST; i++) {
         double spread = (double)i * 0.6180339887;
         spread -= floor(spread);

@@ -1,5 +1,6 @@
-/* The arguments every simulated family takes alike, parsed in one place so
- * that their messages and limits read the same for each. */
+/* What every simulated family shares, in one place: seed= and step= (so
+ * their messages and limits read the same for each), the random stream and
+ * the exact arithmetic. */
 #include "sim_args.h"
 #include "gputop/source.h"
 
@@ -20,4 +21,38 @@ int gt_sim_seed_step(const char *args, uint64_t max_step, uint64_t *seed, uint64
         return -1;
     }
     return 0;
+}
+
+uint64_t gt_sim_part(uint64_t whole, double f)
+{
+    double v;
+
+    if (!(f > 0.0))
+        return 0;
+    if (f >= 1.0)
+        return whole;
+    v = (double)whole * f;
+    return v >= (double)whole ? whole : (uint64_t)v;
+}
+
+uint64_t gt_sim_splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+uint64_t gt_sim_xorshift(uint64_t *state)
+{
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    return *state * 0x2545F4914F6CDD1Dull;
+}
+
+double gt_sim_unit(uint64_t *state)
+{
+    return (double)(gt_sim_xorshift(state) >> 11) * 0x1.0p-53;
 }

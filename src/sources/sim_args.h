@@ -1,4 +1,5 @@
-/* The arguments every simulated family takes alike: seed= and step=. */
+/* What every simulated family shares: the seed= and step= arguments, a
+ * seeded random stream, and arithmetic that keeps counter relations exact. */
 #ifndef GPUTOP_SOURCES_SIM_ARGS_H
 #define GPUTOP_SOURCES_SIM_ARGS_H
 
@@ -9,5 +10,14 @@
  * not given) from args; 0, or -1 with d naming the bad value. */
 int gt_sim_seed_step(const char *args, uint64_t max_step, uint64_t *seed, uint64_t *step_ns,
                      struct gt_diag *d);
+
+/* floor(whole * f) for f clamped to 0..1: never more than whole. */
+uint64_t gt_sim_part(uint64_t whole, double f);
+
+/* Random numbers: splitmix64 turns a seed into a state, xorshift64* steps
+ * it; gt_sim_unit gives [0, 1) from one step. */
+uint64_t gt_sim_splitmix64(uint64_t *x);
+uint64_t gt_sim_xorshift(uint64_t *state);
+double gt_sim_unit(uint64_t *state);
 
 #endif

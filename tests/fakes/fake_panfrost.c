@@ -17,13 +17,14 @@
 #define REQ_PERFCNT_ENABLE 0x40086446ul
 #define REQ_PERFCNT_DUMP   0x40086447ul
 
-enum { FD_NONE, FD_NODE, FD_UEVENT, FD_DEAD };
+enum { FD_NONE, FD_NODE, FD_UEVENT, FD_FDINFO, FD_DEAD };
 
 struct fake_panfrost {
     struct gt_sys sys;
     struct fp_config cfg;
     int kind[64];             /* by fd: FD_* */
-    size_t upos[64];          /* read position in the uevent file */
+    size_t upos[64];          /* read position in a text file */
+    char text[64][512];       /* by fd: a text file's contents */
     uint32_t counters[MAX_BLOCKS][64];
     int hang;
     int unplugged;
@@ -45,10 +46,32 @@ static size_t dump_bytes(const struct fake_panfrost *fp)
     return (size_t)(1 + fls64(fp->cfg.shader_present) + 2) * 64 * 4;
 }
 
+/* What panfrost_show_fdinfo prints for an open node (6.6 on): driver,
+ * client id, and per engine the top and current clock (engine time and
+ * cycles only with profiling on, which this fake leaves off). */
+static int fdinfo_text(const struct fake_panfrost *fp, int node, char *buf, size_t len)
+{
+    static const char *const engines[] = { "fragment", "vertex-tiler" };
+    size_t used;
+    int i;
+
+    if (node < 0 || node >= 64 || fp->kind[node] != FD_NODE)
+        return -1;
+    used = (size_t)snprintf(buf, len, "pos:\t0\nflags:\t02100002\nmnt_id:\t24\n"
+                                      "drm-driver:\tpanfrost\ndrm-client-id:\t%d\n", node);
+    for (i = 0; fp->cfg.maxfreq_hz && i < 2 && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used,
+                                 "drm-maxfreq-%s:\t%llu Hz\ndrm-curfreq-%s:\t%llu Hz\n",
+                                 engines[i], (unsigned long long)fp->cfg.maxfreq_hz,
+                                 engines[i], (unsigned long long)fp->cfg.maxfreq_hz / 2);
+    return 0;
+}
+
 static int fake_open(void *ctx, const char *path, int flags)
 {
     struct fake_panfrost *fp = ctx;
-    int fd, kind;
+    char text[512];
+    int fd, kind, node;
 
     (void)flags;
     if (fp->unplugged && (strcmp(path, NODE) == 0 || strcmp(path, UEVENT) == 0)) {
@@ -59,6 +82,9 @@ static int fake_open(void *ctx, const char *path, int flags)
         kind = FD_NODE;
     else if (strcmp(path, UEVENT) == 0)
         kind = FD_UEVENT;
+    else if (sscanf(path, "/proc/self/fdinfo/%d", &node) == 1 &&
+             fdinfo_text(fp, node, text, sizeof(text)) == 0)
+        kind = FD_FDINFO;
     else {
         errno = ENOENT;
         return -1;
@@ -72,6 +98,8 @@ static int fake_open(void *ctx, const char *path, int flags)
     }
     fp->kind[fd] = kind;
     fp->upos[fd] = 0;
+    snprintf(fp->text[fd], sizeof(fp->text[fd]), "%s",
+             kind == FD_UEVENT ? UEVENT_TEXT : kind == FD_FDINFO ? text : "");
     fp->st.open_fds++;
     return fd;
 }
@@ -95,13 +123,14 @@ static int fake_close(void *ctx, int fd)
 static ssize_t fake_read(void *ctx, int fd, void *buf, size_t len)
 {
     struct fake_panfrost *fp = ctx;
-    const char *text = UEVENT_TEXT;
+    const char *text;
     size_t left;
 
-    if (fd < 0 || fd >= 64 || fp->kind[fd] != FD_UEVENT) {
+    if (fd < 0 || fd >= 64 || (fp->kind[fd] != FD_UEVENT && fp->kind[fd] != FD_FDINFO)) {
         errno = EBADF;
         return -1;
     }
+    text = fp->text[fd];
     left = strlen(text) - fp->upos[fd];
     if (len > left)
         len = left;

@@ -2,7 +2,8 @@
  * (/dev/dri/renderD129, platform bus /gpu@ff9a0000) with GET_PARAM and
  * the perfcnt ioctls as the mainline kernel answers them (request numbers
  * and struct fields decoded by raw byte offset, errno as the kernel
- * returns it), and the sysfs uevent file discovery reads.
+ * returns it), the sysfs uevent file discovery reads, and the node's own
+ * /proc/self/fdinfo/FD.
  *
  * The GPU is a 4-core Mali-T830 (GPU_ID 0x08301000: r1p0), SHADER_PRESENT
  * 0xF unless told otherwise, one L2 slice (MEM_FEATURES 0x1), a 128-bit
@@ -17,6 +18,9 @@ struct fp_config {
     int unstable_ioctls;      /* 0: both perfcnt ioctls fail with ENOSYS */
     uint64_t shader_present;  /* 0: 0xF */
     uint64_t prod_id;         /* 0: 0x0830 */
+    uint64_t maxfreq_hz;      /* the node's fdinfo prints drm-maxfreq-* (kernel
+                                 6.6 on) with this top clock; 0: a kernel that
+                                 prints none */
 };
 
 struct fake_panfrost;

@@ -3,6 +3,7 @@
  * sample, and the dump, laid out as kbase's legacy one, is mapped onto the
  * same catalogue as the kbase source, so the dashboards are the same. */
 #include "gputop/drm.h"
+#include "gputop/fdinfo.h"
 #include "gputop/kbase.h"
 #include "gputop/panfrost_uapi.h"
 #include "gputop/source.h"
@@ -205,13 +206,34 @@ static int parse_args(struct panfrost_src *p, const char *args, struct gt_diag *
     return 0;
 }
 
+/* The GPU's top clock, which panfrost prints in every client's fdinfo
+ * from kernel 6.6 (drm-maxfreq-*, its devfreq's fastest rate): our own
+ * node's tells it without a sysfs walk. 0 when the kernel prints none. */
+static double max_clock_hz(const struct panfrost_src *p)
+{
+    struct gt_fdinfo_client c;
+    char path[64], text[2048];
+    uint64_t hz = 0;
+    int i;
+
+    snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", p->fd);
+    if (gt_sys_read_file(p->sys, path, text, sizeof(text)) < 0 || gt_fdinfo_parse(text, &c) < 0)
+        return 0;
+    for (i = 0; i < c.nengines; i++)
+        if (c.engine[i].maxfreq_hz > hz)
+            hz = c.engine[i].maxfreq_hz;
+    return (double)hz;
+}
+
 static int build_catalog(struct gt_source *s, struct panfrost_src *p, struct gt_diag *d)
 {
     const struct gt_kbase_gpu *g = &p->gpu;
     struct gt_device_desc desc = { g->table, g->shader_cores, g->l2_slices, g->bus_width_bits,
                                    0 };
+    double hz = max_clock_hz(p);
 
     if (gt_catalog_add_device(&s->catalog, &desc) < 0 ||
+        (hz > 0 && gt_catalog_add_constant(&s->catalog, GT_MALI_MAX_CLOCK_HZ, hz) < 0) ||
         gt_kbase_map_build(&p->map, &s->catalog) < 0 ||
         gt_kbase_frame_init(&p->frame, g) < 0 || !(p->dump = calloc(1, p->dump_size))) {
         gt_diag_set(d, "%s: cannot build the %s counter catalogue", p->path, g->table);

@@ -1,0 +1,716 @@
+/* The simulated Mali GPU's workload model: scene parameters, the steps
+ * every family shares (queues, geometry, shader cores, memory) and one
+ * model per family, writing counters that keep the guides' relations. */
+#include "sim_args.h"
+#include "sim_model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SIM_FRAME_HZ   60.0
+
+/*                 idle   ui     game   compute rt    memory-bound */
+#define ROW(a, b, c, d, e, f) { a, b, c, d, e, f }
+static const double scene_table[NPARAMS][NSCENES] = {
+    [P_BUSY]      = ROW(0.04, 0.35, 0.97, 0.96, 0.97, 0.98),
+    [P_DVFS]      = ROW(0.35, 0.55, 1.00, 1.00, 1.00, 0.90),
+    [P_FRAG]      = ROW(0.85, 0.92, 0.93, 0.12, 0.55, 0.65),
+    [P_VERT]      = ROW(0.25, 0.20, 0.60, 0.04, 0.30, 0.35),
+    [P_COMP]      = ROW(0.02, 0.03, 0.15, 0.96, 0.85, 0.60),
+    [P_BLOCKED]   = ROW(0.01, 0.02, 0.04, 0.05, 0.04, 0.15),
+    [P_CORE]      = ROW(0.80, 0.88, 0.96, 0.95, 0.96, 0.97),
+    [P_EXEC]      = ROW(0.45, 0.55, 0.85, 0.92, 0.90, 0.75),
+    [P_ARITH]     = ROW(0.25, 0.30, 0.55, 0.88, 0.40, 0.20),
+    [P_TEX]       = ROW(0.15, 0.30, 0.80, 0.08, 0.30, 0.35),
+    [P_LS]        = ROW(0.05, 0.08, 0.25, 0.45, 0.35, 0.88),
+    [P_VARY]      = ROW(0.15, 0.30, 0.45, 0.01, 0.15, 0.25),
+    [P_RT]        = ROW(0.00, 0.00, 0.02, 0.00, 0.85, 0.00),
+    [P_EZS_KILL]  = ROW(0.05, 0.05, 0.30, 0.10, 0.20, 0.15),
+    [P_LZS]       = ROW(0.02, 0.03, 0.06, 0.02, 0.05, 0.05),
+    [P_COARSE]    = ROW(1.00, 1.00, 0.80, 1.00, 0.90, 1.00),
+    [P_TE]        = ROW(0.50, 0.60, 0.05, 0.30, 0.05, 0.05),
+    [P_OFFSCREEN] = ROW(0.10, 0.02, 0.20, 0.10, 0.15, 0.15),
+    [P_SMALL]     = ROW(0.02, 0.01, 0.10, 0.02, 0.05, 0.05),
+    [P_L2HIT]     = ROW(0.90, 0.85, 0.85, 0.80, 0.75, 0.20),
+    [P_LAT]       = ROW(0.05, 0.10, 0.35, 0.30, 0.45, 0.95),
+    [P_STALL]     = ROW(0.00, 0.005, 0.04, 0.03, 0.06, 0.35),
+    [P_COHERENT]  = ROW(0.50, 0.50, 0.50, 0.50, 0.35, 0.50),
+    [P_QUADS]     = ROW(0.05, 0.06, 0.02, 0.05, 0.03, 0.04),
+    [P_NF_TPC]    = ROW(0.25, 0.25, 0.20, 0.15, 0.10, 0.08),
+    [P_OVERDRAW]  = ROW(1.10, 1.60, 2.20, 1.00, 1.30, 1.40),
+    [P_PRIMS]     = ROW(0.01, 0.02, 0.20, 0.01, 0.08, 0.10),
+    [P_VPP]       = ROW(1.60, 2.00, 1.30, 1.50, 1.30, 1.40),
+    [P_BYTES]     = ROW(4.0,  6.0,  6.0,  16.0, 12.0, 32.0),
+};
+
+/* ---- arithmetic that keeps the invariants exact ---- */
+
+/* floor(x * f), saturating instead of overflowing. */
+static uint64_t scale(uint64_t x, double f)
+{
+    double v = (double)x * f;
+
+    if (!(v > 0.0))
+        return 0;
+    return v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
+static double clamp01(double x)
+{
+    return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
+}
+
+/* Splits total into n parts in proportion to w; the parts sum to total. */
+static void split(uint64_t total, const double *w, size_t n, uint64_t *out)
+{
+    double rest = 0.0;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        rest += w[i];
+    for (i = 0; i + 1 < n; i++) {
+        out[i] = rest > 0.0 ? gt_sim_part(total, w[i] / rest) : 0;
+        total -= out[i];
+        rest -= w[i];
+    }
+    out[n - 1] = total;
+}
+
+/* ---- random numbers ---- */
+
+/* 1 +- amp, uniformly. */
+static double jitter(struct sim *m, double amp)
+{
+    return 1.0 + amp * (2.0 * gt_sim_unit(&m->rng) - 1.0);
+}
+
+static void put(struct sim *m, enum value v, uint32_t inst, uint64_t x)
+{
+    m->v[v][inst] = x;
+}
+
+/* ---- scene parameters ---- */
+
+/* The FPK buffer is non-empty in 85 % of fragment-active cycles unless a
+ * scene starves the front-end. */
+static double fpk_share(const struct sim *m)
+{
+    const struct sim_variant *v = sim_variant(m->scene);
+    return v && v->fpk > 0 ? v->fpk : 0.85;
+}
+
+/* A scene's name, base or variant. */
+const char *sim_scene_name(int scene)
+{
+    const struct sim_variant *v = sim_variant(scene);
+    return v ? v->name : scene_names[scene];
+}
+
+int sim_scene_column(const struct sim *m, int scene)
+{
+    /* A GPU without a ray tracing unit runs the ray tracing slot as a game. */
+    const struct sim_variant *v = sim_variant(scene);
+
+    if (v)
+        scene = v->base;
+    return scene == SCENE_RT && !m->fam->has_rt ? SCENE_GAME : scene;
+}
+
+/* The scene running after own_ns of the source's time. */
+int sim_scene_at(const struct sim *m, uint64_t own_ns)
+{
+    return m->scene == SCENE_CYCLE ? (int)(own_ns / SIM_SCENE_NS % NSCENES) : m->scene;
+}
+
+/* A variant's parameter in place of its base scene's. */
+static double variant_param(const struct sim *m, int param, double base)
+{
+    const struct sim_variant *v = sim_variant(m->scene);
+    int i;
+
+    for (i = 0; v && i < v->nset; i++)
+        if (v->param[i] == param)
+            return v->value[i];
+    return base;
+}
+
+/* The current scene's parameters, faded from the previous scene during the
+ * first second of each scene=cycle period, with a few percent of noise. */
+static void scene_params(struct sim *m, double *p)
+{
+    int cur = m->scene, prev = m->scene, i;
+    double w = 1.0;
+
+    if (m->scene == SCENE_CYCLE) {
+        uint64_t slot = m->own_ns / SIM_SCENE_NS, into = m->own_ns % SIM_SCENE_NS;
+        cur = sim_scene_at(m, m->own_ns);
+        prev = (cur + NSCENES - 1) % NSCENES;
+        if (slot > 0 && into < SIM_FADE_NS)
+            w = (double)into / (double)SIM_FADE_NS;
+    }
+    cur = sim_scene_column(m, cur);
+    prev = sim_scene_column(m, prev);
+    for (i = 0; i < NPARAMS; i++) {
+        p[i] = w * scene_table[i][cur] + (1.0 - w) * scene_table[i][prev];
+        p[i] = variant_param(m, i, p[i]);
+        p[i] *= jitter(m, 0.04);
+        if (i < P_NFRACTIONS)
+            p[i] = clamp01(p[i]);
+    }
+    /* Headroom under GPU active, so per-core speed differences still show. */
+    if (p[P_CORE] > 0.97)
+        p[P_CORE] = 0.97;
+}
+
+/* ---- model steps shared by the families ---- */
+
+/* Queue activity; vertex and compute share the non-fragment path of a core. */
+static void queues(struct sim *m, struct work *w)
+{
+    const double *p = w->p;
+    double nonfrag = p[P_VERT] > p[P_COMP] ? p[P_VERT] : p[P_COMP];
+    double any = 1.0 - (1.0 - p[P_FRAG]) * (1.0 - nonfrag);
+
+    w->frag_q = gt_sim_part(w->gpu, p[P_FRAG]);
+    w->vert_q = gt_sim_part(w->gpu, p[P_VERT]);
+    w->comp_q = gt_sim_part(w->gpu, p[P_COMP]);
+    w->frag_sc = any > 1e-9 ? p[P_FRAG] / any : 0.0;
+    w->nf_sc = any > 1e-9 ? 0.95 * nonfrag / any : 0.0;
+    w->other_rd = scale(w->vert_q, 0.05);
+    w->other_wr = scale(w->vert_q, 0.03);
+    put(m, V_GPU_ACTIVE, 0, w->gpu);
+    put(m, V_IRQ_ACTIVE, 0, gt_sim_part(w->gpu, 0.004 * jitter(m, 0.3)));
+}
+
+static uint64_t jobs(const struct work *w, double per_frame)
+{
+    return (uint64_t)((double)w->dt_ns * 1e-9 * SIM_FRAME_HZ * per_frame + 0.5);
+}
+
+/* Job manager front-end (Midgard): fragment queue JS0, non-fragment JS1. */
+static void frontend_jm(struct sim *m, struct work *w)
+{
+    const double *p = w->p;
+    double nonfrag = p[P_VERT] > p[P_COMP] ? p[P_VERT] : p[P_COMP];
+    uint64_t js1 = gt_sim_part(w->gpu, nonfrag);
+
+    queues(m, w);
+    put(m, V_FRAG_QUEUE, 0, w->frag_q);
+    put(m, V_NONFRAG_QUEUE, 0, js1);
+    put(m, V_TILER_ACTIVE, 0, gt_sim_part(js1, nonfrag > 0 ? 0.9 * p[P_VERT] / nonfrag : 0));
+    put(m, V_FRAG_JOBS, 0, jobs(w, 3.0 * p[P_FRAG]));
+    put(m, V_NONFRAG_JOBS, 0, jobs(w, 3.0 * nonfrag));
+}
+
+/* Command stream front-end (G7xx): three iterators with endpoint stalls. */
+static void frontend_csf(struct sim *m, struct work *w)
+{
+    const double *p = w->p;
+    double any = 1.0 - (1.0 - p[P_FRAG]) * (1.0 - p[P_VERT]) * (1.0 - p[P_COMP]);
+    uint64_t fj, vj, cj;
+
+    queues(m, w);
+    put(m, V_MCU_ACTIVE, 0, gt_sim_part(w->gpu, 0.03 + 0.1 * p[P_BLOCKED]));
+    put(m, V_ITER_ACTIVE, 0, gt_sim_part(w->gpu, any));
+    put(m, V_FRAG_QUEUE, 0, w->frag_q);
+    put(m, V_VERT_QUEUE, 0, w->vert_q);
+    put(m, V_COMP_QUEUE, 0, w->comp_q);
+    put(m, V_FRAG_BLOCKED, 0, gt_sim_part(w->frag_q, p[P_BLOCKED] * jitter(m, 0.2)));
+    put(m, V_VERT_BLOCKED, 0, gt_sim_part(w->vert_q, p[P_BLOCKED] * jitter(m, 0.2)));
+    put(m, V_COMP_BLOCKED, 0, gt_sim_part(w->comp_q, p[P_BLOCKED] * jitter(m, 0.2)));
+    put(m, V_TILER_ACTIVE, 0, gt_sim_part(w->vert_q, 0.9));
+    fj = jobs(w, 3.0 * p[P_FRAG]);
+    vj = jobs(w, 3.0 * p[P_VERT]);
+    cj = jobs(w, 8.0 * p[P_COMP]);
+    put(m, V_FRAG_JOBS, 0, fj);
+    put(m, V_VERT_JOBS, 0, vj);
+    put(m, V_COMP_JOBS, 0, cj);
+    put(m, V_IRQ_COUNT, 0, fj + vj + cj);
+}
+
+/* Primitives through the culling stages in the order the guides draw them
+ * (frustum, scissor, facing, sample): every primitive lands in exactly one
+ * culling counter or in the visible counter. */
+static void geometry(struct sim *m, struct work *w)
+{
+    const double *p = w->p;
+    uint64_t rest, frustum, scissor, facing, sample;
+
+    w->prims = scale(w->vert_q, p[P_PRIMS] * m->fam->geom);
+    frustum = gt_sim_part(w->prims, p[P_OFFSCREEN]);
+    rest = w->prims - frustum;
+    scissor = m->fam->scissor ? gt_sim_part(rest, 0.02) : 0;
+    rest -= scissor;
+    facing = gt_sim_part(rest, 0.47 * jitter(m, 0.03));
+    rest -= facing;
+    sample = gt_sim_part(rest, p[P_SMALL]);
+    w->visible = rest - sample;
+    put(m, V_TRIANGLES, 0, w->prims);
+    put(m, V_FRONT_FACING, 0, w->visible);
+    put(m, V_PRIM_VISIBLE, 0, w->visible);
+    put(m, V_PRIM_FRUSTUM, 0, frustum);
+    put(m, V_PRIM_SCISSOR, 0, scissor);
+    put(m, V_PRIM_FACE, 0, facing);
+    put(m, V_PRIM_SAMPLE, 0, sample);
+    /* Midgard counts XY-plane and facing culls together, Z-plane apart. */
+    put(m, V_PRIM_CULLED, 0, gt_sim_part(frustum, 0.8) + scissor + facing + sample);
+    put(m, V_PRIM_CLIPPED, 0, frustum - gt_sim_part(frustum, 0.8));
+}
+
+/* IDVS: positions are shaded in groups of 4 indices for every input
+ * primitive's vertices, varyings only for visible ones. deferred is the share
+ * of varying shading moved out of the binning phase (G720). */
+static void idvs(struct sim *m, const struct work *w, double deferred)
+{
+    uint64_t pos = scale(w->prims, w->p[P_VPP] / 4.0) + (w->prims ? 1 : 0);
+    uint64_t var = scale(w->visible, 1.2 * (1.0 - deferred) / 4.0);
+
+    put(m, V_POS_REQ, 0, pos);
+    put(m, V_VAR_REQ, 0, min_u64(var, pos));
+    put(m, V_VERT_TASKS, 0, pos / 64);
+    put(m, V_TILER_READS, 0, w->other_rd);
+}
+
+/* A core's active cycles and fragment flow: rasterized quads, early ZS,
+ * forward pixel kill, then warps of 16 threads (4 quads). */
+static void core_cycles(struct sim *m, const struct work *w, uint32_t c, struct core *k)
+{
+    const double *p = w->p;
+    const struct family *f = m->fam;
+
+    k->any = gt_sim_part(w->gpu, p[P_CORE] * m->core_skew[c] * jitter(m, 0.01));
+    k->frag = gt_sim_part(k->any, w->frag_sc);
+    k->nf = gt_sim_part(k->any, w->nf_sc);
+    k->exec = gt_sim_part(k->any, p[P_EXEC] * jitter(m, 0.02));
+    k->quads = scale(k->frag, p[P_QUADS] * f->perf * jitter(m, 0.03));
+    k->ezs_test = gt_sim_part(k->quads, 0.93 * jitter(m, 0.02));
+    k->ezs_kill = gt_sim_part(k->ezs_test, p[P_EZS_KILL]);
+    k->reach = k->quads - k->ezs_kill;
+    k->shaded = gt_sim_part(k->reach, 0.94 * jitter(m, 0.02));
+    k->warps = k->shaded / 4;
+    /* Midgard counts every thread of a shaded quad; warps run partly full. */
+    k->threads = f->warps ? gt_sim_part(k->warps * 16, 0.9 * jitter(m, 0.03)) : 4 * k->shaded;
+    k->nf_threads = scale(k->nf, p[P_NF_TPC] * f->perf);
+    k->pixels = scale(k->threads, 1.0 / p[P_OVERDRAW]);
+    k->tiles = (k->pixels + f->tile_px - 1) / f->tile_px;
+}
+
+/* Functional unit issue cycles, each a share of execution core cycles. */
+static void core_units(struct sim *m, const struct work *w, struct core *k)
+{
+    static const double ls_mix[5] = { 0.45, 0.15, 0.25, 0.10, 0.05 };
+    const double *p = w->p;
+
+    k->arith = gt_sim_part(k->exec, p[P_ARITH] * jitter(m, 0.03));
+    k->tex = gt_sim_part(k->exec, p[P_TEX] * jitter(m, 0.03));
+    k->ls = gt_sim_part(k->exec, p[P_LS] * jitter(m, 0.03));
+    k->vary = gt_sim_part(k->exec, p[P_VARY] * jitter(m, 0.03));
+    k->rt_box = gt_sim_part(k->exec, p[P_RT] * jitter(m, 0.03));
+    k->rt_tri = gt_sim_part(k->exec, 0.45 * p[P_RT]);
+    split(k->ls, ls_mix, 5, k->ls_part);
+}
+
+/* Bytes a core moves: 16-byte beats to and from the L2, and the share of
+ * reads that miss in the L2 and go to external memory. */
+static void core_traffic(const struct work *w, struct core *k)
+{
+    const double *p = w->p;
+    double miss = 1.0 - p[P_L2HIT];
+    uint64_t writes = k->ls_part[2] + k->ls_part[3];
+
+    k->rd_tex = scale(k->tex, 0.6 * p[P_BYTES] / 16.0);
+    k->rd_ls = scale(k->ls_part[0] + k->ls_part[1], p[P_BYTES] / 16.0);
+    k->rd_ftc = scale(k->frag, 0.01);
+    k->rd_tex_ext = gt_sim_part(k->rd_tex, miss);
+    k->rd_ls_ext = gt_sim_part(k->rd_ls, miss);
+    k->rd_ftc_ext = gt_sim_part(k->rd_ftc, miss);
+    k->wr_wb = scale(writes, 0.25 * p[P_BYTES] / 16.0);
+    k->wr_other = scale(writes, 0.1 * p[P_BYTES] / 16.0);
+    k->wr_tib = scale(k->pixels, 4.0 * 0.5 * (1.0 - p[P_TE]) / 16.0);
+}
+
+static void cores(struct sim *m, const struct work *w, struct core *k)
+{
+    uint32_t c;
+
+    for (c = 0; c < m->fam->cores; c++) {
+        core_cycles(m, w, c, &k[c]);
+        core_units(m, w, &k[c]);
+        core_traffic(w, &k[c]);
+    }
+}
+
+/* One L2 slice: read latency histogram and stalls follow its bus load. */
+static void slice(struct sim *m, const struct work *w, uint32_t s, uint64_t rd, uint64_t wr)
+{
+    static const double fast[6] = { 0.80, 0.13, 0.04, 0.02, 0.007, 0.003 };
+    static const double slow[6] = { 0.05, 0.15, 0.20, 0.20, 0.15, 0.25 };
+    const double *p = w->p;
+    double ru = w->gpu ? (double)rd / (double)w->gpu : 0.0;
+    double wu = w->gpu ? (double)wr / (double)w->gpu : 0.0;
+    double lat = clamp01(0.75 * p[P_LAT] + 0.25 * ru), wt[6];
+    uint64_t bucket[6], lookups;
+    int i;
+
+    for (i = 0; i < 6; i++)
+        wt[i] = (1.0 - lat) * fast[i] + lat * slow[i];
+    /* The sixth share is the guide's derived 384+ bucket: not a counter. */
+    split(rd, wt, 6, bucket);
+    for (i = 0; i < 5; i++)
+        put(m, (enum value)(V_LAT0 + i), s, bucket[i]);
+    put(m, V_EXT_RD_BEATS, s, rd);
+    put(m, V_EXT_WR_BEATS, s, wr);
+    put(m, V_EXT_RD, s, rd / 4);
+    put(m, V_EXT_WR, s, wr / 4);
+    put(m, V_RD_STALL, s, gt_sim_part(w->gpu, p[P_STALL] * (0.4 + 0.8 * ru) * m->slice_skew[s]));
+    put(m, V_WR_STALL, s, gt_sim_part(w->gpu, 0.5 * p[P_STALL] * (0.4 + 0.8 * wu) * m->slice_skew[s]));
+    lookups = scale(rd / 4, 1.0 / (1.0 - 0.9 * p[P_L2HIT]));
+    put(m, V_L2_RD_LOOKUP, s, lookups);
+    put(m, V_L2_RD_HIT, s, lookups - min_u64(lookups, rd / 4));
+    put(m, V_L2_WR_LOOKUP, s, scale(wr / 4, 1.2));
+    put(m, V_L2_WR_HIT, s, gt_sim_part(scale(wr / 4, 1.2), 0.8));
+    put(m, V_L2_ANY_LOOKUP, s, lookups + scale(wr / 4, 1.2));
+}
+
+/* External traffic is what the cores miss plus the tiler's. The bus moves
+ * at most about one beat per cycle per slice, so demand beyond that is cut
+ * back at the cores (fewer misses served in the interval). */
+static void memory(struct sim *m, const struct work *w, struct core *k)
+{
+    const struct family *f = m->fam;
+    uint64_t demand = w->other_rd, cap = 0, wr = w->other_wr, rb[SIM_MAX_INST], wb[SIM_MAX_INST];
+    double weight[SIM_MAX_INST], cut = 1.0;
+    uint32_t c, s;
+
+    for (s = 0; s < f->slices; s++) {
+        weight[s] = m->slice_skew[s] * jitter(m, 0.004);
+        cap += gt_sim_part(w->gpu, 0.92 * m->slice_skew[s]);
+    }
+    for (c = 0; c < f->cores; c++)
+        demand += k[c].rd_ftc_ext + k[c].rd_ls_ext + k[c].rd_tex_ext;
+    if (demand > cap)
+        cut = (double)cap / (double)demand;
+    demand = gt_sim_part(w->other_rd, cut);
+    for (c = 0; c < f->cores; c++) {
+        k[c].rd_ftc_ext = gt_sim_part(k[c].rd_ftc_ext, cut);
+        k[c].rd_ls_ext = gt_sim_part(k[c].rd_ls_ext, cut);
+        k[c].rd_tex_ext = gt_sim_part(k[c].rd_tex_ext, cut);
+        demand += k[c].rd_ftc_ext + k[c].rd_ls_ext + k[c].rd_tex_ext;
+        wr += gt_sim_part(k[c].wr_wb + k[c].wr_other + k[c].wr_tib, 0.8);
+    }
+    split(demand, weight, f->slices, rb);
+    split(wr, weight, f->slices, wb);
+    for (s = 0; s < f->slices; s++)
+        slice(m, w, s, min_u64(rb[s], w->gpu), min_u64(wb[s], gt_sim_part(w->gpu, 0.92)));
+}
+
+/* Fragment tasks cover task_px pixels each (T8xx 16x16, G715 32x32,
+ * G720 64x64), which is how the guides count pixels. */
+static void fragment_tasks(struct sim *m, const struct core *k)
+{
+    uint64_t pixels = 0;
+    uint32_t c;
+
+    for (c = 0; c < m->fam->cores; c++)
+        pixels += k[c].pixels;
+    put(m, V_FRAG_TASKS, 0, (pixels + m->fam->task_px - 1) / m->fam->task_px);
+}
+
+/* A CSF core's fragment path and warps (G715 and G720 alike). */
+static void put_core_frag_csf(struct sim *m, const struct work *w, uint32_t c,
+                              const struct core *k)
+{
+    const double *p = w->p;
+    uint64_t nf_warps = k->nf_threads / 16, warps = k->warps + nf_warps;
+    uint64_t lzs = gt_sim_part(4 * k->warps, p[P_LZS]);
+
+    put(m, V_CORE_ACTIVE, c, k->any);
+    put(m, V_FRAG_ACTIVE, c, k->frag);
+    put(m, V_NONFRAG_ACTIVE, c, k->nf);
+    put(m, V_EXEC_ACTIVE, c, k->exec);
+    put(m, V_FPK_ACTIVE, c, gt_sim_part(k->frag, fpk_share(m) * jitter(m, 0.05)));
+    put(m, V_FRAG_PRIMS, c, scale(w->visible, 1.5 / m->fam->cores));
+    put(m, V_QUADS, c, k->quads);
+    put(m, V_PARTIAL_QUADS, c, gt_sim_part(k->quads, 0.08 + 2.0 * p[P_SMALL]));
+    put(m, V_COARSE_QUADS, c, gt_sim_part(k->quads, p[P_COARSE]));
+    put(m, V_EZS_TEST, c, k->ezs_test);
+    put(m, V_EZS_UPDATE, c, gt_sim_part(k->ezs_test, 0.5 * jitter(m, 0.05)));
+    put(m, V_EZS_KILL, c, k->ezs_kill);
+    /* FPK kills what passed early ZS but never reached a warp. */
+    put(m, V_FPK_KILLER, c, gt_sim_part(k->reach - 4 * k->warps, 0.8));
+    put(m, V_LZS_TEST, c, lzs);
+    put(m, V_LZS_KILL, c, gt_sim_part(lzs, 0.3));
+    put(m, V_FRAG_WARPS, c, k->warps);
+    put(m, V_FRAG_THREADS, c, k->threads);
+    put(m, V_NONFRAG_WARPS, c, nf_warps);
+    put(m, V_CORE_NF_TASKS, c, nf_warps / 16);
+    put(m, V_REG64_WARPS, c, gt_sim_part(warps, 0.1 + 0.3 * p[P_COMP]));
+    put(m, V_FULL_WARPS, c, gt_sim_part(warps, 0.8));
+    put(m, V_TILES, c, k->tiles);
+    /* The guides divide unchanged tiles by 4 x tiles: 4 blocks per tile. */
+    put(m, V_TILES_UNCHANGED, c, gt_sim_part(4 * k->tiles, p[P_TE]));
+}
+
+/* A CSF core's execution units (G715 and G720 alike). */
+static void put_core_exec_csf(struct sim *m, const struct work *w, uint32_t c,
+                              const struct core *k)
+{
+    const double *p = w->p;
+    uint64_t fma, cvt, sfu;
+
+    /* Mix chosen so the guides' arithmetic estimate equals k->arith on
+     * G715 and 7/8 of it on G720: FMA issues two per cycle. */
+    fma = scale(k->arith, 1.5);
+    cvt = gt_sim_part(k->arith, 0.17);
+    sfu = gt_sim_part(k->arith, 0.08);
+    put(m, V_FMA, c, fma);
+    put(m, V_CVT, c, cvt);
+    put(m, V_SFU, c, sfu);
+    put(m, V_NARROW, c, gt_sim_part(fma + cvt + sfu, 0.3));
+    put(m, V_DIVERGED, c, gt_sim_part(fma + cvt + sfu, 0.03 + 0.05 * p[P_COMP]));
+    put(m, V_BLEND_CALLS, c, gt_sim_part(k->warps / 4, 0.03));
+    put(m, V_VARY_SLOT16, c, 4 * gt_sim_part(k->vary, 0.6));
+    put(m, V_VARY_SLOT32, c, 4 * (k->vary - gt_sim_part(k->vary, 0.6)));
+    put(m, V_VARY_INSTR, c, k->vary / 2);
+    put(m, V_ATTR_INSTR, c, scale(k->nf, 0.05));
+    put(m, V_TEX_FILT, c, k->tex);
+    put(m, V_TEX_MSG, c, scale(k->tex, 0.9));
+    put(m, V_TEX_IN_BUS, c, gt_sim_part(k->exec, 0.7 * p[P_TEX]));
+    put(m, V_LS_READ_FULL, c, k->ls_part[0]);
+    put(m, V_LS_READ_SHORT, c, k->ls_part[1]);
+    put(m, V_LS_WRITE_FULL, c, k->ls_part[2]);
+    put(m, V_LS_WRITE_SHORT, c, k->ls_part[3]);
+    put(m, V_LS_ATOMIC, c, k->ls_part[4]);
+}
+
+static void put_core_beats(struct sim *m, uint32_t c, const struct core *k)
+{
+    put(m, V_RD_FTC, c, k->rd_ftc);
+    put(m, V_RD_FTC_EXT, c, k->rd_ftc_ext);
+    put(m, V_RD_LSC, c, k->rd_ls);
+    put(m, V_RD_LSC_EXT, c, k->rd_ls_ext);
+    put(m, V_RD_TEX, c, k->rd_tex);
+    put(m, V_RD_TEX_EXT, c, k->rd_tex_ext);
+    put(m, V_RD_OTHER, c, scale(k->nf, 0.005));
+    put(m, V_WR_LSC_WB, c, k->wr_wb);
+    put(m, V_WR_LSC_OTHER, c, k->wr_other);
+    put(m, V_WR_TIB, c, k->wr_tib);
+}
+
+/* Ray tracing: box and triangle tests of a warp against a node; the
+ * coherency histograms split exactly those totals by active rays. */
+static void put_core_rt(struct sim *m, const struct work *w, uint32_t c, const struct core *k)
+{
+    double coh = w->p[P_COHERENT];
+    double box_w[4] = { 0.25 * (1 - coh), 0.35 * (1 - coh), 0.40 * (1 - coh), coh };
+    double tri_w[4] = { 0.35 * (1 - coh), 0.35 * (1 - coh), 0.30 * (1 - coh), 0.7 * coh };
+    uint64_t box = scale(k->rt_box, 0.7), tri = scale(k->rt_tri, 0.6), rays, opaque;
+    uint64_t bins[4];
+    int i;
+
+    put(m, V_RT_BOX_ISSUED, c, k->rt_box);
+    put(m, V_RT_TRI_ISSUED, c, k->rt_tri);
+    put(m, V_RT_BOX, c, box);
+    put(m, V_RT_TRI, c, tri);
+    split(box, box_w, 4, bins);
+    for (i = 0; i < 4; i++)
+        put(m, (enum value)(V_RT_BOX_BIN0 + i), c, bins[i]);
+    split(tri, tri_w, 4, bins);
+    for (i = 0; i < 4; i++)
+        put(m, (enum value)(V_RT_TRI_BIN0 + i), c, bins[i]);
+    rays = scale(box, 0.35);
+    opaque = gt_sim_part(rays, 0.45);
+    put(m, V_RT_RAYS, c, rays);
+    put(m, V_RT_OPAQUE, c, opaque);
+    put(m, V_RT_NON_OPAQUE, c, gt_sim_part(rays, 0.12));
+    put(m, V_RT_MISS, c, gt_sim_part(rays, 0.3));
+    put(m, V_RT_FIRST_HIT, c, gt_sim_part(opaque, 0.5));
+}
+
+static void compute_tasks(struct sim *m, const struct core *k)
+{
+    uint64_t threads = 0;
+    uint32_t c;
+
+    for (c = 0; c < m->fam->cores; c++)
+        threads += k[c].nf_threads;
+    put(m, V_COMP_TASKS, 0, threads / 256);
+    put(m, V_NONFRAG_TASKS, 0, threads / 256);
+}
+
+/* ---- one model per family ---- */
+
+/* A Midgard core: late ZS counts threads, helper threads are counted, one
+ * texture sample per cycle, load/store split into read and write cycles. */
+static void put_core_jm(struct sim *m, const struct work *w, uint32_t c, const struct core *k)
+{
+    const double *p = w->p;
+    uint64_t lzs = gt_sim_part(k->threads, p[P_LZS]);
+    uint64_t read = gt_sim_part(k->ls, 0.6), write = gt_sim_part(k->ls - read, 0.85);
+
+    put(m, V_FRAG_ACTIVE, c, k->frag);
+    put(m, V_NONFRAG_ACTIVE, c, k->nf);
+    put(m, V_EXEC_ACTIVE, c, k->exec);
+    put(m, V_FPK_ACTIVE, c, gt_sim_part(k->frag, fpk_share(m) * jitter(m, 0.05)));
+    put(m, V_FRAG_PRIMS, c, scale(w->visible, 1.5 / m->fam->cores));
+    put(m, V_QUADS, c, k->quads);
+    put(m, V_EZS_TEST, c, k->ezs_test);
+    put(m, V_EZS_KILL, c, k->ezs_kill);
+    put(m, V_FRAG_THREADS, c, k->threads);
+    put(m, V_HELPER_THREADS, c, gt_sim_part(k->threads, 0.04 + 2.0 * p[P_SMALL]));
+    put(m, V_LZS_TEST, c, lzs);
+    put(m, V_LZS_KILL, c, gt_sim_part(lzs, 0.3));
+    put(m, V_TILES, c, k->tiles);
+    put(m, V_TILES_UNCHANGED, c, gt_sim_part(k->tiles, p[P_TE]));
+    put(m, V_NONFRAG_THREADS, c, k->nf_threads);
+    put(m, V_CORE_NF_TASKS, c, k->nf_threads / 256);
+    put(m, V_ARITH_WORDS, c, k->arith);
+    put(m, V_TEX_FILT, c, k->tex);
+    /* Trilinear and 3D samples take 2-4 cycles: CPI above 1. */
+    put(m, V_TEX_REQ, c, scale(k->tex, 1.0 / (1.4 * jitter(m, 0.05))));
+    put(m, V_LS_ISSUES, c, k->ls);
+    put(m, V_LS_WORDS, c, gt_sim_part(k->ls, 0.9));
+    put(m, V_LSC_READ, c, read);
+    put(m, V_LSC_READ_HITS, c, gt_sim_part(read, 0.85));
+    put(m, V_LSC_WRITE, c, write);
+    put(m, V_LSC_WRITE_HITS, c, gt_sim_part(write, 0.9));
+    put(m, V_LSC_ATOMIC, c, k->ls - read - write);
+}
+
+/* Midgard T8xx: job manager queues, no ray tracing. */
+static void model_t8xx(struct sim *m, struct work *w)
+{
+    struct core k[SIM_MAX_INST];
+    uint32_t c;
+
+    frontend_jm(m, w);
+    geometry(m, w);
+    cores(m, w, k);
+    memory(m, w, k);
+    fragment_tasks(m, k);
+    compute_tasks(m, k);
+    for (c = 0; c < m->fam->cores; c++)
+        put_core_jm(m, w, c, &k[c]);
+}
+
+/* Valhall G715: three iterators, 8x bilinear filtering, ray tracing. */
+static void model_g715(struct sim *m, struct work *w)
+{
+    struct core k[SIM_MAX_INST];
+    uint32_t c;
+
+    frontend_csf(m, w);
+    geometry(m, w);
+    idvs(m, w, 0.0);
+    cores(m, w, k);
+    memory(m, w, k);
+    fragment_tasks(m, k);
+    compute_tasks(m, k);
+    for (c = 0; c < m->fam->cores; c++) {
+        uint64_t fxr = gt_sim_part(k[c].tex, 0.55);
+        put_core_frag_csf(m, w, c, &k[c]);
+        put_core_exec_csf(m, w, c, &k[c]);
+        put_core_beats(m, c, &k[c]);
+        put_core_rt(m, w, c, &k[c]);
+        put(m, V_TEX_FXR, c, fxr);
+        put(m, V_TEX_FST, c, gt_sim_part(k[c].tex - fxr, 0.5));
+        put(m, V_TEX_OUT_BUS, c, scale(k[c].tex, 1.2));
+    }
+}
+
+/* 5th generation G720: binning / main phase / compute queues, deferred
+ * varying shading, a texture unit described by nine activity counters. */
+static void model_g720(struct sim *m, struct work *w)
+{
+    /* Shares of texture load each texture pipeline stage carries. */
+    static const struct { enum value v; double share; } stages[] = {
+        { V_TEX_OUT_BUS, 0.60 }, { V_TEX_DIRECT, 0.30 }, { V_TEX_L1_OUT, 0.75 },
+        { V_TEX_L1_LOOKUP, 0.80 }, { V_TEX_CACHE_LOOKUP, 0.85 },
+        { V_TEX_COMPLEX, 0.25 }, { V_TEX_INDEX, 0.65 }, { V_TEX_OUTPUT, 0.70 },
+        { V_TEX_CLK, 1.10 },
+    };
+    struct core k[SIM_MAX_INST];
+    uint32_t c;
+    size_t i;
+
+    frontend_csf(m, w);
+    geometry(m, w);
+    idvs(m, w, 0.4);
+    cores(m, w, k);
+    memory(m, w, k);
+    fragment_tasks(m, k);
+    compute_tasks(m, k);
+    for (c = 0; c < m->fam->cores; c++) {
+        put_core_frag_csf(m, w, c, &k[c]);
+        put_core_exec_csf(m, w, c, &k[c]);
+        put_core_beats(m, c, &k[c]);
+        put_core_rt(m, w, c, &k[c]);
+        for (i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
+            put(m, stages[i].v, c, gt_sim_part(k[c].exec, stages[i].share * w->p[P_TEX]));
+        put(m, V_TEX_MSG_1Q, c, gt_sim_part(scale(k[c].tex, 0.9), 0.15));
+    }
+}
+
+static const struct family families[] = {
+    { "mali-t8xx", "T830", "Mali-T830 MP4", 0x0830, 4, 1, 128, 650.0, 0.7, 0.3,
+      256, 256, 0, 0, 0, model_t8xx, 0xF },
+    { "mali-g715", "G715", "Mali-G715 MC7", 0xB002, 7, 2, 128, 850.0, 1.0, 1.0,
+      1024, 256, 1, 0, 1, model_g715, 0x177 },
+    { "mali-g720", "G720", "Immortalis-G720 MC12", 0xC000, 12, 4, 128, 1000.0, 1.3, 1.3,
+      4096, 1024, 1, 1, 1, model_g720, 0xFFF },
+};
+#define NFAMILIES (sizeof(families) / sizeof(families[0]))
+
+const struct family *sim_family_find(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < NFAMILIES; i++)
+        if (strcmp(families[i].name, name) == 0)
+            return &families[i];
+    return NULL;
+}
+
+const struct family *sim_family_default(void)
+{
+    return &families[NFAMILIES - 1];
+}
+
+size_t sim_family_count(void)
+{
+    return NFAMILIES;
+}
+
+const struct family *sim_family_at(size_t i)
+{
+    return i < NFAMILIES ? &families[i] : NULL;
+}
+
+void sim_model_interval(struct sim *m, uint64_t dt_ns)
+{
+    struct work w;
+    uint64_t clock;
+    double mhz;
+
+    memset(&w, 0, sizeof(w));
+    scene_params(m, w.p);
+    w.dt_ns = dt_ns;
+    /* DVFS with a little wander; never above the family's top clock. */
+    mhz = m->fam->top_mhz * (w.p[P_DVFS] < 0.99 ? w.p[P_DVFS] : 0.99) * jitter(m, 0.01);
+    clock = scale(dt_ns, mhz / 1000.0);
+    w.gpu = gt_sim_part(clock, w.p[P_BUSY]);
+    /* A value the model does not set this interval reads 0. Selected, the
+     * values read were cleared as they were scattered, and the others are
+     * never read: no need to clear the whole table. */
+    if (!m->sel)
+        memset(m->v, 0, sizeof(m->v));
+    /* One clock domain: the shader cores run at the top-level clock. */
+    put(m, V_CLOCK_GPU, 0, clock);
+    put(m, V_CLOCK_SC, 0, clock);
+    m->fam->model(m, &w);
+}
