@@ -358,3 +358,25 @@ Test(faults_amdgpu, sampler_shows_retrying_and_resumes, .timeout = 60)
     fault_sampler_vanish_and_return(r.s, &r.fs, ENODEV, r.active);
     finish(&r, "under the sampler");
 }
+
+/* An unbind and bind (eGPU unplugged, driver reloaded): the old files
+ * answer ENODEV for good, so counting resumes only on new ones, with the
+ * counters set up again on the reset GPU. */
+Test(faults_amdgpu, unplugged_and_bound_again_reopens)
+{
+    struct run r;
+    uint64_t v;
+
+    init(&r);
+    cr_assert_eq(start(&r), 0, "%s", r.d.msg);
+    cr_assert_eq(sample(&r, &v), 0, "%s", r.d.msg);
+    fa_unplug(r.fa);
+    for (int i = 0; i < 3; i++) {
+        cr_assert_lt(sample(&r, &v), 0, "unplugged, yet the sample succeeded");
+        cr_assert(strstr(r.d.msg, "/dev/dri/renderD128"), "%s", r.d.msg);
+    }
+    fa_replug(r.fa);
+    unsigned before = (unsigned)fa_stats(r.fa)->passes;
+    run_on(&r, "unplugged and bound again", before);
+    finish(&r, "unplugged and bound again");
+}

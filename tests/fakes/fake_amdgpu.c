@@ -22,7 +22,8 @@
 #define IOC_REGS2_V1      0xC0282000ul
 #define IOC_REGS2_V2      0xC02C2001ul
 
-enum fd_type { FD_FREE, FD_NODE, FD_RUNTIME, FD_METRICS, FD_DRI_DIR, FD_REGS2, FD_GFXOFF };
+enum fd_type { FD_FREE, FD_NODE, FD_RUNTIME, FD_METRICS, FD_DRI_DIR, FD_REGS2, FD_GFXOFF,
+               FD_DEAD };      /* opened before an unbind: ENODEV for good */
 
 enum dom { D_GPU, D_SE, D_SA, D_WGP, D_CU, D_GL2C };
 
@@ -80,6 +81,7 @@ struct fake_amdgpu {
     unsigned perfmon;          /* PERFMON_STATE */
     uint32_t sensor[16];
     uint32_t ctx_alloc;
+    int unplugged;
     struct fa_stats st;
 };
 
@@ -272,6 +274,9 @@ static int fa_open(void *ctx, const char *path, int flags)
     const char *dbg = "/sys/kernel/debug/dri";
 
     (void)flags;
+    if (fa->unplugged && (strncmp(path, "/dev/dri/", 9) == 0 ||
+                          strncmp(path, "/sys/", 5) == 0))
+        return err(ENOENT);   /* the device's nodes, sysfs and debugfs dirs are gone */
     if (strcmp(path, "/dev/dri/renderD128") == 0 || strcmp(path, "/dev/dri/card0") == 0) {
         if (fa->cfg.no_gpu)
             return err(ENOENT);
@@ -329,6 +334,8 @@ static ssize_t fa_pread(void *ctx, int fd, void *buf, size_t len, off_t off)
 
     if (f < 0 || fa->fd[f].type == FD_FREE)
         return err(EBADF);
+    if (fa->fd[f].type == FD_DEAD)
+        return err(ENODEV);
     switch (fa->fd[f].type) {
     case FD_RUNTIME: {
         char text[40];
@@ -383,6 +390,8 @@ static ssize_t fa_pwrite(void *ctx, int fd, const void *buf, size_t len, off_t o
 
     if (f < 0 || fa->fd[f].type == FD_FREE)
         return err(EBADF);
+    if (fa->fd[f].type == FD_DEAD)
+        return err(ENODEV);
     if (fa->fd[f].type == FD_GFXOFF) {
         if (len != 4)
             return err(EINVAL);
@@ -574,6 +583,8 @@ static int fa_ioctl(void *ctx, int fd, unsigned long req, void *arg)
 
     if (f < 0 || fa->fd[f].type == FD_FREE)
         return err(EBADF);
+    if (fa->fd[f].type == FD_DEAD)
+        return err(ENODEV);   /* drm_dev_is_unplugged */
     if (fa->fd[f].type == FD_REGS2) {
         if (req == IOC_REGS2_V1 || req == IOC_REGS2_V2)
             return regs2_state(fa, f, req, arg);
@@ -604,7 +615,7 @@ static int fa_devices(void *ctx, struct gt_drm_device *out, int max)
     out[n].vendor = 0x10de;
     out[n].device = 0x2584;
     n++;
-    if (fa->cfg.no_gpu)
+    if (fa->cfg.no_gpu || fa->unplugged)
         return n;
     snprintf(out[n].render, sizeof(out[n].render), "/dev/dri/renderD128");
     snprintf(out[n].primary, sizeof(out[n].primary), "/dev/dri/card0");
@@ -743,6 +754,30 @@ void fa_set_power(struct fake_amdgpu *fa, const char *status)
     }
     fa->has_power = status != NULL;
     snprintf(fa->power, sizeof(fa->power), "%s", status ? status : "");
+}
+
+void fa_unplug(struct fake_amdgpu *fa)
+{
+    unsigned i;
+    int f;
+
+    fa->unplugged = 1;
+    for (f = 0; f < NFDS; f++)
+        if (fa->fd[f].type != FD_FREE)
+            fa->fd[f].type = FD_DEAD;
+    /* Rebinding resets the GPU: registers at power-on values, and the
+     * driver's GFXOFF requests and pstate gone with the old instance. */
+    for (i = 0; i < fa->nregs; i++)
+        fa->reg[i].value = fa->reg[i].initial;
+    memset(fa->ctr, 0, sizeof(fa->ctr));
+    fa->perfmon = 0;
+    fa->st.gfxoff_refs = 0;
+    fa->st.pstate = 0;
+}
+
+void fa_replug(struct fake_amdgpu *fa)
+{
+    fa->unplugged = 0;
 }
 
 void fa_set_sensor(struct fake_amdgpu *fa, unsigned type, uint32_t value)
