@@ -380,3 +380,53 @@ Test(faults_amdgpu, unplugged_and_bound_again_reopens)
     run_on(&r, "unplugged and bound again", before);
     finish(&r, "unplugged and bound again");
 }
+
+/* The layout shows each gpu_metrics row as its sum over the interval's
+ * reads divided by GPU_METRICS_READS: a read that failed must not count
+ * as a read of zeros (the fake's blob is the same every read, so each
+ * row of a good sample equals the clean one's). */
+Test(faults_amdgpu, a_failed_gpu_metrics_read_is_not_a_reading_of_zero)
+{
+    struct fs_site site;
+    uint64_t clean[512];
+    size_t nrows = 0;
+    int idx[512];
+
+    memset(&site, 0, sizeof(site));
+    site.call = FS_READ;
+    snprintf(site.file, sizeof(site.file), "/sys/class/drm/renderDN/device/gpu_metrics");
+    for (size_t e = 0; e < FS_NERRNOS; e++) {
+        struct run r;
+        uint64_t v;
+        int rc;
+
+        init(&r);
+        /* Rows only gpu_metrics has (no sensor stands in for them). */
+        fa_set_metric(r.fa, 94, 2, 1200);      /* average_dram_reads, MB/s */
+        fa_set_metric(r.fa, 96, 2, 300);       /* average_dram_writes */
+        fa_set_metric(r.fa, 124, 4, 15000);    /* average_gfx_power, mW */
+        cr_assert_eq(start(&r), 0, "%s", r.d.msg);
+        cr_assert_eq(sample(&r, &v), 0, "%s", r.d.msg);
+        nrows = 0;
+        for (size_t k = 0; k < r.s->catalog.ncounters && nrows < 512; k++)
+            if (strncmp(r.s->catalog.counters[k].name, "GPU_METRICS_", 12) == 0 ||
+                strcmp(r.s->catalog.counters[k].block, "gpu_metrics") == 0) {
+                idx[nrows] = (int)k;
+                clean[nrows++] = slot(&r, (int)k);
+            }
+        cr_assert_gt(nrows, 1, "no gpu_metrics rows");
+        fs_arm(&r.fs, site, fs_errnos[e], 1);
+        rc = sample(&r, &v);
+        cr_assert_eq(r.fs.injected, 1, "the gpu_metrics read was not reached");
+        if (rc < 0) {
+            cr_assert(strstr(r.d.msg, "gpu_metrics"), "%s", r.d.msg);
+        } else {
+            for (size_t i = 0; i < nrows; i++)
+                cr_assert_eq(slot(&r, idx[i]), clean[i], "%s: %s is %llu, was %llu",
+                             strerror(fs_errnos[e]), r.s->catalog.counters[idx[i]].name,
+                             (unsigned long long)slot(&r, idx[i]),
+                             (unsigned long long)clean[i]);
+        }
+        finish(&r, "gpu_metrics read failed");
+    }
+}
