@@ -430,7 +430,11 @@ static int sample_activity(struct gt_source *s, struct amd_src *a, uint64_t span
     return 0;
 }
 
-static void sample_power(struct gt_source *s, struct amd_src *a, struct gt_snapshot *out)
+/* The layout shows each row as its sum over GPU_METRICS_READS, so a
+ * gpu_metrics read that failed is no reading at all (-1, d set), not a
+ * reading of zeros for the rows no sensor stands in for. */
+static int sample_power(struct gt_source *s, struct amd_src *a, struct gt_snapshot *out,
+                        struct gt_diag *d)
 {
     struct gt_amd_metrics m;
     uint32_t sv[GT_AMD_NSENSORS], mul, div;
@@ -439,8 +443,14 @@ static void sample_power(struct gt_source *s, struct amd_src *a, struct gt_snaps
     size_t i;
 
     memset(ok, 0, sizeof(ok));
-    if (a->metrics_fd >= 0)
+    if (a->metrics_fd >= 0) {
         have_m = read_metrics(a, &m, why, sizeof(why)) == 0;
+        if (!have_m) {
+            gt_diag_set(d, "%s/gpu_metrics: %s; no power and clock readings this interval",
+                        a->dev.sysfs, why);
+            return -1;
+        }
+    }
     put(s, "GPU_METRICS_READS", 1, out);
     for (i = 0; i < gt_amd_gfx1151_ncounters; i++) {
         const struct gt_amd_counter_def *def = &gt_amd_gfx1151_counters[i];
@@ -460,6 +470,7 @@ static void sample_power(struct gt_source *s, struct amd_src *a, struct gt_snaps
         if (ok[sn])
             put(s, def->name, (uint64_t)sv[sn] * mul / div, out);
     }
+    return 0;
 }
 
 /* ENODEV: the device was unbound (hot unplug, driver reload) and its
@@ -524,7 +535,9 @@ static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
 {
     struct amd_src *a = s->priv;
     uint64_t start = gt_now_ns(), span = start > a->last_call ? start - a->last_call : 0;
+    struct gt_diag ignored;
     unsigned est = 0;
+    int power;
     char state[32];
 
     out->nsamples = 1;
@@ -545,11 +558,16 @@ static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
         return resume_pmc(s, a, start, d);
     if (!a->metrics_only && sample_activity(s, a, (uint64_t)(span * POLL_SHARE), out, d) < 0)
         return errno == ENODEV ? rebound(s, a, start, d) : -1;
-    sample_power(s, a, out);
-    if (a->pmc && gt_amd_pmc_sample(a->pmc, out->deltas, &est, d) < 0)
+    power = sample_power(s, a, out, d);
+    /* The counters' pass ends here even then, so the next interval holds
+     * its own counts only (this one's are dropped with the sample). */
+    if (a->pmc && gt_amd_pmc_sample(a->pmc, out->deltas, &est, power < 0 ? &ignored : d) < 0 &&
+        power == 0)
         return errno == ENODEV ? rebound(s, a, start, d) : -1;
     out->t_start_ns = a->last_ns;
     out->t_end_ns = a->last_ns = gt_now_ns();
+    if (power < 0)
+        return -1;
     if (est) {
         gt_diag_set(d, "estimated: %u of %u counters were not counted this interval (the "
                        "blocks' counter limits rotate them over %u passes); they repeat their "
