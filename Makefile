@@ -171,31 +171,44 @@ $(BUILD)/tests/run: $(TEST_OBJ) $(BUILD)/libgputop.a
 # gputop with the fake kbase kernel behind its system-call seam, for
 # end-to-end tests of the Mali source (batch output and the dashboard).
 FAKE_KBASE_OBJ = $(BUILD)/obj/tests/fakes/fake_kbase.o $(BUILD)/obj/tests/fakes/fake_kbase_kinstr.o
-$(BUILD)/tests/gputop-fake: tests/tools/gputop_fake.c $(FAKE_KBASE_OBJ) $(BUILD)/libgputop.a
+# Each can be signalled at a chosen system call (kill_sys.o, GPUTOP_KILL_AT).
+KILL_SYS_OBJ = $(BUILD)/obj/tests/fakes/kill_sys.o
+$(BUILD)/tests/gputop-fake: tests/tools/gputop_fake.c $(FAKE_KBASE_OBJ) $(KILL_SYS_OBJ) \
+                            $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(FAKE_KBASE_OBJ) $(BUILD)/libgputop.a $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(FAKE_KBASE_OBJ) $(KILL_SYS_OBJ) $(BUILD)/libgputop.a \
+	    $(LIBS)
 
 # The same with the fake MIPS coherency manager (GCR block behind /dev/mem).
 $(BUILD)/tests/gputop-fake-gcr: tests/tools/gputop_fake_gcr.c $(BUILD)/obj/tests/fakes/fake_gcr.o \
-                                $(BUILD)/libgputop.a
+                                $(KILL_SYS_OBJ) $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/obj/tests/fakes/fake_gcr.o \
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/obj/tests/fakes/fake_gcr.o $(KILL_SYS_OBJ) \
 	    $(BUILD)/libgputop.a $(LIBS)
 
 # The same with the fake amdgpu kernel, for the amdgpu source.
 $(BUILD)/tests/gputop-amdfake: tests/tools/gputop_amdfake.c $(BUILD)/obj/tests/fakes/fake_amdgpu.o \
-                               $(BUILD)/libgputop.a
+                               $(KILL_SYS_OBJ) $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/obj/tests/fakes/fake_amdgpu.o \
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/obj/tests/fakes/fake_amdgpu.o $(KILL_SYS_OBJ) \
+	    $(BUILD)/libgputop.a $(LIBS)
+
+# The same with the fake panfrost device.
+$(BUILD)/tests/gputop-fake-panfrost: tests/tools/gputop_fake_panfrost.c \
+                                     $(BUILD)/obj/tests/fakes/fake_panfrost.o $(KILL_SYS_OBJ) \
+                                     $(BUILD)/libgputop.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/obj/tests/fakes/fake_panfrost.o $(KILL_SYS_OBJ) \
 	    $(BUILD)/libgputop.a $(LIBS)
 
 # GPUTOP_BIN lets the UI tests drive the binary this build made.
 test-run: $(BUILD)/tests/run $(BUILD)/gputop $(BUILD)/tests/gputop-fake $(BUILD)/tests/gputop-fake-gcr \
-          $(BUILD)/tests/gputop-amdfake
+          $(BUILD)/tests/gputop-amdfake $(BUILD)/tests/gputop-fake-panfrost
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	GPUTOP_AMDFAKE_BIN=$(CURDIR)/$(BUILD)/tests/gputop-amdfake \
 	GPUTOP_BIN=$(CURDIR)/$(BUILD)/gputop GPUTOP_FAKE_BIN=$(CURDIR)/$(BUILD)/tests/gputop-fake \
 	GPUTOP_FAKE_GCR_BIN=$(CURDIR)/$(BUILD)/tests/gputop-fake-gcr \
+	GPUTOP_FAKE_PANFROST_BIN=$(CURDIR)/$(BUILD)/tests/gputop-fake-panfrost \
 	GPUTOP_SRC=$(CURDIR) $(BUILD)/tests/run --jobs 2 $(TEST_ARGS)
 
 $(BUILD)/bench/gen_floor: bench/tools/gen_floor.c bench/bench_setup.h $(BUILD)/libgputop.a

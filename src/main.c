@@ -1,34 +1,6 @@
 /* gputop: argument parsing, signals, and dispatch to the commands. */
 #include "gputop/cli.h"
 
-#include <signal.h>
-#include <string.h>
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    stop_requested = 1;
-}
-
-static void install_signals(void)
-{
-    struct sigaction sa;
-
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    /* A closed pipe (gputop | head) is a write error to end on, not a kill. */
-    signal(SIGPIPE, SIG_IGN);
-    /* Likewise the file-size limit (a full quota, ulimit -f) while
-     * recording: the write fails with EFBIG and the user is told. */
-    signal(SIGXFSZ, SIG_IGN);
-}
-
 int main(int argc, char **argv)
 {
     struct gt_options o;
@@ -53,6 +25,5 @@ int main(int argc, char **argv)
     case GT_CMD_RUN:
         break;
     }
-    install_signals();
-    return gt_cmd_run(&o, &stop_requested);
+    return gt_cmd_run(&o, gt_install_stop_signals());
 }

@@ -246,3 +246,76 @@ Test(fdinfo, panfrost_without_engine_keys_means_profiling_is_off)
     cr_assert_eq(gt_fdinfo_profiling_off(w.f), 1);
     world_end(&w);
 }
+
+/* xe prints no engine time: busy = Δdrm-cycles / Δdrm-total-cycles
+ * (drm-usage-stats.rst). Over the interval: cycles +300, total +1200: 25 %. */
+Test(fdinfo, xe_busy_is_cycles_over_total_cycles)
+{
+    struct world w;
+    const struct gt_fdinfo_client *const *c;
+    const struct gt_fdinfo_engine *e;
+
+    world(&w, 1);
+    fproc_add_process(w.p, 100, "xe-app");
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128",
+                 "drm-driver:\txe\ndrm-client-id:\t9\ndrm-pdev:\t0000:00:02.0\n"
+                 "drm-cycles-rcs:\t1000\ndrm-total-cycles-rcs:\t50000\n");
+    gt_fdinfo_update(w.f, 1 * SEC, 0);
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128",
+                 "drm-driver:\txe\ndrm-client-id:\t9\ndrm-pdev:\t0000:00:02.0\n"
+                 "drm-cycles-rcs:\t1300\ndrm-total-cycles-rcs:\t51200\n");
+    gt_fdinfo_update(w.f, 2 * SEC, 0);
+    cr_assert_eq(clients(&w, &c), 1);
+    e = eng(c[0], "rcs");
+    cr_assert_eq(e->total_cycles, 51200ull);
+    cr_assert_eq(e->d_cycles, 300ull);
+    cr_assert_eq(e->d_total_cycles, 1200ull);
+    cr_assert_float_eq(e->busy_pct, 25.0, 1e-9);
+    world_end(&w);
+}
+
+/* The last update's deltas per engine; a new client's first reading is
+ * its baseline (no delta), and so is an engine it prints for the first time. */
+Test(fdinfo, deltas_of_the_last_update_and_baselines)
+{
+    struct world w;
+    const struct gt_fdinfo_client *const *c;
+    char buf[1024];
+
+    world(&w, 1);
+    fproc_add_process(w.p, 100, "app");
+    panfrost_text(buf, sizeof(buf), 12, 700000000, 0);
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128", buf);
+    gt_fdinfo_update(w.f, 1 * SEC, 0);
+    cr_assert_eq(clients(&w, &c), 1);
+    cr_assert_eq(eng(c[0], "fragment")->d_ns, 0, "first reading: baseline");
+    cr_assert_eq(eng(c[0], "fragment")->curfreq_hz, 800000000ull);
+    panfrost_text(buf, sizeof(buf), 12, 900000000, 40000000);
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128", buf);
+    gt_fdinfo_update(w.f, 2 * SEC, 0);
+    cr_assert_eq(clients(&w, &c), 1, "the list of this update");
+    cr_assert_eq(eng(c[0], "fragment")->d_ns, 200000000ull);
+    cr_assert_eq(eng(c[0], "vertex-tiler")->d_ns, 40000000ull);
+    cr_assert_eq(eng(c[0], "fragment")->d_cycles, 0ull);
+    world_end(&w);
+}
+
+/* A walk period in ns instead of a count of updates: the walk runs when
+ * that long has passed since the last one, whatever the update rate. */
+Test(fdinfo, walk_period_in_ns)
+{
+    struct world w;
+
+    world(&w, 1);
+    gt_fdinfo_set_walk_period(w.f, 5 * SEC);
+    gt_fdinfo_update(w.f, 10 * SEC, 0);
+    cr_assert_eq(gt_fdinfo_stats(w.f)->walks, 1, "the first update walks");
+    gt_fdinfo_update(w.f, 11 * SEC, 0);
+    gt_fdinfo_update(w.f, 14 * SEC, 0);
+    cr_assert_eq(gt_fdinfo_stats(w.f)->walks, 1);
+    gt_fdinfo_update(w.f, 15 * SEC, 0);
+    cr_assert_eq(gt_fdinfo_stats(w.f)->walks, 2, "5 s after the first");
+    gt_fdinfo_update(w.f, 15 * SEC + 1, 0);
+    cr_assert_eq(gt_fdinfo_stats(w.f)->walks, 2);
+    world_end(&w);
+}

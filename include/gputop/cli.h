@@ -59,6 +59,9 @@ int gt_cmd_probe(const struct gt_options *o, const struct gt_sys *sys, FILE *out
 /* Runs sources, sampler, engine and a view until done or *stop; returns
  * the exit status. */
 int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop);
+/* Makes SIGINT, SIGTERM and SIGHUP set the returned flag (the run then
+ * ends through every source's close) and SIGPIPE, SIGXFSZ write errors. */
+volatile sig_atomic_t *gt_install_stop_signals(void);
 
 /* --triage: samples for o->duration_s (default GT_TRIAGE_DEFAULT_S) or until
  * the source ends or *stop, then prints the report as text or (format

@@ -30,5 +30,9 @@ void gt_drm_describe(const struct gt_sys *sys, FILE *out);
  * and sampled, 1 when none did, 2 when there is no DRM device (nothing
  * printed then). */
 int gt_drm_probe(const char *spec, const struct gt_sys *sys, FILE *out);
+/* gputop --probe --source drm-fdinfo[:ARGS]: the device and engines the
+ * source finds, one sample, the profiling switch's state. 0 when it
+ * sampled, else 1. */
+int gt_drm_fdinfo_probe(const char *spec, const struct gt_sys *sys, FILE *out);
 
 #endif

@@ -12,14 +12,26 @@
 
 #define GT_FDINFO_ENGINES 8
 
+/* Which per-engine keys a client printed (gt_fdinfo_engine.keys). */
+enum {
+    GT_FDINFO_K_NS = 1, GT_FDINFO_K_CAPACITY = 2, GT_FDINFO_K_CYCLES = 4,
+    GT_FDINFO_K_MAXFREQ = 8, GT_FDINFO_K_TOTAL = 16, GT_FDINFO_K_CURFREQ = 32,
+};
+
 struct gt_fdinfo_engine {
     char name[24];            /* "fragment", "gfx", "render", ... */
     uint64_t ns;              /* drm-engine-NAME, cumulative (never goes back) */
     uint64_t cycles;          /* drm-cycles-NAME, 0 if not printed */
+    uint64_t total_cycles;    /* drm-total-cycles-NAME (the GPU clock's count), 0 if not */
     uint64_t maxfreq_hz;      /* drm-maxfreq-NAME, 0 if not printed */
+    uint64_t curfreq_hz;      /* drm-curfreq-NAME, 0 if not printed */
     uint32_t capacity;        /* drm-engine-capacity-NAME, 1 if not printed */
     int has_ns;               /* drm-engine-NAME printed (profiling on) */
+    unsigned keys;            /* GT_FDINFO_K_* printed for it */
     double busy_pct;          /* over the last period; capacity taken into account */
+    /* Growth over the last update; 0 on a client's (or engine's) first
+     * reading, which is only its baseline. */
+    uint64_t d_ns, d_cycles, d_total_cycles;
 };
 
 /* One DRM client: an open DRM file, however many fds or processes share it. */
@@ -46,6 +58,9 @@ struct gt_fdinfo;
 /* walk_every: a full walk every N updates (>= 1). NULL on no memory. */
 struct gt_fdinfo *gt_fdinfo_new(const struct gt_sys *sys, unsigned walk_every);
 void gt_fdinfo_free(struct gt_fdinfo *f);
+/* Walks when period_ns has passed since the last walk (the first update
+ * always walks) instead of every walk_every updates; 0 restores the count. */
+void gt_fdinfo_set_walk_period(struct gt_fdinfo *f, uint64_t period_ns);
 /* Re-reads known clients, walks /proc when due (or when force_walk),
  * drops clients whose fds are gone, and computes each engine's busy share
  * over the time since the previous update. 0, or -1 with errno when /proc
@@ -62,6 +77,11 @@ int gt_fdinfo_profiling_off(const struct gt_fdinfo *f);
 /* Parses one fdinfo file's text into c (engines, memory, driver, client
  * id); 0, or -1 when it holds no drm-driver key (not a DRM client). */
 int gt_fdinfo_parse(const char *text, struct gt_fdinfo_client *c);
+
+/* Every counter --source drm-fdinfo can have (all 8 engine slots, named
+ * engine0..7), for --check-layout. 0 or -1. */
+struct gt_catalog;
+int gt_fdinfo_catalog_full(struct gt_catalog *c);
 
 /* ---- the watcher: the reader on its own thread (fdinfo_watch.c) ---- */
 

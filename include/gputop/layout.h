@@ -135,6 +135,14 @@ void gt_layout_free(struct gt_layout *l);
  * caller). Fails, changing nothing, when a section key is taken. */
 int  gt_layout_append(struct gt_layout *dst, struct gt_layout *src, struct gt_diag *d);
 
+struct gt_catalog;
+/* Binds the layout to a source's catalogue: "{hw:COUNTER}" in a metric
+ * title (or a triage reference) becomes that counter's hw_name (its name
+ * when it has none), and a metric naming a counter c lacks is left out,
+ * with emptied groups and sections, and the header figures and triage
+ * rules and steps that named it. 0, or -1 when memory runs out. */
+int  gt_layout_bind_names(struct gt_layout *l, const struct gt_catalog *c);
+
 enum gt_agg gt_layout_agg_for(const struct gt_layout *l, const char *block);
 int  gt_layout_find_metric(const struct gt_layout *l, const char *title);
 /* A section by its hotkey, its title or a unique prefix of its title, all

@@ -3,6 +3,7 @@
 #include "gputop/amd_gfx1151.h"
 #include "gputop/catalog.h"
 #include "gputop/engine.h"
+#include "gputop/fdinfo.h"
 #include "gputop/layout.h"
 #include "gputop/mips_cm.h"
 
@@ -50,6 +51,8 @@ static int check_catalog(struct gt_catalog *c, const char *gpu)
     }
     if (strcmp(gpu, "mips-cm") == 0)
         return gt_mips_cm_catalog(c);
+    if (strcmp(gpu, "drm-fdinfo") == 0)
+        return gt_fdinfo_catalog_full(c);
     if (gt_catalog_add_device(c, &d) < 0 ||
         gt_catalog_add(c, GT_MALI_GPU_CLOCK_CYCLES, "front-end", GT_COUNTER_DELTA, 1, 1.0) < 0 ||
         gt_catalog_add(c, GT_MALI_SC_CLOCK_CYCLES, "front-end", GT_COUNTER_DELTA, 1, 1.0) < 0 ||
@@ -58,7 +61,7 @@ static int check_catalog(struct gt_catalog *c, const char *gpu)
     return gt_catalog_add_cpu(c, 2);
 }
 
-static int check_against(const struct gt_layout *l, const char *gpu, FILE *out, FILE *err)
+static int check_against(struct gt_layout *l, const char *gpu, FILE *out, FILE *err)
 {
     struct gt_catalog c;
     struct gt_engine *e;
@@ -66,11 +69,11 @@ static int check_against(const struct gt_layout *l, const char *gpu, FILE *out, 
     size_t i, n;
 
     if (check_catalog(&c, gpu) < 0) {
-        fprintf(err, "gputop: no counter catalogue for GPU '%s' (known: T820, T830, G715, G720, gfx1151, mips-cm)\n", gpu);
+        fprintf(err, "gputop: no counter catalogue for GPU '%s' (known: T820, T830, G715, G720, gfx1151, mips-cm, drm-fdinfo)\n", gpu);
         gt_catalog_free(&c);
         return 1;
     }
-    e = gt_engine_new(l, &c);
+    e = gt_layout_bind_names(l, &c) == 0 ? gt_engine_new(l, &c) : NULL;
     if (!e) {
         fprintf(err, "gputop: out of memory\n");
         gt_catalog_free(&c);

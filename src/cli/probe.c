@@ -101,7 +101,7 @@ static int try_source(const char *path, const struct gt_sys *sys, FILE *out)
         return 1;
     }
     l = gt_layout_load(s->info.layout, &d);
-    e = l ? gt_engine_new(l, &s->catalog) : NULL;
+    e = l && gt_layout_bind_names(l, &s->catalog) == 0 ? gt_engine_new(l, &s->catalog) : NULL;
     used = calloc(s->catalog.ncounters + 1, 1);
     if (!l || !e || !used || gt_snapshot_init(&snap, s->catalog.nslots) < 0) {
         fprintf(out, "layout:           cannot load '%s': %s\n", s->info.layout,
@@ -193,6 +193,9 @@ int gt_cmd_probe(const struct gt_options *o, const struct gt_sys *sys, FILE *out
     for (i = 0; i < o->nsources; i++)
         if (strncmp(o->sources[i], "amdgpu", 6) == 0)
             return gt_amd_probe(o->sources[i], sys, out) == 0 ? 0 : 1;
+    for (i = 0; i < o->nsources; i++)
+        if (strncmp(o->sources[i], "drm-fdinfo", 10) == 0)
+            return gt_drm_fdinfo_probe(o->sources[i], sys, out);
     for (i = 0; i < o->nsources; i++)
         if (strncmp(o->sources[i], "panfrost", 8) == 0)
             return gt_drm_probe(o->sources[i], sys, out) == 0 ? 0 : 1;

@@ -37,9 +37,9 @@ int gt_cmd_list_sources(FILE *out)
     for (i = 0; gt_source_types[i]; i++) {
         const struct gt_source_type *t = gt_source_types[i];
         int ok = !t->available || t->available(gt_sys_real(), why, sizeof(why)) == 0;
-        fprintf(out, "%-8s %-11s %s\n", t->name, ok ? "available" : "unavailable", t->help);
+        fprintf(out, "%-10s %-11s %s\n", t->name, ok ? "available" : "unavailable", t->help);
         if (!ok)
-            fprintf(out, "%-8s %-11s why: %s\n", "", "", why);
+            fprintf(out, "%-10s %-11s why: %s\n", "", "", why);
     }
     gt_drm_describe(gt_sys_real(), out);
     return 0;
@@ -60,8 +60,18 @@ static const struct gt_sys *sys_for(const struct gt_options *o, const char *spec
 
 static int open_one(const struct gt_options *o, struct run *r, const char *spec)
 {
+    char rooted[4200];
     struct gt_diag d;
-    struct gt_source *s = gt_source_open(spec, sys_for(o, spec), &d);
+    struct gt_source *s;
+
+    /* --proc-root is the /proc drm-fdinfo reads too, unless it names one */
+    if (o->proc_root && strncmp(spec, "drm-fdinfo", 10) == 0 && !strstr(spec, "root=")) {
+        snprintf(rooted, sizeof(rooted), "%s%sroot=%s", spec, spec[10] ? "," : ":",
+                 o->proc_root);
+        s = gt_source_open(rooted, sys_for(o, spec), &d);
+    } else {
+        s = gt_source_open(spec, sys_for(o, spec), &d);
+    }
 
     if (!s) {
         fprintf(stderr, "gputop: --source %s: %s\n", spec, d.msg);
@@ -180,7 +190,9 @@ static int load_layout(const struct gt_options *o, struct run *r)
             gt_report_diag(stderr, &d);
         return -1;
     }
-    r->engine = gt_engine_new(r->layout, &r->merged);
+    /* {hw:COUNTER} titles take the source's names (engines of drm-fdinfo) */
+    r->engine = gt_layout_bind_names(r->layout, &r->merged) == 0
+                ? gt_engine_new(r->layout, &r->merged) : NULL;
     if (!r->engine) {
         fprintf(stderr, "gputop: out of memory\n");
         return -1;

@@ -8,6 +8,7 @@
 extern const struct gt_source_type gt_source_mali;
 extern const struct gt_source_type gt_source_amdgpu;
 extern const struct gt_source_type gt_source_panfrost;
+extern const struct gt_source_type gt_source_drm_fdinfo;
 extern const struct gt_source_type gt_source_sim;
 extern const struct gt_source_type gt_source_cpu;
 extern const struct gt_source_type gt_source_replay;
@@ -19,6 +20,7 @@ const struct gt_source_type *const gt_source_types[] = {
     &gt_source_mali,
     &gt_source_amdgpu,
     &gt_source_panfrost,
+    &gt_source_drm_fdinfo,   /* last: engine time only, when no counters */
     &gt_source_sim,
     &gt_source_cpu,
     &gt_source_replay,

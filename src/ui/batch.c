@@ -748,6 +748,8 @@ static void report_no_data(struct writer *w, struct gt_sampler *smp, const struc
     *in_run = 1;
 }
 
+/* 0: go on; 1: the reader went away (EPIPE), which ends the run quietly
+ * with status 0 (gputop | head); -1 with d set: a write error. */
 static int check_write(FILE *f, struct gt_diag *d)
 {
     if (fflush(f) == 0 && !ferror(f))
@@ -826,7 +828,7 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
         json_meta(out, l, e, sources, nsources, cols, w.ncols, o, gt_sampler_interval(s));
     write_header(&w);
     if ((r = check_write(out, d)) != 0)
-        goto done;
+        goto write_stopped;
     while (!*stop && (!o->count || written < o->count)) {
         if (o->duration_s > 0 && (double)(gt_now_ns() - start) / 1e9 >= o->duration_s)
             break;
@@ -859,9 +861,13 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
         }
         written++;
         if ((r = check_write(out, d)) != 0)
-            goto done;
+            goto write_stopped;
     }
     r = *stop ? 0 : short_run(o, good, written, ended, d);
+    goto done;
+write_stopped:
+    /* the reader gone (1) is not a short run: status 0 */
+    r = r < 0 ? -1 : 0;
 done:
     status = r < 0 ? -1 : r;
     gt_snapshot_free(&snap);

@@ -131,7 +131,8 @@ static size_t header_pieces(struct tui *t, const struct gt_sampler_stats *st, ch
     header_activity(t, activity, sizeof(text[3]));
     p[n++] = (struct piece){ " gputop", 0 };
     p[n++] = (struct piece){ in->gpu[0] ? in->gpu : in->device, 8 };
-    p[n++] = (struct piece){ cores, 10 };
+    if (in->shader_cores)   /* a source that counts none (drm-fdinfo) says nothing */
+        p[n++] = (struct piece){ cores, 10 };
     if (busy[0])
         p[n++] = (struct piece){ busy, 9 };
     /* A replay's source name says what is playing: it stays longer. */

@@ -113,8 +113,10 @@ static int fake_close(void *ctx, int fd)
         return -1;
     }
     /* The owner's close turns the counters off (panfrost_perfcnt_close). */
-    if (fp->st.owner_fd == fd)
+    if (fp->st.owner_fd == fd) {
         fp->st.owner_fd = -1;
+        fp->st.closed_enabled++;
+    }
     fp->kind[fd] = FD_NONE;
     fp->st.open_fds--;
     return 0;

@@ -47,6 +47,9 @@ struct fp_stats {
     int get_params, enables, disables, dumps, open_fds;
     int good_dumps;           /* dumps that delivered counts */
     int owner_fd;             /* fd owning the counters, -1 none */
+    int closed_enabled;       /* owner fds closed with the counters still enabled
+                                 (the kernel disables them then; a client that
+                                 ends cleanly disables them itself first) */
     int protocol_errors;      /* calls a real kernel would have rejected */
 };
 const struct fp_stats *fp_stats(const struct fake_panfrost *fp);

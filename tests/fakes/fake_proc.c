@@ -105,3 +105,25 @@ void fproc_exit(struct fake_proc *p, int pid)
     if (system(cmd) != 0)
         abort();
 }
+
+/* A file anywhere below the root (a sysfs switch), directories made. */
+void fproc_write(struct fake_proc *p, const char *path, const char *text)
+{
+    char full[512], *slash;
+
+    snprintf(full, sizeof(full), "%s%s", p->root, path);
+    for (slash = strchr(full + strlen(p->root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        mkdir(full, 0755);
+        *slash = '/';
+    }
+    write_file(full, text);
+}
+
+int fproc_read(struct fake_proc *p, const char *path, char *buf, size_t len)
+{
+    if (gt_sys_read_file(&p->sys, path, buf, len) < 0)
+        return -1;
+    buf[strcspn(buf, "\n")] = '\0';
+    return 0;
+}

@@ -5,6 +5,7 @@
 #ifndef GPUTOP_TEST_FAKE_PROC_H
 #define GPUTOP_TEST_FAKE_PROC_H
 
+#include <stddef.h>
 #include "gputop/sys.h"
 
 struct fake_proc;
@@ -18,5 +19,9 @@ void fproc_add_process(struct fake_proc *p, int pid, const char *comm);
 void fproc_add_fd(struct fake_proc *p, int pid, int fd, const char *target, const char *fdinfo);
 void fproc_close_fd(struct fake_proc *p, int pid, int fd);
 void fproc_exit(struct fake_proc *p, int pid);
+/* Any file below the root (e.g. /sys/bus/platform/drivers/panfrost/DEV/
+ * profiling), its directories made; and reading one back. */
+void fproc_write(struct fake_proc *p, const char *path, const char *text);
+int fproc_read(struct fake_proc *p, const char *path, char *buf, size_t len);
 
 #endif

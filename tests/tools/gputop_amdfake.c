@@ -3,22 +3,17 @@
  * user would, signals included:
  *   gputop-amdfake [root] [suspended] [HWBLOCK:EVENT:INST=COUNT ...] -- ARGS
  * On exit it reports on stderr whether every register gputop wrote is
- * back at its power-on value and GFXOFF is allowed again. */
+ * back at its power-on value, GFXOFF is allowed again and no stable power
+ * state is held; GPUTOP_KILL_AT signals it at a chosen seam call
+ * (kill_sys.h). */
 #include "gputop/cli.h"
 #include "fakes/fake_amdgpu.h"
+#include "fakes/kill_sys.h"
 
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    stop_requested = 1;
-}
 
 static int set_rate(struct fake_amdgpu *fa, const char *spec)
 {
@@ -34,6 +29,8 @@ static int set_rate(struct fake_amdgpu *fa, const char *spec)
 
 int main(int argc, char **argv)
 {
+    volatile sig_atomic_t *stop = gt_install_stop_signals();
+    struct kill_sys ks;
     struct fa_config cfg;
     struct fake_amdgpu *fa;
     struct gt_options o;
@@ -64,18 +61,22 @@ int main(int argc, char **argv)
         fa_free(fa);
         return 2;
     }
-    o.sys = fa_sys(fa);
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
-    signal(SIGPIPE, SIG_IGN);
+    if (ks_init_from_env(&ks, fa_sys(fa)) < 0) {
+        fprintf(stderr, "gputop-amdfake: bad GPUTOP_KILL_AT or GPUTOP_KILL_MARK\n");
+        fa_free(fa);
+        return 2;
+    }
+    o.sys = &ks.sys;
     if (o.cmd == GT_CMD_PROBE)
         status = gt_cmd_probe(&o, o.sys, stdout);
     else
-        status = gt_cmd_run(&o, &stop_requested);
+        status = gt_cmd_run(&o, stop);
     st = fa_stats(fa);
     fprintf(stderr, "fake-amdgpu: %d registers written, %d not restored, %d GFXOFF requests "
-                    "held, %d fds open, woken %d times\n", st->regs_written,
-            st->regs_not_restored, st->gfxoff_refs, st->open_fds, st->woken);
+                    "held, %d fds open, woken %d times, stable pstate %d, %d protocol errors, "
+                    "%ld seam calls\n", st->regs_written, st->regs_not_restored,
+            st->gfxoff_refs, st->open_fds, st->woken, st->pstate, st->protocol_errors,
+            atomic_load(&ks.calls));
     fa_free(fa);
     return status;
 }

@@ -7,22 +7,17 @@
  * reader without the _WITH_CYCLES forms), values=64, mask=0x177,
  * enum=fls|N (shader instances ENUM_INFO reports), idx=physical|dense,
  * page=16384, old-mmap, max-buffers=N, old-dump; suspend:K:N suspends the
- * GPU for N legacy DUMP calls after the next K. */
+ * GPU for N legacy DUMP calls after the next K. GPUTOP_KILL_AT signals it
+ * at a chosen seam call (kill_sys.h); on exit it prints what is left open
+ * on stderr as "kbase-final: ...". */
 #include "gputop/cli.h"
 #include "fakes/fake_kbase.h"
+#include "fakes/kill_sys.h"
 
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    stop_requested = 1;
-}
 
 static int parse_kernel(struct fk_config *c, char **argv)
 {
@@ -103,6 +98,9 @@ static int set_counter(struct fake_kbase *fk, const char *spec)
 
 int main(int argc, char **argv)
 {
+    volatile sig_atomic_t *stop = gt_install_stop_signals();
+    const struct fk_stats *st;
+    struct kill_sys ks;
     struct fk_config cfg;
     struct fake_kbase *fk;
     struct gt_options o;
@@ -132,14 +130,23 @@ int main(int argc, char **argv)
         fk_free(fk);
         return 2;
     }
-    o.sys = fk_sys(fk);
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
-    signal(SIGPIPE, SIG_IGN);
+    if (ks_init_from_env(&ks, fk_sys(fk)) < 0) {
+        fprintf(stderr, "gputop-fake: bad GPUTOP_KILL_AT or GPUTOP_KILL_MARK\n");
+        fk_free(fk);
+        return 2;
+    }
+    o.sys = &ks.sys;
     if (o.cmd == GT_CMD_PROBE)
         status = gt_cmd_probe(&o, o.sys, stdout);
     else
-        status = gt_cmd_run(&o, &stop_requested);
+        status = gt_cmd_run(&o, stop);
+    /* The kernel drops a reader or kinstr client when its fd closes: what
+     * must be left is no fd and no mapping. */
+    st = fk_stats(fk);
+    fprintf(stderr, "kbase-final: open_fds=%d mapped=%d started=%d stopped=%d "
+                    "protocol_errors=%d seam_calls=%ld%s%s\n", st->open_fds, st->mapped,
+            st->started, st->stopped, st->protocol_errors, atomic_load(&ks.calls),
+            st->protocol_errors ? " last: " : "", st->last_error);
     fk_free(fk);
     return status;
 }

@@ -3,28 +3,24 @@
  * perf registers put back: gputop-fake-gcr REV -- gputop options. The GCR
  * is at 0x1fbf8000 (gcr-base=default); its perf registers start as a
  * debugger might have left them, and on exit the final state is printed
- * on stderr as "gcr-final: ...". Time passes 20000 CM cycles per register
+ * on stderr as "gcr-final: ..."; GPUTOP_KILL_AT signals it at a chosen
+ * seam call (kill_sys.h). Time passes 20000 CM cycles per register
  * access, with events 0..17 at 10..180 per 1000 cycles. */
 #include "gputop/cli.h"
 #include "fakes/fake_gcr.h"
+#include "fakes/kill_sys.h"
 
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    stop_requested = 1;
-}
-
 int main(int argc, char **argv)
 {
     struct fg_regs start = { .ctl = 0x60000002, .ov = 0, .event = 0x0309, .cycle = 1000,
                              .qual0 = 0x12345678, .cnt0 = 77, .qual1 = 0x9abcdef0, .cnt1 = 5 };
+    volatile sig_atomic_t *stop = gt_install_stop_signals();
+    struct kill_sys ks;
     struct fg_config cfg;
     struct fake_gcr *fg;
     struct gt_options o;
@@ -52,17 +48,18 @@ int main(int argc, char **argv)
         fg_free(fg);
         return 2;
     }
-    o.sys = fg_sys(fg);
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
-    signal(SIGPIPE, SIG_IGN);
-    status = o.cmd == GT_CMD_PROBE ? gt_cmd_probe(&o, o.sys, stdout)
-                                   : gt_cmd_run(&o, &stop_requested);
+    if (ks_init_from_env(&ks, fg_sys(fg)) < 0) {
+        fprintf(stderr, "gputop-fake-gcr: bad GPUTOP_KILL_AT or GPUTOP_KILL_MARK\n");
+        fg_free(fg);
+        return 2;
+    }
+    o.sys = &ks.sys;
+    status = o.cmd == GT_CMD_PROBE ? gt_cmd_probe(&o, o.sys, stdout) : gt_cmd_run(&o, stop);
     fg_get_regs(fg, &r);
     fprintf(stderr, "gcr-final: ctl=0x%08x ov=0x%x event=0x%04x qual0=0x%08x qual1=0x%08x "
-                    "cycle=%u cnt0=%u cnt1=%u protocol_errors=%d open_fds=%d%s%s\n",
+                    "cycle=%u cnt0=%u cnt1=%u protocol_errors=%d open_fds=%d seam_calls=%ld%s%s\n",
             r.ctl, r.ov, r.event, r.qual0, r.qual1, r.cycle, r.cnt0, r.cnt1,
-            fg_stats(fg)->protocol_errors, fg_stats(fg)->open_fds,
+            fg_stats(fg)->protocol_errors, fg_stats(fg)->open_fds, atomic_load(&ks.calls),
             fg_stats(fg)->protocol_errors ? " last: " : "", fg_stats(fg)->last_error);
     fg_free(fg);
     return status;

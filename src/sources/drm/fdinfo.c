@@ -19,7 +19,9 @@
 struct slot {
     struct gt_fdinfo_client c;
     uint64_t prev_ns[GT_FDINFO_ENGINES], prev_cycles[GT_FDINFO_ENGINES];
+    uint64_t prev_total[GT_FDINFO_ENGINES];
     uint64_t prev_t;
+    int prev_n;               /* engines known at the previous update */
     int seen;                 /* read during this update */
 };
 
@@ -30,6 +32,8 @@ struct known_fd {
 struct gt_fdinfo {
     const struct gt_sys *sys;
     unsigned walk_every, since_walk;
+    uint64_t walk_period_ns, last_walk_ns;
+    int walked;
     struct slot *slots;
     size_t nslots, capslots;
     struct known_fd *fds;
@@ -101,7 +105,7 @@ static void parse_engine_key(struct gt_fdinfo_client *c, const char *k, size_t k
 {
     static const struct { const char *prefix; int what; } keys[] = {
         { "drm-engine-capacity-", 1 }, { "drm-total-cycles-", 4 }, { "drm-engine-", 0 },
-        { "drm-cycles-", 2 }, { "drm-maxfreq-", 3 },
+        { "drm-cycles-", 2 }, { "drm-maxfreq-", 3 }, { "drm-curfreq-", 5 },
     };
     size_t i;
 
@@ -110,11 +114,10 @@ static void parse_engine_key(struct gt_fdinfo_client *c, const char *k, size_t k
         struct gt_fdinfo_engine *e;
         if (klen <= plen || strncmp(k, keys[i].prefix, plen) != 0)
             continue;
-        if (keys[i].what == 4)
-            return;   /* the GPU clock's own count: not used yet */
         e = engine(c, k + plen, klen - plen);
         if (!e)
             return;
+        e->keys |= 1u << keys[i].what;
         if (keys[i].what == 0) {
             e->ns = strtoull(v, NULL, 10);
             e->has_ns = 1;
@@ -124,8 +127,12 @@ static void parse_engine_key(struct gt_fdinfo_client *c, const char *k, size_t k
                 e->capacity = 1;
         } else if (keys[i].what == 2) {
             e->cycles = strtoull(v, NULL, 10);
-        } else {
+        } else if (keys[i].what == 4) {
+            e->total_cycles = strtoull(v, NULL, 10);
+        } else if (keys[i].what == 3) {
             e->maxfreq_hz = parse_freq(v);
+        } else {
+            e->curfreq_hz = parse_freq(v);
         }
         return;
     }
@@ -171,7 +178,7 @@ static void parse_line(struct gt_fdinfo_client *c, const char *line, size_t len,
     } else if (klen == 13 && strncmp(line, "drm-client-id", 13) == 0) {
         c->client_id = strtoull(v, NULL, 10);
     } else if (strncmp(line, "drm-engine-", 11) == 0 || strncmp(line, "drm-cycles-", 11) == 0 ||
-               strncmp(line, "drm-maxfreq-", 12) == 0 ||
+               strncmp(line, "drm-maxfreq-", 12) == 0 || strncmp(line, "drm-curfreq-", 12) == 0 ||
                strncmp(line, "drm-total-cycles-", 17) == 0) {
         parse_engine_key(c, line, klen, v);
     } else {
@@ -248,9 +255,12 @@ static void merge(struct slot *s, const struct gt_fdinfo_client *c, int pid)
             s->prev_cycles[before] = n->cycles;
         }
         e->has_ns |= n->has_ns;
+        e->keys |= n->keys;
         e->ns = n->ns > e->ns ? n->ns : e->ns;
         e->cycles = n->cycles > e->cycles ? n->cycles : e->cycles;
+        e->total_cycles = n->total_cycles > e->total_cycles ? n->total_cycles : e->total_cycles;
         e->maxfreq_hz = n->maxfreq_hz;
+        e->curfreq_hz = n->curfreq_hz;
         e->capacity = n->capacity;
     }
     s->c.mem_bytes = c->mem_bytes;
@@ -426,17 +436,18 @@ static void reread(struct gt_fdinfo *f)
 
 /* ---- busy shares ---- */
 
-static double engine_busy(const struct slot *s, int i, uint64_t dt)
+/* Engine time over wall time; else cycles over the GPU clock's own count
+ * (xe); else cycles over what the max clock gives in the interval. */
+static double engine_busy(const struct gt_fdinfo_engine *e, uint64_t dt)
 {
-    const struct gt_fdinfo_engine *e = &s->c.engine[i];
-
     if (!dt)
         return 0;
     if (e->has_ns)
-        return 100.0 * (double)(e->ns - s->prev_ns[i]) / (double)dt / e->capacity;
+        return 100.0 * (double)e->d_ns / (double)dt / e->capacity;
+    if (e->d_total_cycles)
+        return 100.0 * (double)e->d_cycles / (double)e->d_total_cycles / e->capacity;
     if (e->cycles && e->maxfreq_hz)
-        return 100.0 * (double)(e->cycles - s->prev_cycles[i]) /
-               ((double)e->maxfreq_hz * (double)dt / 1e9);
+        return 100.0 * (double)e->d_cycles / ((double)e->maxfreq_hz * (double)dt / 1e9);
     return 0;
 }
 
@@ -447,13 +458,19 @@ static void compute(struct slot *s, uint64_t now)
 
     s->c.busy_pct = 0;
     for (i = 0; i < s->c.nengines; i++) {
-        double b = engine_busy(s, i, dt);
-        s->c.engine[i].busy_pct = b;
-        if (b > s->c.busy_pct)
-            s->c.busy_pct = b;
-        s->prev_ns[i] = s->c.engine[i].ns;
-        s->prev_cycles[i] = s->c.engine[i].cycles;
+        struct gt_fdinfo_engine *e = &s->c.engine[i];
+        int based = s->prev_t && i < s->prev_n;
+        e->d_ns = based ? e->ns - s->prev_ns[i] : 0;
+        e->d_cycles = based ? e->cycles - s->prev_cycles[i] : 0;
+        e->d_total_cycles = based ? e->total_cycles - s->prev_total[i] : 0;
+        e->busy_pct = engine_busy(e, dt);
+        if (e->busy_pct > s->c.busy_pct)
+            s->c.busy_pct = e->busy_pct;
+        s->prev_ns[i] = e->ns;
+        s->prev_cycles[i] = e->cycles;
+        s->prev_total[i] = e->total_cycles;
     }
+    s->prev_n = s->c.nengines;
     s->prev_t = now;
     s->c.seen_ns = now;
 }
@@ -493,6 +510,18 @@ static int settle(struct gt_fdinfo *f, uint64_t now)
     return 0;
 }
 
+static int walk_due(const struct gt_fdinfo *f, uint64_t now_ns)
+{
+    if (!f->walk_period_ns)
+        return f->since_walk == 0;
+    return !f->walked || now_ns - f->last_walk_ns >= f->walk_period_ns;
+}
+
+void gt_fdinfo_set_walk_period(struct gt_fdinfo *f, uint64_t period_ns)
+{
+    f->walk_period_ns = period_ns;
+}
+
 int gt_fdinfo_update(struct gt_fdinfo *f, uint64_t now_ns, int force_walk)
 {
     uint64_t t0 = gt_now_ns(), t1;
@@ -506,9 +535,11 @@ int gt_fdinfo_update(struct gt_fdinfo *f, uint64_t now_ns, int force_walk)
     reread(f);
     t1 = gt_now_ns();
     f->st.reread_ns_last = t1 - t0;
-    if (force_walk || f->since_walk == 0) {
+    if (walk_due(f, now_ns) || force_walk) {
         r = walk(f);
         f->st.walk_ns_last = gt_now_ns() - t1;
+        f->walked = 1;
+        f->last_walk_ns = now_ns;
     }
     f->since_walk = (f->since_walk + 1) % f->walk_every;
     if (settle(f, now_ns) < 0)

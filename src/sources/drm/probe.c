@@ -59,3 +59,39 @@ int gt_drm_probe(const char *spec, const struct gt_sys *sys, FILE *out)
     }
     return status;
 }
+
+/* gputop --probe --source drm-fdinfo[:ARGS]: the device chosen, its engine
+ * slots by name, one sample, and the profiling switch when it is off. */
+int gt_drm_fdinfo_probe(const char *spec, const struct gt_sys *sys, FILE *out)
+{
+    struct gt_diag d;
+    struct gt_source *s = gt_source_open(spec, sys, &d);
+    struct gt_snapshot snap = { 0, 0, 0, 0, NULL, 0 };
+    size_t k;
+    int r = -1;
+
+    fprintf(out, "drm-fdinfo\n");
+    if (!s) {
+        fprintf(out, "  cannot open: %s\n", d.msg);
+        return 1;
+    }
+    fprintf(out, "  device     %s\n  layout     %s\n  engines   ", s->info.device,
+            s->info.layout);
+    for (k = 0; k < s->catalog.ncounters; k++) {
+        const struct gt_counter *c = &s->catalog.counters[k];
+        size_t n = strlen(c->name);
+        if (c->hw_name && n > 8 && strcmp(c->name + n - 8, "Capacity") == 0)
+            fprintf(out, " %s", c->hw_name);
+    }
+    fputc('\n', out);
+    gt_diag_clear(&d);
+    if (gt_snapshot_init(&snap, s->catalog.nslots) == 0 && s->type->start(s, &d) == 0)
+        r = s->type->sample(s, &snap, &d);
+    fprintf(out, "  first sample %s%s\n", r == 0 || r == 2 ? "arrived" : "failed: ",
+            r == 0 || r == 2 ? "" : d.msg);
+    if (r == 2)
+        fprintf(out, "  warning    %s\n", d.msg);
+    gt_snapshot_free(&snap);
+    gt_source_close(s);
+    return r == 0 || r == 2 ? 0 : 1;
+}
