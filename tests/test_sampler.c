@@ -16,6 +16,7 @@ struct counting {
     uint64_t *call_ns;
     size_t max_calls;
     int fail_every;       /* fail calls whose index is a multiple of this */
+    const char *fail_msg; /* the failure's message; NULL: "device lost" */
     uint64_t limit;       /* end after this many successful samples (0: never) */
     uint64_t last_ns;
 };
@@ -37,7 +38,7 @@ static int counting_sample(struct gt_source *s, struct gt_snapshot *out, struct 
     if (c->call_ns && i < c->max_calls)
         c->call_ns[i] = now;
     if (c->fail_every && i % (uint64_t)c->fail_every == 0) {
-        gt_diag_set(d, "device lost");
+        gt_diag_set(d, "%s", c->fail_msg ? c->fail_msg : "device lost");
         return -1;
     }
     if (c->limit && c->produced[0] >= c->limit)
@@ -244,6 +245,33 @@ Test(sampler, source_errors_are_counted_and_retried)
     gt_sampler_free(s);
     cr_assert_gt(st.errors, 0);
     cr_assert_str_eq(st.last_error, "counting: device lost");
+    gt_snapshot_free(&snap);
+    free_source(src);
+}
+
+/* A source whose messages already start with its name ("mips-cm: the
+ * block reads all ones") is not named twice in the state line. */
+Test(sampler, a_message_naming_its_source_is_not_prefixed_again)
+{
+    struct counting c = { 0 };
+    struct gt_source *src = make_source(&c);
+    uint32_t off = 0;
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0 };
+    struct gt_sampler *s = gt_sampler_new(&cfg);
+    struct gt_sampler_stats st;
+    struct gt_snapshot snap;
+    struct gt_diag d;
+    int got = 0;
+
+    c.fail_every = 2;
+    c.fail_msg = "counting: the block reads all ones";
+    gt_snapshot_init(&snap, 3);
+    cr_assert_eq(gt_sampler_start(s, &d), 0);
+    while (got < 4)
+        got += gt_sampler_take(s, &snap, 1000000000ull) > 0;
+    gt_sampler_get_stats(s, &st);
+    gt_sampler_free(s);
+    cr_assert_str_eq(st.last_error, "counting: the block reads all ones");
     gt_snapshot_free(&snap);
     free_source(src);
 }

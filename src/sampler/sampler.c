@@ -144,13 +144,25 @@ struct gt_sampler *gt_sampler_new(const struct gt_sampler_config *cfg)
     return s;
 }
 
+/* "SOURCE: message", unless the message already starts with the
+ * source's name (the MIPS CM's do). */
+static void name_message(char *buf, size_t len, const struct gt_source *src, const char *msg)
+{
+    size_t n = strlen(src->type->name);
+
+    if (strncmp(msg, src->type->name, n) == 0 && msg[n] == ':')
+        snprintf(buf, len, "%s", msg);
+    else
+        snprintf(buf, len, "%s: %s", src->type->name, msg);
+}
+
 static void note_error(struct gt_sampler *s, const struct gt_source *src, const struct gt_diag *d)
 {
     pthread_mutex_lock(&s->lock);
     s->stats.errors++;
     s->stats.state = GT_SAMPLER_RETRYING;
-    snprintf(s->stats.last_error, sizeof(s->stats.last_error), "%s: %s",
-             src->type->name, d->msg[0] ? d->msg : "sample failed");
+    name_message(s->stats.last_error, sizeof(s->stats.last_error), src,
+                 d->msg[0] ? d->msg : "sample failed");
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -159,8 +171,7 @@ static void note_warning(struct gt_sampler *s, const struct gt_source *src,
 {
     pthread_mutex_lock(&s->lock);
     s->stats.warnings++;
-    snprintf(s->stats.last_warning, sizeof(s->stats.last_warning), "%s: %s",
-             src->type->name, d->msg);
+    name_message(s->stats.last_warning, sizeof(s->stats.last_warning), src, d->msg);
     pthread_mutex_unlock(&s->lock);
 }
 

@@ -22,7 +22,8 @@
 #define IOC_REGS2_V1      0xC0282000ul
 #define IOC_REGS2_V2      0xC02C2001ul
 
-enum fd_type { FD_FREE, FD_NODE, FD_RUNTIME, FD_METRICS, FD_DRI_DIR, FD_REGS2, FD_GFXOFF };
+enum fd_type { FD_FREE, FD_NODE, FD_RUNTIME, FD_METRICS, FD_DRI_DIR, FD_REGS2, FD_GFXOFF,
+               FD_DEAD };      /* opened before an unbind: ENODEV for good */
 
 enum dom { D_GPU, D_SE, D_SA, D_WGP, D_CU, D_GL2C };
 
@@ -50,6 +51,9 @@ static const struct {
 #define SEG1 0xA000u
 #define CP_PERFMON_CNTL (SEG1 + 0x3808u)
 #define SQ_WGP_BANK 2
+#define SQG_BANK 1
+#define SQG_PERFCOUNTER_CTRL (SEG1 + 0x39d8u)
+#define SQG_STAGES 0x55u          /* PS_EN, GS_EN, HS_EN, CS_EN */
 
 /* soc21_allowed_read_registers, absolute dwords with GC seg0 = 0x1260. */
 /* (The CP_STALLED, CP_CPF/CPC and GB_ADDR_CONFIG entries are left out:
@@ -77,6 +81,7 @@ struct fake_amdgpu {
     unsigned perfmon;          /* PERFMON_STATE */
     uint32_t sensor[16];
     uint32_t ctx_alloc;
+    int unplugged;
     struct fa_stats st;
 };
 
@@ -115,7 +120,7 @@ static int reg_index(struct fake_amdgpu *fa, uint32_t dword)
     /* Power-on values nobody would write, so a restore is visible. */
     fa->reg[fa->nregs].dword = dword;
     fa->reg[fa->nregs].initial = fa->reg[fa->nregs].value = 0x5a000000u | (dword & 0xffff);
-    if (dword == CP_PERFMON_CNTL)
+    if (dword == CP_PERFMON_CNTL || dword == SQG_PERFCOUNTER_CTRL)
         fa->reg[fa->nregs].initial = fa->reg[fa->nregs].value = 0;   /* disabled */
     return (int)fa->nregs++;
 }
@@ -173,13 +178,17 @@ static unsigned ninst(enum dom dom)
     return 1;
 }
 
-/* One pass's worth of counting, by what each select register holds. */
+/* One pass's worth of counting, by what each select register holds; SQG
+ * counts only waves of the stages SQG_PERFCOUNTER_CTRL enables. */
 static void count_pass(struct fake_amdgpu *fa)
 {
+    int ctrl = reg_index(fa, SQG_PERFCOUNTER_CTRL);
     unsigned b, n, i;
 
     for (b = 0; b < NBANK; b++)
         for (n = 0; n < bank[b].n; n++) {
+            if (b == SQG_BANK && (ctrl < 0 || !(fa->reg[ctrl].value & SQG_STAGES)))
+                continue;
             int r = reg_index(fa, SEG1 + bank[b].sel[n]);
             unsigned ev = r < 0 ? 0 : fa->reg[r].value & bank[b].selmask;
             for (i = 0; i < ninst(bank[b].dom); i++) {
@@ -268,6 +277,9 @@ static int fa_open(void *ctx, const char *path, int flags)
     const char *dbg = "/sys/kernel/debug/dri";
 
     (void)flags;
+    if (fa->unplugged && (strncmp(path, "/dev/dri/", 9) == 0 ||
+                          strncmp(path, "/sys/", 5) == 0))
+        return err(ENOENT);   /* the device's nodes, sysfs and debugfs dirs are gone */
     if (strcmp(path, "/dev/dri/renderD128") == 0 || strcmp(path, "/dev/dri/card0") == 0) {
         if (fa->cfg.no_gpu)
             return err(ENOENT);
@@ -325,6 +337,8 @@ static ssize_t fa_pread(void *ctx, int fd, void *buf, size_t len, off_t off)
 
     if (f < 0 || fa->fd[f].type == FD_FREE)
         return err(EBADF);
+    if (fa->fd[f].type == FD_DEAD)
+        return err(ENODEV);
     switch (fa->fd[f].type) {
     case FD_RUNTIME: {
         char text[40];
@@ -379,6 +393,8 @@ static ssize_t fa_pwrite(void *ctx, int fd, const void *buf, size_t len, off_t o
 
     if (f < 0 || fa->fd[f].type == FD_FREE)
         return err(EBADF);
+    if (fa->fd[f].type == FD_DEAD)
+        return err(ENODEV);
     if (fa->fd[f].type == FD_GFXOFF) {
         if (len != 4)
             return err(EINVAL);
@@ -573,6 +589,8 @@ static int fa_ioctl(void *ctx, int fd, unsigned long req, void *arg)
 
     if (f < 0 || fa->fd[f].type == FD_FREE)
         return err(EBADF);
+    if (fa->fd[f].type == FD_DEAD)
+        return err(ENODEV);   /* drm_dev_is_unplugged */
     if (fa->fd[f].type == FD_REGS2) {
         if (req == IOC_REGS2_V1 || req == IOC_REGS2_V2)
             return regs2_state(fa, f, req, arg);
@@ -603,7 +621,7 @@ static int fa_devices(void *ctx, struct gt_drm_device *out, int max)
     out[n].vendor = 0x10de;
     out[n].device = 0x2584;
     n++;
-    if (fa->cfg.no_gpu)
+    if (fa->cfg.no_gpu || fa->unplugged)
         return n;
     snprintf(out[n].render, sizeof(out[n].render), "/dev/dri/renderD128");
     snprintf(out[n].primary, sizeof(out[n].primary), "/dev/dri/card0");
@@ -730,8 +748,42 @@ void fa_set_rate(struct fake_amdgpu *fa, const char *hw_block, unsigned event, u
 
 void fa_set_power(struct fake_amdgpu *fa, const char *status)
 {
+    unsigned i;
+
+    /* Runtime suspend puts the GPU in D3: GC loses its registers, which
+     * come back at their power-on values when the driver resumes it. */
+    if (!asleep(fa) && status && strcmp(status, "active") != 0) {
+        for (i = 0; i < fa->nregs; i++)
+            fa->reg[i].value = fa->reg[i].initial;
+        memset(fa->ctr, 0, sizeof(fa->ctr));
+        fa->perfmon = 0;
+    }
     fa->has_power = status != NULL;
     snprintf(fa->power, sizeof(fa->power), "%s", status ? status : "");
+}
+
+void fa_unplug(struct fake_amdgpu *fa)
+{
+    unsigned i;
+    int f;
+
+    fa->unplugged = 1;
+    for (f = 0; f < NFDS; f++)
+        if (fa->fd[f].type != FD_FREE)
+            fa->fd[f].type = FD_DEAD;
+    /* Rebinding resets the GPU: registers at power-on values, and the
+     * driver's GFXOFF requests and pstate gone with the old instance. */
+    for (i = 0; i < fa->nregs; i++)
+        fa->reg[i].value = fa->reg[i].initial;
+    memset(fa->ctr, 0, sizeof(fa->ctr));
+    fa->perfmon = 0;
+    fa->st.gfxoff_refs = 0;
+    fa->st.pstate = 0;
+}
+
+void fa_replug(struct fake_amdgpu *fa)
+{
+    fa->unplugged = 0;
 }
 
 void fa_set_sensor(struct fake_amdgpu *fa, unsigned type, uint32_t value)

@@ -49,9 +49,16 @@ void fa_set_grbm(struct fake_amdgpu *fa, const uint32_t *status, const uint32_t 
  * starting the counters and stopping them. */
 void fa_set_rate(struct fake_amdgpu *fa, const char *hw_block, unsigned event, unsigned inst,
                  uint64_t per_pass);
+/* Anything but "active" is asleep; falling asleep loses the GC registers
+ * (counter selects, CP_PERFMON_CNTL, counts), as D3 does. */
 void fa_set_power(struct fake_amdgpu *fa, const char *runtime_status);
 /* A gpu_metrics field (v3.0 byte offset) in the blob, as a u16 or u32. */
 void fa_set_metric(struct fake_amdgpu *fa, unsigned v3_offset, unsigned width, uint32_t value);
+/* The GPU is unbound (hot unplug, driver reload): its nodes, sysfs and
+ * debugfs files are gone, files opened before answer ENODEV for good, and
+ * the GPU is reset. fa_replug binds it again (new files work). */
+void fa_unplug(struct fake_amdgpu *fa);
+void fa_replug(struct fake_amdgpu *fa);
 /* Sensor value by AMDGPU_INFO_SENSOR type; 0 makes it -ENOENT. */
 void fa_set_sensor(struct fake_amdgpu *fa, unsigned type, uint32_t value);
 

@@ -28,6 +28,7 @@ struct fake_gcr {
     uint64_t now;              /* CM cycles since the fake began */
     uint32_t rate[NEV];        /* events per 1000 cycles */
     int devmem_open;
+    int bus_error;             /* reads give all ones, writes are lost */
 };
 
 static void proto(struct fake_gcr *fg, const char *fmt, ...)
@@ -166,6 +167,8 @@ static uint32_t fake_read32(void *ctx, const volatile void *addr)
     fg_advance(fg, fg->cfg.access_cycles);
     if (offset_of(fg, addr, &off) < 0)
         return 0xdeadbeef;
+    if (fg->bus_error)
+        return 0xffffffffu;
     if (off == 0x000)
         return fg->cfg.config;
     if (off == 0x008)
@@ -202,7 +205,7 @@ static void fake_write32(void *ctx, volatile void *addr, uint32_t v)
 
     fg->st.writes++;
     fg_advance(fg, fg->cfg.access_cycles);
-    if (offset_of(fg, addr, &off) < 0)
+    if (offset_of(fg, addr, &off) < 0 || fg->bus_error)
         return;
     if (fg->st.nlog < 256) {
         fg->st.log_off[fg->st.nlog] = off;
@@ -366,6 +369,16 @@ void fg_set_regs(struct fake_gcr *fg, const struct fg_regs *r)
 {
     fg->r = *r;
     fg->r.ctl = (fg->r.ctl & ~0xfu) | fg->cfg.num_cnt;
+}
+
+void fg_bus_error(struct fake_gcr *fg, int on)
+{
+    fg->bus_error = on;
+}
+
+void fg_set_rev(struct fake_gcr *fg, uint32_t rev)
+{
+    fg->cfg.rev = rev;
 }
 
 const struct fg_stats *fg_stats(const struct fake_gcr *fg)

@@ -42,6 +42,13 @@ void fg_set_regs(struct fake_gcr *fg, const struct fg_regs *r);
  * reset or set (no wrap), for checking estimates. */
 uint64_t fg_true_events(const struct fake_gcr *fg, unsigned ev);
 
+/* A bus error while on: every register read gives 0xffffffff (what a
+ * failed uncached load returns on many SoCs) and writes are lost. */
+void fg_bus_error(struct fake_gcr *fg, int on);
+/* GCR_REV from now on (another block answering, a CM reset to other
+ * firmware settings). */
+void fg_set_rev(struct fake_gcr *fg, uint32_t rev);
+
 struct fg_stats {
     int opens, maps, unmaps, open_fds, reads, writes;
     uint32_t log_off[256], log_val[256];   /* the first writes, in order */

@@ -17,7 +17,7 @@
 #define REQ_PERFCNT_ENABLE 0x40086446ul
 #define REQ_PERFCNT_DUMP   0x40086447ul
 
-enum { FD_NONE, FD_NODE, FD_UEVENT, FD_FDINFO };
+enum { FD_NONE, FD_NODE, FD_UEVENT, FD_FDINFO, FD_DEAD };
 
 struct fake_panfrost {
     struct gt_sys sys;
@@ -27,6 +27,7 @@ struct fake_panfrost {
     char text[64][512];       /* by fd: a text file's contents */
     uint32_t counters[MAX_BLOCKS][64];
     int hang;
+    int unplugged;
     struct fp_stats st;
 };
 
@@ -73,6 +74,10 @@ static int fake_open(void *ctx, const char *path, int flags)
     int fd, kind, node;
 
     (void)flags;
+    if (fp->unplugged && (strcmp(path, NODE) == 0 || strcmp(path, UEVENT) == 0)) {
+        errno = ENOENT;
+        return -1;
+    }
     if (strcmp(path, NODE) == 0)
         kind = FD_NODE;
     else if (strcmp(path, UEVENT) == 0)
@@ -219,6 +224,7 @@ static int perfcnt_dump(struct fake_panfrost *fp, int fd, void *arg)
     }
     if (!dst)
         return fail(EFAULT);
+    fp->st.good_dumps++;
     for (b = 0; b < nblocks; b++)
         memcpy(dst + b * 256, fp->counters[b], 256);
     return 0;
@@ -228,6 +234,8 @@ static int fake_ioctl(void *ctx, int fd, unsigned long req, void *arg)
 {
     struct fake_panfrost *fp = ctx;
 
+    if (fd >= 0 && fd < 64 && fp->kind[fd] == FD_DEAD)
+        return fail(ENODEV);      /* drm_ioctl on an unplugged device */
     if (fd < 0 || fd >= 64 || fp->kind[fd] != FD_NODE)
         return fail(fp->kind[fd < 0 || fd >= 64 ? 0 : fd] == FD_NONE ? EBADF : ENOTTY);
     switch (req) {
@@ -295,6 +303,24 @@ void fp_set_counter(struct fake_panfrost *fp, unsigned block, unsigned index, ui
 void fp_take_counters(struct fake_panfrost *fp)
 {
     fp->st.owner_fd = OTHER_CLIENT;
+}
+
+void fp_unplug(struct fake_panfrost *fp)
+{
+    int fd;
+
+    fp->unplugged = 1;
+    for (fd = 0; fd < 64; fd++)
+        if (fp->kind[fd] == FD_NODE)
+            fp->kind[fd] = FD_DEAD;
+    /* The device's teardown stops the counters (panfrost_perfcnt_fini). */
+    if (fp->st.owner_fd != OTHER_CLIENT)
+        fp->st.owner_fd = -1;
+}
+
+void fp_replug(struct fake_panfrost *fp)
+{
+    fp->unplugged = 0;
 }
 
 void fp_hang_next_dump(struct fake_panfrost *fp)

@@ -35,11 +35,17 @@ void fp_set_counter(struct fake_panfrost *fp, unsigned block, unsigned index, ui
 /* Another client (a second open file) takes the counters: ENABLE fails
  * with EBUSY for everyone else. */
 void fp_take_counters(struct fake_panfrost *fp);
+/* The device is unbound (hot unplug, driver unbind): the node is gone,
+ * every ioctl on a file opened before fails with ENODEV, for good. */
+void fp_unplug(struct fake_panfrost *fp);
+/* Bound again: the node is back; files opened before stay dead. */
+void fp_replug(struct fake_panfrost *fp);
 /* The next dump times out (ETIMEDOUT), as when the GPU hangs. */
 void fp_hang_next_dump(struct fake_panfrost *fp);
 
 struct fp_stats {
     int get_params, enables, disables, dumps, open_fds;
+    int good_dumps;           /* dumps that delivered counts */
     int owner_fd;             /* fd owning the counters, -1 none */
     int closed_enabled;       /* owner fds closed with the counters still enabled
                                  (the kernel disables them then; a client that

@@ -56,6 +56,8 @@ enum gt_amd_power gt_amd_power_state(const struct gt_amd_dev *dev, char *why, si
  * and the GC version. */
 int gt_amd_open(struct gt_amd_dev *dev, struct gt_diag *d);
 void gt_amd_close(struct gt_amd_dev *dev);
+/* 1 when the render node's file answers ENODEV (its device unbound). */
+int gt_amd_dead(const struct gt_amd_dev *dev);
 
 enum { GT_AMD_SCLK, GT_AMD_MCLK, GT_AMD_TEMP, GT_AMD_LOAD, GT_AMD_POWER, GT_AMD_NSENSORS };
 /* AMDGPU_INFO_SENSOR: sclk MHz, mclk MHz, temperature milli-degC, load %,

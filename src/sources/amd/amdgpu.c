@@ -39,6 +39,9 @@ struct amd_src {
     uint64_t last_ns;          /* end of the previous interval */
     uint64_t last_call;        /* when sample() was last called: the period */
     int asleep_at_open;
+    int slept;                 /* seen runtime-suspended since the counters were set up */
+    char node_arg[64];         /* the node asked for ("" the first AMD GPU) */
+    unsigned char *used;       /* the last selection, NULL all */
     unsigned warned_pmc;
 };
 
@@ -328,6 +331,7 @@ static void amd_close(struct gt_source *s)
     if (a->metrics_fd >= 0)
         a->dev.sys->close(a->dev.sys->ctx, a->metrics_fd);
     gt_amd_close(&a->dev);
+    free(a->used);
     free(a);
     s->priv = NULL;
 }
@@ -347,6 +351,7 @@ static int amd_open(struct gt_source *s, const char *args, struct gt_diag *d)
     if (parse_args(a, args, path, sizeof(path), d) < 0 ||
         gt_amd_find(s->sys, path, &a->dev, d) < 0)
         goto fail;
+    snprintf(a->node_arg, sizeof(a->node_arg), "%s", path);
     /* Opening the node or reading gpu_metrics (on kernels before 6.13)
      * would wake a sleeping GPU. */
     a->asleep_at_open = gt_amd_power_state(&a->dev, state, sizeof(state)) == GT_AMD_ASLEEP;
@@ -371,10 +376,18 @@ static int amd_select(struct gt_source *s, const unsigned char *used, struct gt_
 {
     struct amd_src *a = s->priv;
 
-    (void)d;
     if (a->pmc) {
         gt_amd_pmc_select(a->pmc, used, &s->catalog);
         describe(s, a);
+    }
+    free(a->used);
+    a->used = NULL;
+    if (used) {
+        if (!(a->used = malloc(s->catalog.ncounters ? s->catalog.ncounters : 1))) {
+            gt_diag_set(d, "out of memory");
+            return -1;
+        }
+        memcpy(a->used, used, s->catalog.ncounters);
     }
     return 0;
 }
@@ -417,7 +430,11 @@ static int sample_activity(struct gt_source *s, struct amd_src *a, uint64_t span
     return 0;
 }
 
-static void sample_power(struct gt_source *s, struct amd_src *a, struct gt_snapshot *out)
+/* The layout shows each row as its sum over GPU_METRICS_READS, so a
+ * gpu_metrics read that failed is no reading at all (-1, d set), not a
+ * reading of zeros for the rows no sensor stands in for. */
+static int sample_power(struct gt_source *s, struct amd_src *a, struct gt_snapshot *out,
+                        struct gt_diag *d)
 {
     struct gt_amd_metrics m;
     uint32_t sv[GT_AMD_NSENSORS], mul, div;
@@ -426,8 +443,14 @@ static void sample_power(struct gt_source *s, struct amd_src *a, struct gt_snaps
     size_t i;
 
     memset(ok, 0, sizeof(ok));
-    if (a->metrics_fd >= 0)
+    if (a->metrics_fd >= 0) {
         have_m = read_metrics(a, &m, why, sizeof(why)) == 0;
+        if (!have_m) {
+            gt_diag_set(d, "%s/gpu_metrics: %s; no power and clock readings this interval",
+                        a->dev.sysfs, why);
+            return -1;
+        }
+    }
     put(s, "GPU_METRICS_READS", 1, out);
     for (i = 0; i < gt_amd_gfx1151_ncounters; i++) {
         const struct gt_amd_counter_def *def = &gt_amd_gfx1151_counters[i];
@@ -447,19 +470,81 @@ static void sample_power(struct gt_source *s, struct amd_src *a, struct gt_snaps
         if (ok[sn])
             put(s, def->name, (uint64_t)sv[sn] * mul / div, out);
     }
+    return 0;
+}
+
+/* ENODEV: the device was unbound (hot unplug, driver reload) and its
+ * files are dead for good, or the error will pass. Only our node's file
+ * failing a call the sampling never makes, and a node that opens anew,
+ * tell the first: then everything is closed and
+ * set up again on the same catalogue (the counters on the reset GPU start
+ * over, their saved values are the new power-on ones). Otherwise all is
+ * kept, as for any failed sample, so registers are restored on close. */
+static int rebound(struct gt_source *s, struct amd_src *a, uint64_t now, struct gt_diag *d)
+{
+    enum gt_amd_pmc_fail fail;
+    struct gt_amd_dev dev;
+    struct gt_diag why;
+    int had_pmc = a->pmc != NULL;
+
+    gt_diag_clear(&why);
+    if (!gt_amd_dead(&a->dev))
+        return -1;     /* our file still answers: the error passes */
+    if (gt_amd_find(s->sys, a->node_arg, &dev, &why) < 0 || gt_amd_open(&dev, &why) < 0)
+        return -1;     /* gone (or not yet back): d says what failed */
+    gt_amd_pmc_close(a->pmc);
+    a->pmc = NULL;
+    if (a->metrics_fd >= 0)
+        a->dev.sys->close(a->dev.sys->ctx, a->metrics_fd);
+    a->metrics_fd = -1;
+    gt_amd_close(&a->dev);
+    a->dev = dev;
+    a->last_ns = now;
+    a->slept = 0;
+    open_metrics(a);
+    if (had_pmc) {
+        a->pmc = gt_amd_pmc_open(&a->dev, &a->geom, &s->catalog, a->keepon, &fail, &why);
+        if (a->pmc)
+            gt_amd_pmc_select(a->pmc, a->used, &s->catalog);
+        if (!a->pmc || gt_amd_pmc_start(a->pmc, &why) < 0) {
+            gt_diag_set(d, "%s came back (rebound), but its counters cannot be set up "
+                           "again: %.300s", s->info.device, why.msg);
+            return -1;
+        }
+    }
+    gt_diag_set(d, "%s came back (rebound); set up again, counting resumes next interval",
+                s->info.device);
+    return -1;
+}
+
+/* Runtime suspend (D3) reset GC: the counter selects and
+ * SQG_PERFCOUNTER_CTRL are back at their power-on values and nothing
+ * counted. They are set up again; this interval has no counts. */
+static int resume_pmc(struct gt_source *s, struct amd_src *a, uint64_t now, struct gt_diag *d)
+{
+    a->last_ns = now;
+    if (gt_amd_pmc_start(a->pmc, d) < 0)
+        return -1;
+    a->slept = 0;
+    gt_diag_set(d, "awake again: %s lost its counter setup while runtime-suspended; set up "
+                   "again, counting resumes next interval", s->info.device);
+    return -1;
 }
 
 static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
 {
     struct amd_src *a = s->priv;
     uint64_t start = gt_now_ns(), span = start > a->last_call ? start - a->last_call : 0;
+    struct gt_diag ignored;
     unsigned est = 0;
+    int power;
     char state[32];
 
     out->nsamples = 1;
     a->last_call = start;
     if (gt_amd_power_state(&a->dev, state, sizeof(state)) == GT_AMD_ASLEEP) {
         a->last_ns = start;
+        a->slept = 1;
         gt_diag_set(d, "asleep: %s is runtime-suspended (%s); gputop leaves it asleep and "
                        "reads nothing until it wakes", s->info.device, state);
         return -1;
@@ -469,13 +554,20 @@ static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
                        "restart gputop to read them", s->info.device);
         return -1;
     }
+    if (a->slept && a->pmc)
+        return resume_pmc(s, a, start, d);
     if (!a->metrics_only && sample_activity(s, a, (uint64_t)(span * POLL_SHARE), out, d) < 0)
-        return -1;
-    sample_power(s, a, out);
-    if (a->pmc && gt_amd_pmc_sample(a->pmc, out->deltas, &est, d) < 0)
-        return -1;
+        return errno == ENODEV ? rebound(s, a, start, d) : -1;
+    power = sample_power(s, a, out, d);
+    /* The counters' pass ends here even then, so the next interval holds
+     * its own counts only (this one's are dropped with the sample). */
+    if (a->pmc && gt_amd_pmc_sample(a->pmc, out->deltas, &est, power < 0 ? &ignored : d) < 0 &&
+        power == 0)
+        return errno == ENODEV ? rebound(s, a, start, d) : -1;
     out->t_start_ns = a->last_ns;
     out->t_end_ns = a->last_ns = gt_now_ns();
+    if (power < 0)
+        return -1;
     if (est) {
         gt_diag_set(d, "estimated: %u of %u counters were not counted this interval (the "
                        "blocks' counter limits rotate them over %u passes); they repeat their "

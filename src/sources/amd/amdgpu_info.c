@@ -160,6 +160,18 @@ int gt_amd_open(struct gt_amd_dev *dev, struct gt_diag *d)
     return 0;
 }
 
+int gt_amd_dead(const struct gt_amd_dev *dev)
+{
+    struct drm_version v;
+
+    /* DRM_IOCTL_VERSION with no buffers: the cheapest call, and one the
+     * sampling never makes, so it fails only with the file itself. */
+    memset(&v, 0, sizeof(v));
+    if (dev->fd < 0)
+        return 1;
+    return dev->sys->ioctl(dev->sys->ctx, dev->fd, DRM_IOCTL_VERSION, &v) < 0 && errno == ENODEV;
+}
+
 void gt_amd_close(struct gt_amd_dev *dev)
 {
     if (dev->fd >= 0)

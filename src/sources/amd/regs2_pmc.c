@@ -368,9 +368,13 @@ static int program(struct gt_amd_pmc *p)
     return 0;
 }
 
+/* errno is kept: the source tells a device gone (ENODEV) by it. */
 static int fail(struct gt_amd_pmc *p, struct gt_diag *d, const char *what)
 {
-    gt_diag_set(d, "%s/amdgpu_regs2: %s failed: %s", p->dev->debugfs, what, strerror(errno));
+    int e = errno;
+
+    gt_diag_set(d, "%s/amdgpu_regs2: %s failed: %s", p->dev->debugfs, what, strerror(e));
+    errno = e;
     return -1;
 }
 

@@ -243,9 +243,17 @@ static void merge(struct slot *s, const struct gt_fdinfo_client *c, int pid)
 
     for (i = 0; i < c->nengines; i++) {
         const struct gt_fdinfo_engine *n = &c->engine[i];
+        int before = s->c.nengines;
         struct gt_fdinfo_engine *e = engine(&s->c, n->name, strlen(n->name));
         if (!e)
             continue;
+        /* An engine first seen now (its line was missing from a cut read,
+         * or the driver prints it once used) starts from here: its time
+         * so far was not spent in the last interval. */
+        if (s->c.nengines > before) {
+            s->prev_ns[before] = n->ns;
+            s->prev_cycles[before] = n->cycles;
+        }
         e->has_ns |= n->has_ns;
         e->keys |= n->keys;
         e->ns = n->ns > e->ns ? n->ns : e->ns;
@@ -282,6 +290,19 @@ static struct slot *add_slot(struct gt_fdinfo *f, const struct gt_fdinfo_client 
     return s;
 }
 
+/* The kernel ends every fdinfo line with a newline; a text that does not
+ * was cut short (the file changed or went away mid-read) and its last
+ * line, a number cut to a smaller one perhaps, is not to be trusted. */
+static void drop_cut_line(char *text)
+{
+    char *nl = strrchr(text, '\n');
+
+    if (nl)
+        nl[1] = '\0';
+    else
+        text[0] = '\0';
+}
+
 /* Reads /proc/PID/fdinfo/FD; 1 when it is a DRM client (recorded), 0
  * when not, -1 when it is gone. */
 static int read_fd(struct gt_fdinfo *f, int pid, int fd)
@@ -293,6 +314,7 @@ static int read_fd(struct gt_fdinfo *f, int pid, int fd)
     snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", pid, fd);
     if (gt_sys_read_file(f->sys, path, f->text, FDINFO_MAX) < 0)
         return -1;
+    drop_cut_line(f->text);
     if (gt_fdinfo_parse(f->text, &c) < 0)
         return 0;
     s = find_slot(f, &c);

@@ -27,6 +27,7 @@ struct panfrost_src {
     struct gt_kbase_frame frame;
     struct gt_kbase_map map;
     int enabled;
+    int defaulted;             /* no panfrost device listed: path is the default */
     uint64_t prev_ns;          /* end of the previous dump */
     uint64_t saturations;
 };
@@ -150,6 +151,7 @@ static int dump(struct panfrost_src *p, struct gt_diag *d)
                        "longer owns the counters", p->path);
     else
         gt_diag_set(d, "%s: panfrost PERFCNT_DUMP failed: %s", p->path, strerror(e));
+    errno = e;
     return -1;
 }
 
@@ -183,7 +185,9 @@ static int open_node(struct panfrost_src *p, struct gt_diag *d)
                        "yourself to it (sudo usermod -aG render $USER, then log in again)",
                     p->path);
     else
-        gt_diag_set(d, "%s: cannot open: %s", p->path, strerror(errno));
+        gt_diag_set(d, "%s: cannot open: %s%s", p->path, strerror(errno), p->defaulted
+                    ? " (no DRM device driven by panfrost was found, so gputop tried the "
+                      "default node; name yours: panfrost:/dev/dri/renderDN)" : "");
     return -1;
 }
 
@@ -195,8 +199,10 @@ static int parse_args(struct panfrost_src *p, const char *args, struct gt_diag *
         return -1;
     if (gt_args_get(args, "", p->path, sizeof(p->path)) && p->path[0])
         return 0;
-    if (gt_drm_find_driver(p->sys, "panfrost", p->path, sizeof(p->path)) < 0)
+    if (gt_drm_find_driver(p->sys, "panfrost", p->path, sizeof(p->path)) < 0) {
         snprintf(p->path, sizeof(p->path), "%s", DEFAULT_NODE);
+        p->defaulted = 1;
+    }
     return 0;
 }
 
@@ -301,14 +307,65 @@ static int panfrost_start(struct gt_source *s, struct gt_diag *d)
     return 0;
 }
 
+/* "DUMP failed: ENODEV; reopening: cannot open: ..." in d. */
+static void note_reopen(struct gt_diag *d, const struct gt_diag *why)
+{
+    char gone[GT_DIAG_MSG];
+
+    snprintf(gone, sizeof(gone), "%s", d->msg);
+    gt_diag_set(d, "%.200s; reopening: %.250s", gone, why->msg);
+}
+
+/* After an unbind (hot unplug, driver reload) the file answers ENODEV for
+ * good: it is closed, and each sample tries a new one, enables the
+ * counters and takes the dump that clears them. That interval has no
+ * counts; the next one has. */
+static int reopen(struct panfrost_src *p, struct gt_diag *d)
+{
+    struct gt_diag ignored;
+
+    if (p->fd >= 0) {
+        if (p->enabled)
+            enable(p, 0, &ignored);
+        p->sys->close(p->sys->ctx, p->fd);
+        p->fd = -1;
+        p->enabled = 0;
+    }
+    if (open_node(p, d) < 0)
+        return -1;
+    if (enable(p, 1, d) < 0 || dump(p, d) < 0) {
+        if (p->enabled)
+            enable(p, 0, &ignored);
+        p->enabled = 0;
+        p->sys->close(p->sys->ctx, p->fd);
+        p->fd = -1;
+        return -1;
+    }
+    p->prev_ns = gt_now_ns();
+    gt_diag_set(d, "%s: reopened after the device went away; counting resumes next interval",
+                p->path);
+    return -1;
+}
+
 static int panfrost_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
 {
     static const uint32_t all[GT_KB_NBLOCKS] = { 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF };
     struct panfrost_src *p = s->priv;
     uint64_t now;
 
-    if (dump(p, d) < 0)
+    if (p->fd < 0)
+        return reopen(p, d);
+    if (dump(p, d) < 0) {
+        struct gt_diag why;
+        if (errno != ENODEV)
+            return -1;
+        gt_diag_clear(&why);
+        if (reopen(p, &why) < 0 && p->fd < 0)
+            note_reopen(d, &why);
+        else
+            gt_diag_set(d, "%s", why.msg);
         return -1;
+    }
     now = gt_now_ns();
     gt_kbase_frame_clear(&p->frame);
     gt_kbase_decode_legacy(&p->frame, &p->gpu, p->dump, p->shader_blocks, all);

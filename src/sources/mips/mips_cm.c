@@ -25,6 +25,7 @@ struct cm_src {
     uint32_t prev_cycle, prev_c0, prev_c1, pair_cycle;
     uint64_t prev_ns;
     double hz;                 /* CM clock measured by the last sample, 0 before */
+    int garbled;               /* the block read wrong: start over once it reads right */
 };
 
 static int count_bits(uint32_t v)
@@ -298,15 +299,47 @@ static int check_overflow(struct cm_src *c, uint32_t ov, double secs, struct gt_
     return 0;
 }
 
+/* Register loads cannot fail, but they can lie: a bus error reads all
+ * ones, and another block answering (or a CM reset) shows another
+ * GCR_REV or counter count. Then nothing read this interval is a count;
+ * once the block reads right again the counters start over, since what
+ * they hold since is unknown. Two reads a sample. */
+static int check_block(struct gt_source *s, struct cm_src *c, uint64_t now, struct gt_diag *d)
+{
+    uint32_t rev = cm_rd(&c->gcr, CM_GCR_REV), ctl = cm_rd(&c->gcr, CM_PC_CTL);
+
+    if (rev != c->gcr.rev || (ctl & CM_CTL_NUM_CNT) != 2) {
+        gt_diag_set(d, "mips-cm: %s reads GCR_REV 0x%08x (0x%04x at start), GCR_DB_PC_CTL "
+                       "0x%08x%s: no counts this interval; counting starts over when it reads "
+                       "right", s->info.device, rev, c->gcr.rev, ctl, rev == 0xffffffffu
+                       ? " (all ones: a bus error)" : "");
+        c->garbled = 1;
+        c->prev_ns = now;
+        return -1;
+    }
+    if (!c->garbled)
+        return 0;
+    c->garbled = 0;
+    start_all(c);
+    c->prev_ns = now;
+    gt_diag_set(d, "mips-cm: %s reads right again; counters started over, counting resumes "
+                   "next interval", s->info.device);
+    return -1;
+}
+
 static int cm_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
 {
     struct cm_src *c = s->priv;
     uint64_t now = gt_now_ns();
-    uint32_t cyc = cm_rd(&c->gcr, CM_PC_CYCLE), dcyc = cyc - c->prev_cycle, ov;
+    uint32_t cyc, dcyc, ov;
     double secs = (double)(now - c->prev_ns) / 1e9;
     int i, res;
     int64_t est;
 
+    if (check_block(s, c, now, d) < 0)
+        return -1;
+    cyc = cm_rd(&c->gcr, CM_PC_CYCLE);
+    dcyc = cyc - c->prev_cycle;
     read_pair(c, cyc);
     ov = cm_rd(&c->gcr, CM_PC_OV);
     gt_snapshot_zero(out);
