@@ -75,20 +75,6 @@ static int bind_string(char **str, const struct gt_catalog *c)
     return r;
 }
 
-static void free_metric(struct gt_metric_def *m)
-{
-    free(m->title);
-    free(m->ref);
-    free(m->unit);
-    free(m->desc);
-    free(m->expr_text);
-    gt_expr_free(m->expr);
-    free(m->peak_text);
-    gt_expr_free(m->peak);
-    free(m->pop_text);
-    gt_expr_free(m->pop);
-}
-
 /* Metrics kept move down; map[old] is the new index or -1. */
 static int bind_metrics(struct gt_layout *l, const struct gt_catalog *c, int *map)
 {
@@ -99,7 +85,7 @@ static int bind_metrics(struct gt_layout *l, const struct gt_catalog *c, int *ma
         if (r < 0)
             return -1;
         if (r == 1) {
-            free_metric(&l->metrics[i]);
+            gt_layout_metric_free(&l->metrics[i]);
             map[i] = -1;
             continue;
         }

@@ -99,6 +99,20 @@ const char *gt_embedded_layout_text(size_t i, size_t *len)
     return (const char *)gt_embedded_layouts[i].data;
 }
 
+void gt_layout_metric_free(struct gt_metric_def *m)
+{
+    free(m->title);
+    free(m->ref);
+    free(m->unit);
+    free(m->desc);
+    free(m->expr_text);
+    gt_expr_free(m->expr);
+    free(m->peak_text);
+    gt_expr_free(m->peak);
+    free(m->pop_text);
+    gt_expr_free(m->pop);
+}
+
 void gt_layout_free(struct gt_layout *l)
 {
     size_t i;
@@ -128,19 +142,8 @@ void gt_layout_free(struct gt_layout *l)
     for (i = 0; i < l->ngroups; i++)
         free(l->groups[i].title);
     free(l->groups);
-    for (i = 0; i < l->nmetrics; i++) {
-        struct gt_metric_def *m = &l->metrics[i];
-        free(m->title);
-        free(m->ref);
-        free(m->unit);
-        free(m->desc);
-        free(m->expr_text);
-        gt_expr_free(m->expr);
-        free(m->peak_text);
-        gt_expr_free(m->peak);
-        free(m->pop_text);
-        gt_expr_free(m->pop);
-    }
+    for (i = 0; i < l->nmetrics; i++)
+        gt_layout_metric_free(&l->metrics[i]);
     free(l->metrics);
     for (i = 0; i < l->ntriage; i++) {
         free(l->triage[i].kind);
