@@ -13,6 +13,7 @@
 #include "fakes/fake_proc.h"
 #include "fakes/tmux.h"
 #include "gputop/engine.h"
+#include "gputop/fdinfo.h"
 #include "gputop/layout.h"
 #include "gputop/source.h"
 
@@ -61,6 +62,12 @@ static uint64_t val(const struct rig *r, const char *name)
 
     cr_assert_geq(k, 0, "no counter %s", name);
     return r->snap.deltas[r->s->catalog.counters[k].slot];
+}
+
+static uint64_t val_after_sample(struct rig *r, const char *name)
+{
+    rig_sample(r);
+    return val(r, name);
 }
 
 /* The layout's metric titled title over the last sample, its interval
@@ -270,6 +277,42 @@ Test(fdinfo_source, clients_appearing_and_exiting)
     rig_sample(&r);
     cr_assert_eq(val(&r, "DrmEngine0Ns"), 0);
     cr_assert_eq(val(&r, "DrmClients"), 0);
+    rig_end(&r);
+}
+
+/* With a walk period the /proc walk for new clients runs on a thread of
+ * the source's own, never inside sample(): a sample only re-reads known
+ * fds and adopts what the last walk found. A client started after start()
+ * is found within a few walk periods (polled, not timed), its first
+ * reading a baseline; and the reader itself walked only once, at open. */
+Test(fdinfo_source, new_clients_are_found_by_a_walk_off_the_sampling_path, .timeout = 60)
+{
+    struct rig r = { .p = fproc_new() };
+    char a[1024], b[1024];
+    uint64_t walks_in_samples;
+    int i;
+
+    fproc_add_process(r.p, 100, "a");
+    panfrost(a, sizeof(a), 1, 0, 0, 64);
+    fproc_add_fd(r.p, 100, 5, "/dev/dri/renderD128", a);
+    r.s = gt_source_open("drm-fdinfo:walk=20,driver=panfrost", fproc_sys(r.p), &r.d);
+    cr_assert_not_null(r.s, "%s", r.d.msg);
+    cr_assert_eq(gt_snapshot_init(&r.snap, r.s->catalog.nslots), 0);
+    cr_assert_eq(r.s->type->start(r.s, &r.d), 0);
+    fproc_add_process(r.p, 200, "b");
+    panfrost(b, sizeof(b), 2, 1000000000ull, 0, 64);
+    fproc_add_fd(r.p, 200, 7, "/dev/dri/renderD128", b);
+    for (i = 0; i < 1000 && val_after_sample(&r, "DrmClients") < 2; i++)
+        usleep(10000);
+    cr_assert_eq(val(&r, "DrmClients"), 2, "the new client was never found");
+    cr_assert_eq(val(&r, "DrmEngine0Ns"), 0, "its first reading is a baseline");
+    panfrost(b, sizeof(b), 2, 1300000000ull, 0, 64);
+    fproc_add_fd(r.p, 200, 7, "/dev/dri/renderD128", b);
+    rig_sample(&r);
+    cr_assert_eq(val(&r, "DrmEngine0Ns"), 300000000ull);
+    walks_in_samples = gt_fdinfo_source_walks(r.s);
+    cr_assert_eq(walks_in_samples, 1, "sample() walked /proc %llu times (only open should)",
+                 (unsigned long long)walks_in_samples);
     rig_end(&r);
 }
 

@@ -50,7 +50,7 @@ struct gt_fdinfo_client {
 
 struct gt_fdinfo_stats {
     uint64_t walks, rereads, walk_ns_last, reread_ns_last;
-    uint64_t fds_seen;        /* by the last full walk */
+    uint64_t fds_seen;        /* DRM fds the last full walk found */
 };
 
 struct gt_fdinfo;
@@ -73,6 +73,32 @@ const struct gt_fdinfo_stats *gt_fdinfo_stats(const struct gt_fdinfo *f);
 /* 1 when clients of a panfrost/panthor device print no drm-engine keys:
  * the sysfs 'profiling' switch is off. */
 int gt_fdinfo_profiling_off(const struct gt_fdinfo *f);
+
+/* The costly half of a walk on its own: every fd below /proc that links
+ * to a DRM node, as (pid, fd), without reading any fdinfo. It touches no
+ * reader, so it can run on another thread; *out is malloc'ed. Returns
+ * the count, or -1 with errno when /proc cannot be listed. */
+struct gt_fdinfo_fdref {
+    int pid, fd;
+};
+long gt_fdinfo_scan(const struct gt_sys *sys, struct gt_fdinfo_fdref **out);
+/* Takes the DRM fds a scan found that f does not know yet; each new
+ * client's first reading is a baseline, as after a walk. */
+void gt_fdinfo_adopt(struct gt_fdinfo *f, const struct gt_fdinfo_fdref *fds, size_t n);
+
+/* The walk on a thread of its own (fdinfo_walker.c), for readers that
+ * must not walk inside a sample: every period_ns it scans /proc, and
+ * feed() hands the latest scan's fds, if any, to f on the caller's
+ * thread. NULL when the thread cannot start. */
+struct gt_fdinfo_walker;
+struct gt_fdinfo_walker *gt_fdinfo_walker_start(const struct gt_sys *sys, uint64_t period_ns);
+void gt_fdinfo_walker_feed(struct gt_fdinfo_walker *w, struct gt_fdinfo *f);
+void gt_fdinfo_walker_stop(struct gt_fdinfo_walker *w);
+
+/* Walks the reader behind a drm-fdinfo source did itself: the one at
+ * open, and with walk=0 one in every sample. */
+struct gt_source;
+uint64_t gt_fdinfo_source_walks(const struct gt_source *s);
 
 /* Parses one fdinfo file's text into c (engines, memory, driver, client
  * id); 0, or -1 when it holds no drm-driver key (not a DRM client). */

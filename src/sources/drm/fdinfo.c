@@ -374,7 +374,28 @@ static int is_drm_link(int dirfd, const char *name)
     return n > 9 && strncmp(target, "/dev/dri/", 9) == 0;
 }
 
-static void walk_process(struct gt_fdinfo *f, const char *root, int pid)
+struct fdrefs {
+    struct gt_fdinfo_fdref *v;
+    size_t n, cap;
+};
+
+static int push_ref(struct fdrefs *r, int pid, int fd)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 32;
+        struct gt_fdinfo_fdref *n = realloc(r->v, cap * sizeof(*n));
+        if (!n)
+            return -1;
+        r->v = n;
+        r->cap = cap;
+    }
+    r->v[r->n].pid = pid;
+    r->v[r->n].fd = fd;
+    r->n++;
+    return 0;
+}
+
+static void scan_process(struct fdrefs *r, const char *root, int pid)
 {
     char path[4096];
     DIR *d;
@@ -383,23 +404,19 @@ static void walk_process(struct gt_fdinfo *f, const char *root, int pid)
     snprintf(path, sizeof(path), "%s/proc/%d/fd", root, pid);
     d = opendir(path);
     if (!d)
-        return;   /* gone, or not ours to read */
+        return;
     while ((e = readdir(d)) != NULL) {
         int fd = number(e->d_name);
-        if (fd < 0)
-            continue;
-        f->st.fds_seen++;
-        if (known(f, pid, fd) || !is_drm_link(dirfd(d), e->d_name))
-            continue;
-        if (read_fd(f, pid, fd) == 1)
-            remember(f, pid, fd);
+        if (fd >= 0 && is_drm_link(dirfd(d), e->d_name))
+            push_ref(r, pid, fd);
     }
     closedir(d);
 }
 
-static int walk(struct gt_fdinfo *f)
+long gt_fdinfo_scan(const struct gt_sys *sys, struct gt_fdinfo_fdref **out)
 {
-    const char *root = f->sys->root ? f->sys->root : "";
+    const char *root = sys->root ? sys->root : "";
+    struct fdrefs r = { NULL, 0, 0 };
     char path[4096];
     DIR *d;
     struct dirent *e;
@@ -408,13 +425,35 @@ static int walk(struct gt_fdinfo *f)
     d = opendir(path);
     if (!d)
         return -1;
-    f->st.fds_seen = 0;
     while ((e = readdir(d)) != NULL) {
         int pid = number(e->d_name);
         if (pid > 0)
-            walk_process(f, root, pid);
+            scan_process(&r, root, pid);
     }
     closedir(d);
+    *out = r.v;
+    return (long)r.n;
+}
+
+void gt_fdinfo_adopt(struct gt_fdinfo *f, const struct gt_fdinfo_fdref *fds, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (!known(f, fds[i].pid, fds[i].fd) && read_fd(f, fds[i].pid, fds[i].fd) == 1)
+            remember(f, fds[i].pid, fds[i].fd);
+}
+
+static int walk(struct gt_fdinfo *f)
+{
+    struct gt_fdinfo_fdref *fds = NULL;
+    long n = gt_fdinfo_scan(f->sys, &fds);
+
+    if (n < 0)
+        return -1;
+    gt_fdinfo_adopt(f, fds, (size_t)n);
+    free(fds);
+    f->st.fds_seen = (uint64_t)n;
     f->st.walks++;
     return 0;
 }

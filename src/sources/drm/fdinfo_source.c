@@ -57,6 +57,7 @@ struct fdsrc {
     atomic_int ignored;               /* engines past the 8 slots seen */
     int warned_off;
     uint64_t prev_t, walk_ns;
+    struct gt_fdinfo_walker *walker;  /* walk_ns > 0: the walk off sample() */
 };
 
 static const struct drv *driver_info(const char *name)
@@ -306,6 +307,7 @@ static void fd_close(struct gt_source *s)
 
     if (!p)
         return;
+    gt_fdinfo_walker_stop(p->walker);
     if (p->prof_saved)
         write_switch(p, p->prof_old[0] ? p->prof_old : "0", &ignored);
     gt_fdinfo_free(p->f);
@@ -375,7 +377,9 @@ static int fd_open(struct gt_source *s, const char *args, struct gt_diag *d)
         gt_diag_set(d, "out of memory");
         goto fail;
     }
-    gt_fdinfo_set_walk_period(p->f, p->walk_ns);
+    /* walk=0: a walk in every sample (tests); else the reader never walks
+     * after this first one, the walker thread does */
+    gt_fdinfo_set_walk_period(p->f, p->walk_ns ? UINT64_MAX : 0);
     if (gt_fdinfo_update(p->f, gt_now_ns(), 1) < 0) {
         gt_diag_set(d, "drm-fdinfo: cannot list %s/proc: %s", p->root, strerror(errno));
         goto fail;
@@ -396,10 +400,20 @@ static int fd_start(struct gt_source *s, struct gt_diag *d)
 {
     struct fdsrc *p = s->priv;
 
-    (void)d;
     p->prev_t = gt_now_ns();
     gt_fdinfo_update(p->f, p->prev_t, 0);
+    if (p->walk_ns && !(p->walker = gt_fdinfo_walker_start(&p->sys, p->walk_ns))) {
+        gt_diag_set(d, "drm-fdinfo: cannot start the /proc walk's thread");
+        return -1;
+    }
     return 0;
+}
+
+uint64_t gt_fdinfo_source_walks(const struct gt_source *s)
+{
+    const struct fdsrc *p = s->priv;
+
+    return p ? gt_fdinfo_stats(p->f)->walks : 0;
 }
 
 static void put(struct gt_snapshot *out, const struct gt_source *s, int k, uint64_t v)
@@ -470,6 +484,8 @@ static int fd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_dia
     size_t n, i;
     int k, off;
 
+    if (p->walker)
+        gt_fdinfo_walker_feed(p->walker, p->f);
     if (gt_fdinfo_update(p->f, now, 0) < 0) {
         gt_diag_set(d, "drm-fdinfo: cannot list %s/proc: %s", p->root, strerror(errno));
         return -1;
