@@ -132,6 +132,8 @@ struct gt_layout *gt_layout_load(const char *name_or_path, struct gt_diag *d);
 void gt_layout_free(struct gt_layout *l);
 /* Frees what one metric definition owns (not the definition itself). */
 void gt_layout_metric_free(struct gt_metric_def *m);
+/* Frees what one triage rule owns (not the rule itself). */
+void gt_layout_rule_free(struct gt_triage_rule *r);
 /* Moves src's sections, groups, metrics and options to the end of dst
  * (src keeps its header and triage rules, and is still freed by the
  * caller). Fails, changing nothing, when a section key is taken. */

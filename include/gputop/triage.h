@@ -60,5 +60,7 @@ int  gt_layout_triage_parse(struct gt_layout *l, int line, const char *val, size
                             char *err, size_t errlen, size_t *off);
 int  gt_layout_triage_resolve(struct gt_layout *l, char *err, size_t errlen, int *line);
 void gt_layout_triage_free(struct gt_layout *l);
+/* Frees what one step owns (not the step itself). */
+void gt_triage_step_free(struct gt_triage_step *st);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "gputop/catalog.h"
 #include "gputop/expr.h"
+#include "gputop/triage.h"
 
 #define TAG "{hw:"
 
@@ -165,10 +166,7 @@ static int bind_rules(struct gt_layout *l, const struct gt_catalog *c)
         if (b < 0)
             return -1;
         if (b == 1) {
-            free(r->kind);
-            free(r->metric);
-            free(r->label);
-            free(r->verdict);
+            gt_layout_rule_free(r);
             continue;
         }
         l->triage[n++] = *r;
@@ -193,12 +191,7 @@ static int bind_steps(struct gt_layout *l, const struct gt_catalog *c, const int
                 return -1;
         }
         if (gone) {
-            for (k = 0; k < st->nconds; k++)
-                free(st->conds[k].name);
-            free(st->conds);
-            free(st->verdict);
-            free(st->ref);
-            free(st->next);
+            gt_triage_step_free(st);
             continue;
         }
         l->steps[n++] = *st;

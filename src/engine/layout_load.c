@@ -113,6 +113,14 @@ void gt_layout_metric_free(struct gt_metric_def *m)
     gt_expr_free(m->pop);
 }
 
+void gt_layout_rule_free(struct gt_triage_rule *r)
+{
+    free(r->kind);
+    free(r->metric);
+    free(r->label);
+    free(r->verdict);
+}
+
 void gt_layout_free(struct gt_layout *l)
 {
     size_t i;
@@ -145,12 +153,8 @@ void gt_layout_free(struct gt_layout *l)
     for (i = 0; i < l->nmetrics; i++)
         gt_layout_metric_free(&l->metrics[i]);
     free(l->metrics);
-    for (i = 0; i < l->ntriage; i++) {
-        free(l->triage[i].kind);
-        free(l->triage[i].metric);
-        free(l->triage[i].label);
-        free(l->triage[i].verdict);
-    }
+    for (i = 0; i < l->ntriage; i++)
+        gt_layout_rule_free(&l->triage[i]);
     free(l->triage);
     gt_layout_triage_free(l);
     free(l->name);

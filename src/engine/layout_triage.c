@@ -240,19 +240,24 @@ int gt_layout_triage_resolve(struct gt_layout *l, char *err, size_t errlen, int 
     return 0;
 }
 
+void gt_triage_step_free(struct gt_triage_step *st)
+{
+    size_t k;
+
+    for (k = 0; k < st->nconds; k++)
+        free(st->conds[k].name);
+    free(st->conds);
+    free(st->verdict);
+    free(st->ref);
+    free(st->next);
+}
+
 void gt_layout_triage_free(struct gt_layout *l)
 {
-    size_t i, k;
+    size_t i;
 
-    for (i = 0; i < l->nsteps; i++) {
-        struct gt_triage_step *st = &l->steps[i];
-        for (k = 0; k < st->nconds; k++)
-            free(st->conds[k].name);
-        free(st->conds);
-        free(st->verdict);
-        free(st->ref);
-        free(st->next);
-    }
+    for (i = 0; i < l->nsteps; i++)
+        gt_triage_step_free(&l->steps[i]);
     free(l->steps);
     l->steps = NULL;
     l->nsteps = 0;

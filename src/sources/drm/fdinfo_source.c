@@ -196,20 +196,31 @@ int gt_fdinfo_catalog_full(struct gt_catalog *c)
 
 /* ---- device choice ---- */
 
-static int choose_device(struct fdsrc *p, struct gt_diag *d)
+/* The first discovered device whose driver prints fdinfo keys, into
+ * node; -1 when none. */
+static int first_device(const struct gt_sys *sys, struct gt_drm_node *node)
 {
     struct gt_drm_node list[GT_DRM_MAX_DEVICES];
-    int n, i;
+    int n = gt_drm_list(sys, list, GT_DRM_MAX_DEVICES), i;
+
+    for (i = 0; i < n; i++)
+        if (driver_info(list[i].driver)) {
+            *node = list[i];
+            return 0;
+        }
+    return -1;
+}
+
+static int choose_device(struct fdsrc *p, struct gt_diag *d)
+{
+    struct gt_drm_node node;
 
     if (p->driver[0])
         return 0;
-    n = gt_drm_list(&p->sys, list, GT_DRM_MAX_DEVICES);
-    for (i = 0; i < n; i++) {
-        if (!driver_info(list[i].driver))
-            continue;
-        snprintf(p->driver, sizeof(p->driver), "%s", list[i].driver);
+    if (first_device(&p->sys, &node) == 0) {
+        snprintf(p->driver, sizeof(p->driver), "%.*s", (int)sizeof(p->driver) - 1, node.driver);
         if (!p->pdev[0])
-            snprintf(p->pdev, sizeof(p->pdev), "%s", list[i].dev.pci_slot);
+            snprintf(p->pdev, sizeof(p->pdev), "%.*s", (int)sizeof(p->pdev) - 1, node.dev.pci_slot);
         return 0;
     }
     gt_diag_set(d, "drm-fdinfo: no DRM device driven by a driver known to print fdinfo "
@@ -551,12 +562,10 @@ static void fd_activity(const struct gt_source *s, const struct gt_snapshot *sna
 
 static int fd_available(const struct gt_sys *sys, char *why, size_t len)
 {
-    struct gt_drm_node list[GT_DRM_MAX_DEVICES];
-    int n = gt_drm_list(sys, list, GT_DRM_MAX_DEVICES), i;
+    struct gt_drm_node node;
 
-    for (i = 0; i < n; i++)
-        if (driver_info(list[i].driver))
-            return 0;
+    if (first_device(sys, &node) == 0)
+        return 0;
     snprintf(why, len, "no DRM device whose driver prints fdinfo engine keys "
                        "(driver=NAME names one)");
     return -1;
