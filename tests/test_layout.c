@@ -109,6 +109,32 @@ Test(layout, good_layout_reads_back_in_full)
     gt_layout_free(l);
 }
 
+/* How things look: a section's tab label, a metric's good direction and
+ * 'share active'; a layout without them gets none, 'good none' and 0. */
+Test(layout, tab_label_good_direction_and_share_active)
+{
+    static const char t[] = HEADER
+        "section Shader core texture unit\n  key 7\n  tab Texture\n  group G\n"
+        "    metric Hit rate\n      expr 1\n      show percent\n      good high\n"
+        "    metric Stall rate\n      expr 1\n      show percent\n      good low\n"
+        "      share active\n"
+        "    metric Cycles\n      expr 1\n      show count\n      good none\n"
+        "section Plain\n  key 8\n  group H\n    metric M\n      expr 1\n      show percent\n";
+    struct gt_diag d;
+    struct gt_layout *l = gt_layout_parse("look", t, strlen(t), &d);
+
+    cr_assert_not_null(l, "%d:%d %s", d.line, d.col, d.msg);
+    cr_assert_str_eq(l->sections[0].tab, "Texture");
+    cr_assert_null(l->sections[1].tab);
+    cr_assert_eq(l->metrics[0].good, GT_GOOD_HIGH);
+    cr_assert_eq(l->metrics[1].good, GT_GOOD_LOW);
+    cr_assert_eq(l->metrics[1].share_active, 1);
+    cr_assert_eq(l->metrics[0].share_active, 0);
+    cr_assert_eq(l->metrics[2].good, GT_GOOD_NONE);
+    cr_assert_eq(l->metrics[3].good, GT_GOOD_NONE);
+    gt_layout_free(l);
+}
+
 /* The header's figures name metrics by title or ref; a group marked
  * 'origin gputop' holds gputop's own metrics, not the guide's. */
 Test(layout, header_figures_and_own_groups)
@@ -266,6 +292,21 @@ Test(layout_errors, each_with_message_and_position)
           "header busy-max needs a 'show percent' metric; 'M' is 'show count'" },
         { HEADER SEC "    metric M\n      expr 1\n      show percent\nheader clock M\n", 11, 14,
           "header clock needs a 'show value' metric; 'M' is 'show percent'" },
+        /* how things look */
+        { HEADER "section S\n  key x\n  tab\n", 7, 6, "'tab' needs a label" },
+        { HEADER "section S\n  key x\n  tab A\n  tab B\n", 8, 1, "already has a tab label" },
+        { HEADER "section S\n  key x\n  tab Shader core texture\n", 7, 7,
+          "tab label 'Shader core texture' is longer than 14 characters" },
+        { HEADER "tab A\n", 5, 1, "'tab' before the first section" },
+        { HEADER SEC "    metric M\n      expr 1\n      show percent\n      good up\n", 11, 12,
+          "unknown direction 'up' (expected high, low or none)" },
+        { HEADER SEC "    metric M\n      expr 1\n      show percent\n      good low\n"
+          "      good high\n", 12, 1, "metric 'M' already has a good" },
+        { HEADER SEC "  good low\n", 8, 3, "'good' outside a metric" },
+        { HEADER SEC "    metric M\n      expr 1\n      show percent\n      share idle\n", 11, 13,
+          "unknown share 'idle' (expected active)" },
+        { HEADER SEC "    metric M\n      expr 1\n      show count\n      share active\n", 8, 1,
+          "metric 'M' is a 'share active' but not 'show percent'" },
         { HEADER SEC "  origin vendor\n", 8, 10, "'origin' is 'guide' or 'gputop', not 'vendor'" },
         { HEADER "section S\n  key x\n  origin gputop\n", 7, 3, "'origin' outside a group" },
         { HEADER SEC "    metric M\n      expr 1\n      show count\n    origin gputop\n", 11, 5,

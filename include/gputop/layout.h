@@ -19,6 +19,10 @@ enum gt_show {
 
 enum gt_agg { GT_AGG_SUM, GT_AGG_MEAN };
 
+/* Which way a metric's value is good ('good' statement): the dashboard's
+ * colours follow it; none (the default) draws no judgement. */
+enum gt_good { GT_GOOD_NONE, GT_GOOD_HIGH, GT_GOOD_LOW };
+
 struct gt_metric_def {
     char *title;        /* the guide's heading, verbatim */
     char *ref;          /* the guide's number ("3.1.1"), NULL if none */
@@ -34,6 +38,8 @@ struct gt_metric_def {
     char *peak_text, *pop_text;
     struct gt_expr *peak, *pop;
     int peak_line, peak_col, pop_line, pop_col;
+    enum gt_good good;  /* 'good high|low|none' */
+    int share_active;   /* 'share active': a share of active cycles, not of time */
 };
 
 struct gt_group_def {
@@ -48,6 +54,7 @@ struct gt_group_def {
 struct gt_section_def {
     char *title;
     int key;            /* hotkey character */
+    char *tab;          /* short tab label ('tab'), NULL: none given */
     size_t first, count; /* groups */
     int line;
 };

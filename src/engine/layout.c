@@ -244,6 +244,7 @@ static int do_metric(struct parse *p, const struct line *ln)
     p->metric = (long)p->l->nmetrics++;
     p->l->groups[p->group].count++;
     p->seen_show = p->seen_unit = p->seen_ref = p->seen_desc = 0;
+    p->seen_good = p->seen_share = 0;
     p->metric_line = ln->no;
     return 0;
 }
@@ -398,6 +399,9 @@ static int finish_metric(struct parse *p)
         return gt_lp_fail(p, p->metric_line, 1,
                           "metric '%s' has no 'show' (percent, count or value)",
                           m->title);
+    if (m->share_active && m->show != GT_SHOW_PERCENT)
+        return gt_lp_fail(p, p->metric_line, 1,
+                          "metric '%s' is a 'share active' but not 'show percent'", m->title);
     if (!m->unit) {
         m->unit = gt_lp_dup("", 0);
         if (!m->unit)
@@ -464,6 +468,12 @@ static int statement(struct parse *p, const struct line *ln)
         return do_section(p, ln);
     if (keyword_is(ln, "key"))
         return need_context(p, ln, p->section, "a section") < 0 ? -1 : do_key(p, ln);
+    if (keyword_is(ln, "tab"))
+        return need_context(p, ln, p->section, "a section") < 0 ? -1 : gt_lp_tab(p, ln);
+    if (keyword_is(ln, "good"))
+        return need_context(p, ln, p->metric, "a metric") < 0 ? -1 : gt_lp_good(p, ln);
+    if (keyword_is(ln, "share"))
+        return need_context(p, ln, p->metric, "a metric") < 0 ? -1 : gt_lp_share(p, ln);
     if (keyword_is(ln, "group") || keyword_is(ln, "histogram"))
         return need_context(p, ln, p->section, "a section") < 0 ? -1
              : do_group(p, ln, keyword_is(ln, "histogram"));

@@ -139,6 +139,7 @@ static void bind_sections(struct gt_layout *l, int *smap)
             }
         if (!count) {
             free(sd->title);
+            free(sd->tab);
             smap[s] = -1;
             continue;
         }

@@ -144,8 +144,10 @@ void gt_layout_free(struct gt_layout *l)
         free(l->options[i].value);
     }
     free(l->options);
-    for (i = 0; i < l->nsections; i++)
+    for (i = 0; i < l->nsections; i++) {
         free(l->sections[i].title);
+        free(l->sections[i].tab);
+    }
     free(l->sections);
     for (i = 0; i < l->ngroups; i++)
         free(l->groups[i].title);

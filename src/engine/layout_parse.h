@@ -31,7 +31,7 @@ struct parse {
     size_t buflen, bufcap;
     int expr_line, expr_col;
     int pending_blank;             /* blank lines inside a continuation */
-    int seen_show, seen_unit, seen_ref, seen_desc;
+    int seen_show, seen_unit, seen_ref, seen_desc, seen_good, seen_share;
     int metric_line;               /* where the current metric starts */
     struct {                       /* 'header' lines until resolved */
         char *metric;
@@ -60,6 +60,11 @@ int gt_lp_version(struct parse *p, const struct line *ln);
 int gt_lp_triage(struct parse *p, const struct line *ln);
 int gt_lp_header(struct parse *p, const struct line *ln);
 int gt_lp_origin(struct parse *p, const struct line *ln);
+/* Statements on how things look (layout_look.c): a section's tab label,
+ * a metric's good direction and what its share is of. */
+int gt_lp_tab(struct parse *p, const struct line *ln);
+int gt_lp_good(struct parse *p, const struct line *ln);
+int gt_lp_share(struct parse *p, const struct line *ln);
 /* The header figures' names, and how each one's metric must be shown. */
 extern const char *const gt_lp_header_roles[GT_HEADER_NFIGS];
 extern const enum gt_show gt_lp_header_show[GT_HEADER_NFIGS];
