@@ -383,3 +383,39 @@ Test(layout_header, busy_share_and_clock_by_hand)
     header_figures("mali-g715", "G715");
     header_figures("mali-g720", "G720");
 }
+
+/* Issue 28: every section of every built-in layout names a short tab
+ * label, and the direction that is good is given where the guide says
+ * which way is better: a hit or early-test rate high, a stall rate low. */
+Test(layouts_look, every_section_has_a_tab_label_and_rates_have_directions)
+{
+    static const struct { const char *layout, *metric; enum gt_good good; } dirs[] = {
+        { "mali-g715", "Early ZS tested quad percentage", GT_GOOD_HIGH },
+        { "mali-g715", "Output external read stall rate", GT_GOOD_LOW },
+        { "mali-g715", "Fragment iterator utilization", GT_GOOD_NONE },
+        { "mali-g720", "Late ZS tested thread percentage", GT_GOOD_LOW },
+        { "mali-t8xx", "Output external write stall rate", GT_GOOD_LOW },
+        { "amd-gfx1151", "Instruction Cache Hit Rate", GT_GOOD_HIGH },
+    };
+    struct gt_diag d;
+    size_t i, s;
+
+    for (i = 0; i < gt_embedded_layout_count(); i++) {
+        struct gt_layout *l = gt_layout_load(gt_embedded_layout_name(i), &d);
+        cr_assert_not_null(l, "%s", d.msg);
+        for (s = 0; s < l->nsections; s++)
+            cr_assert_not_null(l->sections[s].tab, "%s: section '%s' has no tab label",
+                               l->name, l->sections[s].title);
+        gt_layout_free(l);
+    }
+    for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+        struct gt_layout *l = gt_layout_load(dirs[i].layout, &d);
+        int m;
+        cr_assert_not_null(l, "%s", d.msg);
+        m = gt_layout_find_metric(l, dirs[i].metric);
+        cr_assert_geq(m, 0, "%s: no '%s'", dirs[i].layout, dirs[i].metric);
+        cr_assert_eq(l->metrics[m].good, dirs[i].good, "%s: '%s'", dirs[i].layout,
+                     dirs[i].metric);
+        gt_layout_free(l);
+    }
+}
