@@ -393,7 +393,7 @@ Test(layouts_look, every_section_has_a_tab_label_and_rates_have_directions)
         { "mali-g715", "Early ZS tested quad percentage", GT_GOOD_HIGH },
         { "mali-g715", "Output external read stall rate", GT_GOOD_LOW },
         { "mali-g715", "Fragment iterator utilization", GT_GOOD_NONE },
-        { "mali-g720", "Late ZS tested thread percentage", GT_GOOD_LOW },
+        { "mali-t8xx", "Late ZS tested thread percentage", GT_GOOD_LOW },
         { "mali-t8xx", "Output external write stall rate", GT_GOOD_LOW },
         { "amd-gfx1151", "Instruction Cache Hit Rate", GT_GOOD_HIGH },
     };
