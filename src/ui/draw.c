@@ -39,6 +39,29 @@ enum style tui_level_style(double pct)
     return pct < 50 ? ST_LOW : pct < 80 ? ST_MID : ST_HIGH;
 }
 
+/* Green, yellow or red as a percentage is good, middling or bad in the
+ * direction the layout gives (man gputop-layout(5), 'good'); no direction:
+ * the neutral accent, so a busy queue is not read as a fault. */
+enum style tui_good_style(enum gt_good good, double pct)
+{
+    if (isnan(pct))
+        return ST_DIM;
+    if (good == GT_GOOD_NONE)
+        return ST_ACCENT;
+    return tui_level_style(good == GT_GOOD_HIGH ? 100 - pct : pct);
+}
+
+/* A metric's bar style: its good direction, dimmed when it is a share of
+ * active cycles while the GPU is idle. */
+enum style tui_metric_style(const struct tui *t, size_t m, double pct)
+{
+    const struct gt_metric_def *md = &t->l->metrics[m];
+
+    if (md->share_active && tui_gpu_idle(t))
+        return ST_DIM;
+    return tui_good_style(md->good, pct);
+}
+
 const char *tui_sep(const struct tui *t)
 {
     return t->ascii ? " | " : SEP_UTF8;

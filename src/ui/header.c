@@ -33,6 +33,16 @@ static int header_figure(const struct tui *t, enum gt_header_fig f, double *v)
     return 1;
 }
 
+int tui_gpu_idle(const struct tui *t)
+{
+    double busy;
+
+    if (!header_figure(t, GT_HEADER_BUSY, &busy) || isnan(busy))
+        if (!header_figure(t, GT_HEADER_BUSY_MAX, &busy))
+            return 0;
+    return !isnan(busy) && busy < TUI_IDLE_BUSY;
+}
+
 static void add_percent(struct gt_text *h, double v)
 {
     if (isnan(v)) {

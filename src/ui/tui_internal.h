@@ -83,6 +83,9 @@ int tui_text_columns(const char *s);           /* UTF-8: one column a character 
 int tui_put(struct tui *t, int y, int x, const char *s, int maxw, enum style st);
 void tui_put_clipped(struct tui *t, int y, int x, const char *s, int maxw, enum style st);
 enum style tui_level_style(double pct);
+enum style tui_good_style(enum gt_good good, double pct);
+/* Metric m's bar style for a percentage (its value or percent of peak). */
+enum style tui_metric_style(const struct tui *t, size_t m, double pct);
 const char *tui_sep(const struct tui *t);
 
 /* values.c: metric values as shown */
@@ -95,6 +98,9 @@ double tui_history_shown(const struct tui *t, size_t m, double entry);
 
 /* header.c */
 void tui_draw_header(struct tui *t);
+/* 1 when the header's busy figure is known and under TUI_IDLE_BUSY %. */
+#define TUI_IDLE_BUSY 10
+int tui_gpu_idle(const struct tui *t);
 void tui_draw_tabs(struct tui *t);
 long tui_tab_at(const struct tui *t, int x);   /* section under column x, -1 none */
 

@@ -149,7 +149,7 @@ static void draw_cell(struct tui *t, int y, int x, size_t m, uint32_t inst, int 
     snprintf(num, sizeof(num), "%*u", nw, (unsigned)gt_engine_instance_number(t->cfg->engine, m, inst));
     x += tui_put(t, y, x, num, nw, ST_DIM) + 1;
     gt_fmt_bar_cells(bar, CELL_BAR, frac < 0 ? 0 : frac, t->ascii);
-    gt_cellbuf_chars(t->cells, y, x, bar, CELL_BAR, percent ? tui_level_style(v) : ST_ACCENT);
+    gt_cellbuf_chars(t->cells, y, x, bar, CELL_BAR, percent ? tui_metric_style(t, m, v) : ST_ACCENT);
     x += CELL_BAR + 1;
     short_value(t, m, v, val, sizeof(val));
     snprintf(num, sizeof(num), "%*s", CELL_VAL, val);

@@ -345,6 +345,7 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r, const str
     uint32_t bar[BAR_MAX];
     const char *why = gt_engine_unavailable(t->cfg->engine, r->idx);
     struct gt_text s;
+    enum style st;
 
     row_name(t, r, name, sizeof(name), c->name);
     /* A row that never draws a bar lends its bar's columns to the title. */
@@ -370,14 +371,16 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r, const str
         double pop = peak_percent(t, r->idx);
         frac = isnan(pop) ? -1 : pop < 0 ? 0 : pop > 100 ? 1 : pop / 100;
     }
+    st = peak ? tui_metric_style(t, r->idx, peak_percent(t, r->idx))
+       : md->show == GT_SHOW_PERCENT ? tui_metric_style(t, r->idx, v) : ST_ACCENT;
     if (bw && frac >= 0) {
         gt_fmt_bar_cells(bar, bw, frac, t->ascii);
-        gt_cellbuf_chars(t->cells, y, x, bar, bw,
-                         peak ? tui_level_style(peak_percent(t, r->idx))
-                         : md->show == GT_SHOW_PERCENT ? tui_level_style(v) : ST_ACCENT);
+        gt_cellbuf_chars(t->cells, y, x, bar, bw, st);
     }
     vx = x + (bw ? bw + 1 : 0);
-    tui_put(t, y, vx, val, c->value + (bw ? 0 : COLS), ST_PLAIN);
+    /* An idle GPU's share of active cycles: the value is dimmed too. */
+    tui_put(t, y, vx, val, c->value + (bw ? 0 : COLS),
+            md->share_active && tui_gpu_idle(t) ? ST_DIM : ST_PLAIN);
     if (peak) {
         peak_text(t, r->idx, pk, sizeof(pk));
         tui_put(t, y, vx + c->value + 1, pk, PEAK_WIDTH, ST_PLAIN);

@@ -1,0 +1,148 @@
+/* The dashboard at a glance (issue 28): colours that follow each metric's
+ * good direction, idle shares dimmed, honest sparklines, named tabs, the
+ * header at 80 columns, the help overlay and the first frame. The real
+ * binary in a tmux pane, its screen read back. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fakes/tmux.h"
+
+#define WAIT_MS 8000
+#define G715 "--source sim:mali-g715,scene=game --no-cpu"
+
+static void start(struct tmux *t, int cols, int rows, const char *env, const char *args)
+{
+    char cmd[1024];
+    int found;
+    char *s;
+
+    snprintf(cmd, sizeof(cmd), "%s %s", gputop_bin(), args);
+    cr_assert_eq(tmux_start(t, cols, rows, env, cmd), 0, "tmux did not start");
+    s = tmux_wait_for(t, "gputop", WAIT_MS, &found);
+    cr_assert(found, "the dashboard did not appear:\n%s", s);
+    free(s);
+}
+
+static void expect(struct tmux *t, const char *text)
+{
+    int found;
+    char *s = tmux_wait_for(t, text, WAIT_MS, &found);
+
+    cr_assert(found, "'%s' not on screen:\n%s", text, s);
+    free(s);
+}
+
+/* The line holding needle, copied into out ("" if none). */
+static void line_with(const char *s, const char *needle, char *out, size_t len)
+{
+    const char *p = strstr(s, needle), *b;
+
+    out[0] = '\0';
+    if (!p)
+        return;
+    for (b = p; b > s && b[-1] != '\n'; b--)
+        ;
+    snprintf(out, len, "%.*s", (int)strcspn(b, "\n"), b);
+}
+
+/* The first foreground colour set after the title on a styled line
+ * (30..37), -1 when none. */
+static int bar_colour(const char *line, const char *title)
+{
+    const char *p = strstr(line, title);
+    int c;
+
+    for (p = p ? p : line; (p = strstr(p, "\033[")) != NULL; p += 2)
+        if (sscanf(p, "\033[3%1dm", &c) == 1)
+            return 30 + c;
+    return -1;
+}
+
+/* The "NN.N %" value on a plain line. */
+static double percent_on(const char *line)
+{
+    const char *p = strstr(line, " %");
+    double v = -1;
+
+    while (p && p > line && (p[-1] == '.' || (p[-1] >= '0' && p[-1] <= '9')))
+        p--;
+    if (p)
+        sscanf(p, "%lf", &v);
+    return v;
+}
+
+/* The styled and plain lines of a metric, after two samples have come. */
+static void metric_lines(struct tmux *t, const char *title, char *styled, char *plain, size_t len)
+{
+    char *s;
+
+    expect(t, title);
+    usleep(400 * 1000);
+    s = tmux_capture_styled(t);
+    line_with(s, title, styled, len);
+    free(s);
+    s = tmux_capture(t);
+    line_with(s, title, plain, len);
+    free(s);
+}
+
+/* ---- item 1: colours with a direction ---- */
+
+/* Worked out from man gputop-layout(5), 'good': good low is green under
+ * 50 %, yellow under 80 %, red from there; good high the same for 100 less
+ * the value. */
+static int expected_colour(double v, int good_high)
+{
+    double bad = good_high ? 100 - v : v;
+
+    return bad < 50 ? 32 : bad < 80 ? 33 : 31;
+}
+
+Test(tui_glance, high_is_good_for_early_zs_and_bad_for_late_zs, .timeout = 60)
+{
+    struct tmux t;
+    char styled[4096], plain[1024];
+    double v;
+
+    start(&t, 200, 60, "", G715);
+    tmux_literal(&t, "3");                      /* Content behavior */
+    metric_lines(&t, "Early ZS tested quad percentage", styled, plain, sizeof(plain));
+    v = percent_on(plain);
+    cr_assert_gt(v, 50, "the game scene tests most quads early: '%s'", plain);
+    cr_assert_eq(bar_colour(styled, "Early ZS tested"), expected_colour(v, 1),
+                 "early ZS %.1f %% is good: '%s'", v, styled);
+    metric_lines(&t, "Late ZS tested quad percentage", styled, plain, sizeof(plain));
+    v = percent_on(plain);
+    cr_assert_eq(bar_colour(styled, "Late ZS tested"), expected_colour(v, 0),
+                 "late ZS %.1f %%: '%s'", v, styled);
+    tmux_stop(&t);
+}
+
+/* A metric with no direction (a queue's share of active cycles describes
+ * the work, it is neither good nor bad) keeps the neutral colour (cyan);
+ * on an idle GPU it is dimmed (blue), never red. */
+Test(tui_glance, queue_shares_neutral_when_busy_dimmed_when_idle, .timeout = 60)
+{
+    struct tmux t;
+    char styled[4096], plain[1024];
+
+    start(&t, 200, 60, "", G715);
+    tmux_literal(&t, "2");
+    expect(&t, "busy @");
+    metric_lines(&t, "Fragment iterator utilization", styled, plain, sizeof(plain));
+    cr_assert_gt(percent_on(plain), 80, "'%s'", plain);
+    cr_assert_eq(bar_colour(styled, "Fragment iterator"), 36, "neutral: '%s'", styled);
+    tmux_stop(&t);
+
+    start(&t, 200, 60, "", "--source sim:mali-g715,scene=idle --no-cpu");
+    tmux_literal(&t, "2");
+    expect(&t, "busy @");
+    metric_lines(&t, "Fragment iterator utilization", styled, plain, sizeof(plain));
+    cr_assert_gt(percent_on(plain), 50, "the idle scene's little work is fragment work: '%s'",
+                 plain);
+    cr_assert_eq(bar_colour(styled, "Fragment iterator"), 34, "dimmed while idle: '%s'", styled);
+    tmux_stop(&t);
+}
