@@ -146,3 +146,65 @@ Test(tui_glance, queue_shares_neutral_when_busy_dimmed_when_idle, .timeout = 60)
     cr_assert_eq(bar_colour(styled, "Fragment iterator"), 34, "dimmed while idle: '%s'", styled);
     tmux_stop(&t);
 }
+
+/* ---- item 2: sparklines from zero ---- */
+
+/* The sparkline cells (U+2581..U+2588) after the value's unit; levels[i]
+ * gets 0..7 for each; returns their count. */
+static int spark_levels(const char *line, const char *unit, int *levels, int max)
+{
+    const unsigned char *p = (const unsigned char *)strstr(line, unit);
+    int n = 0;
+
+    if (!p)
+        return 0;
+    for (; *p; p++)
+        if (p[0] == 0xE2 && p[1] == 0x96 && p[2] >= 0x81 && p[2] <= 0x88) {
+            if (n < max)
+                levels[n] = p[2] - 0x81;
+            n++;
+            p += 2;
+        }
+    return n;
+}
+
+/* The game scene's GPU active cycles hold steady within a few percent:
+ * from zero, every cell is within the top quarter (level 6 or 7 of 0..7
+ * is 75 % or more of the highest), not the full range a min-to-max scale
+ * stretches noise to; the wide terminal holds more than 12 samples. */
+Test(tui_glance, steady_count_draws_a_steady_line_wider_when_there_is_room, .timeout = 90)
+{
+    struct tmux t;
+    char *s, line[2048];
+    int lv[256], n = 0, i, tries;
+
+    start(&t, 200, 30, "", G715);
+    expect(&t, "M cycles");
+    for (tries = 0; tries < 150 && n < 24; tries++) {
+        usleep(100 * 1000);
+        s = tmux_capture(&t);
+        line_with(s, "GPU active cycles", line, sizeof(line));
+        free(s);
+        n = spark_levels(line, "cycles ", lv, 256);
+    }
+    cr_assert_geq(n, 24, "a 200-column terminal shows more history: '%s'", line);
+    for (i = 0; i < n && i < 256; i++)
+        cr_assert_geq(lv[i], 5, "cell %d at level %d of a steady count: '%s'", i, lv[i], line);
+    tmux_stop(&t);
+}
+
+/* One sample says nothing about change: no sparkline until the second. */
+Test(tui_glance, first_sample_draws_no_full_block, .timeout = 60)
+{
+    struct tmux t;
+    char *s, line[2048];
+    int lv[16];
+
+    start(&t, 120, 30, "", "--source sim:mali-g715,scene=game --no-cpu -i 3s");
+    expect(&t, "M cycles");                     /* the first sample, the next 3 s away */
+    s = tmux_capture(&t);
+    line_with(s, "GPU active cycles", line, sizeof(line));
+    free(s);
+    cr_assert_eq(spark_levels(line, "cycles ", lv, 16), 0, "'%s'", line);
+    tmux_stop(&t);
+}

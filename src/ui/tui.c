@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define HISTORY_DEPTH 64
+#define HISTORY_DEPTH TUI_SPARK_MAX
 
 static void draw(struct tui *t)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SPARK_WIDTH 12
+#define SPARK_WIDTH 12    /* at least; wide terminals give it what the bar leaves */
 /* Column widths come from the section's content: titles up to NAME_MAX,
  * values as wide as their units need; the bar takes what is left up to
  * BAR_MAX, so that on a wide terminal values stay near their titles. */
@@ -184,23 +184,27 @@ static double bar_fraction(const struct tui *t, const struct row *r, double v)
     return -1;
 }
 
-static void draw_spark(struct tui *t, int y, int x, size_t m)
+/* The sparkline: percentages on their own 0-100 scale, anything else
+ * from 0 to the highest value in view, so that a steady count draws a
+ * steady line and noise of a few percent stays a few percent high; a
+ * single value says nothing about change and draws nothing. */
+static void draw_spark(struct tui *t, int y, int x, size_t m, int width)
 {
-    double v[SPARK_WIDTH], lo = 0, hi = 0;
-    uint32_t cells[SPARK_WIDTH];
-    size_t n = gt_history_recent(t->hist, m, v, SPARK_WIDTH), i;
+    double v[TUI_SPARK_MAX], lo = 0, hi = 0;
+    uint32_t cells[TUI_SPARK_MAX];
+    size_t n, i, known = 0;
 
-    /* Percentages on their own scale; counts between their recent
-     * extremes, so that variation shows. */
-    lo = NAN;
+    width = width > TUI_SPARK_MAX ? TUI_SPARK_MAX : width;
+    n = gt_history_recent(t->hist, m, v, (size_t)width);
     for (i = 0; i < n; i++) {
         if (isnan(v[i]))
             continue;
+        known++;
         hi = v[i] > hi ? v[i] : hi;
-        lo = isnan(lo) || v[i] < lo ? v[i] : lo;
+        lo = v[i] < lo ? v[i] : lo;
     }
-    if (isnan(lo) || lo == hi)
-        lo = 0;
+    if (known < 2)
+        return;
     if (t->l->metrics[m].show == GT_SHOW_PERCENT) {
         lo = 0;
         hi = 100;
@@ -323,6 +327,10 @@ static struct columns size_columns(const struct tui *t)
     c.bar = clamp(COLS - c.name - 1 - c.value - 1 - c.peak - c.spark, 0, BAR_MAX);
     if (c.bar < 4)
         c.bar = 0;
+    /* What the bar leaves at a wide terminal is more history. */
+    if (c.spark)
+        c.spark = clamp(COLS - c.name - 1 - (c.bar ? c.bar + 1 : 0) - c.value - c.peak - 1,
+                        c.spark, TUI_SPARK_MAX + 1);
     return c;
 }
 
@@ -386,7 +394,7 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r, const str
         tui_put(t, y, vx + c->value + 1, pk, PEAK_WIDTH, ST_PLAIN);
     }
     if (c->spark && r->inst < 0 && vx + c->value + c->peak + c->spark <= COLS)
-        draw_spark(t, y, vx + c->value + c->peak + 1, r->idx);
+        draw_spark(t, y, vx + c->value + c->peak + 1, r->idx, c->spark - 1);
 }
 
 static void draw_row(struct tui *t, int y, const struct row *r, const struct columns *c)
