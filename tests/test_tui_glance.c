@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fakes/tmux.h"
+#include "gputop/layout.h"
 
 #define WAIT_MS 8000
 #define G715 "--source sim:mali-g715,scene=game --no-cpu"
@@ -206,5 +207,82 @@ Test(tui_glance, first_sample_draws_no_full_block, .timeout = 60)
     line_with(s, "GPU active cycles", line, sizeof(line));
     free(s);
     cr_assert_eq(spark_levels(line, "cycles ", lv, 16), 0, "'%s'", line);
+    tmux_stop(&t);
+}
+
+/* ---- item 3: every section named ---- */
+
+/* Line n (0-based) of a capture, copied into out. */
+static void line_at(const char *s, int n, char *out, size_t len)
+{
+    for (; n > 0 && s; n--) {
+        s = strchr(s, '\n');
+        s = s ? s + 1 : NULL;
+    }
+    snprintf(out, len, "%.*s", s ? (int)strcspn(s, "\n") : 0, s ? s : "");
+}
+
+static char *tab_line(struct tmux *t, char *line, size_t len)
+{
+    char *s = tmux_capture(t);
+
+    line_at(s, 1, line, len);
+    free(s);
+    return line;
+}
+
+/* At 100 columns every Mali layout's tabs show their labels whole: the
+ * labels are the layout files' 'tab' lines. */
+Test(tui_glance, every_mali_tab_label_whole_at_100_columns, .timeout = 90)
+{
+    static const char *const family[] = { "mali-t8xx", "mali-g715", "mali-g720" };
+    char args[128], line[1024];
+    struct gt_diag d;
+    struct tmux t;
+    size_t f, i;
+
+    for (f = 0; f < sizeof(family) / sizeof(family[0]); f++) {
+        struct gt_layout *l = gt_layout_load(family[f], &d);
+        cr_assert_not_null(l, "%s", d.msg);
+        snprintf(args, sizeof(args), "--source sim:%s --no-cpu", family[f]);
+        start(&t, 100, 30, "", args);
+        expect(&t, "GPU usage");
+        tab_line(&t, line, sizeof(line));
+        for (i = 0; i < l->nsections; i++) {
+            char want[64];
+            snprintf(want, sizeof(want), "%c%s%s", l->sections[i].key,
+                     strstr(line, "1CPU") ? "" : " ", l->sections[i].tab);
+            cr_assert(strstr(line, want), "%s: '%s' not whole in '%s'", family[f], want, line);
+        }
+        tmux_stop(&t);
+        gt_layout_free(l);
+    }
+}
+
+/* At 80 columns the G715's eleven sections do not all fit: the current
+ * one and its neighbours keep their labels, and moving to a neighbour on
+ * the same page moves nothing on the tab line. */
+Test(tui_glance, tabs_at_80_columns_label_neighbours_and_stay_put, .timeout = 60)
+{
+    struct tmux t;
+    char before[1024], after[1024], *s;
+    int found;
+
+    start(&t, 80, 24, "", G715);
+    expect(&t, "GPU usage");
+    tab_line(&t, before, sizeof(before));
+    cr_assert(strstr(before, "2 Activity"), "the current tab: '%s'", before);
+    cr_assert(strstr(before, "1 CPU") && strstr(before, "3 Content"), "neighbours: '%s'", before);
+    tmux_literal(&t, "3");
+    s = tmux_wait_for(&t, "Geometry usage", WAIT_MS, &found);
+    free(s);
+    cr_assert(found);
+    tab_line(&t, after, sizeof(after));
+    cr_assert_str_eq(after, before, "tabs moved when the selection did");
+    tmux_literal(&t, "9");
+    expect(&t, "Ray tracing unit usage");
+    tab_line(&t, after, sizeof(after));
+    cr_assert(strstr(after, "9 Ray tracing"), "the current tab: '%s'", after);
+    cr_assert(strstr(after, "8 Load/store"), "a neighbour: '%s'", after);
     tmux_stop(&t);
 }

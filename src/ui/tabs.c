@@ -1,0 +1,163 @@
+/* The section tabs under the header: each section's key and its short
+ * label (the layout's 'tab'), in the roomiest form that fits them all,
+ * else the current section's page of neighbours labelled and the rest by
+ * key. The form depends on the widths alone, so the tabs stay put while
+ * the selection moves within a page. */
+#include "tui_internal.h"
+#include <string.h>
+
+/* Forms, roomiest first: the title " 1 CPU performance ", the label
+ * " 1 CPU ", "1 CPU " and "1CPU " (the key set apart by its style, as
+ * htop's F-key hints are); then a page of "1 CPU " among bare keys "1 ". */
+enum tab_form { FORM_TITLE, FORM_LABEL_WIDE, FORM_LABEL, FORM_GLUED, FORM_PAGE, FORM_KEYS };
+
+struct tab_fit {
+    enum tab_form form;
+    size_t first, end;   /* FORM_PAGE: the labelled sections [first, end) */
+};
+
+/* The title without a leading run of two or more words that another
+ * section's title starts with too: a label for a section without one. */
+static const char *short_title(const struct tui *t, size_t i)
+{
+    const char *ti = t->l->sections[i].title, *best = ti, *p, *q;
+    size_t j;
+    int words;
+
+    for (j = 0; j < t->l->nsections; j++) {
+        if (j == i)
+            continue;
+        words = 0;
+        for (p = ti, q = t->l->sections[j].title; *p && *p == *q; p++, q++)
+            if (*p == ' ' && ++words >= 2 && p[1] && p + 1 > best)
+                best = p + 1;
+    }
+    return best;
+}
+
+static const char *tab_label(const struct tui *t, size_t i, enum tab_form form)
+{
+    const struct gt_section_def *s = &t->l->sections[i];
+
+    if (form == FORM_TITLE)
+        return s->title;
+    return s->tab ? s->tab : short_title(t, i);
+}
+
+static int labelled(const struct tab_fit *f, size_t i)
+{
+    return f->form != FORM_KEYS && (f->form != FORM_PAGE || (i >= f->first && i < f->end));
+}
+
+/* Columns of tab i with the gap after it. */
+static int tab_width(const struct tui *t, size_t i, const struct tab_fit *f)
+{
+    int label;
+
+    if (!labelled(f, i))
+        return 2;
+    label = tui_text_columns(tab_label(t, i, f->form));
+    switch (f->form) {
+    case FORM_TITLE:
+    case FORM_LABEL_WIDE:
+        return label + 4;
+    case FORM_GLUED:
+        return label + 2;
+    default:
+        return label + 3;
+    }
+}
+
+/* The tabs' width; the last tab's trailing gap may fall off the edge. */
+static int tabs_width(const struct tui *t, const struct tab_fit *f)
+{
+    size_t i;
+    int w = 0;
+
+    for (i = 0; i < t->l->nsections; i++)
+        w += tab_width(t, i, f);
+    return w - 1;
+}
+
+/* Pages run from the first section, each as long as fits among the other
+ * sections' bare keys; the current section's page is labelled. */
+static int page_fit(const struct tui *t, struct tab_fit *f)
+{
+    size_t n = t->l->nsections;
+
+    f->first = 0;
+    for (;;) {
+        for (f->end = f->first + 1; f->end <= n; f->end++)
+            if (tabs_width(t, f) > COLS)
+                break;
+        f->end--;
+        if (f->end <= f->first)
+            return 0;              /* not even one labelled tab fits */
+        if (t->section < f->end)
+            return 1;
+        f->first = f->end;
+    }
+}
+
+static struct tab_fit fit_tabs(const struct tui *t)
+{
+    struct tab_fit f = { FORM_TITLE, 0, 0 };
+
+    for (; f.form < FORM_PAGE; f.form++)
+        if (tabs_width(t, &f) <= COLS)
+            return f;
+    if (page_fit(t, &f))
+        return f;
+    f.form = FORM_KEYS;
+    return f;
+}
+
+static int draw_tab(struct tui *t, int x, size_t i, const struct tab_fit *f)
+{
+    int cur = i == t->section, w = tab_width(t, i, f);
+    enum style st = cur ? ST_TAB : ST_PLAIN;
+    char key[2] = { (char)t->l->sections[i].key, 0 };
+    int wide = f->form == FORM_TITLE || f->form == FORM_LABEL_WIDE;
+
+    if (wide)
+        gt_cellbuf_fill(t->cells, 1, x++, 1, ' ', st);
+    /* Glued to its label the key needs a style of its own to stand apart. */
+    x += tui_put(t, 1, x, key, 1, cur || f->form != FORM_GLUED ? st : ST_HEADING);
+    if (!labelled(f, i))
+        return w;
+    if (f->form != FORM_GLUED)
+        gt_cellbuf_fill(t->cells, 1, x++, 1, ' ', st);
+    x += tui_put(t, 1, x, tab_label(t, i, f->form), -1, st);
+    if (wide)
+        gt_cellbuf_fill(t->cells, 1, x, 1, ' ', st);
+    return w;
+}
+
+void tui_draw_tabs(struct tui *t)
+{
+    struct tab_fit f = fit_tabs(t);
+    int x = 0;
+    size_t i;
+
+    for (i = 0; i < t->l->nsections && x < COLS; i++)
+        x += draw_tab(t, x, i, &f);
+    if (f.form == FORM_KEYS && LINES > 12) {
+        x += tui_put(t, 1, x, " ", -1, ST_HEADING);
+        tui_put_clipped(t, 1, x, t->l->sections[t->section].title, COLS - x, ST_HEADING);
+    }
+}
+
+long tui_tab_at(const struct tui *t, int col)
+{
+    struct tab_fit f = fit_tabs(t);
+    int x = 0, w;
+    size_t i;
+
+    for (i = 0; i < t->l->nsections; i++) {
+        w = tab_width(t, i, &f);
+        if (col >= x && col < x + w)
+            return (long)i;
+        x += w;
+    }
+    return -1;
+}
