@@ -286,3 +286,30 @@ Test(tui_glance, tabs_at_80_columns_label_neighbours_and_stay_put, .timeout = 60
     cr_assert(strstr(after, "8 Load/store"), "a neighbour: '%s'", after);
     tmux_stop(&t);
 }
+
+/* ---- item 4: the header at 80x24 ---- */
+
+/* The busy figure outlasts the decoration, the wall clock, the core count
+ * the GPU's name already gives (MC7) and the source's name; the period
+ * reads "1 s". */
+Test(tui_glance, header_keeps_gpu_busy_at_80_and_60_columns, .timeout = 60)
+{
+    struct tmux t;
+    char line[1024], *s;
+
+    start(&t, 80, 24, "", "--source sim:mali-g715,scene=game --no-cpu -i 1s");
+    expect(&t, "% busy @");
+    tmux_literal(&t, "t");                      /* "(rates /s)" makes it longer */
+    expect(&t, "(rates /s)");
+    s = tmux_capture(&t);
+    line_at(s, 0, line, sizeof(line));
+    free(s);
+    cr_assert(strstr(line, "% busy @"), "busy dropped: '%s'", line);
+    cr_assert(strstr(line, " 1 s "), "the period: '%s'", line);
+    cr_assert_null(strstr(line, "1000 ms"), "'%s'", line);
+    cr_assert_null(strstr(line, "7 cores"), "MC7 says it already: '%s'", line);
+    tmux_resize(&t, 60, 20);
+    usleep(300 * 1000);
+    expect(&t, "% busy @");
+    tmux_stop(&t);
+}

@@ -124,29 +124,60 @@ static size_t replay_pieces(struct tui *t, char *buf, size_t len, struct piece *
     return n;
 }
 
-/* The texts made here are written into text[0..3]. The busy share stays
- * longer than the core count and the source's name; what the source is
- * doing (the sim's scene) goes first. */
+/* "100 ms", "1 s", "2.5 s": a period the way a person says it. */
+static void period_text(char *buf, size_t len, uint64_t ns)
+{
+    uint64_t ms = ns / 1000000ull;
+    struct gt_text h;
+
+    gt_text_init(&h, buf, len);
+    if (ms < 1000) {
+        gt_text_fixed(&h, (double)ms, 0, 0);
+        gt_text_add(&h, " ms");
+        return;
+    }
+    gt_text_fixed(&h, (double)ms / 1000, ms % 1000 ? (ms % 100 ? 3 : 1) : 0, 0);
+    gt_text_add(&h, " s");
+}
+
+/* 1 when the GPU's name already says its core count ("Mali-G715 MC7"). */
+static int name_has_cores(const char *gpu, unsigned cores)
+{
+    char mc[16], mp[16];
+
+    snprintf(mc, sizeof(mc), " MC%u", cores);
+    snprintf(mp, sizeof(mp), " MP%u", cores);
+    return strstr(gpu, mc) || strstr(gpu, mp);
+}
+
+/* The texts made here are written into text[0..3]. What a narrow line
+ * drops first: what the source is doing (the sim's scene), the decoration
+ * and the wall clock, the source's name; the busy share goes last of all
+ * but the state, which never does. */
 static size_t header_pieces(struct tui *t, const struct gt_sampler_stats *st, char text[4][96],
                             time_t now, struct piece *p)
 {
     const struct gt_source_info *in = &t->cfg->sources[0]->info;
-    uint64_t ms = gt_sampler_interval(t->cfg->sampler) / 1000000ull;
+    const char *gpu = in->gpu[0] ? in->gpu : in->device;
     char *cores = text[0], *period = text[1], *busy = text[2], *activity = text[3];
     size_t n = 0;
 
     snprintf(cores, sizeof(text[0]), "%u cores", in->shader_cores);
-    snprintf(period, sizeof(text[1]), "%llu ms%s", (unsigned long long)ms, t->per_second ? " (rates /s)" : "");
+    period_text(period, sizeof(text[1]) - 16, gt_sampler_interval(t->cfg->sampler));
+    if (t->per_second)
+        strcat(period, " (rates /s)");
     header_busy(t, busy, sizeof(text[2]));
     header_activity(t, activity, sizeof(text[3]));
-    p[n++] = (struct piece){ " gputop", 0 };
-    p[n++] = (struct piece){ in->gpu[0] ? in->gpu : in->device, 8 };
-    if (in->shader_cores)   /* a source that counts none (drm-fdinfo) says nothing */
-        p[n++] = (struct piece){ cores, 10 };
+    p[n++] = (struct piece){ "gputop", 11 };
+    p[n++] = (struct piece){ gpu, 8 };
+    /* A source that counts none (drm-fdinfo) says nothing; nor does a name
+     * that already says it. */
+    if (in->shader_cores && !name_has_cores(gpu, in->shader_cores))
+        p[n++] = (struct piece){ cores, 13 };
     if (busy[0])
-        p[n++] = (struct piece){ busy, 9 };
+        p[n++] = (struct piece){ busy, 2 };
     /* A replay's source name says what is playing: it stays longer. */
-    p[n++] = (struct piece){ t->cfg->sources[0]->type->name, t->replay ? 5 : 12 };
+    p[n++] = (struct piece){ t->cfg->sources[0]->type->name, t->replay ? 5 : 10 };
     if (activity[0])
         p[n++] = (struct piece){ activity, 14 };
     if (t->replay) {
@@ -156,10 +187,10 @@ static size_t header_pieces(struct tui *t, const struct gt_sampler_stats *st, ch
     } else {
         if (st->state == GT_SAMPLER_RETRYING || st->state == GT_SAMPLER_ENDED)
             p[n++] = (struct piece){ st->state == GT_SAMPLER_RETRYING ? "RETRYING" : "ENDED", 0 };
-        p[n++] = (struct piece){ period, 4 };
+        p[n++] = (struct piece){ period, 7 };
         p[n++] = (struct piece){ t->paused ? "PAUSED" : "live", 0 };
     }
-    p[n++] = (struct piece){ clock_text(t, now), 6 };
+    p[n++] = (struct piece){ clock_text(t, now), 12 };
     return n;
 }
 
@@ -179,7 +210,7 @@ static void fit_pieces(const struct tui *t, struct piece *p, size_t n)
             if (p[i].drop && (worst == n || p[i].drop > p[worst].drop))
                 worst = i;
         }
-        if (w <= COLS || worst == n)
+        if (w + 1 <= COLS || worst == n)   /* and the leading blank */
             return;
         p[worst].text = NULL;
     }
@@ -223,10 +254,11 @@ void tui_draw_header(struct tui *t)
     n = header_pieces(t, &st, text, now, p);
     fit_pieces(t, p, n);
     gt_text_init(&h, buf, sizeof(buf));
+    gt_text_add(&h, " ");
     for (i = 0; i < n; i++) {
         if (!p[i].text)
             continue;
-        if (h.len)
+        if (h.len > 1)
             gt_text_add(&h, tui_sep(t));
         gt_text_add(&h, p[i].text);
     }
