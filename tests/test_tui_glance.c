@@ -313,3 +313,24 @@ Test(tui_glance, header_keeps_gpu_busy_at_80_and_60_columns, .timeout = 60)
     expect(&t, "% busy @");
     tmux_stop(&t);
 }
+
+/* ---- item 10: the first frame ---- */
+
+Test(tui_glance, first_frame_waits_for_the_first_sample, .timeout = 60)
+{
+    struct tmux t;
+    char *s;
+    int found;
+
+    start(&t, 100, 30, "", "--source sim:mali-g715,scene=game --no-cpu -i 3s");
+    s = tmux_capture(&t);
+    cr_assert(strstr(s, "waiting for the first sample (every 3 s)"), "first frame:\n%s", s);
+    cr_assert_null(strstr(s, "triage:"), "a verdict before any sample:\n%s", s);
+    cr_assert_null(strstr(s, " - cycles"), "values before any sample:\n%s", s);
+    free(s);
+    s = tmux_wait_for(&t, "triage: ", WAIT_MS, &found);
+    cr_assert(found, "no verdict after the first sample:\n%s", s);
+    cr_assert_null(strstr(s, "waiting for the first sample"), "still waiting:\n%s", s);
+    free(s);
+    tmux_stop(&t);
+}

@@ -48,7 +48,10 @@ void tui_build_rows(struct tui *t)
     size_t g, m;
 
     t->nrows = 0;
-    if ((int)t->section == t->triage_section)
+    /* Before the first sample there is nothing to judge: say so. */
+    if (!t->have_data)
+        tui_add_row(t, ROW_WAITING, 0, -1);
+    else if ((int)t->section == t->triage_section)
         tui_add_row(t, ROW_TRIAGE, 0, -1);
     for (g = s->first; g < s->first + s->count; g++) {
         const struct gt_group_def *gd = &t->l->groups[g];
@@ -307,7 +310,7 @@ static struct columns size_columns(const struct tui *t)
 
     for (i = 0; i < t->nrows; i++) {
         const struct row *r = &t->rows[i];
-        if (r->kind == ROW_GROUP || r->kind == ROW_TRIAGE)
+        if (r->kind == ROW_GROUP || r->kind == ROW_TRIAGE || r->kind == ROW_WAITING)
             continue;
         nw = clamp(row_name(t, r, name, sizeof(name), NAME_MAX), nw, NAME_MAX);
         vw = clamp(value_room(t, r), vw, VALUE_MAX);
@@ -365,6 +368,8 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r, const str
         tui_put(t, y, x, label ? why : "unavailable", label ? (int)label : -1, ST_DIM);
         return;
     }
+    if (!t->have_data)
+        return;                          /* the waiting line says why */
     if (r->kind == ROW_BUCKET && !isnan(v) && (frac = bar_fraction(t, r, t->vals[r->idx])) >= 0) {
         gt_text_init(&s, val, sizeof(val));
         gt_text_fixed(&s, frac * 100, 0, 3);
@@ -397,6 +402,21 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r, const str
         draw_spark(t, y, vx + c->value + c->peak + 1, r->idx, c->spark - 1);
 }
 
+/* " waiting for the first sample (every 1 s)" until one comes. */
+static void draw_waiting(struct tui *t, int y)
+{
+    uint64_t ms = gt_sampler_interval(t->cfg->sampler) / 1000000ull;
+    char buf[96];
+
+    if (ms % 1000 == 0)
+        snprintf(buf, sizeof(buf), " waiting for the first sample (every %llu s)",
+                 (unsigned long long)(ms / 1000));
+    else
+        snprintf(buf, sizeof(buf), " waiting for the first sample (every %llu ms)",
+                 (unsigned long long)ms);
+    tui_put_clipped(t, y, 0, buf, COLS, ST_HEADING);
+}
+
 static void draw_row(struct tui *t, int y, const struct row *r, const struct columns *c)
 {
     switch (r->kind) {
@@ -408,6 +428,9 @@ static void draw_row(struct tui *t, int y, const struct row *r, const struct col
     }
     case ROW_TRIAGE:
         tui_draw_triage(t, y);
+        return;
+    case ROW_WAITING:
+        draw_waiting(t, y);
         return;
     case ROW_STRIP:
         tui_percore_draw_strip(t, y, r);
