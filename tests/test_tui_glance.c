@@ -334,3 +334,105 @@ Test(tui_glance, first_frame_waits_for_the_first_sample, .timeout = 60)
     free(s);
     tmux_stop(&t);
 }
+
+/* ---- item 5: the help overlay ---- */
+
+/* 1 when every word of text is on screen as a whole word. */
+static int words_whole(const char *screen, const char *text, char *missing, size_t len)
+{
+    char word[64];
+    const char *p = text, *q;
+    size_t n;
+
+    while (*p) {
+        n = strcspn(p, " ");
+        snprintf(word, sizeof(word), "%.*s", (int)n, p);
+        for (q = strstr(screen, word); q; q = strstr(q + 1, word))
+            if ((q == screen || q[-1] == ' ' || q[-1] == '\n') &&
+                (q[n] == ' ' || q[n] == '\n' || q[n] == '\0'))
+                break;
+        if (!q) {
+            snprintf(missing, len, "%s", word);
+            return 0;
+        }
+        p += n;
+        while (*p == ' ')
+            p++;
+    }
+    return 1;
+}
+
+#define V_HELP "the verdict's evidence: each step's tests and values; any key closes"
+
+Test(tui_glance, help_fits_the_terminal_without_cutting_words, .timeout = 60)
+{
+    struct tmux t;
+    char *s, missing[64];
+
+    start(&t, 200, 40, "", G715);
+    tmux_literal(&t, "h");
+    expect(&t, "gputop keys");
+    s = tmux_capture(&t);
+    cr_assert(strstr(s, V_HELP), "a line cut at 200 columns:\n%s", s);
+    free(s);
+    tmux_resize(&t, 80, 40);
+    usleep(300 * 1000);
+    expect(&t, "gputop keys");
+    s = tmux_capture(&t);
+    cr_assert(words_whole(s, V_HELP, missing, sizeof(missing)), "'%s' cut at 80:\n%s", missing, s);
+    cr_assert(strstr(s, "q F10"), "the last key cut off:\n%s", s);
+    free(s);
+    tmux_stop(&t);
+}
+
+/* ---- item 7: --layout replaces ---- */
+
+/* Another family's layout replaces the source's own instead of joining it
+ * (which failed on the clash of their section keys); the CM layout given
+ * alone is what the dashboard shows. */
+Test(tui_glance, layout_of_another_family_replaces_the_sources_own, .timeout = 60)
+{
+    struct tmux t;
+    char line[1024], *s;
+
+    start(&t, 120, 30, "", "--source sim:mali-g715 --layout mali-g720 --no-cpu");
+    expect(&t, "Binning phase queue utilization");   /* the G720's own queue */
+    tmux_stop(&t);
+
+    start(&t, 120, 30, "", "--source sim --layout mips-cm --no-cpu");
+    expect(&t, "Coherency manager");
+    s = tmux_capture(&t);
+    line_at(s, 1, line, sizeof(line));
+    free(s);
+    cr_assert_null(strstr(line, "Activity"), "the GPU's sections joined it: '%s'", line);
+    tmux_stop(&t);
+}
+
+/* A clash with a layout beside the user's names that layout by name: the
+ * user gave no file of ours. */
+Test(tui_glance, messages_name_no_file_the_user_did_not_give, .timeout = 30)
+{
+    char cmd[1024], out[1024] = "";
+    const char *dir = getenv("TMPDIR");
+    char path[256];
+    FILE *f, *p;
+    size_t n;
+
+    snprintf(path, sizeof(path), "%s/gputop-glance-%d.layout", dir && dir[0] ? dir : "/tmp",
+             (int)getpid());
+    f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("gputop-layout 1\nname x\ntitle X\nfamily x\nsection S\n  key m\n  group G\n"
+          "    metric M\n      expr 1\n      show count\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof(cmd), "%s --source sim --source sim:mips-cm --layout %s --no-cpu -b -n 1 2>&1",
+             gputop_bin(), path);
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    n = fread(out, 1, sizeof(out) - 1, p);
+    out[n] = '\0';
+    pclose(p);
+    unlink(path);
+    cr_assert(strstr(out, "layout mips-cm"), "'%s'", out);
+    cr_assert_null(strstr(out, "layouts/"), "a file of our source tree named: '%s'", out);
+}

@@ -35,16 +35,18 @@ static int append_one(struct gt_layout *l, const char *name, char *done, size_t 
     return 0;
 }
 
-int gt_beside_append_layouts(struct gt_layout *l, struct gt_source *const *src, size_t n)
+int gt_beside_append_layouts(struct gt_layout *l, struct gt_source *const *src, size_t n,
+                             int chosen)
 {
     char done[512] = " ", name[64];
     const char *p;
     size_t i;
-    int used;
+    int used, own;
 
     for (i = 0; i < n; i++)
-        for (p = src[i]->info.layout; sscanf(p, " %63s%n", name, &used) == 1; p += used)
-            if (append_one(l, name, done, sizeof(done)) < 0)
+        for (p = src[i]->info.layout, own = i == 0; sscanf(p, " %63s%n", name, &used) == 1;
+             p += used, own = 0)
+            if (!(own && chosen) && append_one(l, name, done, sizeof(done)) < 0)
                 return -1;
     return 0;
 }

@@ -11,8 +11,11 @@
 
 /* Appends to l the sections of every other layout the sources name (a
  * source's layout field may list several, blank-separated: a capture
- * made beside another source). Returns 0, or -1 after printing why. */
-int  gt_beside_append_layouts(struct gt_layout *l, struct gt_source *const *src, size_t n);
+ * made beside another source). chosen: l is the user's --layout, which
+ * replaces the first source's own layout (its first name) rather than
+ * joining it. Returns 0, or -1 after printing why. */
+int  gt_beside_append_layouts(struct gt_layout *l, struct gt_source *const *src, size_t n,
+                              int chosen);
 /* Hands each 'option SOURCE KEY=VALUE' line of l to the sources of that
  * name or family that take settings. Returns 0, or -1 after printing why. */
 int  gt_beside_configure(const struct gt_layout *l, struct gt_source *const *src, size_t n);

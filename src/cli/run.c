@@ -185,7 +185,7 @@ static int load_layout(const struct gt_options *o, struct run *r)
         return -1;
     }
     r->layout = gt_layout_load(name, &d);
-    if (!r->layout || gt_beside_append_layouts(r->layout, r->src, r->nsrc) < 0) {
+    if (!r->layout || gt_beside_append_layouts(r->layout, r->src, r->nsrc, o->layout != NULL) < 0) {
         if (!r->layout)
             gt_report_diag(stderr, &d);
         return -1;

@@ -56,7 +56,8 @@ struct gt_layout *gt_layout_load(const char *name_or_path, struct gt_diag *d)
         if (strcmp(gt_embedded_layout_name(i), name_or_path) != 0)
             continue;
         const char *t = gt_embedded_layout_text(i, &len);
-        snprintf(label, sizeof(label), "layouts/%s.layout", name_or_path);
+        /* Messages name what the user knows: the name, not our source tree. */
+        snprintf(label, sizeof(label), "built-in layout %s", name_or_path);
         return gt_layout_parse(label, t, len, d);
     }
     if (!strchr(name_or_path, '/') && !strstr(name_or_path, ".layout")) {

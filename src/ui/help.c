@@ -48,18 +48,80 @@ static const char *help_line(const struct tui *t, size_t i)
     return help_lines[i];
 }
 
+/* Where a line's description starts: after the key names and the run of
+ * blanks that ends them; its wrapped lines are indented to it. */
+static int description_column(const char *s)
+{
+    const char *p = strstr(s + 2, "   ");
+
+    if (!p)
+        return 2;
+    while (*p == ' ')
+        p++;
+    return (int)(p - s);
+}
+
+/* The columns of s's next piece within width: up to the last blank that
+ * fits (a word is never cut unless it alone is wider than the box). */
+static int piece_len(const char *s, int width)
+{
+    int n = tui_text_columns(s), i, cut = -1;
+
+    if (n <= width)
+        return (int)strlen(s);
+    for (i = 0; s[i] && i <= width; i++)
+        if (s[i] == ' ')
+            cut = i;
+    return cut > 0 ? cut : width;
+}
+
+/* Draws line i wrapped into width columns from row y, at most rows rows;
+ * returns the rows it takes (drawn or not, when y is -1). */
+static int help_rows(struct tui *t, const char *line, int y, int x, int width, int rows)
+{
+    int indent = description_column(line), n = 0, len, off = 0;
+    const char *s = line;
+
+    for (;;) {
+        len = piece_len(s, width - off);
+        if (y >= 0 && n < rows)
+            tui_put(t, y + n, x + off, s, len, ST_HEADER);
+        n++;
+        s += len;
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            return n;
+        off = indent < width / 2 ? indent : 2;
+    }
+}
+
 void tui_draw_help(struct tui *t)
 {
     size_t n = sizeof(help_lines) / sizeof(help_lines[0]), i;
-    int w = 76 < COLS - 2 ? 76 : COLS - 2, h = (int)n + 2 < LINES - 1 ? (int)n + 2 : LINES - 1;
-    int y0 = 1 + (LINES - 1 - h) / 2, x0 = (COLS - w) / 2, y;
+    int w = 0, h = 2, y0, x0, y;
 
+    for (i = 0; i < n; i++) {
+        int c = tui_text_columns(help_line(t, i)) + 2;
+        w = c > w ? c : w;
+    }
+    w = w < COLS - 2 ? w : COLS - 2;
     for (y = 1; y < LINES; y++)
         gt_cellbuf_fill(t->cells, y, 0, COLS, ' ', ST_PLAIN);
-    if (w < 10 || h < 3)
+    if (w < 10 || LINES < 4)
         return;
+    for (i = 0; i < n; i++)
+        h += help_rows(t, help_line(t, i), -1, 0, w - 2, 0);
+    h = h < LINES - 1 ? h : LINES - 1;
+    y0 = 1 + (LINES - 1 - h) / 2;
+    x0 = (COLS - w) / 2;
     for (y = 0; y < h; y++)
         gt_cellbuf_fill(t->cells, y0 + y, x0, w, ' ', ST_HEADER);
-    for (i = 0; i < n && (int)i < h - 2; i++)
-        tui_put(t, y0 + 1 + (int)i, x0 + 1, help_line(t, i), w - 2, ST_HEADER);
+    /* Whole lines only: a line that would not fit below is left out. */
+    for (i = 0, y = 1; i < n; i++) {
+        int need = help_rows(t, help_line(t, i), -1, 0, w - 2, 0);
+        if (y + need > h - 1)
+            break;
+        y += help_rows(t, help_line(t, i), y0 + y, x0 + 1, w - 2, need);
+    }
 }
