@@ -22,7 +22,8 @@ static void start(struct tmux *t, int cols, int rows, const char *env, const cha
 
     snprintf(cmd, sizeof(cmd), "%s %s", gputop_bin(), args);
     cr_assert_eq(tmux_start(t, cols, rows, env, cmd), 0, "tmux did not start");
-    s = tmux_wait_for(t, "gputop", WAIT_MS, &found);
+    /* The key hints: the header's "gputop" gives way on a narrow screen. */
+    s = tmux_wait_for(t, "h help", WAIT_MS, &found);
     cr_assert(found, "the dashboard did not appear:\n%s", s);
     free(s);
 }
@@ -435,4 +436,100 @@ Test(tui_glance, messages_name_no_file_the_user_did_not_give, .timeout = 30)
     unlink(path);
     cr_assert(strstr(out, "layout mips-cm"), "'%s'", out);
     cr_assert_null(strstr(out, "layouts/"), "a file of our source tree named: '%s'", out);
+}
+
+/* ---- item 6: the per-core view ---- */
+
+/* The rows after the line holding title, up to n, copied into out. */
+static void lines_after(const char *s, const char *title, int n, char *out, size_t len)
+{
+    const char *p = strstr(s, title);
+    const char *e = p;
+
+    out[0] = '\0';
+    if (!p)
+        return;
+    p = strchr(p, '\n');
+    for (e = p; e && n > 0; n--)
+        e = strchr(e + 1, '\n');
+    if (p)
+        snprintf(out, len, "%.*s", (int)(e ? e - p : (long)strlen(p)), p);
+}
+
+/* End selects the section's last metric; c then shows its breakdown
+ * under it on screen, the min / max line first (as the strip has it) and
+ * percentages written as the section's rows write them ("87.7 %"). */
+Test(tui_glance, per_core_breakdown_of_the_last_metric_stays_on_screen, .timeout = 60)
+{
+    struct tmux t;
+    char below[2048], *s;
+    int i;
+
+    start(&t, 100, 30, "", G715);
+    tmux_literal(&t, "4");
+    expect(&t, "Shader core workload");
+    tmux_keys(&t, "End");
+    expect(&t, "5.3.5");                        /* Execution core utilization, selected */
+    tmux_literal(&t, "c");
+    s = tmux_wait_for(&t, "shader core 6", WAIT_MS, &i);
+    free(s);
+    usleep(300 * 1000);
+    s = tmux_capture(&t);
+    lines_after(s, "  Execution core utilization", 8, below, sizeof(below));
+    cr_assert(strncmp(below, "\n    shader cores: min ", 23) == 0,
+              "the min / max line first under the metric:\n%s", s);
+    cr_assert(strstr(below, "shader core 0") && strstr(below, "shader core 6"),
+              "the breakdown off screen:\n%s", s);
+    for (i = 0; below[i]; i++)
+        cr_assert(!(below[i] == '%' && below[i - 1] >= '0' && below[i - 1] <= '9'),
+                  "'N%%' where the rows say 'N %%':\n%s", below);
+    free(s);
+    tmux_stop(&t);
+}
+
+/* The G715 layout averages shader-core counters: its per-core view says the
+ * metric's row is the cores' mean, not their total. */
+Test(tui_glance, g715_per_core_rows_say_they_are_means, .timeout = 60)
+{
+    struct tmux t;
+
+    start(&t, 160, 30, "", G715);
+    tmux_literal(&t, "4");
+    expect(&t, "Shader core workload");
+    tmux_keys(&t, "Home");
+    expect(&t, " 5.1.1 ");                      /* Non-fragment warps, a count */
+    tmux_literal(&t, "c");
+    expect(&t, "the row above is their per-core mean");
+    tmux_stop(&t);
+}
+
+/* ---- item 8: exports visible ---- */
+
+/* --serve, --record and --trace beside the dashboard show in its header;
+ * the server's address is said once in the footer, where it can be read. */
+Test(tui_glance, exports_show_in_the_header_and_the_url_in_the_footer, .timeout = 60)
+{
+    const char *dir = getenv("TMPDIR");
+    char cap[256], trace[256], args[1024], line[2048], *s;
+    struct tmux t;
+    int found;
+
+    snprintf(cap, sizeof(cap), "%s/gputop-glance-%d.cap", dir && *dir ? dir : "/tmp", (int)getpid());
+    snprintf(trace, sizeof(trace), "%s/gputop-glance-%d.json", dir && *dir ? dir : "/tmp",
+             (int)getpid());
+    snprintf(args, sizeof(args), "--source sim:mali-t8xx --no-cpu --serve 127.0.0.1:0 "
+             "--record %s --trace %s", cap, trace);
+    snprintf(line, sizeof(line), "%s %s", gputop_bin(), args);
+    cr_assert_eq(tmux_start(&t, 160, 30, "", line), 0);
+    s = tmux_wait_for(&t, "serving Prometheus metrics at http://127.0.0.1:", WAIT_MS, &found);
+    cr_assert(found, "no address in the footer:\n%s", s);
+    free(s);
+    s = tmux_wait_for(&t, "REC", WAIT_MS, &found);
+    line_at(s, 0, line, sizeof(line));
+    free(s);
+    cr_assert(strstr(line, "REC") && strstr(line, "trace") && strstr(line, "serving :"),
+              "header: '%s'", line);
+    tmux_stop(&t);
+    unlink(cap);
+    unlink(trace);
 }

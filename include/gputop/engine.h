@@ -103,6 +103,8 @@ uint32_t gt_engine_instance_number(const struct gt_engine *e, size_t metric, uin
 /* What a metric's instances are, from their block: "shader core", "L2
  * slice", "CPU cluster", "CPU"; brief: "core", "slice", "cluster", "cpu". */
 const char *gt_engine_instance_kind(const struct gt_engine *e, size_t metric, int brief);
+/* The catalogue block a metric's instances come from ("shadercore"), "" none. */
+const char *gt_engine_instance_block(const struct gt_engine *e, size_t metric);
 /* What instance inst of a metric is, from its block: "shader core 4",
  * "L2 slice 1", "CPU cluster 0", "CPU 3"; brief: "core 4", "slice 1",
  * "cluster 0", "cpu 3". Writes at most len bytes to buf; returns buf. */

@@ -26,6 +26,10 @@ struct gt_tui_config {
     const char *metrics;       /* only metrics matching this glob; NULL: all */
     struct gt_fdinfo_watch *procs;  /* the Processes view's data; NULL: none */
     struct gt_tap tap;         /* also gets every snapshot taken, evaluated */
+    /* Exports running beside the dashboard, shown in its header (NULL: none):
+     * the Prometheus URL (also said once in the footer), the capture being
+     * recorded and the trace being written. */
+    const char *serve_url, *record_file, *trace_file;
 };
 
 /* Runs until 'q' or *stop. Returns 0; 1 when no terminal could be opened

@@ -407,6 +407,9 @@ static int run_dashboard(const struct gt_options *o, struct run *r, volatile sig
     cfg.metrics = o->out.pattern;
     cfg.procs = start_processes(o, &procs_sys);
     cfg.tap = gt_exports_tap(r->exports);
+    cfg.serve_url = o->serve ? gt_exports_url(r->exports) : NULL;
+    cfg.record_file = o->record;
+    cfg.trace_file = o->trace;
     gt_diag_clear(&d);
     res = gt_tui_run(&cfg, stop, &d);
     gt_fdinfo_watch_stop(cfg.procs);

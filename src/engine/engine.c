@@ -742,6 +742,11 @@ uint32_t gt_engine_instance_number(const struct gt_engine *e, size_t metric, uin
     return bit == UINT32_MAX ? inst : bit;
 }
 
+const char *gt_engine_instance_block(const struct gt_engine *e, size_t metric)
+{
+    return instance_block(e, metric);
+}
+
 const char *gt_engine_instance_kind(const struct gt_engine *e, size_t metric, int brief)
 {
     static const char *const names[][3] = {

@@ -55,11 +55,13 @@ static void add_percent(struct gt_text *h, double v)
 
 /* "GPU 63% busy @ 850 MHz" from the GPU's clock cycles; "GPU 63% of
  * max-clock time" when only the max clock is known (a GPU running below
- * its max clock reads lower than it is busy); "" when neither is. */
-static void header_busy(const struct tui *t, char *buf, size_t len)
+ * its max clock reads lower than it is busy); "" when neither is. Returns
+ * the length of the shorter form without the clock, 0 when none. */
+static size_t header_busy(const struct tui *t, char *buf, size_t len)
 {
     struct gt_text h;
     double busy, clock;
+    size_t short_len = 0;
 
     gt_text_init(&h, buf, len);
     /* No data (an idle interval, or no clock counted): nothing to say. */
@@ -67,6 +69,7 @@ static void header_busy(const struct tui *t, char *buf, size_t len)
         gt_text_add(&h, "GPU ");
         add_percent(&h, busy);
         gt_text_add(&h, " busy");
+        short_len = h.len;
         if (header_figure(t, GT_HEADER_CLOCK, &clock) && isfinite(clock)) {
             gt_text_add(&h, " @ ");
             gt_text_fixed(&h, clock, clock < 10 ? 2 : 0, 0);
@@ -78,6 +81,7 @@ static void header_busy(const struct tui *t, char *buf, size_t len)
         add_percent(&h, busy);
         gt_text_add(&h, " of max-clock time");
     }
+    return short_len;
 }
 
 /* What the source is doing, e.g. the sim's scene ("scene cycle: game"),
@@ -97,6 +101,8 @@ static void header_activity(const struct tui *t, char *buf, size_t len)
 struct piece {
     const char *text;
     int drop;            /* higher goes first; 0 never */
+    char *cut;           /* where a shorter form ends (in text), NULL none */
+    int cut_drop;        /* how soon it is shortened, as drop */
 };
 
 /* Where a replay is, "sample k/N · t=1.2 s · playing", as three pieces
@@ -118,7 +124,7 @@ static size_t replay_pieces(struct tui *t, char *buf, size_t len, struct piece *
             *next = '\0';
             next += seplen;
         }
-        p[n++] = (struct piece){ at, drop[k] };
+        p[n++] = (struct piece){ .text = at, .drop = drop[k] };
         at = next;
     }
     return n;
@@ -150,48 +156,94 @@ static int name_has_cores(const char *gpu, unsigned cores)
     return strstr(gpu, mc) || strstr(gpu, mp);
 }
 
-/* The texts made here are written into text[0..3]. What a narrow line
+/* "REC · trace · serving :9100": the exports running beside the
+ * dashboard, so that a recording is never forgotten; "" when none. */
+static void exports_text(const struct tui *t, char *buf, size_t len)
+{
+    const char *url = t->cfg->serve_url, *port, *end;
+    struct gt_text h;
+
+    gt_text_init(&h, buf, len);
+    if (t->cfg->record_file)
+        gt_text_add(&h, "REC");
+    if (t->cfg->trace_file) {
+        if (h.len)
+            gt_text_add(&h, tui_sep(t));
+        gt_text_add(&h, "trace");
+    }
+    if (!url)
+        return;
+    if (h.len)
+        gt_text_add(&h, tui_sep(t));
+    gt_text_add(&h, "serving ");
+    /* "http://127.0.0.1:9100/metrics": the port says enough; the footer
+     * gave the whole address at start. */
+    port = strrchr(url, ':');
+    end = port ? strchr(port, '/') : NULL;
+    if (port && end && end - port < 16) {
+        char p[16];
+        snprintf(p, sizeof(p), "%.*s", (int)(end - port), port);
+        gt_text_add(&h, p);
+    } else {
+        gt_text_add(&h, url);
+    }
+}
+
+/* The texts made here are written into text[0..4]. What a narrow line
  * drops first: what the source is doing (the sim's scene), the decoration
  * and the wall clock, the source's name; the busy share goes last of all
  * but the state, which never does. */
-static size_t header_pieces(struct tui *t, const struct gt_sampler_stats *st, char text[4][96],
+static size_t header_pieces(struct tui *t, const struct gt_sampler_stats *st, char text[5][96],
                             time_t now, struct piece *p)
 {
     const struct gt_source_info *in = &t->cfg->sources[0]->info;
     const char *gpu = in->gpu[0] ? in->gpu : in->device;
     char *cores = text[0], *period = text[1], *busy = text[2], *activity = text[3];
-    size_t n = 0;
+    char *exports = text[4];
+    size_t n = 0, short_busy;
 
     snprintf(cores, sizeof(text[0]), "%u cores", in->shader_cores);
     period_text(period, sizeof(text[1]) - 16, gt_sampler_interval(t->cfg->sampler));
     if (t->per_second)
         strcat(period, " (rates /s)");
-    header_busy(t, busy, sizeof(text[2]));
+    short_busy = header_busy(t, busy, sizeof(text[2]));
     header_activity(t, activity, sizeof(text[3]));
-    p[n++] = (struct piece){ "gputop", 11 };
-    p[n++] = (struct piece){ gpu, 8 };
+    exports_text(t, exports, sizeof(text[4]));
+    p[n++] = (struct piece){ .text = "gputop", .drop = 11 };
+    p[n++] = (struct piece){ .text = gpu, .drop = 8 };
     /* A source that counts none (drm-fdinfo) says nothing; nor does a name
      * that already says it. */
     if (in->shader_cores && !name_has_cores(gpu, in->shader_cores))
-        p[n++] = (struct piece){ cores, 13 };
+        p[n++] = (struct piece){ .text = cores, .drop = 13 };
+    /* The clock goes before the period, the busy share itself last. */
     if (busy[0])
-        p[n++] = (struct piece){ busy, 2 };
+        p[n++] = (struct piece){ .text = busy, .drop = 2, .cut_drop = 8,
+                                 .cut = short_busy && busy[short_busy] ? busy + short_busy : NULL };
     /* A replay's source name says what is playing: it stays longer. */
-    p[n++] = (struct piece){ t->cfg->sources[0]->type->name, t->replay ? 5 : 10 };
+    p[n++] = (struct piece){ .text = t->cfg->sources[0]->type->name, .drop = t->replay ? 5 : 10 };
     if (activity[0])
-        p[n++] = (struct piece){ activity, 14 };
+        p[n++] = (struct piece){ .text = activity, .drop = 14 };
     if (t->replay) {
         /* A replay has a position, not a sampling period: "sample k/N",
          * "t=1.2 s" and its state, the state never dropped. */
         n = replay_pieces(t, period, sizeof(text[1]), p, n);
     } else {
         if (st->state == GT_SAMPLER_RETRYING || st->state == GT_SAMPLER_ENDED)
-            p[n++] = (struct piece){ st->state == GT_SAMPLER_RETRYING ? "RETRYING" : "ENDED", 0 };
-        p[n++] = (struct piece){ period, 7 };
-        p[n++] = (struct piece){ t->paused ? "PAUSED" : "live", 0 };
+            p[n++] = (struct piece){
+                .text = st->state == GT_SAMPLER_RETRYING ? "RETRYING" : "ENDED", .drop = 0 };
+        p[n++] = (struct piece){ .text = period, .drop = 7 };
+        p[n++] = (struct piece){ .text = t->paused ? "PAUSED" : "live", .drop = 0 };
     }
-    p[n++] = (struct piece){ clock_text(t, now), 12 };
+    if (exports[0])
+        p[n++] = (struct piece){ .text = exports, .drop = 3 };
+    p[n++] = (struct piece){ .text = clock_text(t, now), .drop = 12 };
     return n;
+}
+
+/* How soon a piece gives way: shortened, while it can be, else dropped. */
+static int soon(const struct piece *p)
+{
+    return p->cut ? p->cut_drop : p->drop;
 }
 
 /* Drops the pieces that go first until the rest fits in COLS. */
@@ -207,12 +259,17 @@ static void fit_pieces(const struct tui *t, struct piece *p, size_t n)
             if (!p[i].text)
                 continue;
             w += tui_text_columns(p[i].text) + (w ? sepw : 0);
-            if (p[i].drop && (worst == n || p[i].drop > p[worst].drop))
+            if (p[i].drop && (worst == n || soon(&p[i]) > soon(&p[worst])))
                 worst = i;
         }
         if (w + 1 <= COLS || worst == n)   /* and the leading blank */
             return;
-        p[worst].text = NULL;
+        if (p[worst].cut) {
+            *p[worst].cut = '\0';
+            p[worst].cut = NULL;
+        } else {
+            p[worst].text = NULL;
+        }
     }
 }
 
@@ -243,8 +300,8 @@ static void draw_alert(struct tui *t, const struct gt_sampler_stats *st, time_t 
 void tui_draw_header(struct tui *t)
 {
     struct gt_sampler_stats st;
-    struct piece p[12];
-    char buf[768], text[4][96];
+    struct piece p[14];
+    char buf[768], text[5][96];
     struct gt_text h;
     time_t now = time(NULL);
     size_t i, n;

@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #define HISTORY_DEPTH TUI_SPARK_MAX
@@ -74,6 +75,10 @@ static int init_state(struct tui *t, const struct gt_tui_config *cfg)
     if (first < 0)
         first = t->triage_section >= 0 ? t->triage_section : 0;
     tui_go_section(t, (size_t)first);
+    /* Said once, where it can be read: stderr is behind the screen. */
+    if (cfg->serve_url)
+        snprintf(t->message, sizeof(t->message), " serving Prometheus metrics at %s",
+                 cfg->serve_url);
     return tui_replay_init(t);
 }
 

@@ -67,11 +67,12 @@ void tui_percore_add_rows(struct tui *t, size_t g, size_t m)
     if (n <= 1)
         return;
     /* A row each when few, or when not even one strip cell fits. */
+    /* The min / max line first in both forms, where the eye looks. */
     if (n <= ROWS_MAX || COLS < INDENT + cell_width(t, m)) {
-        for (i = 0; i < n; i++)
-            tui_add_row(t, ROW_INSTANCE, m, (int)i);
         if (asked)
             tui_add_row(t, ROW_SPREAD, m, -1);
+        for (i = 0; i < n; i++)
+            tui_add_row(t, ROW_INSTANCE, m, (int)i);
         return;
     }
     tui_add_row(t, ROW_SPREAD, m, -1);
@@ -128,12 +129,12 @@ double tui_percore_fraction(const struct tui *t, size_t m, double v)
     return fraction(t, m, v, NAN);
 }
 
-/* Up to six columns: "45.2%", "1.60k", "-". */
+/* Up to six columns: "45.2 %" as the section's rows write it, "1.60k", "-". */
 static void short_value(const struct tui *t, size_t m, double v, char *buf, size_t len)
 {
     if (t->l->metrics[m].show == GT_SHOW_PERCENT && !isnan(v)) {
         gt_fmt_fixed(buf, len, v, v >= 99.95 ? 0 : 1, 0);
-        strncat(buf, "%", len - strlen(buf) - 1);
+        strncat(buf, " %", len - strlen(buf) - 1);
         return;
     }
     gt_fmt_si(buf, len, v);
@@ -167,6 +168,17 @@ void tui_percore_draw_strip(struct tui *t, int y, const struct row *r)
     for (c = 0; c < k && i < n; c++, i++, x += w + CELL_GAP)
         if (x + w <= COLS)
             draw_cell(t, y, x, r->idx, i, nw, max);
+}
+
+/* 1 when metric m's total is the mean of its instances: its counters'
+ * block is averaged by the layout and each instance shows its own count. */
+static int per_core_mean(const struct tui *t, size_t m)
+{
+    const char *block = gt_engine_instance_block(t->cfg->engine, m);
+
+    return block[0] && t->l->metrics[m].show != GT_SHOW_PERCENT &&
+           gt_layout_agg_for(t->l, block) == GT_AGG_MEAN &&
+           gt_engine_instance_mode(t->cfg->engine, m) == GT_INSTANCE_OWN;
 }
 
 static void add_value(const struct tui *t, size_t m, struct gt_text *s, double v)
@@ -228,6 +240,12 @@ void tui_percore_draw_spread(struct tui *t, int y, const struct row *r)
         gt_text_add(&s, md->unit);
         if (t->per_second && tui_is_rate_kind(md->show))
             gt_text_add(&s, "/s");
+    }
+    /* Under a mean rule (the G715's shader cores) the metric's row is not
+     * a GPU-wide total: say what it is. */
+    if (per_core_mean(t, r->idx)) {
+        gt_text_add(&s, tui_sep(t));
+        gt_text_add(&s, "the row above is their per-core mean");
     }
     tui_put_clipped(t, y, 0, line, -1, ST_DIM);
 }

@@ -459,13 +459,30 @@ static long selected_row(const struct tui *t)
     return -1;
 }
 
+/* The last row of the selected metric's breakdown (its instance rows,
+ * strip and min / max line), r itself when it has none. */
+static long breakdown_end(const struct tui *t, long r)
+{
+    long e = r;
+
+    while (e + 1 < (long)t->nrows && t->rows[e + 1].idx == t->rows[r].idx &&
+           (t->rows[e + 1].kind == ROW_INSTANCE || t->rows[e + 1].kind == ROW_STRIP ||
+            t->rows[e + 1].kind == ROW_SPREAD))
+        e++;
+    return e;
+}
+
 void tui_keep_selection_visible(struct tui *t)
 {
-    long r = selected_row(t);
+    long r = selected_row(t), e;
     int h = tui_body_height();
 
     if (r >= 0 && r < t->scroll)
         t->scroll = (int)r - (r > 0 && t->rows[r - 1].kind == ROW_GROUP);
+    /* The selection with its breakdown when it fits, else from its row. */
+    e = r >= 0 ? breakdown_end(t, r) : -1;
+    if (e >= t->scroll + h)
+        t->scroll = e - r + 1 <= h ? (int)e - h + 1 : (int)r;
     if (r >= 0 && r >= t->scroll + h)
         t->scroll = (int)r - h + 1;
     if (t->scroll > (int)t->nrows - h)
