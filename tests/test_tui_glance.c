@@ -533,3 +533,67 @@ Test(tui_glance, exports_show_in_the_header_and_the_url_in_the_footer, .timeout 
     unlink(cap);
     unlink(trace);
 }
+
+/* ---- item 9: replay ---- */
+
+/* n records of the simulated T830 at a virtual 100 ms each into path. */
+static void record_capture(const char *path, int n)
+{
+    char cmd[1024];
+
+    snprintf(cmd, sizeof(cmd), "%s --source sim:mali-t8xx,step=100000000 --no-cpu -i 10ms -n %d "
+             "--record %s -b > /dev/null", gputop_bin(), n, path);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+/* 60 records of 100 ms: 6 s at speed=1. At speed=max the dashboard shows
+ * them one a frame but no slower than recorded, so it ends within the 12 s
+ * the test waits; one record a 250 ms refresh took 15 s. */
+Test(tui_glance, replay_at_max_speed_is_not_slower_than_recorded, .timeout = 60)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[256], args[512], *s;
+    struct tmux t;
+    int found;
+
+    snprintf(path, sizeof(path), "%s/gputop-glance-max-%d.cap", dir && *dir ? dir : "/tmp",
+             (int)getpid());
+    record_capture(path, 60);
+    snprintf(args, sizeof(args), "--source replay:%s,speed=max --no-cpu", path);
+    start(&t, 120, 30, "", args);
+    s = tmux_wait_for(&t, "ended: end of capture", 12000, &found);
+    cr_assert(found, "speed=max slower than the recorded pace:\n%s", s);
+    free(s);
+    tmux_stop(&t);
+    unlink(path);
+}
+
+/* A damage message longer than the line wraps onto the line above it. */
+Test(tui_glance, replay_damage_message_wraps_at_80_columns, .timeout = 60)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[256], args[512], *s, *p;
+    struct tmux t;
+    FILE *f;
+    long n;
+
+    snprintf(path, sizeof(path), "%s/gputop-glance-a-rather-long-capture-name-to-wrap-%d.cap",
+             dir && *dir ? dir : "/tmp", (int)getpid());
+    record_capture(path, 50);
+    f = fopen(path, "rb");
+    cr_assert_not_null(f);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fclose(f);
+    cr_assert_eq(truncate(path, n - 3), 0);     /* the last record cut short */
+    snprintf(args, sizeof(args), "--source replay:%s --no-cpu", path);
+    start(&t, 80, 24, "", args);
+    expect(&t, "cut short");
+    s = tmux_capture(&t);
+    p = strrchr(path, '/');
+    cr_assert(strstr(s, p + 1), "the file name cut:\n%s", s);
+    cr_assert(strstr(s, "gputop: /"), "the message's start:\n%s", s);
+    free(s);
+    tmux_stop(&t);
+    unlink(path);
+}

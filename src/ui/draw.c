@@ -62,6 +62,52 @@ enum style tui_metric_style(const struct tui *t, size_t m, double pct)
     return tui_good_style(md->good, pct);
 }
 
+/* Bytes of s's next line within width columns: up to the last blank that
+ * fits, or the last '/' (a long path), else cut at the width. */
+static int line_len(const char *s, int width)
+{
+    int i, cols = 0, cut = -1;
+
+    for (i = 0; s[i] && cols < width; i++) {
+        cols += ((unsigned char)s[i] & 0xC0) != 0x80;
+        if (s[i] == ' ' || s[i] == '/')
+            cut = s[i] == ' ' ? i : i + 1;
+    }
+    if (!s[i])
+        return i;
+    if (s[i] == ' ')
+        return i;
+    return cut > 0 ? cut : i;
+}
+
+int tui_put_wrapped_up(struct tui *t, int bottom, const char *s, int maxlines, enum style st)
+{
+    const char *p = s;
+    int n = 0, top, y, len;
+
+    /* Counted first: the lines end on the bottom row. */
+    while (*p && n < maxlines) {
+        len = line_len(p, COLS);
+        p += len;
+        while (*p == ' ')
+            p++;
+        n++;
+    }
+    top = bottom - n + 1;
+    for (p = s, y = top; y <= bottom; y++) {
+        len = line_len(p, COLS);
+        gt_cellbuf_fill(t->cells, y, 0, COLS, ' ', ST_PLAIN);
+        if (y == bottom && p[len])
+            tui_put_clipped(t, y, 0, p, COLS, st);   /* more than maxlines */
+        else
+            tui_put(t, y, 0, p, len, st);
+        p += len;
+        while (*p == ' ')
+            p++;
+    }
+    return n;
+}
+
 const char *tui_sep(const struct tui *t)
 {
     return t->ascii ? " | " : SEP_UTF8;

@@ -273,27 +273,36 @@ static void fit_pieces(const struct tui *t, struct piece *p, size_t n)
     }
 }
 
-static void draw_alert(struct tui *t, const struct gt_sampler_stats *st, time_t now)
+/* A message may take the body's last rows too, never half of it. */
+static int alert_lines(void)
 {
+    return LINES > 12 ? 4 : LINES > 6 ? 2 : 1;
+}
+
+void tui_draw_alert(struct tui *t)
+{
+    struct gt_sampler_stats st;
+    time_t now = time(NULL);
     char buf[768];
 
+    gt_sampler_get_stats(t->cfg->sampler, &st);
     t->alert_shown = 0;
     /* A new warning stays on screen for ten seconds. */
-    if (st->warnings != t->warnings_seen) {
-        t->warnings_seen = st->warnings;
+    if (st.warnings != t->warnings_seen) {
+        t->warnings_seen = st.warnings;
         t->warning_until = now + 10;
     }
     if (LINES <= 3)
         return;
-    if (st->state == GT_SAMPLER_RETRYING)
-        snprintf(buf, sizeof(buf), " %s (retrying)", st->last_error);
+    if (st.state == GT_SAMPLER_RETRYING)
+        snprintf(buf, sizeof(buf), " %s (retrying)", st.last_error);
     else if (now < t->warning_until)
-        snprintf(buf, sizeof(buf), " warning: %s", st->last_warning);
+        snprintf(buf, sizeof(buf), " warning: %s", st.last_warning);
     else {
         t->alert_shown = tui_replay_alert(t, LINES - 2);
         return;
     }
-    tui_put(t, LINES - 2, 0, buf, -1, ST_ALERT);
+    tui_put_wrapped_up(t, LINES - 2, buf, alert_lines(), ST_ALERT);
     t->alert_shown = 1;
 }
 
@@ -321,5 +330,4 @@ void tui_draw_header(struct tui *t)
     }
     gt_cellbuf_fill(t->cells, 0, 0, COLS, ' ', ST_HEADER);
     tui_put(t, 0, 0, buf, -1, ST_HEADER);
-    draw_alert(t, &st, now);
 }

@@ -19,8 +19,10 @@ int tui_replay_init(struct tui *t)
             t->replay = s;
             s->type->position(s, NULL, &pos);
             /* With a pace of its own each record is one refresh; as fast as
-             * possible, one record a refresh. */
+             * possible, one record a refresh, refreshed at least as often as
+             * the records were taken (never slower than speed=1). */
             t->replay_paced = pos.speed > 0;
+            t->replay_max = pos.speed <= 0;
             return gt_snapshot_init(&t->taken, gt_sampler_nslots(t->cfg->sampler));
         }
     }
@@ -146,6 +148,6 @@ int tui_replay_alert(struct tui *t, int y)
     if (!pos.damage[0])
         return 0;
     snprintf(buf, sizeof(buf), " gputop: %s", pos.damage);
-    tui_put(t, y, 0, buf, -1, ST_ALERT);
+    tui_put_wrapped_up(t, y, buf, LINES > 12 ? 4 : 2, ST_ALERT);
     return 1;
 }

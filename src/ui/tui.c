@@ -26,6 +26,7 @@ static void draw(struct tui *t)
         tui_draw_help(t);
     } else if (t->triage_panel) {
         tui_draw_triage_panel(t);
+        tui_draw_alert(t);
         tui_draw_footer(t);
     } else {
         if (LINES >= 3) {
@@ -35,6 +36,7 @@ static void draw(struct tui *t)
             else
                 tui_draw_body(t);
         }
+        tui_draw_alert(t);
         tui_draw_footer(t);
     }
     tui_flush_cells(t);
@@ -197,6 +199,16 @@ static int read_keys(struct tui *t, int woke)
     return quit;
 }
 
+/* The time between frames: the refresh period, except that a replay at
+ * speed=max shows its records one a frame no slower than they were
+ * recorded (a record of 100 ms lasts at most 100 ms on screen). */
+static uint64_t frame_step(const struct tui *t, uint64_t refresh)
+{
+    uint64_t rec = t->have_data ? gt_snapshot_ns(&t->snap) : 0;
+
+    return t->replay_max && rec > 0 && rec < refresh ? rec : refresh;
+}
+
 int gt_tui_run(const struct gt_tui_config *cfg, volatile sig_atomic_t *stop, struct gt_diag *d)
 {
     struct tui t;
@@ -234,9 +246,9 @@ int gt_tui_run(const struct gt_tui_config *cfg, volatile sig_atomic_t *stop, str
             if (!t.replay_paced)
                 take_sample(&t);
             draw(&t);
-            next += refresh;
+            next += frame_step(&t, refresh);
             if (next <= now)
-                next = now + refresh;
+                next = now + frame_step(&t, refresh);
         }
         /* A sample wakes us only once the refresh is due: the top of the
          * loop draws, on the same grid of refresh times. */

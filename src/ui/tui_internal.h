@@ -75,6 +75,7 @@ struct tui {
     struct gt_source *replay;    /* a source playing a capture back, or NULL */
     struct gt_snapshot taken;    /* replay: a snapshot before it is known fresh */
     int replay_paced;            /* it keeps its own pace: a refresh a record */
+    int replay_max;              /* as fast as it goes: a record a frame */
     int self_paced;              /* a recorded source: a record a refresh at most */
 };
 
@@ -87,6 +88,9 @@ enum style tui_good_style(enum gt_good good, double pct);
 /* Metric m's bar style for a percentage (its value or percent of peak). */
 enum style tui_metric_style(const struct tui *t, size_t m, double pct);
 const char *tui_sep(const struct tui *t);
+/* s wrapped at blanks (or after a '/') into at most maxlines rows, the
+ * last on row bottom, each cleared first; returns the rows used. */
+int tui_put_wrapped_up(struct tui *t, int bottom, const char *s, int maxlines, enum style st);
 
 /* values.c: metric values as shown */
 int tui_is_rate_kind(enum gt_show s);
@@ -98,6 +102,9 @@ double tui_history_shown(const struct tui *t, size_t m, double entry);
 
 /* header.c */
 void tui_draw_header(struct tui *t);
+/* The source's error or warning, or a replay's damage, above the footer,
+ * over the body's last rows when it needs more than one. */
+void tui_draw_alert(struct tui *t);
 /* 1 when the header's busy figure is known and under TUI_IDLE_BUSY %. */
 #define TUI_IDLE_BUSY 10
 int tui_gpu_idle(const struct tui *t);
@@ -157,7 +164,7 @@ int tui_replay_init(struct tui *t);             /* -1: out of memory */
 int tui_replay_take(struct tui *t);             /* 1: a fresh record in t->snap */
 int tui_replay_key(struct tui *t, int ch);      /* 1: a replay command */
 void tui_replay_status(struct tui *t, struct gt_text *h);
-int tui_replay_alert(struct tui *t, int y);     /* 1: a damage message drawn */
+int tui_replay_alert(struct tui *t, int y);     /* 1: a damage message drawn, its last row y */
 
 /* actions.c */
 void tui_go_section(struct tui *t, size_t i);
