@@ -845,13 +845,19 @@ Test(export, prometheus_per_core_series_carry_the_instance)
     s = find_series(&x, "gputop_cores_warps_total", NULL, NULL);
     cr_assert_not_null(s, "%s", text);
     cr_expect_eq(s->v, 700.0);
-    s = find_series(&x, "gputop_cores_warps_total", "instance", "shader core 0");
+    /* Issue 28: the instances are a metric of their own, so that a sum()
+     * over the total's name does not count every warp twice. */
+    cr_expect_null(find_series(&x, "gputop_cores_warps_total", "instance", "shader core 0"),
+                   "%s", text);
+    s = find_series(&x, "gputop_cores_warps_per_core_total", "instance", "shader core 0");
     cr_assert_not_null(s, "%s", text);
     cr_expect_eq(s->v, 350.0);
-    s = find_series(&x, "gputop_cores_warps_total", "instance", "shader core 2");
+    s = find_series(&x, "gputop_cores_warps_per_core_total", "instance", "shader core 2");
     cr_assert_not_null(s, "%s", text);
     cr_expect_eq(s->v, 350.0);
-    cr_expect_null(find_series(&x, "gputop_cores_warps_total", "instance", "shader core 1"));
+    cr_expect_null(find_series(&x, "gputop_cores_warps_per_core_total", "instance",
+                               "shader core 1"));
+    cr_expect(strstr(text, "# TYPE gputop_cores_warps_per_core_total counter\n"), "%s", text);
     free(x.s);
     free(text);
     gt_prom_free(p);

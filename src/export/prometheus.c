@@ -22,6 +22,7 @@ struct prom_metric {
     size_t metric;
     int counter;
     char name[200];
+    char inst_name[220];         /* its instances' own metric: name with _per_core */
     uint32_t ninst;              /* --per-core: its instances, 0 none */
     size_t inst_at;              /* their first index in inst_latest / inst_total */
 };
@@ -241,6 +242,26 @@ void gt_prom_free(struct gt_prom *p)
     free(p);
 }
 
+/* The instances' metric name: the total's with "_per_core" (slice,
+ * cluster) before its "_total", or at its end; a name of its own, so that
+ * sum() over the total's name does not add each instance in twice. */
+static void instance_name(const struct gt_prom *p, struct prom_metric *pm)
+{
+    const char *kind = gt_engine_instance_kind(p->e, pm->metric, 1);
+    size_t n = strlen(pm->name);
+    char per[48];
+    int i;
+
+    snprintf(per, sizeof(per), "_per_%s", kind);
+    for (i = 5; per[i]; i++)
+        if (per[i] == ' ' || per[i] == '-')
+            per[i] = '_';
+    if (pm->counter && n > 6 && strcmp(pm->name + n - 6, "_total") == 0)
+        snprintf(pm->inst_name, sizeof(pm->inst_name), "%.*s%s_total", (int)(n - 6), pm->name, per);
+    else
+        snprintf(pm->inst_name, sizeof(pm->inst_name), "%s%s", pm->name, per);
+}
+
 /* --per-core: a series per shader core, L2 slice or CPU cluster of every
  * metric that has several, labelled instance="shader core 4" as the
  * dashboard's rows are named; their values are the dashboard's too. */
@@ -256,6 +277,7 @@ int gt_prom_per_core(struct gt_prom *p)
         pm->ninst = k;
         pm->inst_at = n;
         n += k;
+        instance_name(p, pm);
     }
     p->inst_latest = calloc(n + 1, sizeof(double));
     p->inst_total = calloc(n + 1, sizeof(double));
@@ -335,17 +357,21 @@ static void metric_help(char *buf, size_t len, const struct gt_metric_def *m, in
 }
 
 static void render_instances(struct out *o, const struct gt_prom *p,
-                             const struct prom_metric *pm)
+                             const struct prom_metric *pm, const char *help)
 {
-    char name[64];
+    char name[64], h[600];
     uint32_t k;
 
-    for (k = 0; p->inst_latest && k < pm->ninst; k++) {
+    if (!p->inst_latest || !pm->ninst)
+        return;
+    snprintf(h, sizeof(h), "%s, per %s", help, gt_engine_instance_kind(p->e, pm->metric, 0));
+    family(o, pm->inst_name, pm->counter ? "counter" : "gauge", h);
+    for (k = 0; k < pm->ninst; k++) {
         double v = pm->counter ? p->inst_total[pm->inst_at + k] : p->inst_latest[pm->inst_at + k];
         if (isnan(v))
             continue;
         gt_engine_instance_name(p->e, pm->metric, k, 0, name, sizeof(name));
-        sample(o, p, pm->name, "instance", name, v);
+        sample(o, p, pm->inst_name, "instance", name, v);
     }
 }
 
@@ -362,7 +388,7 @@ static void render_metrics(struct out *o, const struct gt_prom *p, const double 
         family(o, pm->name, pm->counter ? "counter" : "gauge", help);
         if (!isnan(v))
             sample(o, p, pm->name, NULL, NULL, v);
-        render_instances(o, p, pm);
+        render_instances(o, p, pm, help);
     }
 }
 
