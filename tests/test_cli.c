@@ -158,6 +158,8 @@ Test(cli, option_errors)
         { "gputop", "--bogus", NULL, NULL },
         { "gputop", "stray", NULL, NULL },
         { "gputop", "--layout", NULL, NULL },
+        { "gputop", "-i", "--no-cpu", NULL },
+        { "gputop", "-n", "-b", NULL },
     };
     const char *msgs[] = {
         "gputop: -i 5x: not a duration (use e.g. 100ms, 0.5s)\n",
@@ -176,6 +178,8 @@ Test(cli, option_errors)
         "gputop: unknown option '--bogus' (try --help)\n",
         "gputop: unexpected argument 'stray' (try --help)\n",
         "gputop: option '--layout' needs a value\n",
+        "gputop: option '-i' needs a value ('--no-cpu' is an option)\n",
+        "gputop: option '-n' needs a value ('-b' is an option)\n",
     };
     size_t i;
 

@@ -597,3 +597,45 @@ Test(tui_glance, replay_damage_message_wraps_at_80_columns, .timeout = 60)
     tmux_stop(&t);
     unlink(path);
 }
+
+/* ---- item 12: consistency ---- */
+
+/* The footer's section keys are the layout's (the T8xx has no 6 or 9);
+ * the selection is the whole row, its value in reverse video too. */
+Test(tui_glance, footer_keys_follow_the_layout_and_selection_is_the_whole_row, .timeout = 60)
+{
+    struct tmux t;
+    char line[4096], *s, *p;
+
+    start(&t, 120, 30, "", "--source sim:mali-t8xx --no-cpu");
+    expect(&t, "Tab 1-5 7 8 i sections");
+    tmux_keys(&t, "Down");
+    expect(&t, " 3.1.2 ");
+    usleep(300 * 1000);
+    s = tmux_capture_styled(&t);
+    line_with(s, "Non-fragment queue active cycles", line, sizeof(line));
+    free(s);
+    cr_assert(strncmp(line, "\033[7m", 4) == 0, "the selected row not in reverse: '%s'", line);
+    p = strstr(line, " cycles ");
+    cr_assert_not_null(p, "'%s'", line);
+    *p = '\0';
+    cr_assert_null(strstr(line, "\033[27m"), "reverse ends before the value: '%s'", line);
+    cr_assert_null(strstr(line, "\033[0m"), "reverse ends before the value: '%s'", line);
+    cr_assert_null(strstr(line + 4, "\033[m"), "reverse ends before the value: '%s'", line);
+    tmux_stop(&t);
+}
+
+/* Without UTF-8 a cut line ends in "...": '~' marks an estimate. */
+Test(tui_glance, ascii_cut_marker_is_three_dots, .timeout = 60)
+{
+    struct tmux t;
+    char line[1024], *s;
+
+    start(&t, 80, 24, "LANG=C LC_ALL=C", "--source sim:mali-t8xx --no-cpu");
+    expect(&t, "GPU usage");
+    s = tmux_capture(&t);
+    line_with(s, " h help", line, sizeof(line));
+    free(s);
+    cr_assert(strstr(line, "...") && !strchr(line, '~'), "footer: '%s'", line);
+    tmux_stop(&t);
+}

@@ -11,6 +11,12 @@
 #include <string.h>
 #include <strings.h>
 
+/* "s" after a count other than one: "1 section", "2 sections". */
+static const char *plural(size_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
 int gt_cmd_list_layouts(FILE *out)
 {
     size_t i, j, k;
@@ -24,7 +30,8 @@ int gt_cmd_list_layouts(FILE *out)
             continue;
         }
         fprintf(out, "%-12s %s\n", l->name, l->title);
-        fprintf(out, "%-12s %zu sections, %zu metrics", "", l->nsections, l->nmetrics);
+        fprintf(out, "%-12s %zu section%s, %zu metric%s", "", l->nsections, plural(l->nsections),
+                l->nmetrics, plural(l->nmetrics));
         for (j = 0; j < l->nmatches; j++) {
             fprintf(out, "; %s", l->matches[j].source);
             for (k = 0; k < l->matches[j].nids; k++)
@@ -89,8 +96,8 @@ static int check_against(struct gt_layout *l, const char *gpu, FILE *out, FILE *
         gt_diag_at(&d, l->file, u->line, u->col, src, src ? len : 0);
         gt_report_diag(err, &d);
     }
-    fprintf(out, "%s: checked against %s: %zu metrics, %zu unresolved counter name%s\n",
-            l->file, gpu, l->nmetrics, n, n == 1 ? "" : "s");
+    fprintf(out, "%s: checked against %s: %zu metric%s, %zu unresolved counter name%s\n",
+            l->file, gpu, l->nmetrics, plural(l->nmetrics), n, plural(n));
     gt_engine_free(e);
     gt_catalog_free(&c);
     return n ? 1 : 0;
@@ -107,8 +114,10 @@ int gt_cmd_check_layout(const char *file, const char *gpu, FILE *out, FILE *err)
         gt_report_diag(err, &d);
         return 1;
     }
-    fprintf(out, "%s: layout %s (%s): %zu sections, %zu groups, %zu metrics, %zu triage rules, %zu triage steps\n",
-            l->file, l->name, l->title, l->nsections, l->ngroups, l->nmetrics, l->ntriage, l->nsteps);
+    fprintf(out, "%s: layout %s (%s): %zu section%s, %zu group%s, %zu metric%s, %zu triage rule%s, "
+            "%zu triage step%s\n", l->file, l->name, l->title, l->nsections, plural(l->nsections),
+            l->ngroups, plural(l->ngroups), l->nmetrics, plural(l->nmetrics), l->ntriage,
+            plural(l->ntriage), l->nsteps, plural(l->nsteps));
     if (gpu)
         status = check_against(l, gpu, out, err);
     else if (l->ngpus == 0)

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -295,6 +296,12 @@ static int one_option(struct gt_options *o, int c, const char *arg, const char *
     return -1;
 }
 
+/* "-b", "--no-cpu": an option, not a value; "-" (stdin) and "-1" are not. */
+static int looks_like_option(const char *s)
+{
+    return s[0] == '-' && (s[1] == '-' ? s[2] != '\0' : isalpha((unsigned char)s[1]) != 0);
+}
+
 int gt_options_parse(struct gt_options *o, int argc, char **argv, FILE *err)
 {
     int c;
@@ -315,6 +322,12 @@ int gt_options_parse(struct gt_options *o, int argc, char **argv, FILE *err)
             return -1;
         }
         char opt[64] = "";
+        /* "-i --no-cpu": the value forgotten, the next option is no value. */
+        if (optarg && optarg == argv[optind - 1] && looks_like_option(optarg)) {
+            fprintf(err, "gputop: option '%s' needs a value ('%s' is an option)\n",
+                    argv[optind - 2], optarg);
+            return -1;
+        }
         if (optarg)
             typed_name(opt, sizeof(opt), argv, optarg);
         if (one_option(o, c, optarg, opt, err) < 0)

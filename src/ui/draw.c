@@ -27,9 +27,14 @@ void tui_put_clipped(struct tui *t, int y, int x, const char *s, int maxw, enum 
 {
     int n = tui_put(t, y, x, s, maxw, st);
 
-    /* Only text that filled its width or the row can have been cut. */
-    if (n > 1 && (n == maxw || x + n == COLS) && tui_text_columns(s) > n)
-        gt_cellbuf_fill(t->cells, y, x + n - 1, 1, t->ascii ? '~' : 0x2026, st);
+    /* Only text that filled its width or the row can have been cut. In
+     * ASCII "..." ('~' marks an estimate, and "+/~" read as a key). */
+    if (n > 1 && (n == maxw || x + n == COLS) && tui_text_columns(s) > n) {
+        if (!t->ascii)
+            gt_cellbuf_fill(t->cells, y, x + n - 1, 1, 0x2026, st);
+        else
+            gt_cellbuf_fill(t->cells, y, x + n - (n > 3 ? 3 : 1), n > 3 ? 3 : 1, '.', st);
+    }
 }
 
 enum style tui_level_style(double pct)

@@ -7,11 +7,38 @@
 #include <math.h>
 #include <stdio.h>
 
-/* Most wanted first: a narrow screen keeps the start, cut with an ellipsis. */
-static const char HINTS[] = " h help  q quit  Tab 1-9 sections  \u2191\u2193 select  c per-core  "
+/* Most wanted first: a narrow screen keeps the start, cut with an ellipsis.
+ * The section keys between are the layout's own. */
+static const char HINTS_START[] = " h help  q quit  Tab ";
+static const char HINTS[] = " sections  \u2191\u2193 select  c per-core  "
                             "space pause  +/- interval  / find  t per-second  s sparklines";
-static const char HINTS_ASCII[] = " h help  q quit  Tab 1-9 sections  up/down select  c per-core  "
+static const char HINTS_ASCII[] = " sections  up/down select  c per-core  "
                                   "space pause  +/- interval  / find  t per-second  s sparklines";
+
+/* "1-5 7 8 i": the sections' keys, runs of consecutive ones joined. */
+static void section_keys(const struct tui *t, struct gt_text *s)
+{
+    size_t i = 0, j, n = t->l->nsections;
+    char k[2] = { 0, 0 };
+
+    while (i < n) {
+        for (j = i; j + 1 < n && t->l->sections[j + 1].key == t->l->sections[j].key + 1; j++)
+            ;
+        if (i)
+            gt_text_add(s, " ");
+        k[0] = (char)t->l->sections[i].key;
+        gt_text_add(s, k);
+        if (j > i + 1)
+            gt_text_add(s, "-");
+        else if (j == i + 1)
+            gt_text_add(s, " ");
+        if (j > i) {
+            k[0] = (char)t->l->sections[j].key;
+            gt_text_add(s, k);
+        }
+        i = j + 1;
+    }
+}
 
 /* "  min 1.2G cycles  max 3.4G cycles", "" before any data. */
 static void range_text(const struct tui *t, size_t m, char *buf, size_t len)
@@ -55,6 +82,7 @@ static void draw_selected(struct tui *t, int y)
 void tui_draw_footer(struct tui *t)
 {
     char buf[512];
+    struct gt_text h;
 
     if (LINES > 3 && !t->alert_shown && t->selected >= 0)
         draw_selected(t, LINES - 2);
@@ -69,5 +97,9 @@ void tui_draw_footer(struct tui *t)
         tui_put_clipped(t, LINES - 1, 0, t->message, COLS - 1, ST_PLAIN);
         return;
     }
-    tui_put_clipped(t, LINES - 1, 0, t->ascii ? HINTS_ASCII : HINTS, COLS - 1, ST_ACCENT);
+    gt_text_init(&h, buf, sizeof(buf));
+    gt_text_add(&h, HINTS_START);
+    section_keys(t, &h);
+    gt_text_add(&h, t->ascii ? HINTS_ASCII : HINTS);
+    tui_put_clipped(t, LINES - 1, 0, buf, COLS - 1, ST_ACCENT);
 }

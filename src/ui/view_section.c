@@ -402,6 +402,12 @@ static void draw_waiting(struct tui *t, int y)
 
 static void draw_row(struct tui *t, int y, const struct row *r, const struct columns *c)
 {
+    /* The selection is the whole row, bar and value too. */
+    if ((r->kind == ROW_METRIC || r->kind == ROW_BUCKET) && (long)r->idx == t->selected) {
+        draw_metric_row(t, y, r, c);
+        gt_cellbuf_restyle(t->cells, y, 0, COLS, ST_SELECTED);
+        return;
+    }
     switch (r->kind) {
     case ROW_GROUP: {
         int x = tui_put(t, y, 0, t->l->groups[r->idx].title, -1, ST_HEADING);
