@@ -554,3 +554,22 @@ Test(kbase_props, pre_r21_groups_and_errors)
     cr_assert_eq(gt_kbase_props_parse_pre_r21(s, sizeof(s), &g, &d), -1);
     cr_assert(strstr(d.msg, "no shader cores"), "%s", d.msg);
 }
+
+/* Arm's product names: MPn for Midgard, Bifrost and the first Valhall
+ * GPUs ("Mali-T830 MP4", "Mali-G52 MP2", "Mali-G78 MP14"), MCn from the
+ * G310 / G510 / G610 / G710 generation on ("Mali-G715 MC7"). */
+Test(kbase_props, core_count_written_as_arm_names_the_gpu)
+{
+    static const struct { const char *name; unsigned cores; const char *want; } c[] = {
+        { "Mali-T830", 4, "Mali-T830 MP4" },   { "Mali-G52", 2, "Mali-G52 MP2" },
+        { "Mali-G78", 14, "Mali-G78 MP14" },   { "Mali-G715", 7, "Mali-G715 MC7" },
+        { "Immortalis-G720", 12, "Immortalis-G720 MC12" },
+    };
+    char buf[64];
+    size_t i;
+
+    for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        gt_mali_name_cores(buf, sizeof(buf), c[i].name, c[i].cores);
+        cr_expect_str_eq(buf, c[i].want);
+    }
+}

@@ -107,7 +107,7 @@ Test(panfrost, t830_named_from_get_param_with_the_kbase_layout)
     struct pf t;
 
     pf_start(&t, fake(1, 0), "panfrost:/dev/dri/renderD129");
-    cr_assert_str_eq(t.s->info.gpu, "Mali-T830 MC4");
+    cr_assert_str_eq(t.s->info.gpu, "Mali-T830 MP4");
     cr_assert_str_eq(t.s->info.layout, "mali-t8xx");
     cr_assert_eq(t.s->info.gpu_id, 0x08301000ull);
     cr_assert_eq(t.s->info.shader_cores, 4);
@@ -183,7 +183,7 @@ Test(panfrost, sparse_core_mask_skips_the_hole_in_the_dump)
 
     /* Cores 0, 1 and 3: the dump still carries a block for position 2. */
     pf_start(&t, fake(1, 0xB), "panfrost:/dev/dri/renderD129");
-    cr_assert_str_eq(t.s->info.gpu, "Mali-T830 MC3");
+    cr_assert_str_eq(t.s->info.gpu, "Mali-T830 MP3");
     HAS(t.s->info.detail, "1792-byte dumps");
     fp_set_counter(t.fp, CORE0 + 0, 4, 10);
     fp_set_counter(t.fp, CORE0 + 1, 4, 20);
@@ -346,7 +346,7 @@ Test(drm_discovery, probe_lists_the_device_and_reads_a_panfrost_sample)
 
     HAS(out, "driver panfrost  render /dev/dri/renderD129");
     HAS(out, "panfrost /dev/dri/renderD129");
-    HAS(out, "Mali-T830 MC4 (id 0x08301000, core mask 0xf, 1 L2 slice(s), 128-bit bus)");
+    HAS(out, "Mali-T830 MP4 (id 0x08301000, core mask 0xf, 1 L2 slice(s), 128-bit bus)");
     HAS(out, "layout     mali-t8xx");
     HAS(out, "first sample arrived");
     cr_assert_eq(status, 0, "%s", out);

@@ -639,3 +639,25 @@ Test(tui_glance, ascii_cut_marker_is_three_dots, .timeout = 60)
     cr_assert(strstr(line, "...") && !strchr(line, '~'), "footer: '%s'", line);
     tmux_stop(&t);
 }
+
+/* Without the cpu source the CPU rows say the CPU counters are off, not
+ * which counter the GPU source lacks; a --metrics pattern that leaves a
+ * section empty says so there. */
+Test(tui_glance, no_cpu_rows_and_an_emptied_section_say_why, .timeout = 60)
+{
+    struct tmux t;
+    char *s;
+
+    start(&t, 100, 30, "", "--source sim:mali-t8xx --no-cpu");
+    tmux_literal(&t, "1");
+    expect(&t, "CPU counters off");
+    s = tmux_capture(&t);
+    cr_assert_null(strstr(s, "has no counter"), "%s", s);
+    free(s);
+    tmux_stop(&t);
+
+    start(&t, 100, 30, "", "--source sim:mali-t8xx --no-cpu --metrics '*utilization*'");
+    tmux_literal(&t, "1");
+    expect(&t, "no metric of this section matches --metrics '*utilization*'");
+    tmux_stop(&t);
+}

@@ -43,6 +43,10 @@ int gt_kbase_props_parse_pre_r21(const void *buf, size_t len, struct gt_kbase_gp
  * Returns 1 when gputop has a layout for it, 0 when it does not (name
  * still set, with the raw id). */
 int gt_kbase_identify(struct gt_kbase_gpu *g);
+/* "Mali-T830 MP4", "Mali-G52 MP2", "Mali-G715 MC7": Arm writes the core
+ * count MPn for Midgard, Bifrost and the first Valhall GPUs (two-digit
+ * G numbers) and MCn from the G310 / G510 / G610 / G710 on. */
+void gt_mali_name_cores(char *buf, size_t len, const char *name, unsigned cores);
 /* The logical index (rank among present cores) of physical core p, or -1
  * when p is not present. */
 int gt_kbase_core_rank(uint64_t core_mask, unsigned p);

@@ -152,6 +152,33 @@ static int merge_catalogs(struct run *r)
     return 0;
 }
 
+/* Without the cpu source the layouts' CPU rows say why ("CPU counters
+ * off") rather than which counter the GPU source lacks. A recorded run
+ * (replay, CSV) holds its CPU counters or not: nothing is said. */
+static int mark_cpu_off(const struct gt_options *o, struct run *r)
+{
+    struct gt_catalog cpu;
+    size_t i;
+    int res = 0;
+
+    for (i = 0; i < r->nsrc; i++) {
+        const char *n = r->src[i]->type->name;
+        if (strcmp(n, "cpu") == 0 || strcmp(n, "replay") == 0 || strcmp(n, "csv") == 0)
+            return 0;
+    }
+    gt_catalog_init(&cpu);
+    if (gt_catalog_add_cpu(&cpu, 1) < 0)
+        res = -1;
+    for (i = 0; res == 0 && i < cpu.ncounters; i++)
+        if (gt_catalog_find(&r->merged, cpu.counters[i].name) < 0 &&
+            gt_catalog_add_absent(&r->merged, cpu.counters[i].name,
+                                  o->no_cpu ? "CPU counters off: --no-cpu"
+                                            : "CPU counters off: the cpu source cannot run here") < 0)
+            res = -1;
+    gt_catalog_free(&cpu);
+    return res;
+}
+
 /* --section, looked up once for the dashboard and batch output alike; a
  * wrong one ends the run with the valid ones listed. */
 static int find_section(const struct gt_options *o, const struct run *r)
@@ -477,7 +504,8 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
     int status = 1, batch = o->batch || !isatty(STDOUT_FILENO);
 
     memset(&r, 0, sizeof(r));
-    if (open_sources(o, &r) < 0 || merge_catalogs(&r) < 0 || load_layout(o, &r) < 0 ||
+    if (open_sources(o, &r) < 0 || merge_catalogs(&r) < 0 || mark_cpu_off(o, &r) < 0 ||
+        load_layout(o, &r) < 0 ||
         select_counters(o, &r) < 0 || open_recorder(o, &r) < 0)
         goto out;
     if (o->triage && !r.layout->nsteps) {

@@ -17,7 +17,7 @@
 #include "gputop/triage.h"
 
 enum row_kind { ROW_GROUP, ROW_TRIAGE, ROW_METRIC, ROW_INSTANCE, ROW_BUCKET,
-                ROW_STRIP, ROW_SPREAD, ROW_WAITING };
+                ROW_STRIP, ROW_SPREAD, ROW_WAITING, ROW_NOMATCH };
 
 struct row {
     enum row_kind kind;

@@ -25,6 +25,16 @@ struct columns {
     int peak;                      /* "peak P  N %" and a space; 0: none */
 };
 
+static int has_metric_rows(const struct tui *t)
+{
+    size_t i;
+
+    for (i = 0; i < t->nrows; i++)
+        if (t->rows[i].kind == ROW_METRIC || t->rows[i].kind == ROW_BUCKET)
+            return 1;
+    return 0;
+}
+
 void tui_build_rows(struct tui *t)
 {
     const struct gt_section_def *s = &t->l->sections[t->section];
@@ -49,6 +59,8 @@ void tui_build_rows(struct tui *t)
         if (t->nrows == heading + 1)     /* --metrics left none of it */
             t->nrows = heading;
     }
+    if (t->cfg->metrics && !has_metric_rows(t))
+        tui_add_row(t, ROW_NOMATCH, 0, -1);
 }
 
 /* Short forms of the words in the layouts' units, for a value column too
@@ -293,7 +305,8 @@ static struct columns size_columns(const struct tui *t)
 
     for (i = 0; i < t->nrows; i++) {
         const struct row *r = &t->rows[i];
-        if (r->kind == ROW_GROUP || r->kind == ROW_TRIAGE || r->kind == ROW_WAITING)
+        if (r->kind == ROW_GROUP || r->kind == ROW_TRIAGE || r->kind == ROW_WAITING ||
+            r->kind == ROW_NOMATCH)
             continue;
         nw = clamp(row_name(t, r, name, sizeof(name), NAME_MAX), nw, NAME_MAX);
         vw = clamp(value_room(t, r), vw, VALUE_MAX);
@@ -421,6 +434,13 @@ static void draw_row(struct tui *t, int y, const struct row *r, const struct col
     case ROW_WAITING:
         draw_waiting(t, y);
         return;
+    case ROW_NOMATCH: {
+        char buf[160];
+        snprintf(buf, sizeof(buf), " no metric of this section matches --metrics '%s'",
+                 t->cfg->metrics);
+        tui_put_clipped(t, y, 0, buf, COLS, ST_DIM);
+        return;
+    }
     case ROW_STRIP:
         tui_percore_draw_strip(t, y, r);
         return;

@@ -247,7 +247,7 @@ static void describe(struct gt_source *s, const struct panfrost_src *p)
     const struct gt_kbase_gpu *g = &p->gpu;
 
     snprintf(s->info.device, sizeof(s->info.device), "%s", p->path);
-    snprintf(s->info.gpu, sizeof(s->info.gpu), "%s MC%u", g->name, g->shader_cores);
+    gt_mali_name_cores(s->info.gpu, sizeof(s->info.gpu), g->name, g->shader_cores);
     snprintf(s->info.layout, sizeof(s->info.layout), "%s", g->layout ? g->layout : "");
     snprintf(s->info.family, sizeof(s->info.family), "%s", g->layout ? g->layout : "");
     s->info.gpu_id = g->gpu_id;

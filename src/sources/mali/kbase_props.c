@@ -3,6 +3,7 @@
 #include "gputop/kbase.h"
 #include "gputop/kbase_uapi.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -308,6 +309,15 @@ static const struct model *find_model(uint32_t key, uint32_t cores)
         if (models[i].key == key && cores >= models[i].min_cores)
             return &models[i];
     return NULL;
+}
+
+void gt_mali_name_cores(char *buf, size_t len, const char *name, unsigned cores)
+{
+    const char *g = strstr(name, "-G");
+    int mc = g && strlen(g + 2) >= 3 && isdigit((unsigned char)g[2]) &&
+             isdigit((unsigned char)g[3]) && isdigit((unsigned char)g[4]);
+
+    snprintf(buf, len, "%s %s%u", name, mc ? "MC" : "MP", cores);
 }
 
 int gt_kbase_identify(struct gt_kbase_gpu *g)

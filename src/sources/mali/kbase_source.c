@@ -187,7 +187,7 @@ static void describe(struct gt_source *s, const struct kbase_src *k)
                       ? "JM" : "pre-r21";
 
     snprintf(s->info.device, sizeof(s->info.device), "%s", dev->path);
-    snprintf(s->info.gpu, sizeof(s->info.gpu), "%s MC%u", dev->gpu.name, dev->gpu.shader_cores);
+    gt_mali_name_cores(s->info.gpu, sizeof(s->info.gpu), dev->gpu.name, dev->gpu.shader_cores);
     snprintf(s->info.layout, sizeof(s->info.layout), "%s", dev->gpu.layout ? dev->gpu.layout : "");
     snprintf(s->info.family, sizeof(s->info.family), "%s", dev->gpu.layout ? dev->gpu.layout : "");
     s->info.gpu_id = dev->gpu.gpu_id;
