@@ -661,3 +661,20 @@ Test(tui_glance, no_cpu_rows_and_an_emptied_section_say_why, .timeout = 60)
     expect(&t, "no metric of this section matches --metrics '*utilization*'");
     tmux_stop(&t);
 }
+
+/* CSV columns do not change with the sources present: a per-cluster CPU
+ * metric is "CPU activity[0] [%]" with or without the cpu source. */
+Test(tui_glance, csv_columns_keep_their_names_without_the_cpu_source, .timeout = 30)
+{
+    char cmd[512], head[4096] = "";
+    FILE *p;
+
+    snprintf(cmd, sizeof(cmd), "%s --source sim:mali-t8xx --no-cpu -b -f csv -n 1 --section 1",
+             gputop_bin());
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    cr_assert_not_null(fgets(head, sizeof(head), p));
+    pclose(p);
+    cr_assert(strstr(head, "CPU activity[0] [%]"), "'%s'", head);
+    cr_assert_null(strstr(head, "CPU activity [%]"), "'%s'", head);
+}

@@ -189,6 +189,14 @@ long gt_batch_columns(const struct gt_layout *l, const struct gt_engine *e,
         const struct gt_metric_def *m = &l->metrics[i];
         if ((o->section && m->section != sec) || !gt_layout_metric_matches(m, o->pattern))
             continue;
+        /* A per-instance metric whose source is absent (--no-cpu) keeps
+         * its first instance's name, so that columns do not change with
+         * the sources present; it has no data. */
+        if (gt_engine_instanced(e, i) && gt_engine_unavailable(e, i)) {
+            if (add_column(cols, &n, &cap, l, i, 0, NULL, 0) < 0)
+                return -1;
+            continue;
+        }
         if (!gt_engine_instanced(e, i) || gt_engine_unavailable(e, i)) {
             if (add_column(cols, &n, &cap, l, i, -1, NULL, 0) < 0)
                 return -1;
