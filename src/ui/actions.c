@@ -54,6 +54,7 @@ static void change_interval(struct tui *t, int dir)
     static const uint64_t steps_ms[] = { 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000 };
     size_t n = sizeof(steps_ms) / sizeof(steps_ms[0]), i;
     uint64_t cur = gt_sampler_interval(t->cfg->sampler) / 1000000ull;
+    char period[32];
 
     for (i = 0; i < n && steps_ms[i] < cur; i++)
         ;
@@ -63,8 +64,8 @@ static void change_interval(struct tui *t, int dir)
         i--;
     gt_sampler_set_interval(t->cfg->sampler, steps_ms[i] * 1000000ull);
     /* read back: a source may cap it (mips-cm's 32-bit counters) */
-    snprintf(t->message, sizeof(t->message), " sampling every %llu ms",
-             (unsigned long long)(gt_sampler_interval(t->cfg->sampler) / 1000000ull));
+    tui_period_text(period, sizeof(period), gt_sampler_interval(t->cfg->sampler));
+    snprintf(t->message, sizeof(t->message), " sampling every %s", period);
 }
 
 static int contains_nocase(const char *hay, const char *needle)

@@ -113,6 +113,22 @@ int tui_put_wrapped_up(struct tui *t, int bottom, const char *s, int maxlines, e
     return n;
 }
 
+/* "100 ms", "1 s", "2.5 s": a period the way a person says it. */
+void tui_period_text(char *buf, size_t len, uint64_t ns)
+{
+    uint64_t ms = ns / 1000000ull;
+    struct gt_text h;
+
+    gt_text_init(&h, buf, len);
+    if (ms < 1000) {
+        gt_text_fixed(&h, (double)ms, 0, 0);
+        gt_text_add(&h, " ms");
+        return;
+    }
+    gt_text_fixed(&h, (double)ms / 1000, ms % 1000 ? (ms % 100 ? 3 : 1) : 0, 0);
+    gt_text_add(&h, " s");
+}
+
 const char *tui_sep(const struct tui *t)
 {
     return t->ascii ? " | " : SEP_UTF8;

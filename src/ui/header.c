@@ -130,22 +130,6 @@ static size_t replay_pieces(struct tui *t, char *buf, size_t len, struct piece *
     return n;
 }
 
-/* "100 ms", "1 s", "2.5 s": a period the way a person says it. */
-static void period_text(char *buf, size_t len, uint64_t ns)
-{
-    uint64_t ms = ns / 1000000ull;
-    struct gt_text h;
-
-    gt_text_init(&h, buf, len);
-    if (ms < 1000) {
-        gt_text_fixed(&h, (double)ms, 0, 0);
-        gt_text_add(&h, " ms");
-        return;
-    }
-    gt_text_fixed(&h, (double)ms / 1000, ms % 1000 ? (ms % 100 ? 3 : 1) : 0, 0);
-    gt_text_add(&h, " s");
-}
-
 /* 1 when the GPU's name already says its core count ("Mali-G715 MC7"). */
 static int name_has_cores(const char *gpu, unsigned cores)
 {
@@ -203,7 +187,7 @@ static size_t header_pieces(struct tui *t, const struct gt_sampler_stats *st, ch
     size_t n = 0, short_busy;
 
     snprintf(cores, sizeof(text[0]), "%u cores", in->shader_cores);
-    period_text(period, sizeof(text[1]) - 16, gt_sampler_interval(t->cfg->sampler));
+    tui_period_text(period, sizeof(text[1]) - 16, gt_sampler_interval(t->cfg->sampler));
     if (t->per_second)
         strcat(period, " (rates /s)");
     short_busy = header_busy(t, busy, sizeof(text[2]));

@@ -88,6 +88,8 @@ enum style tui_good_style(enum gt_good good, double pct);
 /* Metric m's bar style for a percentage (its value or percent of peak). */
 enum style tui_metric_style(const struct tui *t, size_t m, double pct);
 const char *tui_sep(const struct tui *t);
+/* "100 ms", "1 s", "2.5 s": a period the way a person says it. */
+void tui_period_text(char *buf, size_t len, uint64_t ns);
 /* s wrapped at blanks (or after a '/') into at most maxlines rows, the
  * last on row bottom, each cleared first; returns the rows used. */
 int tui_put_wrapped_up(struct tui *t, int bottom, const char *s, int maxlines, enum style st);

@@ -401,15 +401,10 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r, const str
 /* " waiting for the first sample (every 1 s)" until one comes. */
 static void draw_waiting(struct tui *t, int y)
 {
-    uint64_t ms = gt_sampler_interval(t->cfg->sampler) / 1000000ull;
-    char buf[96];
+    char buf[96], period[32];
 
-    if (ms % 1000 == 0)
-        snprintf(buf, sizeof(buf), " waiting for the first sample (every %llu s)",
-                 (unsigned long long)(ms / 1000));
-    else
-        snprintf(buf, sizeof(buf), " waiting for the first sample (every %llu ms)",
-                 (unsigned long long)ms);
+    tui_period_text(period, sizeof(period), gt_sampler_interval(t->cfg->sampler));
+    snprintf(buf, sizeof(buf), " waiting for the first sample (every %s)", period);
     tui_put_clipped(t, y, 0, buf, COLS, ST_HEADING);
 }
 
