@@ -100,12 +100,16 @@ int tui_put_wrapped_up(struct tui *t, int bottom, const char *s, int maxlines, e
     }
     top = bottom - n + 1;
     for (p = s, y = top; y <= bottom; y++) {
+        char line[1024];
         len = line_len(p, COLS);
         gt_cellbuf_fill(t->cells, y, 0, COLS, ' ', ST_PLAIN);
+        /* The line's own bytes: a width in columns would run on into the
+         * next line's text where a character takes several bytes. */
+        snprintf(line, sizeof(line), "%.*s", len, p);
         if (y == bottom && p[len])
             tui_put_clipped(t, y, 0, p, COLS, st);   /* more than maxlines */
         else
-            tui_put(t, y, 0, p, len, st);
+            tui_put(t, y, 0, line, -1, st);
         p += len;
         while (*p == ' ')
             p++;
