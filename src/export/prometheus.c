@@ -22,7 +22,7 @@ struct prom_metric {
     size_t metric;
     int counter;
     char name[200];
-    char inst_name[220];         /* its instances' own metric: name with _per_core */
+    char inst_name[256];         /* its instances' own metric: name with _per_core */
     uint32_t ninst;              /* --per-core: its instances, 0 none */
     size_t inst_at;              /* their first index in inst_latest / inst_total */
 };
