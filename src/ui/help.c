@@ -52,7 +52,7 @@ static const char *help_line(const struct tui *t, size_t i)
  * blanks that ends them; its wrapped lines are indented to it. */
 static int description_column(const char *s)
 {
-    const char *p = strstr(s + 2, "   ");
+    const char *p = strlen(s) > 2 ? strstr(s + 2, "   ") : NULL;   /* "" is a line too */
 
     if (!p)
         return 2;
