@@ -98,6 +98,9 @@ int  gt_catalog_merge(struct gt_catalog *dst, const struct gt_catalog *src);
  * ratio of the tick counters CPUTicksUser / CPUTicksTotal),
  * $CPUActivitySystem, and $CyclesCPUCycles. Returns 0 or -1. */
 int gt_catalog_add_cpu(struct gt_catalog *c, uint32_t nclusters);
+/* The same tick counters and ratios per CPU ($CPUCoreTicksUser ...
+ * $CPUCoreActivitySystem, block "cpu"), as the cpu source gives them. */
+int gt_catalog_add_cpu_cores(struct gt_catalog *c, uint32_t ncpus);
 
 /* Names Mali sources add beside the guides' counter tables: the GPU and
  * shader-core clock cycles of the interval (when the kernel sends them) and

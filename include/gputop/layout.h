@@ -70,6 +70,7 @@ struct gt_triage_rule {
     char *metric;       /* metric title */
     char *label;        /* short label shown on the triage line */
     char *verdict;      /* e.g. "texture-bound"; NULL for queues */
+    char *next;         /* a unit's own next step (its guide section's advice), or NULL */
     int line;
 };
 
@@ -81,6 +82,7 @@ struct gt_triage_rule {
 enum gt_triage_op { GT_TRIAGE_LT, GT_TRIAGE_LE, GT_TRIAGE_GT, GT_TRIAGE_GE };
 #define GT_TRIAGE_UNIT  (-2)  /* cond.metric: the most loaded unit */
 #define GT_TRIAGE_QUEUE (-3)  /* cond.metric: the busiest queue */
+#define GT_TRIAGE_QUEUE_SUM (-4)  /* cond.metric: the queues' utilizations added up */
 
 struct gt_triage_cond {
     char *name;         /* as written; after parsing, the metric's title */
@@ -94,6 +96,7 @@ struct gt_triage_step {
     struct gt_triage_cond *conds; size_t nconds;  /* none: always holds */
     char *ref;          /* the guide section behind it */
     char *next;         /* the guide's next step, one line */
+    int note;           /* 'triage note': a side finding, judged apart from the verdict */
     int line;
 };
 
@@ -120,6 +123,7 @@ struct gt_layout {
     struct gt_triage_rule *triage; size_t ntriage;
     struct gt_triage_step *steps; size_t nsteps;
     int triage_hold;    /* intervals a new verdict must last ('triage hold'; 1: none) */
+    double triage_band; /* 'triage band': how far past its threshold a holding condition must go to stop holding */
     int header[GT_HEADER_NFIGS];  /* metric index per figure, -1 none */
     struct gt_source_option *options; size_t noptions;
     char *text; size_t text_len;  /* the source, kept for caret lines */

@@ -58,7 +58,7 @@ static int check_catalog(struct gt_catalog *c, const char *gpu)
         gt_catalog_add(c, GT_MALI_SC_CLOCK_CYCLES, "front-end", GT_COUNTER_DELTA, 1, 1.0) < 0 ||
         gt_catalog_add_constant(c, GT_MALI_MAX_CLOCK_HZ, 1e9) < 0)
         return -1;
-    return gt_catalog_add_cpu(c, 2);
+    return gt_catalog_add_cpu(c, 2) < 0 ? -1 : gt_catalog_add_cpu_cores(c, 4);
 }
 
 static int check_against(struct gt_layout *l, const char *gpu, FILE *out, FILE *err)

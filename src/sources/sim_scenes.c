@@ -11,8 +11,9 @@ static const struct sim_variant variants[] = {
     /* Queues that add up to GPU active and never overlap: no queue near
      * 100 % (3.2). */
     { "serial-queues", SCENE_GAME, 3, { P_FRAG, P_VERT, P_COMP }, { 0.45, 0.30, 0.25 }, 0 },
-    /* The FPK buffer is empty most of the fragment-active time (5.3.4). */
-    { "front-end-starved", SCENE_GAME, 1, { P_TEX }, { 0.50 }, 0.35 },
+    /* The FPK buffer is empty most of the fragment-active time (5.3.4), so
+     * the execution core is short of warps (5.3.5). */
+    { "front-end-starved", SCENE_GAME, 2, { P_TEX, P_EXEC }, { 0.50, 0.55 }, 0.35 },
     /* One functional unit near saturation with the execution core busy (6.1). */
     { "arithmetic-bound", SCENE_COMPUTE, 2, { P_ARITH, P_LS }, { 1.00, 0.30 }, 0 },
     { "varying-bound", SCENE_GAME, 2, { P_VARY, P_TEX }, { 0.98, 0.40 }, 0 },
