@@ -1,14 +1,17 @@
 /* The csv source: imports counter deltas from a CSV file (one column per
  * Streamline counter instance, or AMD gfx1151 counter instance with
- * gpu=gfx1151, one row per sample; gputop-capture(5)).
+ * gpu=gfx1151, one row per sample; gputop-capture(5)), as spreadsheets
+ * save them too: a UTF-8 byte order mark and quoted fields are accepted.
  * Values are taken as the vendor tools report them, their scale already
  * applied; with the raw option they are hardware deltas and get it. */
 #include "gputop/amd_gfx1151.h"
+#include "gputop/catalog.h"
 #include "gputop/mips_cm.h"
 #include "gputop/source.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +32,7 @@ struct group {
     enum group_kind kind;
     const struct gt_counter_def *def;   /* NULL for CPU and AMD counters */
     const struct gt_amd_counter_def *amd; /* gpu=gfx1151: the AMD row */
+    const char *extra_block;            /* a name the Mali sources add beside the tables */
     int indexed;
     uint32_t ninst;
     size_t first_field;                 /* for messages */
@@ -65,10 +69,21 @@ struct csv {
     int raw;                            /* values are hardware deltas: apply the scale */
     int amd;                            /* gpu=gfx1151: AMD counter names */
     int ambiguous, ended;
+    double maxclock;                    /* maxclock= in Hz, 0 if none */
 };
 
 static const char *const cpu_names[] = {
     "CPUTicksUser", "CPUTicksSystem", "CPUTicksTotal", "CyclesCPUCycles",
+    "CPUCoreTicksUser", "CPUCoreTicksSystem", "CPUCoreTicksTotal",
+};
+
+/* What the Mali sources add beside the guide's tables (gputop/catalog.h):
+ * the GPU's max clock and the interval's clock cycles, which the layouts'
+ * busy shares (and so the triage) need. */
+static const struct { const char *name, *block; } extra_names[] = {
+    { GT_MALI_MAX_CLOCK_HZ, "constant" },
+    { GT_MALI_GPU_CLOCK_CYCLES, "front-end" },
+    { GT_MALI_SC_CLOCK_CYCLES, "front-end" },
 };
 #define NCPU (sizeof(cpu_names) / sizeof(cpu_names[0]))
 
@@ -145,23 +160,57 @@ struct field {
     const char *p;
     size_t len;
     size_t col;      /* 1-based */
+    const char *bad; /* why the field is malformed (a quote left open), or NULL */
 };
 
+static int is_blank(char ch)
+{
+    return ch == ' ' || ch == '\t';
+}
+
+/* The end of a quoted field starting at p[i] == '"': the index of its
+ * closing quote ("" inside is a quote), or len when it is not closed. */
+static size_t closing_quote(const char *p, size_t len, size_t i)
+{
+    for (i++; i < len; i++) {
+        if (p[i] != '"')
+            continue;
+        if (i + 1 < len && p[i + 1] == '"')
+            i++;
+        else
+            return i;
+    }
+    return len;
+}
+
 /* Steps through comma-separated fields of p[0..len), blanks around each
- * trimmed; returns 0 after the last one. *pos starts at 0. */
+ * trimmed and a field's quotes (as spreadsheets write them) removed;
+ * returns 0 after the last one. *pos starts at 0. */
 static int next_field(const char *p, size_t len, size_t *pos, struct field *f)
 {
     const char *comma;
-    size_t start = *pos, end;
+    size_t start = *pos, end, q;
 
     if (start > len)
         return 0;
+    while (start < len && is_blank(p[start]))
+        start++;
+    f->bad = NULL;
+    if (start < len && p[start] == '"') {
+        q = closing_quote(p, len, start);
+        if (q == len)
+            f->bad = "unterminated quote";
+        f->p = p + start + 1;
+        f->len = (q == len ? len : q) - start - 1;
+        f->col = start + 1;
+        comma = q < len ? memchr(p + q, ',', len - q) : NULL;
+        *pos = comma ? (size_t)(comma - p) + 1 : len + 1;
+        return 1;
+    }
     comma = memchr(p + start, ',', len - start);
     end = comma ? (size_t)(comma - p) : len;
     *pos = end + 1;
-    while (start < end && (p[start] == ' ' || p[start] == '\t'))
-        start++;
-    while (end > start && (p[end - 1] == ' ' || p[end - 1] == '\t'))
+    while (end > start && is_blank(p[end - 1]))
         end--;
     f->p = p + start;
     f->len = end - start;
@@ -172,9 +221,13 @@ static int next_field(const char *p, size_t len, size_t *pos, struct field *f)
 static size_t count_fields(const char *p, size_t len)
 {
     size_t n = 1, i;
+    int quoted = 0;
 
-    for (i = 0; i < len; i++)
-        n += p[i] == ',';
+    for (i = 0; i < len; i++) {
+        if (p[i] == '"')
+            quoted = !quoted; /* "" inside a quote toggles twice */
+        n += p[i] == ',' && !quoted;
+    }
     return n;
 }
 
@@ -347,6 +400,16 @@ static int is_cpu_name(const char *name)
     return 0;
 }
 
+static const char *extra_block(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(extra_names) / sizeof(extra_names[0]); i++)
+        if (strcmp(extra_names[i].name, name) == 0)
+            return extra_names[i].block;
+    return NULL;
+}
+
 static int unknown_name(struct csv *c, const struct field *f, const char *name, struct gt_diag *d)
 {
     const char *near = closest_name(name, c->amd);
@@ -387,6 +450,8 @@ static int new_group(struct csv *c, const char *name, const struct field *f, siz
         g->kind = g->amd->kind == GT_AMD_CONSTANT ? G_CONSTANT : G_DELTA;
     } else if (!c->amd && (g->def = any_def(name)) != NULL) {
         g->kind = strcmp(g->def->block, "constant") == 0 ? G_CONSTANT : G_DELTA;
+    } else if (!c->amd && (g->extra_block = extra_block(name)) != NULL) {
+        g->kind = strcmp(g->extra_block, "constant") == 0 ? G_CONSTANT : G_DELTA;
     } else {
         return unknown_name(c, f, name, d);
     }
@@ -399,9 +464,11 @@ static int header_column(struct csv *c, const struct field *f, size_t fieldno, s
     size_t namelen;
     int indexed, gi;
     uint32_t inst = 0;
-    const char *bad = parse_column_name(f, &namelen, &indexed, &inst);
+    const char *bad = f->bad ? f->bad : parse_column_name(f, &namelen, &indexed, &inst);
     struct column *col = &c->cols[c->ncols];
 
+    if (f->bad)
+        return fail_at(d, c, f->col, "field %zu: %s", fieldno, bad);
     if (bad)
         return fail_at(d, c, f->col, "field %zu: %s: '%.*s'", fieldno, bad,
                        (int)(f->len < CSV_SHOW ? f->len : CSV_SHOW), f->p);
@@ -481,9 +548,14 @@ static int parse_header(struct csv *c, struct gt_diag *d)
         c->ln.no = 0;
         return fail_at(d, c, 0, "empty file (expected a header line 'interval_ns,NAME,...')");
     }
+    /* A UTF-8 byte order mark, as spreadsheets save CSV files. */
+    if (c->ln.len >= 3 && memcmp(c->ln.p, "\xEF\xBB\xBF", 3) == 0) {
+        memmove(c->ln.p, c->ln.p + 3, c->ln.len - 3);
+        c->ln.len -= 3;
+    }
     n = count_fields(c->ln.p, c->ln.len);
     next_field(c->ln.p, c->ln.len, &pos, &f);
-    if (f.len != 11 || memcmp(f.p, "interval_ns", 11) != 0)
+    if (f.bad || f.len != 11 || memcmp(f.p, "interval_ns", 11) != 0)
         return fail_at(d, c, f.col, "bad header: the first column must be 'interval_ns', "
                        "found '%.*s'", (int)(f.len < CSV_SHOW ? f.len : CSV_SHOW), f.p);
     if (n < 2)
@@ -558,9 +630,14 @@ static int add_group(struct gt_catalog *cat, struct group *g, const struct gt_co
     struct gt_counter *k;
 
     if (g->kind == G_CPU)
-        return g->counter = gt_catalog_add(cat, g->name, "cluster", GT_COUNTER_DELTA, g->ninst, 1.0);
+        return g->counter = gt_catalog_add(cat, g->name,
+                                           strncmp(g->name, "CPUCore", 7) == 0 ? "cpu" : "cluster",
+                                           GT_COUNTER_DELTA, g->ninst, 1.0);
     if (g->kind == G_CONSTANT)
         return g->counter = gt_catalog_add_constant(cat, g->name, 0);
+    if (g->extra_block)
+        return g->counter = gt_catalog_add(cat, g->name, g->extra_block, GT_COUNTER_DELTA,
+                                           g->ninst, 1.0);
     if (g->amd) {
         g->counter = gt_catalog_add(cat, g->name, g->amd->block, GT_COUNTER_DELTA, g->ninst, 1.0);
         if (g->counter >= 0)
@@ -582,16 +659,16 @@ static int add_group(struct gt_catalog *cat, struct group *g, const struct gt_co
 }
 
 static int add_cpu_ratio(struct csv *c, struct gt_catalog *cat, const char *name,
-                         const char *num, struct gt_diag *d)
+                         const char *num, const char *total, struct gt_diag *d)
 {
-    int n = gt_catalog_find(cat, num), t = gt_catalog_find(cat, "CPUTicksTotal");
+    int n = gt_catalog_find(cat, num), t = gt_catalog_find(cat, total);
 
     if (n < 0 || t < 0)
         return 0;
     if (cat->counters[n].instances != cat->counters[t].instances) {
         c->ln.no = 1;
-        return fail_at(d, c, 0, "%s has %u instances but CPUTicksTotal has %u", num,
-                       cat->counters[n].instances, cat->counters[t].instances);
+        return fail_at(d, c, 0, "%s has %u instances but %s has %u", num,
+                       cat->counters[n].instances, total, cat->counters[t].instances);
     }
     if (gt_catalog_add_ratio(cat, name, n, t, 100.0) < 0)
         return fail_at(d, c, 0, "out of memory");
@@ -664,8 +741,13 @@ static int build_catalog(struct csv *c, struct gt_source *s, struct gt_diag *d)
     for (g = 0; g < c->ngroups; g++)
         if (add_group(&s->catalog, &c->groups[g], t, c->raw) < 0)
             return fail_at(d, c, 0, "cannot add counter '%s' (out of memory)", c->groups[g].name);
-    if (add_cpu_ratio(c, &s->catalog, "CPUActivityUser", "CPUTicksUser", d) < 0 ||
-        add_cpu_ratio(c, &s->catalog, "CPUActivitySystem", "CPUTicksSystem", d) < 0)
+    if (add_cpu_ratio(c, &s->catalog, "CPUActivityUser", "CPUTicksUser", "CPUTicksTotal", d) < 0 ||
+        add_cpu_ratio(c, &s->catalog, "CPUActivitySystem", "CPUTicksSystem", "CPUTicksTotal",
+                      d) < 0 ||
+        add_cpu_ratio(c, &s->catalog, "CPUCoreActivityUser", "CPUCoreTicksUser",
+                      "CPUCoreTicksTotal", d) < 0 ||
+        add_cpu_ratio(c, &s->catalog, "CPUCoreActivitySystem", "CPUCoreTicksSystem",
+                      "CPUCoreTicksTotal", d) < 0)
         return -1;
     if (c->amd)
         return describe_amd(c, s) < 0 ? fail_at(d, c, 0, "out of memory") : 0;
@@ -714,12 +796,12 @@ static int parse_row(struct csv *c, uint64_t *interval, uint64_t *deltas, struct
         return fail_at(d, c, 0, "%s row: %zu fields, the header has %zu",
                        n < c->ncols + 1 ? "short" : "long", n, c->ncols + 1);
     next_field(c->ln.p, c->ln.len, &pos, &f);
-    if ((bad = parse_u64(&f, interval)) != NULL)
+    if ((bad = f.bad ? f.bad : parse_u64(&f, interval)) != NULL)
         return fail_at(d, c, f.col, "field 1 (interval_ns): %s: '%.*s'", bad,
                        (int)(f.len < CSV_SHOW ? f.len : CSV_SHOW), f.p);
     for (i = 0; next_field(c->ln.p, c->ln.len, &pos, &f); i++) {
         struct group *g = &c->groups[c->cols[i].group];
-        if ((bad = parse_u64(&f, &v)) != NULL)
+        if ((bad = f.bad ? f.bad : parse_u64(&f, &v)) != NULL)
             return fail_at(d, c, f.col, "field %zu (%s): %s: '%.*s'", i + 2, g->name, bad,
                            (int)(f.len < CSV_SHOW ? f.len : CSV_SHOW), f.p);
         if (c->slot[i] != UINT32_MAX) {
@@ -830,6 +912,38 @@ static void describe(struct gt_source *s, const struct csv *c)
     s->info.self_paced = 1;
 }
 
+/* maxclock=HZ: the GPU's max clock, which a vendor export does not carry
+ * and the layouts' busy share of max-clock time needs; a column
+ * MaliConstantsGPUMaxClockHz must agree with it. */
+static int parse_maxclock(struct csv *c, const char *args, struct gt_diag *d)
+{
+    char buf[32], *end;
+
+    if (!gt_args_get(args, "maxclock", buf, sizeof(buf)))
+        return 0;
+    c->maxclock = strtod(buf, &end);
+    if (*end || !isfinite(c->maxclock) || c->maxclock < 1e6 || c->maxclock > 1e11) {
+        gt_diag_set(d, "csv: maxclock '%s' is not a clock in Hz (1e6 to 1e11, e.g. "
+                    "maxclock=850000000)", buf);
+        return -1;
+    }
+    return 0;
+}
+
+static int apply_maxclock(struct csv *c, struct gt_source *s, struct gt_diag *d)
+{
+    int k = gt_catalog_find(&s->catalog, GT_MALI_MAX_CLOCK_HZ);
+
+    if (!c->maxclock)
+        return 0;
+    if (k >= 0 && s->catalog.counters[k].value != c->maxclock)
+        return fail_at(d, c, 0, "maxclock=%.0f but the file's %s is %.0f", c->maxclock,
+                       GT_MALI_MAX_CLOCK_HZ, s->catalog.counters[k].value);
+    if (k < 0 && gt_catalog_add_constant(&s->catalog, GT_MALI_MAX_CLOCK_HZ, c->maxclock) < 0)
+        return fail_at(d, c, 0, "out of memory");
+    return 0;
+}
+
 /* "FILE[,raw][,gpu=NAME]": the first bare word is the file, later bare
  * words are flags (gt_args_get would give the last bare word). */
 static int parse_words(struct csv *c, const char *args, struct gt_diag *d)
@@ -848,7 +962,7 @@ static int parse_words(struct csv *c, const char *args, struct gt_diag *d)
             } else if (n == 3 && memcmp(p, "raw", 3) == 0) {
                 c->raw = 1;
             } else {
-                gt_diag_set(d, "csv: unknown option '%.*s' (csv:FILE[,raw][,gpu=NAME])",
+                gt_diag_set(d, "csv: unknown option '%.*s' (csv:FILE[,raw][,gpu=NAME][,maxclock=HZ])",
                             (int)n, p);
                 return -1;
             }
@@ -864,7 +978,7 @@ static int parse_words(struct csv *c, const char *args, struct gt_diag *d)
 
 static int csv_open(struct gt_source *s, const char *args, struct gt_diag *d)
 {
-    static const char *const keys[] = { "", "gpu", NULL };
+    static const char *const keys[] = { "", "gpu", "maxclock", NULL };
     struct csv *c;
 
     if (gt_args_check(args, keys, "csv", d) < 0)
@@ -875,7 +989,7 @@ static int csv_open(struct gt_source *s, const char *args, struct gt_diag *d)
         return -1;
     }
     s->priv = c;
-    if (parse_words(c, args, d) < 0) {
+    if (parse_words(c, args, d) < 0 || parse_maxclock(c, args, d) < 0) {
         csv_close(s);
         return -1;
     }
@@ -899,6 +1013,10 @@ static int csv_open(struct gt_source *s, const char *args, struct gt_diag *d)
         return -1;
     }
     set_constants(c, s);
+    if (apply_maxclock(c, s, d) < 0) {
+        csv_close(s);
+        return -1;
+    }
     describe(s, c);
     return 0;
 }
@@ -956,7 +1074,8 @@ static int csv_available(const struct gt_sys *sys, char *why, size_t len)
 const struct gt_source_type gt_source_csv = {
     .name = "csv",
     .help = "counter values from a CSV file as the vendor tools export them: "
-            "csv:FILE[,raw][,gpu=T820|T830|G715|G720|gfx1151|mips-cm] (gputop-capture(5))",
+            "csv:FILE[,raw][,gpu=T820|T830|G715|G720|gfx1151|mips-cm][,maxclock=HZ] "
+            "(gputop-capture(5))",
     .kind = GT_SOURCE_VIRTUAL,
     .available = csv_available,
     .open = csv_open,
