@@ -170,9 +170,14 @@ static void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* held: the held verdicts (time shares, provisional, next step); notes:
+ * side findings with what they name; else each interval's own verdicts. */
+enum { TALLY_RAW, TALLY_HELD, TALLY_NOTES };
+
 static void json_tallies(FILE *out, const struct gt_report *r, const struct gt_rep_tally *t,
-                         size_t n, int held)
+                         size_t n, int kind)
 {
+    int held = kind == TALLY_HELD;
     size_t i;
 
     for (i = 0; i < n; i++) {
@@ -189,6 +194,10 @@ static void json_tallies(FILE *out, const struct gt_report *r, const struct gt_r
             json_str(out, t[i].ref);
             fputs(",\"next\":", out);
             json_str(out, t[i].next);
+        }
+        if (kind == TALLY_NOTES) {
+            fputs(",\"about\":", out);
+            json_str(out, t[i].missing);
         }
         fputc('}', out);
     }
@@ -248,7 +257,7 @@ static void print_json(FILE *out, struct gt_report *r, struct gt_source *const *
     fprintf(out, ",\"provisional\":%s,\"missing\":", v && v->provisional ? "true" : "false");
     json_str(out, v ? v->missing : r->missing);
     fputs(",\"verdicts\":[", out);
-    json_tallies(out, r, r->held, r->nheld, 1);
+    json_tallies(out, r, r->held, r->nheld, TALLY_HELD);
     fputs("],\"timeline\":[", out);
     for (i = 0; i < r->nspans; i++) {
         fprintf(out, "%s{\"from_s\":%.6g,\"to_s\":%.6g,\"verdict\":", i ? "," : "",
@@ -257,9 +266,9 @@ static void print_json(FILE *out, struct gt_report *r, struct gt_source *const *
         fprintf(out, ",\"provisional\":%s}", r->span[i].provisional ? "true" : "false");
     }
     fputs("],\"interval_verdicts\":[", out);
-    json_tallies(out, r, r->raw, r->nraw, 0);
+    json_tallies(out, r, r->raw, r->nraw, TALLY_RAW);
     fputs("],\"notes\":[", out);
-    json_tallies(out, r, r->notes, r->nnotes, 0);
+    json_tallies(out, r, r->notes, r->nnotes, TALLY_NOTES);
     fputs("],\"evidence\":[", out);
     json_evidence(out, r);
     fputs("]}\n", out);
