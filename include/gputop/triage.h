@@ -21,6 +21,7 @@ struct gt_triage_evidence {
     double limit;       /* the threshold in effect: the step's, or while the
                          * condition holds the band's ('triage band') */
     int met;            /* 1 holds, 0 fails, -1 no data */
+    int of_peak;        /* value is the metric's percent of its peak */
     const char *what;   /* the metric's title, or the winning unit's / queue's label */
     const char *missing;/* holds although this unit or queue has no data */
 };

@@ -148,6 +148,7 @@ static int record(struct gt_report *r, const struct gt_triage_result *res, const
         double v = ev ? ev->value : m >= 0 ? vals[m] : NAN;
         const char *label = m == GT_TRIAGE_UNIT || m == GT_TRIAGE_QUEUE ? (ev ? ev->what : NULL)
                           : NULL;
+        r->ev[i].of_peak |= ev && ev->of_peak;
         if (add_value(&r->ev[i], v, label) < 0)
             return -1;
     }

@@ -52,9 +52,9 @@ static const char *ev_ref(const struct gt_report *r, int m)
     return m == GT_TRIAGE_UNIT ? "6.1" : m < 0 ? "3.2" : r->l->metrics[m].ref;
 }
 
-static const char *ev_unit(const struct gt_report *r, int m)
+static const char *ev_unit(const struct gt_report *r, const struct gt_rep_series *s)
 {
-    return m < 0 ? "%" : r->l->metrics[m].unit;
+    return s->metric < 0 ? "%" : s->of_peak ? "% of peak" : r->l->metrics[s->metric].unit;
 }
 
 /* The unit or queue that was the most loaded most often. */
@@ -66,6 +66,14 @@ static size_t top_label(const struct gt_rep_series *s)
         if (s->label_n[i] > s->label_n[best])
             best = i;
     return best;
+}
+
+/* "§3.4.1" for a guide section; a reference that is not numbered (AMD's
+ * speed-of-light rows) as it is. */
+static const char *ref_text(char *buf, size_t len, const char *ref)
+{
+    snprintf(buf, len, "%s%s", ref[0] >= '0' && ref[0] <= '9' ? "\u00a7" : "", ref);
+    return buf;
 }
 
 static void print_source(FILE *out, struct gt_source *const *src, size_t nsrc)
@@ -96,16 +104,17 @@ static void print_evidence_text(FILE *out, struct gt_report *r)
                      ev_title(r, s->metric), s->label[b], 100.0 * (double)s->label_n[b] /
                      (double)s->n);
         }
-        snprintf(ref, sizeof(ref), rf ? "\u00a7%s" : "-", rf);
+        ref_text(ref, sizeof(ref), rf ? rf : "-");
         /* "§" is two bytes but one column */
-        fprintf(out, "  %-*s %-52s %8.4g / %8.4g / %8.4g %s\n", rf ? 9 : 8, ref, title, s->v[0],
-                s->v[s->n / 2], s->v[s->n - 1], ev_unit(r, s->metric));
+        fprintf(out, "  %-*s %-52s %8.4g / %8.4g / %8.4g %s\n", ref[0] == '-' ? 8 : 9, ref, title, s->v[0],
+                s->v[s->n / 2], s->v[s->n - 1], ev_unit(r, s));
     }
 }
 
 static void print_text(FILE *out, struct gt_report *r, struct gt_source *const *src, size_t nsrc)
 {
     const struct gt_rep_tally *v = run_verdict(r);
+    char ref[64];
     size_t i;
 
     fprintf(out, "gputop %s triage report\n", gt_version());
@@ -144,11 +153,12 @@ static void print_text(FILE *out, struct gt_report *r, struct gt_source *const *
     fprintf(out, "next steps:\n");
     for (i = 0; i < r->nheld; i++)
         if (r->held[i].next)
-            fprintf(out, "  %s (\u00a7%s): %s\n", r->held[i].verdict, r->held[i].ref,
-                    r->held[i].next);
+            fprintf(out, "  %s (%s): %s\n", r->held[i].verdict,
+                    ref_text(ref, sizeof(ref), r->held[i].ref), r->held[i].next);
     for (i = 0; i < r->nnotes; i++)
-        fprintf(out, "  %s (\u00a7%s): %s\n", r->notes[i].verdict,
-                r->l->steps[r->notes[i].step].ref, r->l->steps[r->notes[i].step].next);
+        fprintf(out, "  %s (%s): %s\n", r->notes[i].verdict,
+                ref_text(ref, sizeof(ref), r->l->steps[r->notes[i].step].ref),
+                r->l->steps[r->notes[i].step].next);
 }
 
 static void json_str(FILE *f, const char *s)
@@ -219,7 +229,7 @@ static void json_evidence(FILE *out, struct gt_report *r)
         fputs(",\"ref\":", out);
         json_str(out, ev_ref(r, s->metric));
         fputs(",\"unit\":", out);
-        json_str(out, ev_unit(r, s->metric));
+        json_str(out, ev_unit(r, s));
         if (s->nlabels) {
             fputs(",\"most_often\":", out);
             json_str(out, s->label[top_label(s)]);

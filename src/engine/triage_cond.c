@@ -61,12 +61,15 @@ static int latch(signed char *state, const struct gt_triage_cond *c, double band
 
 /* A metric with one value per instance (CPUs, clusters) is judged by its
  * busiest instance: the guides' CPU-bound sign is ONE thread running all
- * the time, which a mean over a cluster's CPUs would hide. */
+ * the time, which a mean over a cluster's CPUs would hide. A metric with a
+ * peak is judged by its percent of peak (a speed-of-light row). */
 static double cond_value(const struct gt_triage *t, int m, const double *vals)
 {
     double best = NAN, v;
     uint32_t i, n;
 
+    if (t->e && gt_engine_has_peak(t->e, (size_t)m))
+        return gt_engine_pop(t->e, (size_t)m);
     if (!t->e || !t->snap || !gt_engine_instanced(t->e, (size_t)m))
         return vals[m];
     n = gt_engine_instances(t->e, (size_t)m);
@@ -179,6 +182,7 @@ static void eval_cond(struct gt_triage *t, size_t ci, const struct gt_triage_con
     double v;
 
     ev->missing = NULL;
+    ev->of_peak = 0;
     ev->what = units ? "most loaded unit" : "busiest queue";
     if ((units || c->metric == GT_TRIAGE_QUEUE) && !below(c->op)) {
         eval_any(t, ci, c, units ? t->units : t->queues, units ? t->nunits : t->nqueues, ev,
@@ -194,6 +198,7 @@ static void eval_cond(struct gt_triage *t, size_t ci, const struct gt_triage_con
         v = sum_of(t->queues, t->nqueues, &ev->missing);
     } else {
         ev->what = t->l->metrics[c->metric].title;
+        ev->of_peak = t->e && gt_engine_has_peak(t->e, (size_t)c->metric);
         v = cond_value(t, c->metric, vals);
     }
     ev->value = v;
