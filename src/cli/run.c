@@ -113,8 +113,11 @@ static int wants_cpu(const struct gt_options *o, const struct run *r)
         return 0;
     for (i = 0; i < r->nsrc; i++) {
         const char *n = r->src[i]->type->name;
-        /* Recorded runs already hold their CPU counters, if any. */
-        if (strcmp(n, "cpu") == 0 || strcmp(n, "replay") == 0 || strcmp(n, "csv") == 0)
+        /* Recorded runs already hold their CPU counters, if any; a source
+         * that counts CPUs itself (the simulated phone) is judged by its
+         * own, not by this machine's /proc/stat. */
+        if (strcmp(n, "cpu") == 0 || strcmp(n, "replay") == 0 || strcmp(n, "csv") == 0 ||
+            gt_catalog_find(&r->src[i]->catalog, "CPUTicksTotal") >= 0)
             return 0;
     }
     return 1;

@@ -115,7 +115,7 @@ static int take_sample(struct tui *t)
     /* Judged on the interval's own values, before counts are averaged. */
     if (t->triage) {
         t->verdict = gt_triage_update(t->triage, &t->snap, t->vals);
-        tui_count_verdict(t, t->verdict->raw);
+        tui_count_verdict(t, t->verdict->verdict);
     }
     for (i = 0; i < t->l->nmetrics; i++) {
         t->vals[i] = tui_per_interval(t, i, t->vals[i]);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../sim/scenes.h"
+#include "../sim/cpu.h"
 
 #define SIM_MAX_INST   16                 /* shader cores or L2 slices */
 #define SIM_SCENE_NS   8000000000ull      /* a scene's share of scene=cycle */
@@ -84,6 +85,7 @@ struct sim {
     struct sim_put *sel;      /* after select(): the counters written, else NULL */
     size_t nsel;
     uint64_t v[NVALUES][SIM_MAX_INST];
+    struct sim_cpu cpu;       /* the simulated phone's CPUs (sim/cpu.c) */
 };
 
 /* A selected counter: where its deltas go and which value they are. */

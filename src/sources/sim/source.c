@@ -386,7 +386,8 @@ static int sim_open(struct gt_source *s, const char *args, struct gt_diag *d)
     dev.l2_slices = m->fam->slices;
     dev.bus_width_bits = m->fam->bus_bits;
     if (gt_catalog_add_device(&s->catalog, &dev) < 0 ||
-        add_clock_counters(&s->catalog, m->fam) < 0 || bind_counters(&s->catalog, m) < 0) {
+        add_clock_counters(&s->catalog, m->fam) < 0 || sim_cpu_catalog(&m->cpu, &s->catalog) < 0 ||
+        bind_counters(&s->catalog, m) < 0) {
         gt_diag_set(d, "sim: cannot build the %s counter catalogue", dev.gpu);
         sim_close(s);
         return -1;
@@ -425,6 +426,17 @@ static void sim_activity(const struct gt_source *s, const struct gt_snapshot *sn
              sim_scene_name(scene));
 }
 
+/* The CPU load of the scene playing (scene=cycle: the one at own_ns). */
+static void sim_cpu_sample(const struct gt_source *s, struct sim *m, struct gt_snapshot *out,
+                           uint64_t dt)
+{
+    int scene = m->scene == SCENE_CYCLE ? sim_scene_at(m, m->own_ns) : m->scene;
+    double render, others;
+
+    sim_scene_cpu(scene, &render, &others);
+    sim_cpu_interval(&m->cpu, &s->catalog, render, others, dt, out->deltas);
+}
+
 static int sim_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
 {
     struct sim *m = s->priv;
@@ -443,6 +455,7 @@ static int sim_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     m->own_ns += dt;
     sim_model_interval(m, dt);
     scatter(s, m, out);
+    sim_cpu_sample(s, m, out, dt);
     out->nsamples = 1;
     return 0;
 }
@@ -469,6 +482,7 @@ static int sim_select(struct gt_source *s, const unsigned char *used, struct gt_
     free(m->sel);
     m->sel = sel;
     m->nsel = n;
+    sim_cpu_select(&m->cpu, used);
     return 0;
 }
 
