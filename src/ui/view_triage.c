@@ -8,7 +8,9 @@
 #include <string.h>
 #include <strings.h>
 
-enum { FORM_FULL, FORM_UNIT, FORM_VERDICT, NFORMS };
+/* Narrower and narrower: titles and side findings, titles, guide numbers,
+ * the verdict alone. */
+enum { FORM_FULL, FORM_TITLES, FORM_UNIT, FORM_VERDICT, NFORMS };
 
 static void triage_text(struct tui *t, char *buf, size_t len, int form)
 {
@@ -36,7 +38,7 @@ static void triage_text(struct tui *t, char *buf, size_t len, int form)
         gt_text_add(&s, "%");
         return;
     }
-    if (q && !(u && form != FORM_FULL)) {
+    if (q && !(u && form > FORM_TITLES)) {
         gt_text_add(&s, " ");
         gt_text_add(&s, q->label);
         gt_text_add(&s, " ");

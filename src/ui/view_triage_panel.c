@@ -29,9 +29,10 @@ void tui_count_verdict(struct tui *t, const char *verdict)
 
 /* "§3.4.1" for a guide section, never a bare number that reads like a
  * dashboard key; other references (AMD's speed-of-light rows) as written. */
-static const char *ref_text(char *buf, size_t len, const char *ref)
+static const char *ref_text(const struct tui *t, char *buf, size_t len, const char *ref)
 {
-    snprintf(buf, len, "%s%s", ref[0] >= '0' && ref[0] <= '9' ? "\u00a7" : "", ref);
+    snprintf(buf, len, "%s%s", ref[0] < '0' || ref[0] > '9' ? "" : t->ascii ? "sec. " : "\u00a7",
+             ref);
     return buf;
 }
 
@@ -61,6 +62,7 @@ static void cond_line(const struct tui *t, char *buf, size_t len, size_t step, s
     const struct gt_triage_evidence *ev = NULL;
     char what[160], lim[32], val[32];
     const char *unit;
+    int what_w = COLS - 46 < 34 ? 34 : COLS - 46 > 60 ? 60 : COLS - 46;
     size_t i;
 
     for (i = 0; r && i < r->nev; i++)
@@ -82,7 +84,7 @@ static void cond_line(const struct tui *t, char *buf, size_t len, size_t step, s
     val[0] = '\0';
     if (ev && !isnan(ev->value))
         number(val, sizeof(val), ev->value, unit);
-    snprintf(buf, len, "     %-34.34s %-14s %11s  %s", what, lim, ev && isnan(ev->value) ? "-"
+    snprintf(buf, len, "     %-*.*s %-14s %11s  %s", what_w, what_w, what, lim, ev && isnan(ev->value) ? "-"
              : val, !ev ? "" : ev->met < 0 ? "no data" : !reached ? "not reached"
              : ev->met > 0 ? "holds" : "fails");
 }
@@ -102,6 +104,16 @@ static int step_lines(const struct tui *t, int *deciding)
     return n;
 }
 
+/* Following the deciding step: from the top when it fits below, else its
+ * title two lines from the top. */
+static int follow(const struct tui *t, int deciding, int rows)
+{
+    int step = t->verdict ? t->verdict->raw_step : -1;
+    int end = deciding + 1 + (step >= 0 ? (int)t->l->steps[step].nconds : 0);
+
+    return end <= rows || deciding <= 2 ? 0 : deciding - 2;
+}
+
 static void draw_steps(struct tui *t, int y, int bottom)
 {
     const struct gt_triage_result *r = t->verdict;
@@ -110,8 +122,8 @@ static void draw_steps(struct tui *t, int y, int bottom)
     char buf[512], ref[64];
     size_t i, k;
 
-    if (first < 0)  /* follow: the deciding step's title two lines from the top */
-        first = deciding > 2 ? deciding - 2 : 0;
+    if (first < 0)
+        first = follow(t, deciding, rows);
     if (first > total - rows)
         first = total - rows > 0 ? total - rows : 0;
     if (t->triage_scroll >= 0)
@@ -121,7 +133,7 @@ static void draw_steps(struct tui *t, int y, int bottom)
         int reached = step < 0 || (int)i <= step || st->note;
         if (line >= first && y < bottom) {
             snprintf(buf, sizeof(buf), " %s%2zu %s%s (%s)%s", (int)i == step ? ">" : " ", i + 1,
-                     st->note ? "note: " : "", st->verdict, ref_text(ref, sizeof(ref), st->ref),
+                     st->note ? "note: " : "", st->verdict, ref_text(t, ref, sizeof(ref), st->ref),
                      st->nconds ? "" : ": when nothing above holds");
             tui_put_clipped(t, y++, 0, buf, COLS, (int)i == step ? ST_ALERT : ST_HEADING);
         }
@@ -179,7 +191,7 @@ static void draw_head(struct tui *t, int *y)
         tui_put_clipped(t, (*y)++, 0, buf, COLS, ST_PLAIN);
     }
     if (r && r->next) {
-        snprintf(buf, sizeof(buf), " next (%s): %s", ref_text(ref, sizeof(ref), r->ref),
+        snprintf(buf, sizeof(buf), " next (%s): %s", ref_text(t, ref, sizeof(ref), r->ref),
                  r->next);
         tui_put_clipped(t, (*y)++, 0, buf, COLS, ST_PLAIN);
     }
@@ -202,7 +214,7 @@ void tui_draw_triage_panel(struct tui *t)
 int tui_triage_panel_key(struct tui *t, int ch)
 {
     int deciding, total = step_lines(t, &deciding), page = LINES / 2;
-    int first = t->triage_scroll >= 0 ? t->triage_scroll : deciding > 2 ? deciding - 2 : 0;
+    int first = t->triage_scroll >= 0 ? t->triage_scroll : follow(t, deciding, LINES - 8);
 
     switch (ch) {
     case KEY_UP: first--; break;
