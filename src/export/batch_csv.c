@@ -34,8 +34,9 @@ void gt_batch_csv_header(const struct writer *w)
         fputc(',', w->f);
         csv_field(w->f, name);
     }
+    /* The held verdict (what the dashboard shows), then the interval's own. */
     if (w->triage)
-        fputs(",triage", w->f);
+        fputs(",triage (held),triage (this interval)", w->f);
     fputc('\n', w->f);
 }
 
@@ -58,6 +59,8 @@ void gt_batch_csv_record(const struct writer *w, const struct gt_snapshot *s, co
     if (w->verdict) {
         fputc(',', w->f);
         csv_field(w->f, w->verdict);
+        fputc(',', w->f);
+        csv_field(w->f, w->verdict_raw);
     }
     fputc('\n', w->f);
 }
@@ -74,5 +77,7 @@ void gt_batch_csv_no_data(const struct writer *w, const struct gt_snapshot *s)
     fprintf(w->f, ",%s", num);
     for (i = 0; i < w->ncols; i++)
         fputc(',', w->f);
+    if (w->triage)
+        fputs(",,", w->f); /* as many fields as the header */
     fputc('\n', w->f);
 }

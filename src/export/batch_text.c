@@ -112,7 +112,9 @@ void gt_batch_text_record(const struct writer *w, const struct gt_snapshot *s,
     print_fitted(w->f, line, w->tc.width, 0);
     fputc('\n', w->f);
     if (w->verdict) {
-        snprintf(line, sizeof(line), "  triage: %s", w->verdict);
+        snprintf(line, sizeof(line), "  triage (held): %s%s%s", w->verdict,
+                 strcmp(w->verdict, w->verdict_raw) ? "; this interval: " : "",
+                 strcmp(w->verdict, w->verdict_raw) ? w->verdict_raw : "");
         print_fitted(w->f, line, w->tc.width, 0);
         fputc('\n', w->f);
     }

@@ -40,7 +40,7 @@ struct gt_prom {
     double *latest;              /* per layout metric, NaN: no data yet */
     double *total;               /* counts summed over every interval */
     double *inst_latest, *inst_total;  /* the same per instance (--per-core) */
-    char verdict[64];
+    char verdict[128], verdict_raw[128];  /* held, and the interval's own */
 };
 
 /* An output buffer that grows; a failed allocation sticks. */
@@ -285,13 +285,15 @@ static void publish_instances(struct gt_prom *p, const struct gt_snapshot *s)
 void gt_prom_publish(void *prom, const struct gt_snapshot *s, const double *vals)
 {
     struct gt_prom *p = prom;
+    const struct gt_triage_result *r = NULL;
     const char *verdict;
     size_t i;
 
     if (s->missing)
         return;
-    verdict = p->triage ? gt_triage_update(p->triage, s, vals)->verdict
-                        : gt_triage_verdict(p->l, p->e, p->rule_metric, vals, NULL);
+    if (p->triage)
+        r = gt_triage_update(p->triage, s, vals);
+    verdict = r ? r->verdict : gt_triage_verdict(p->l, p->e, p->rule_metric, vals, NULL);
     pthread_mutex_lock(&p->lock);
     for (i = 0; i < p->l->nmetrics; i++) {
         p->latest[i] = vals[i];
@@ -300,6 +302,7 @@ void gt_prom_publish(void *prom, const struct gt_snapshot *s, const double *vals
     }
     publish_instances(p, s);
     snprintf(p->verdict, sizeof(p->verdict), "%s", verdict ? verdict : "");
+    snprintf(p->verdict_raw, sizeof(p->verdict_raw), "%s", r ? r->raw : "");
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -421,7 +424,7 @@ long gt_prom_render(struct gt_prom *p, char **text)
 {
     size_t n = p->l->nmetrics + 1;
     double *latest = malloc(n * sizeof(double)), *total = malloc(n * sizeof(double));
-    char verdict[sizeof(p->verdict)];
+    char verdict[sizeof(p->verdict)], raw[sizeof(p->verdict_raw)];
     struct out o = { 0 };
 
     *text = NULL;
@@ -434,6 +437,7 @@ long gt_prom_render(struct gt_prom *p, char **text)
     memcpy(latest, p->latest, p->l->nmetrics * sizeof(double));
     memcpy(total, p->total, p->l->nmetrics * sizeof(double));
     memcpy(verdict, p->verdict, sizeof(verdict));
+    memcpy(raw, p->verdict_raw, sizeof(raw));
     family(&o, "gputop_info", "gauge", "the device, GPU and layout gputop reports on");
     sample(&o, p, "gputop_info", "version", GPUTOP_VERSION, 1);
     /* Under the lock: the per-instance values are read in place. */
@@ -441,9 +445,15 @@ long gt_prom_render(struct gt_prom *p, char **text)
     pthread_mutex_unlock(&p->lock);
     render_sampler(&o, p);
     family(&o, "gputop_triage_verdict", "gauge",
-           "1 with the triage verdict of the latest interval (what the work is bound by)");
+           "1 with the held triage verdict (after the layout's triage hold and band, as the "
+           "dashboard shows it): what the work is bound by");
     if (verdict[0])
         sample(&o, p, "gputop_triage_verdict", "verdict", verdict, 1);
+    if (raw[0]) {
+        family(&o, "gputop_triage_interval_verdict", "gauge",
+               "1 with the latest interval's own triage verdict, before hold and band");
+        sample(&o, p, "gputop_triage_interval_verdict", "verdict", raw, 1);
+    }
     free(latest);
     free(total);
     if (o.oom) {
