@@ -529,3 +529,116 @@ Test(triage, shipped_cpu_steps_by_hand)
         gt_layout_free(l);
     }
 }
+
+/* ---- issue 26: stable near thresholds, evidence that agrees ---- */
+
+static const char banded[] =
+    HEADER
+    "triage unit 6.1.1 | arithmetic unit | arithmetic-bound\n"
+    "triage unit 6.1.3 | texture unit | texture-bound\n"
+    "triage hold 3\n"
+    "triage band 5\n"
+    "triage step unit-bound | 5.3.5 >= 70 & unit >= 80 | 6.1 | relieve the unit\n"
+    "triage step no single limiter | | 3.2 | look at the content\n"
+    "section S\n  key 1\n  group G\n"
+    METRIC("busy", "9.1") METRIC("cpu", "2.1") METRIC("q1", "3.2.1") METRIC("q2", "3.2.2")
+    METRIC("stall", "3.4.1") METRIC("exec", "5.3.5") METRIC("arith", "6.1.1")
+    METRIC("tex", "6.1.3");
+
+static const char *run_texture(const double *tex, size_t n)
+{
+    struct gt_diag d;
+    struct gt_layout *l = parse(banded, &d);
+    struct gt_triage *t;
+    static char out[64];
+    double v[NM];
+    size_t i;
+
+    cr_assert_not_null(l, "%s", d.msg);
+    t = gt_triage_new(l, NULL);
+    busy_gpu(v);
+    for (i = 0; i < n; i++) {
+        v[M_T] = tex[i];
+        snprintf(out, sizeof(out), "%s", gt_triage_update(t, NULL, v)->verdict);
+    }
+    gt_triage_free(t);
+    gt_layout_free(l);
+    return out;
+}
+
+/* Enter at 80 %, leave below 75 % (band 5): the same alternating 79/81
+ * input in either order ends on the same verdict; 77 keeps it, 74 ends it. */
+Test(triage, hysteresis_in_value_is_order_independent)
+{
+    static const double a[] = { 79, 81, 79, 81, 79, 81, 79, 81 };
+    static const double b[] = { 81, 79, 81, 79, 81, 79, 81, 79 };
+    static const double stay[] = { 85, 85, 85, 77, 77, 77, 77 };
+    static const double leave[] = { 85, 85, 85, 74, 74, 74 };
+    static const double under[] = { 79, 79, 79, 79 };
+
+    cr_assert_str_eq(run_texture(a, 8), "texture-bound");
+    cr_assert_str_eq(run_texture(b, 8), "texture-bound");
+    cr_assert_str_eq(run_texture(stay, 7), "texture-bound");
+    cr_assert_str_eq(run_texture(leave, 6), "no single limiter");
+    cr_assert_str_eq(run_texture(under, 4), "no single limiter");
+}
+
+/* The held verdict's evidence is this interval's value with the threshold
+ * in effect (75 % once held), never an 80 % rule against 79 %; its unit is
+ * marked as the one the held verdict names. */
+Test(triage, evidence_of_the_held_verdict_gives_the_band)
+{
+    struct gt_diag d;
+    struct gt_layout *l = parse(banded, &d);
+    struct gt_triage *t = gt_triage_new(l, NULL);
+    const struct gt_triage_result *r = NULL;
+    double v[NM];
+    size_t i;
+    int seen = 0;
+
+    busy_gpu(v);
+    v[M_T] = 85;
+    for (i = 0; i < 3; i++)
+        r = gt_triage_update(t, NULL, v);
+    cr_assert_str_eq(r->verdict, "texture-bound");
+    v[M_T] = 79;
+    r = gt_triage_update(t, NULL, v);
+    cr_assert_str_eq(r->verdict, "texture-bound");
+    cr_assert_eq(r->step, 0);
+    for (i = 0; i < r->nev; i++) {
+        if (r->ev[i].step != 0 || r->ev[i].cond != 1)
+            continue;
+        cr_assert_eq(r->ev[i].value, 79);
+        cr_assert_eq(r->ev[i].limit, 75);
+        cr_assert_eq(r->ev[i].met, 1);
+        cr_assert_str_eq(r->ev[i].what, "texture unit");
+        seen = 1;
+    }
+    cr_assert(seen);
+    cr_assert_eq(r->nunits, 2);
+    cr_assert(r->units[1].held && !r->units[0].held);
+    cr_assert_str_eq(r->ref, "6.1.3");
+    gt_triage_free(t);
+    gt_layout_free(l);
+}
+
+/* Issue 26: the G720 game scene, its texture unit near the 80 % mark, gets
+ * one verdict for the whole run once the first is confirmed (was 62/38). */
+Test(triage_sim, g720_game_keeps_one_verdict)
+{
+    struct scene_run r;
+    const char *first = NULL;
+    int n;
+
+    scene_open(&r, "mali-g720", "game");
+    for (n = 0; n < 200; n++) {
+        const struct gt_triage_result *x = scene_step(&r);
+        if (strcmp(x->verdict, GT_TRIAGE_NO_DATA) == 0)
+            continue;
+        if (!first)
+            first = x->verdict;
+        cr_assert_str_eq(x->verdict, first, "interval %d: %s after %s", n, x->verdict, first);
+    }
+    cr_assert_not_null(first);
+    scene_close(&r);
+}

@@ -99,7 +99,12 @@ static void evidence_text(const struct tui *t, struct gt_text *s,
     const struct gt_triage_cond *c = &t->l->steps[ev->step].conds[ev->cond];
     const struct gt_metric_def *m = c->metric >= 0 ? &t->l->metrics[c->metric] : NULL;
 
-    gt_text_add(s, brief && m && m->ref ? m->ref : what);
+    if (brief && m && m->ref) { /* a guide section, not a dashboard key */
+        gt_text_add(s, t->ascii ? "sec. " : "\u00a7");
+        gt_text_add(s, m->ref);
+    } else {
+        gt_text_add(s, what);
+    }
     gt_text_add(s, " ");
     value_text(s, v, m ? m->unit : "%", ev->of_peak);
     if (isnan(v) || meets_own(c, v))
