@@ -247,6 +247,9 @@ int gt_triage_report(FILE *out, struct gt_sampler *s, struct gt_engine *e,
         gt_diag_set(d, "out of memory");
         goto done;
     }
+    /* Joined before the report reads the sources' info (a replay's damage
+     * message is published then). */
+    gt_sampler_stop(s);
     gt_report_print(out, r, src, nsrc, o->format == GT_FORMAT_JSON);
     status = gt_report_judged(r) ? 0 : 1;
     if (status)
