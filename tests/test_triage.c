@@ -479,7 +479,8 @@ Test(triage_report, a_damaged_capture_is_judged_up_to_its_damage, .timeout = 60)
     out = output_of(args, 1);
     cr_assert(strstr(out, "source: replay"), "%s", out);
     cr_assert(strstr(out, "replay stopped: "), "the source line names the damage:\n%s", out);
-    cr_assert(strstr(out, "\nverdict: serial queues (100 % of the run)\n"), "%s", out);
+    /* 20 records, the first two before the verdict is confirmed */
+    cr_assert(strstr(out, "\nverdict: serial queues (held 90 % of the run)\n"), "%s", out);
     cr_assert(strstr(out, "gputop: "), "the damage on stderr too:\n%s", out);
     free(out);
     unlink(path);
