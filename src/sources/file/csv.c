@@ -8,6 +8,7 @@
 #include "gputop/catalog.h"
 #include "gputop/mips_cm.h"
 #include "gputop/source.h"
+#include "csv_fields.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -154,105 +155,6 @@ static int next_line(struct csv *c, struct gt_diag *d)
         if (c->ln.len)
             return 1;
     return r;
-}
-
-struct field {
-    const char *p;
-    size_t len;
-    size_t col;      /* 1-based */
-    const char *bad; /* why the field is malformed (a quote left open), or NULL */
-};
-
-static int is_blank(char ch)
-{
-    return ch == ' ' || ch == '\t';
-}
-
-/* The end of a quoted field starting at p[i] == '"': the index of its
- * closing quote ("" inside is a quote), or len when it is not closed. */
-static size_t closing_quote(const char *p, size_t len, size_t i)
-{
-    for (i++; i < len; i++) {
-        if (p[i] != '"')
-            continue;
-        if (i + 1 < len && p[i + 1] == '"')
-            i++;
-        else
-            return i;
-    }
-    return len;
-}
-
-/* Steps through comma-separated fields of p[0..len), blanks around each
- * trimmed and a field's quotes (as spreadsheets write them) removed;
- * returns 0 after the last one. *pos starts at 0. */
-static int next_field(const char *p, size_t len, size_t *pos, struct field *f)
-{
-    const char *comma;
-    size_t start = *pos, end, q;
-
-    if (start > len)
-        return 0;
-    while (start < len && is_blank(p[start]))
-        start++;
-    f->bad = NULL;
-    if (start < len && p[start] == '"') {
-        q = closing_quote(p, len, start);
-        if (q == len)
-            f->bad = "unterminated quote";
-        f->p = p + start + 1;
-        f->len = (q == len ? len : q) - start - 1;
-        f->col = start + 1;
-        comma = q < len ? memchr(p + q, ',', len - q) : NULL;
-        *pos = comma ? (size_t)(comma - p) + 1 : len + 1;
-        return 1;
-    }
-    comma = memchr(p + start, ',', len - start);
-    end = comma ? (size_t)(comma - p) : len;
-    *pos = end + 1;
-    while (end > start && is_blank(p[end - 1]))
-        end--;
-    f->p = p + start;
-    f->len = end - start;
-    f->col = start + 1;
-    return 1;
-}
-
-static size_t count_fields(const char *p, size_t len)
-{
-    size_t n = 1, i;
-    int quoted = 0;
-
-    for (i = 0; i < len; i++) {
-        if (p[i] == '"')
-            quoted = !quoted; /* "" inside a quote toggles twice */
-        n += p[i] == ',' && !quoted;
-    }
-    return n;
-}
-
-/* ---- numbers ---- */
-
-/* An unsigned decimal up to 2^64-1: digits only. Returns NULL or why not. */
-static const char *parse_u64(const struct field *f, uint64_t *v)
-{
-    uint64_t x = 0;
-    size_t i;
-
-    if (f->len == 0)
-        return "empty field (write 0 for a zero delta)";
-    if (f->p[0] == '-')
-        return "negative number";
-    for (i = 0; i < f->len; i++) {
-        unsigned dgt = (unsigned char)f->p[i] - '0';
-        if (dgt > 9)
-            return "not an unsigned integer";
-        if (x > (UINT64_MAX - dgt) / 10)
-            return "number out of range (more than 18446744073709551615)";
-        x = x * 10 + dgt;
-    }
-    *v = x;
-    return NULL;
 }
 
 /* ---- the header ---- */
@@ -553,8 +455,8 @@ static int parse_header(struct csv *c, struct gt_diag *d)
         memmove(c->ln.p, c->ln.p + 3, c->ln.len - 3);
         c->ln.len -= 3;
     }
-    n = count_fields(c->ln.p, c->ln.len);
-    next_field(c->ln.p, c->ln.len, &pos, &f);
+    n = gt_csv_count_fields(c->ln.p, c->ln.len);
+    gt_csv_next_field(c->ln.p, c->ln.len, &pos, &f);
     if (f.bad || f.len != 11 || memcmp(f.p, "interval_ns", 11) != 0)
         return fail_at(d, c, f.col, "bad header: the first column must be 'interval_ns', "
                        "found '%.*s'", (int)(f.len < CSV_SHOW ? f.len : CSV_SHOW), f.p);
@@ -567,7 +469,7 @@ static int parse_header(struct csv *c, struct gt_diag *d)
     c->groups = calloc(n - 1, sizeof(*c->groups));
     if (!c->cols || !c->groups)
         return fail_at(d, c, 0, "out of memory");
-    while (next_field(c->ln.p, c->ln.len, &pos, &f))
+    while (gt_csv_next_field(c->ln.p, c->ln.len, &pos, &f))
         if (header_column(c, &f, ++fieldno, d) < 0)
             return -1;
     return check_instances(c, d);
@@ -787,7 +689,7 @@ static int map_slots(struct csv *c, const struct gt_catalog *cat, struct gt_diag
  * The first row sets the constants; later rows must repeat them. */
 static int parse_row(struct csv *c, uint64_t *interval, uint64_t *deltas, struct gt_diag *d)
 {
-    size_t pos = 0, i = 0, n = count_fields(c->ln.p, c->ln.len);
+    size_t pos = 0, i = 0, n = gt_csv_count_fields(c->ln.p, c->ln.len);
     struct field f;
     const char *bad;
     uint64_t v;
@@ -795,13 +697,13 @@ static int parse_row(struct csv *c, uint64_t *interval, uint64_t *deltas, struct
     if (n != c->ncols + 1)
         return fail_at(d, c, 0, "%s row: %zu fields, the header has %zu",
                        n < c->ncols + 1 ? "short" : "long", n, c->ncols + 1);
-    next_field(c->ln.p, c->ln.len, &pos, &f);
-    if ((bad = f.bad ? f.bad : parse_u64(&f, interval)) != NULL)
+    gt_csv_next_field(c->ln.p, c->ln.len, &pos, &f);
+    if ((bad = f.bad ? f.bad : gt_csv_parse_u64(&f, interval)) != NULL)
         return fail_at(d, c, f.col, "field 1 (interval_ns): %s: '%.*s'", bad,
                        (int)(f.len < CSV_SHOW ? f.len : CSV_SHOW), f.p);
-    for (i = 0; next_field(c->ln.p, c->ln.len, &pos, &f); i++) {
+    for (i = 0; gt_csv_next_field(c->ln.p, c->ln.len, &pos, &f); i++) {
         struct group *g = &c->groups[c->cols[i].group];
-        if ((bad = f.bad ? f.bad : parse_u64(&f, &v)) != NULL)
+        if ((bad = f.bad ? f.bad : gt_csv_parse_u64(&f, &v)) != NULL)
             return fail_at(d, c, f.col, "field %zu (%s): %s: '%.*s'", i + 2, g->name, bad,
                            (int)(f.len < CSV_SHOW ? f.len : CSV_SHOW), f.p);
         if (c->slot[i] != UINT32_MAX) {
