@@ -125,6 +125,25 @@ Test(csv_import, bom_and_quoted_fields)
     cr_assert(strstr(d.msg, ":1:13: field 2: unterminated quote"), "%s", d.msg);
 }
 
+/* A comma inside quotes is part of the field; a quote inside an unquoted
+ * field is not a quote: the fields are counted as they are read. */
+Test(csv_import, commas_in_quotes_and_stray_quotes)
+{
+    static const char comma[] = "interval_ns,MaliGPUCyclesGPUActive\n\"1,000\",5\n";
+    static const char stray[] = "interval_ns,Mali\"GPU,\"x\n1,2,3\n";
+    static const char row[] = "interval_ns,MaliGPUCyclesGPUActive\n1,2\"3,4\"\n";
+    struct opened o;
+    struct gt_diag d;
+
+    cr_assert_eq(open_with(&o, comma, "", &d), -1);
+    cr_assert(strstr(d.msg, ":2:1: field 1 (interval_ns): not an unsigned integer: '1,000'"),
+              "%s", d.msg);
+    cr_assert_eq(open_with(&o, stray, "", &d), -1);
+    cr_assert(strstr(d.msg, ":1:13: field 2: bad column name"), "%s", d.msg);
+    cr_assert_eq(open_with(&o, row, "", &d), -1);
+    cr_assert(strstr(d.msg, ":2: long row: 3 fields, the header has 2"), "%s", d.msg);
+}
+
 /* The cpu source's per-CPU ticks, for the triage's busiest CPU. */
 Test(csv_import, per_cpu_ticks)
 {

@@ -61,14 +61,12 @@ int gt_csv_next_field(const char *p, size_t len, size_t *pos, struct field *f)
 
 size_t gt_csv_count_fields(const char *p, size_t len)
 {
-    size_t n = 1, i;
-    int quoted = 0;
+    struct field f;
+    size_t n = 0, pos = 0;
 
-    for (i = 0; i < len; i++) {
-        if (p[i] == '"')
-            quoted = !quoted; /* "" inside a quote toggles twice */
-        n += p[i] == ',' && !quoted;
-    }
+    /* The same walk as the readers', so that the count always agrees. */
+    while (gt_csv_next_field(p, len, &pos, &f))
+        n++;
     return n;
 }
 
