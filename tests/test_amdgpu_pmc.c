@@ -235,7 +235,8 @@ Test(amdgpu_pmc, keepon_gfxoff_counts_where_the_clock_runs)
 /* Item 8: per-WGP SQ counters have 32 bits (no HI register). A wave-cycle
  * counter adds up to 64 wave slots / 4 per clock per WGP, so at 2900 MHz
  * it wraps after 2^32 / (2.9e9 x 16) s = 92563950 ns; the sampler is told,
- * and an interval that ran longer is dropped, not shown wrapped. */
+ * and the 32-bit counters of an interval that ran longer are not read (a
+ * wrapped value would look like data). */
 Test(amdgpu_pmc, sq_counters_set_a_maximum_interval)
 {
     struct am t;
@@ -243,9 +244,13 @@ Test(amdgpu_pmc, sq_counters_set_a_maximum_interval)
     am_start(&t, root_fake(), "amdgpu:polls=1");
     cr_expect_eq(t.s->info.max_interval_ns, 92563950ull, "%llu",
                  (unsigned long long)t.s->info.max_interval_ns);
+    every_wgp(t.fa, SQ_BUSY_CYCLES, 5000000000ull);   /* wraps to 705032704 */
+    fa_set_rate(t.fa, "GRBM", 2, 0, 777);
     usleep(120000);
-    cr_expect_eq(am_sample(&t), -1);
+    cr_expect_eq(am_sample(&t), 2, "a warning, not an error the sampler backs off from");
     HAS(t.d.msg, "wrap");
+    cr_expect_eq(am_counter(&t, "SQ_BUSY_CYCLES", 0), 0, "no wrapped value shown");
+    cr_expect_eq(am_counter(&t, "GRBM_GUI_ACTIVE", 0), 777, "64-bit counters still read");
     am_stop(&t);
 }
 
