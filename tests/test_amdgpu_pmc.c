@@ -7,6 +7,7 @@
  * are worked out by hand in the comments. */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -346,5 +347,63 @@ Test(amdgpu_pmc, smu_activity_in_hundredths_is_scaled)
     am_start(&t, fa, "amdgpu:polls=1");
     samples(&t, 1);
     NEAR(am_metric(&t, "GFX activity (SMU)"), 45.0);
+    am_stop(&t);
+}
+
+/* Item 12: every READ_MMR_REG takes GFX out of GFXOFF and the kernel
+ * waits 100 ms before powering it down again (amdgpu_gfx.c), so 200 polls
+ * a second keep an idle APU awake: over eight 200 ms intervals it would
+ * never power down (0 entries). Backed off to one poll a sample once the
+ * polls read idle, it powers down between samples: at least 4 of the 7
+ * gaps of ~200 ms. */
+Test(amdgpu_pmc, an_idle_gpu_is_let_power_down, .timeout = 60)
+{
+    const char *bin = getenv("GPUTOP_AMDFAKE_BIN");
+    char cmd[512], line[512];
+    int entries = -1;
+    const char *at;
+    FILE *p;
+
+    snprintf(cmd, sizeof(cmd), "%s -- -b -i 200 -n 8 --no-cpu --source amdgpu 2>&1 >/dev/null",
+             bin ? bin : "build/native/tests/gputop-amdfake");
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    while (fgets(line, sizeof(line), p))
+        if ((at = strstr(line, " GFXOFF entries")))
+            for (entries = 0; at > line && at[-1] >= '0' && at[-1] <= '9';)
+                entries = atoi(--at);
+    pclose(p);
+    cr_expect_geq(entries, 4, "GFX powered down %d times", entries);
+}
+
+/* The header says what keeps GFX on: the pstate gputop set and its clock,
+ * or the polls; and when they backed off. */
+static const char *header_activity(struct am *t, char *buf, size_t len)
+{
+    cr_assert_not_null(t->s->type->activity);
+    t->s->type->activity(t->s, &t->snap, buf, len);
+    return buf;
+}
+
+Test(amdgpu_pmc, header_says_what_keeps_gfx_on)
+{
+    const uint32_t busy[1] = { 1u << 31 }, busy2[1] = { 0 };
+    char buf[128];
+    struct am t;
+
+    am_start(&t, root_fake(), "amdgpu:polls=4");
+    samples(&t, 1);
+    cr_expect_str_eq(header_activity(&t, buf, sizeof(buf)), "PEAK pstate, GFX 2900 MHz");
+    am_stop(&t);
+    am_start(&t, am_fake(0, FA_METRICS_V3_0), "amdgpu:polls=4");
+    fa_set_grbm(t.fa, busy, busy2, 1);
+    samples(&t, 1);
+    cr_expect_str_eq(header_activity(&t, buf, sizeof(buf)), "GRBM polls keep GFX on");
+    fa_set_grbm(t.fa, busy2, busy2, 1);
+    samples(&t, 2);   /* the first reads idle, the second backs off */
+    cr_expect_str_eq(header_activity(&t, buf, sizeof(buf)), "GFX idle, polls backed off");
+    fa_set_grbm(t.fa, busy, busy2, 1);
+    samples(&t, 2);   /* one poll sees work, the next polls at full rate */
+    cr_expect_eq(am_counter(&t, "GRBM_POLLS", 0), 4);
     am_stop(&t);
 }

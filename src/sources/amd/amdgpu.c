@@ -702,6 +702,34 @@ static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     return 0;
 }
 
+/* For the header: the power state gputop holds and its clock, or whether
+ * the GRBM polls of the interval kept GFX out of GFXOFF. Reads only what
+ * open() set and snap. */
+static void amd_activity(const struct gt_source *s, const struct gt_snapshot *snap, char *buf,
+                         size_t len)
+{
+    const struct amd_src *a = s->priv;
+    int k = gt_catalog_find(&s->catalog, "GRBM_POLLS");
+    uint64_t polls;
+
+    buf[0] = '\0';
+    if (a->pmc && gt_amd_pmc_pstate(a->pmc)[0]) {
+        if (a->peak_mhz)
+            snprintf(buf, len, "%s pstate, GFX %u MHz", gt_amd_pmc_pstate(a->pmc),
+                     a->peak_mhz);
+        else
+            snprintf(buf, len, "%s pstate", gt_amd_pmc_pstate(a->pmc));
+        return;
+    }
+    if (a->pmc)
+        snprintf(buf, len, "GFX held on (GFXOFF off)");
+    if (a->pmc || k < 0 || !snap || !snap->deltas)
+        return;
+    polls = snap->deltas[s->catalog.counters[k].slot];
+    snprintf(buf, len, "%s", polls > 1 ? "GRBM polls keep GFX on"
+                             : "GFX idle, polls backed off");
+}
+
 static int amd_available(const struct gt_sys *sys, char *why, size_t len)
 {
     struct gt_drm_device list[GT_AMD_MAX_DEVICES];
@@ -717,7 +745,7 @@ static int amd_available(const struct gt_sys *sys, char *why, size_t len)
 const struct gt_source_type gt_source_amdgpu = {
     .name = "amdgpu",
     .help = "AMD GPU through the amdgpu driver: amdgpu[:/dev/dri/renderDN][,poll=HZ]"
-            "[,polls=N][,mode=full|metrics][,pmc=auto|on|off][,keepon=gfxoff|pstate]",
+            "[,polls=N][,mode=full|metrics][,pmc=auto|on|off][,keepon=pstate|gfxoff][,force]",
     .kind = GT_SOURCE_HARDWARE,
     .available = amd_available,
     .open = amd_open,
@@ -725,6 +753,7 @@ const struct gt_source_type gt_source_amdgpu = {
     .start = amd_start,
     .sample = amd_sample,
     .close = amd_close,
+    .activity = amd_activity,
 };
 
 /* ---- what --probe shows ---- */
