@@ -341,16 +341,16 @@ static void geometry(struct amd_src *a)
     a->geom.max_waves_per_cu = RDNA_WAVES_PER_CU;
 }
 
-/* "pstate PEAK set by gputop (GFX 2900 MHz), " or "". */
+/* "pstate PEAK set by gputop (GFX 2900 MHz)" or "". */
 static void pstate_text(const struct amd_src *a, char *buf, size_t len)
 {
     const char *ps = a->pmc ? gt_amd_pmc_pstate(a->pmc) : "";
 
     buf[0] = '\0';
     if (ps[0] && a->peak_mhz)
-        snprintf(buf, len, "pstate %s set by gputop (GFX %u MHz), ", ps, a->peak_mhz);
+        snprintf(buf, len, "pstate %s set by gputop (GFX %u MHz)", ps, a->peak_mhz);
     else if (ps[0])
-        snprintf(buf, len, "pstate %s set by gputop, ", ps);
+        snprintf(buf, len, "pstate %s set by gputop", ps);
 }
 
 static void describe(struct gt_source *s, const struct amd_src *a)
@@ -373,9 +373,9 @@ static void describe(struct gt_source *s, const struct amd_src *a)
                  gt_amd_pmc_ncounters(a->pmc), gt_amd_pmc_passes(a->pmc),
                  gt_amd_pmc_passes(a->pmc) == 1 ? "" : "es");
     pstate_text(a, ps, sizeof(ps));
-    snprintf(s->info.detail, sizeof(s->info.detail), "amdgpu %d.%d.%d, %u CUs @ %.0f MHz, "
-             "%s%s, %s; counters: %.100s", dev->drv_major, dev->drv_minor, dev->drv_patch,
-             a->geom.cu, a->geom.max_sclk_mhz, ps, a->metrics_only ? "gpu_metrics only"
+    snprintf(s->info.detail, sizeof(s->info.detail), "amdgpu %d.%d.%d, %u CUs @ %u MHz, "
+             "%.48s%s%s, %s; counters: %.80s", dev->drv_major, dev->drv_minor, dev->drv_patch,
+             a->geom.cu, (unsigned)a->geom.max_sclk_mhz, ps, ps[0] ? ", " : "", a->metrics_only ? "gpu_metrics only"
              : "GRBM polled", a->have_metrics ? "gpu_metrics" : "sensors",
              a->pmc ? pmc : a->pmc_why);
     /* The per-WGP SQ counters are 32-bit: the sampler keeps under this. */
@@ -758,6 +758,19 @@ const struct gt_source_type gt_source_amdgpu = {
 
 /* ---- what --probe shows ---- */
 
+static void gc_bases_line(const struct amd_src *a, FILE *out)
+{
+    uint32_t base[2];
+    char path[160];
+    int r = gt_amd_gc_bases(&a->dev, base, path, sizeof(path));
+
+    if (r > 0)
+        fprintf(out, "GC bases:         0x%X, 0x%X (%s)\n", base[0], base[1], path);
+    else
+        fprintf(out, "GC bases:         0x%X, 0x%X assumed (%s: %s)\n", GT_GC_SEG0, GT_GC_SEG1,
+                path, r == 0 ? "absent" : "unreadable");
+}
+
 void gt_amd_describe_source(const struct gt_source *s, FILE *out)
 {
     const struct amd_src *a = s->priv;
@@ -800,7 +813,13 @@ void gt_amd_describe_source(const struct gt_source *s, FILE *out)
     if (a->pmc) {
         gt_amd_pmc_describe(a->pmc, buf, sizeof(buf));
         fprintf(out, "counters:         %s/amdgpu_regs2: %s\n", dev->debugfs, buf);
-        fprintf(out, "                  SQ counts cover only queues with PERFCOUNT_ENABLE set\n");
+        fprintf(out, "                  SQ: SQ_PERFCOUNTER_CTRL all stages, CTRL2 FORCE_EN for "
+                     "all VMIDs; 32-bit, so intervals <= %.1f ms\n",
+                (double)gt_amd_pmc_max_interval(a->pmc) / 1e6);
+        pstate_text(a, buf, sizeof(buf));
+        fprintf(out, "power state:      %s\n", buf[0] ? buf : "GFXOFF held off "
+                "(keepon=gfxoff); the perfmon clock may be gated");
+        gc_bases_line(a, out);
     } else {
         fprintf(out, "counters:         %s\n", a->pmc_why);
     }
