@@ -366,6 +366,7 @@ static void describe(struct gt_source *s, const struct amd_src *a)
     snprintf(s->info.family, sizeof(s->info.family), "%s", dev->gfx[0] ? dev->gfx : "amdgpu");
     s->info.gpu_id = dev->drm.device;
     s->info.shader_cores = a->geom.cu;
+    snprintf(s->info.core_noun, sizeof(s->info.core_noun), "CUs");   /* not cores */
     s->info.l2_slices = a->geom.gl2c;
     /* The per-block plan is in --probe; the header line has room for a summary. */
     if (a->pmc)
