@@ -296,7 +296,8 @@ Test(amdgpu, stable_pstate_ebusy)
     c.pstate_busy = 1;
     c.metrics = FA_METRICS_V3_0;
     fa = am_fake_with(c);
-    HAS(am_open_error(fa, "amdgpu:keepon=pstate,pmc=on", &d), "another program holds the stable power state");
+    HAS(am_open_error(fa, "amdgpu:keepon=pstate,pmc=on", &d),
+        "another program holds the stable power state");
     HAS(d.msg, "EBUSY");
     cr_expect_eq(fa_stats(fa)->regs_not_restored, 0);
     fa_free(fa);

@@ -74,7 +74,7 @@ static void init(struct run *r)
     for (unsigned i = 0; i < NGL2C; i++)
         fa_set_rate(r->fa, "GL2C", 42, i, PER_PASS * (i + 1));   /* GL2C_HIT */
     for (unsigned i = 0; i < NSE; i++)
-        fa_set_rate(r->fa, "SQ", 3, FA_UNIT(i, 0, 0), PER_PASS * (i + 1));  /* SQ_BUSY_CYCLES: WGP 0 */
+        fa_set_rate(r->fa, "SQ", 3, FA_UNIT(i, 0, 0), PER_PASS * (i + 1));  /* SQ_BUSY_CYCLES */
     fs_init(&r->fs, fa_sys(r->fa));
     r->fs.by_file = 1;
     r->fs.by_offset = 1;

@@ -376,9 +376,9 @@ static void describe(struct gt_source *s, const struct amd_src *a)
     pstate_text(a, ps, sizeof(ps));
     snprintf(s->info.detail, sizeof(s->info.detail), "amdgpu %d.%d.%d, %u CUs @ %u MHz, "
              "%.48s%s%s, %s; counters: %.80s", dev->drv_major, dev->drv_minor, dev->drv_patch,
-             a->geom.cu, (unsigned)a->geom.max_sclk_mhz, ps, ps[0] ? ", " : "", a->metrics_only ? "gpu_metrics only"
-             : "GRBM polled", a->have_metrics ? "gpu_metrics" : "sensors",
-             a->pmc ? pmc : a->pmc_why);
+             a->geom.cu, (unsigned)a->geom.max_sclk_mhz, ps, ps[0] ? ", " : "",
+             a->metrics_only ? "gpu_metrics only" : "GRBM polled",
+             a->have_metrics ? "gpu_metrics" : "sensors", a->pmc ? pmc : a->pmc_why);
     /* The per-WGP SQ counters are 32-bit: the sampler keeps under this. */
     s->info.max_interval_ns = a->pmc ? gt_amd_pmc_max_interval(a->pmc) : 0;
 }
