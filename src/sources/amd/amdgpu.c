@@ -48,6 +48,8 @@ struct amd_src {
     uint32_t gui_busy, polled; /* this interval's polls: GUI_ACTIVE set, taken */
     int centi_activity;        /* this PMFW reports GfxActivity x100 */
     uint32_t peak_mhz;         /* the PEAK pstate's shader clock, 0 unknown */
+    int counting;              /* counters set up at open (fixed after open) */
+    char pstate[8];            /* the pstate held then ("PEAK", ""); fixed */
 };
 
 /* ---- arguments ---- */
@@ -300,6 +302,8 @@ static int setup_pmc(struct gt_source *s, struct amd_src *a, struct gt_diag *d)
             if (gt_amd_read_sensor(&a->dev, GT_AMDGPU_INFO_SENSOR_PEAK_PSTATE_GFX_SCLK,
                                    &a->peak_mhz) < 0)
                 a->peak_mhz = 0;
+            a->counting = 1;
+            snprintf(a->pstate, sizeof(a->pstate), "%s", gt_amd_pmc_pstate(a->pmc));
             return 0;
         }
         gt_catalog_free(&s->catalog);
@@ -705,7 +709,7 @@ static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
 
 /* For the header: the power state gputop holds and its clock, or whether
  * the GRBM polls of the interval kept GFX out of GFXOFF. Reads only what
- * open() set and snap. */
+ * open() set (the sampler thread may set the counters up again) and snap. */
 static void amd_activity(const struct gt_source *s, const struct gt_snapshot *snap, char *buf,
                          size_t len)
 {
@@ -714,17 +718,16 @@ static void amd_activity(const struct gt_source *s, const struct gt_snapshot *sn
     uint64_t polls;
 
     buf[0] = '\0';
-    if (a->pmc && gt_amd_pmc_pstate(a->pmc)[0]) {
+    if (a->counting && a->pstate[0]) {
         if (a->peak_mhz)
-            snprintf(buf, len, "%s pstate, GFX %u MHz", gt_amd_pmc_pstate(a->pmc),
-                     a->peak_mhz);
+            snprintf(buf, len, "%s pstate, GFX %u MHz", a->pstate, a->peak_mhz);
         else
-            snprintf(buf, len, "%s pstate", gt_amd_pmc_pstate(a->pmc));
+            snprintf(buf, len, "%s pstate", a->pstate);
         return;
     }
-    if (a->pmc)
+    if (a->counting)
         snprintf(buf, len, "GFX held on (GFXOFF off)");
-    if (a->pmc || k < 0 || !snap || !snap->deltas)
+    if (a->counting || k < 0 || !snap || !snap->deltas)
         return;
     polls = snap->deltas[s->catalog.counters[k].slot];
     snprintf(buf, len, "%s", polls > 1 ? "GRBM polls keep GFX on"
