@@ -134,7 +134,8 @@ Test(csv_amd, one_row_gives_the_documents_values_by_name)
                          : strstr(w[i].title, "FLOPs") ? "GFLOP/s"
                          : strcmp(w[i].title, "IPC") == 0 ? "Instr/cycle"
                          : strcmp(w[i].title, "Wavefront Occupancy") == 0 ? "Wavefronts"
-                         : strcmp(w[i].title, "LDS Bank Conflicts") == 0 ? "Conflicts" : "Percent";
+                         : strcmp(w[i].title, "LDS Bank Conflicts") == 0 ? "Conflicts"
+                         : "%";   /* the document's "Percent", spelt as "% of peak" is */
         long c;
         snprintf(name, sizeof(name), "%s [%s]", w[i].title, unit);
         c = column(h, nh, name);
