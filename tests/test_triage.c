@@ -13,6 +13,7 @@
 #include "gputop/layout.h"
 #include "gputop/source.h"
 #include "gputop/triage.h"
+#include "fakes/tmux.h"
 #include <stdlib.h>
 
 #define HEADER "gputop-layout 1\nname test\ntitle Test GPU\nfamily test\n"
@@ -671,4 +672,26 @@ Test(triage_sim, g720_game_keeps_one_verdict)
     }
     cr_assert_not_null(first);
     scene_close(&r);
+}
+
+/* Issue 26: on a terminal, --triage on a live source shows how far it has
+ * got while it samples, and clears that line before the report. */
+Test(triage_report, progress_on_a_terminal_while_live, .timeout = 60)
+{
+    struct tmux t;
+    char cmd[512], *s;
+    int found;
+
+    snprintf(cmd, sizeof(cmd), "%s --triage --source sim:mali-g715,scene=idle -d 3",
+             gputop_bin());
+    cr_assert_eq(tmux_start(&t, 100, 30, "", cmd), 0);
+    s = tmux_wait_for(&t, "gputop: judging ", 8000, &found);
+    cr_assert(found, "no progress:\n%s", s);
+    cr_assert(strstr(s, " of 3 s ..."), "%s", s);
+    free(s);
+    s = tmux_wait_for(&t, "next steps:", 15000, &found);
+    cr_assert(found, "no report:\n%s", s);
+    cr_assert_null(strstr(s, "judging"), "the progress line stayed:\n%s", s);
+    free(s);
+    tmux_stop(&t);
 }
