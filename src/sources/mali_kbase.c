@@ -404,7 +404,7 @@ static void find_cut(struct kbase_src *k)
     k->cut = 0;
     k->ncut = 0;
     for (i = 0; t && i < t->ndefs; i++)
-        k->ncut += t->defs[i].index >= (int)v;
+        k->ncut += gt_counter_table_def(t, i).index >= (int)v;
     if (k->ncut)
         k->cut = v;
 }
@@ -422,10 +422,11 @@ static int add_cut_reasons(struct gt_source *s, const struct kbase_src *k)
     snprintf(why, sizeof(why), "not delivered: %s gives %u values per block (counters %u..%u)",
              k->iface == IFACE_LEGACY ? "the legacy reader" : "this kernel's kinstr_prfcnt",
              k->cut, k->cut, GT_KB_MAX_VALUES - 1);
-    for (i = 0; i < t->ndefs; i++)
-        if (t->defs[i].index >= (int)k->cut &&
-            gt_catalog_add_absent(&s->catalog, t->defs[i].name, why) < 0)
+    for (i = 0; i < t->ndefs; i++) {
+        struct gt_counter_def def = gt_counter_table_def(t, i);
+        if (def.index >= (int)k->cut && gt_catalog_add_absent(&s->catalog, def.name, why) < 0)
             return -1;
+    }
     return 0;
 }
 
