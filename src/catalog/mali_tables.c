@@ -19,8 +19,8 @@
  *   G710.tsv  sha256 bf43b4bb4993c7cf2f7292707d8e958dc7125281f3ebadbc8f02ad6b14d202f3
  *   G715.tsv  sha256 fd01b607b1526d00e6b297b50ed8494a5a651fb9dd91fe77baf0e14d6a6e0ba5
  *   G720.tsv  sha256 f73c1b3eab4b2ee1c0a2620940a73c493d0bb4a67b6cef47396f4daa90b1a22b
- *   G625.tsv  sha256 4b448fd3d4de74ad15db8be456fd9778540dcc8a70870936e493061bd16b5e53
- *   G725.tsv  sha256 4b448fd3d4de74ad15db8be456fd9778540dcc8a70870936e493061bd16b5e53
+ *   G625.tsv  sha256 cd8cdcf596c8ca7643207462ac54eb028201cc688bce6f23fcb690d81ca2875a
+ *   G725.tsv  sha256 cd8cdcf596c8ca7643207462ac54eb028201cc688bce6f23fcb690d81ca2875a
  * data/mali/SOURCES.md says where each table's facts come from.
  * Regenerate with:
  *   python3 scripts/gen-mali-tables.py > src/catalog/mali_tables.c
@@ -959,6 +959,16 @@ static const char pool[] =
     /* 28581 */ "MaliTilerShadingRequestsPartialVaryingShadingRequests" "\0"
     /* 28635 */ "VAR_SHADER_PARTIAL_WARPS" "\0"
     /* 28660 */ "MaliTilerWorkloadPropertiesDVSPrimitives" "\0"
+    /* 28701 */ "MaliCSFCyclesDoorbellInterruptActive" "\0"
+    /* 28738 */ "DOORBELL_IRQ_ACTIVE" "\0"
+    /* 28758 */ "MaliGPUTotalCyclesMainPhaseTotal" "\0"
+    /* 28791 */ "MaliGPUTotalCyclesBinningPhaseTotal" "\0"
+    /* 28827 */ "MaliCSFStreamStallCyclesCS4WaitStall" "\0"
+    /* 28864 */ "MaliCSFStreamStallCyclesCS5WaitStall" "\0"
+    /* 28901 */ "MaliFragmentZSQuadsFragmentPrepassEarlyZSUpdatedQuads" "\0"
+    /* 28955 */ "MaliFragmentZSQuadsFragmentPrepassTestedQuads" "\0"
+    /* 29001 */ "MaliFragmentZSQuadsFragmentPrepassKilledQuads" "\0"
+    /* 29047 */ "MaliShaderCoreStallCyclesFragmentMainPassStall" "\0"
     ;
 
 /* T760 = T860 = T880: 71 rows, 36 used by the guide. */
@@ -2784,7 +2794,7 @@ static const struct packed_def defs_G720[] = {
     { 26877, 26857, 2,  96, 0, 0 }, /* MaliTextureUnitCyclesTextureUnitClockActive TEX_TEXP_CLK_ACTIVE */
 };
 
-/* G625 = G725: 208 rows, 208 used by the guide. */
+/* G625 = G725: 280 rows, 208 used by the guide. */
 static const struct packed_def defs_G625[] = {
     {     0,    23, 0,   4, 0, 1 }, /* MaliGPUCyclesGPUActive GPU_ACTIVE */
     { 14987, 15015, 0,   6, 0, 1 }, /* MaliGPUCyclesAnyQueueActive GPU_ITER_ACTIVE */
@@ -2991,6 +3001,78 @@ static const struct packed_def defs_G625[] = {
     {  1184, 13634, 3,   8, 0, 1 }, /* MaliStage1MMUTranslationsL2TableReadHits MMU_HIT_L2 */
     { 13645, 13683, 3,   5, 0, 1 }, /* MaliStage1MMUTranslationsL3TableReads MMU_TABLE_READS_L3 */
     { 13702, 13743, 3,   7, 0, 1 }, /* MaliStage1MMUTranslationsL3TableReadHits MMU_HIT_L3 */
+    { 28701, 28738, 0,  14, 0, 0 }, /* MaliCSFCyclesDoorbellInterruptActive DOORBELL_IRQ_ACTIVE */
+    { 19757, 19722, 0,  35, 1, 0 }, /* MaliGPUTotalCyclesComputeTotal ITER_COMP_TOTAL_TASK_ACTIVE_CYCLES */ /* scale: x1024 in gator 9.7.2..9.7.2 */
+    { 19788, 19829, 0,  36, 0, 0 }, /* MaliCSFCyclesComputeQueueInterruptActive ITER_COMP_IRQ_ACTIVE */
+    { 19914, 15309, 0,  38, 0, 0 }, /* MaliGPUWaitCyclesComputeQueueEndpointStall ITER_COMP_READY_BLOCKED */
+    { 19996, 15246, 0,  39, 0, 0 }, /* MaliGPUWaitCyclesComputeQueueEndpointDrainStall ITER_COMP_EP_DRAIN */
+    { 28758, 20105, 0,  51, 1, 0 }, /* MaliGPUTotalCyclesMainPhaseTotal ITER_FRAG_TOTAL_TASK_ACTIVE_CYCLES */ /* scale: x1024 in gator 9.7.2..9.7.2 */
+    { 26087, 20214, 0,  52, 0, 0 }, /* MaliCSFCyclesMainPhaseQueueInterruptActive ITER_FRAG_IRQ_ACTIVE */
+    { 24970, 15514, 0,  54, 0, 0 }, /* MaliGPUWaitCyclesMainPhaseQueueEndpointStall ITER_FRAG_READY_BLOCKED */
+    { 28791, 19341, 0,  67, 1, 0 }, /* MaliGPUTotalCyclesBinningPhaseTotal ITER_TILER_TOTAL_IDVS_TASK_ACTIVE_CYCLES */ /* scale: x1024 in gator 9.7.2..9.7.2 */
+    { 25792, 19452, 0,  68, 0, 0 }, /* MaliCSFCyclesBinningPhaseQueueInterruptActive ITER_TILER_IRQ_ACTIVE */
+    { 24860, 15444, 0,  70, 0, 0 }, /* MaliGPUWaitCyclesBinningPhaseQueueEndpointStall ITER_TILER_READY_BLOCKED */
+    { 25926, 15381, 0,  71, 0, 0 }, /* MaliGPUWaitCyclesBinningPhaseQueueEndpointDrainStall ITER_TILER_EP_DRAIN */
+    { 20394, 16204, 0,  84, 0, 0 }, /* MaliCSFStreamStallCyclesCS0WaitStall CSHWIF0_WAIT_BLOCKED */
+    { 20480, 16263, 0,  90, 0, 0 }, /* MaliCSFStreamStallCyclesCS1WaitStall CSHWIF1_WAIT_BLOCKED */
+    { 20566, 16322, 0,  96, 0, 0 }, /* MaliCSFStreamStallCyclesCS2WaitStall CSHWIF2_WAIT_BLOCKED */
+    { 20652, 16381, 0, 102, 0, 0 }, /* MaliCSFStreamStallCyclesCS3WaitStall CSHWIF3_WAIT_BLOCKED */
+    { 28827, 27049, 0, 108, 0, 0 }, /* MaliCSFStreamStallCyclesCS4WaitStall CSHWIF4_WAIT_BLOCKED */
+    { 28864, 27108, 0, 114, 0, 0 }, /* MaliCSFStreamStallCyclesCS5WaitStall CSHWIF5_WAIT_BLOCKED */
+    { 21060, 13434, 3,  17, 0, 0 }, /* MaliL2CacheStallCyclesReadStall L2_RD_MSG_IN_STALL */
+    { 21130, 13487, 3,  19, 0, 0 }, /* MaliL2CacheStallCyclesWriteStall L2_WR_MSG_IN_STALL */
+    { 21202, 13540, 3,  21, 0, 0 }, /* MaliL2CacheStallCyclesSnoopStall L2_SNP_MSG_IN_STALL */
+    { 21274, 13595, 3,  23, 0, 0 }, /* MaliL2CacheStallCyclesL1ReadStall L2_RD_MSG_OUT_STALL */
+    {  1568,  1604, 3,  33, 0, 0 }, /* MaliExternalBusStallCyclesReadStall L2_EXT_AR_STALL */
+    {  1620,  1657, 3,  48, 0, 0 }, /* MaliExternalBusStallCyclesWriteStall L2_EXT_W_STALL */
+    { 21427,  9412, 3,  53, 0, 0 }, /* MaliExternalBusStallCyclesSnoopStall L2_EXT_SNOOP_STALL */
+    {  1774,  1818, 2,   7, 0, 0 }, /* MaliShaderCoreCyclesFragmentFPKBufferActive FRAG_FPK_ACTIVE */
+    {  2225,  2250, 2,  18, 0, 0 }, /* MaliShaderCoreTilesTiles FRAG_PTILES */
+    {  2262,  2302, 2,  19, 0, 0 }, /* MaliShaderCoreTilesKilledUnchangedTiles FRAG_TRANS_ELIM */
+    { 21640, 10596, 2,  20, 0, 0 }, /* MaliFragmentFPKQuadsOccludingQuads QUAD_FPK_KILLER */
+    { 21913, 14175, 2,  32, 0, 0 }, /* MaliShaderCoreCacheICacheMisses EXEC_ICACHE_MISS */
+    { 22001, 14397, 2,  34, 0, 0 }, /* MaliALUInstructionsBlendShaderCalls CALL_BLEND_SHADER */
+    { 22105, 14666, 2,  36, 0, 0 }, /* MaliTextureUnitStallCyclesDescriptorStall TEX_DFCH_CLK_STALLED */
+    { 22190, 14730, 2,  37, 0, 0 }, /* MaliTextureUnitStallCyclesFetchQueueStall TEX_TFCH_CLK_STALLED */
+    { 22278, 14797, 2,  38, 0, 0 }, /* MaliTextureUnitStallCyclesFilteringUnitStall TEX_TFCH_STARVED_PENDING_DATA_FETCH */
+    { 22323, 11744, 2,  39, 0, 0 }, /* MaliTextureUnitCyclesTextureFilteringActive TEX_FILT_NUM_OPERATIONS */
+    { 22585, 11024, 2,  44, 0, 0 }, /* MaliLoadStoreUnitCyclesFullRead LS_MEM_READ_FULL */
+    { 22617, 11077, 2,  45, 0, 0 }, /* MaliLoadStoreUnitCyclesPartialRead LS_MEM_READ_SHORT */
+    { 22652, 11129, 2,  46, 0, 0 }, /* MaliLoadStoreUnitCyclesFullWrite LS_MEM_WRITE_FULL */
+    { 22685, 11184, 2,  47, 0, 0 }, /* MaliLoadStoreUnitCyclesPartialWrite LS_MEM_WRITE_SHORT */
+    {  2853, 11241, 2,  48, 0, 0 }, /* MaliLoadStoreUnitCyclesAtomicAccess LS_MEM_ATOMIC */
+    { 22766, 11418, 2,  50, 0, 0 }, /* MaliVaryingUnitIssues32BitInterpolationIssues VARY_SLOT_32 */
+    { 22812, 11358, 2,  51, 0, 0 }, /* MaliVaryingUnitIssues16BitInterpolationIssues VARY_SLOT_16 */
+    { 22901, 12072, 2,  54, 0, 0 }, /* MaliShaderCoreL2ReadsFragmentL2ReadBeats BEATS_RD_FTC */
+    { 22942, 12289, 2,  55, 0, 0 }, /* MaliShaderCoreExternalReadsFragmentExternalReadBeats BEATS_RD_FTC_EXT */
+    { 22995, 12125, 2,  56, 0, 0 }, /* MaliShaderCoreL2ReadsLoadStoreL2ReadBeats BEATS_RD_LSC */
+    { 23037, 12352, 2,  57, 0, 0 }, /* MaliShaderCoreExternalReadsLoadStoreExternalReadBeats BEATS_RD_LSC_EXT */
+    { 23091, 12176, 2,  58, 0, 0 }, /* MaliShaderCoreL2ReadsTextureL2ReadBeats BEATS_RD_TEX */
+    { 23131, 12413, 2,  59, 0, 0 }, /* MaliShaderCoreExternalReadsTextureExternalReadBeats BEATS_RD_TEX_EXT */
+    { 23215, 12225, 2,  60, 0, 0 }, /* MaliShaderCoreL2ReadsOtherL2ReadBeats BEATS_RD_OTHER */
+    { 23253, 12542, 2,  61, 0, 0 }, /* MaliShaderCoreWritesLoadStoreOtherWriteBeats BEATS_WR_LSC_OTHER */
+    { 23298, 12597, 2,  62, 0, 0 }, /* MaliShaderCoreWritesTileUnitWriteBeats BEATS_WR_TIB */
+    { 23337, 12480, 2,  63, 0, 0 }, /* MaliShaderCoreWritesLoadStoreWriteBackWriteBeats BEATS_WR_LSC_WB */
+    { 23478, 18113, 2,  70, 0, 0 }, /* MaliRayTracingUnitTriangleWorkloadTriangleBatchesTested RT_RAY_TRI */
+    { 23626, 18221, 2,  72, 0, 0 }, /* MaliRayTracingUnitTriangleTestTriangleBatchesWith14Rays RT_RAY_TRI_BIN_1_4 */
+    { 23729, 18297, 2,  73, 0, 0 }, /* MaliRayTracingUnitTriangleTestTriangleBatchesWith58Rays RT_RAY_TRI_BIN_5_8 */
+    { 23832, 18374, 2,  74, 0, 0 }, /* MaliRayTracingUnitTriangleTestTriangleBatchesWith912Rays RT_RAY_TRI_BIN_9_12 */
+    { 23937, 18453, 2,  75, 0, 0 }, /* MaliRayTracingUnitTriangleTestTriangleBatchesWith1316Rays RT_RAY_TRI_BIN_13_16 */
+    { 24044, 18519, 2,  76, 0, 0 }, /* MaliRayTracingUnitBoxTestBoxNodesWith14Rays RT_RAY_BOX_BIN_1_4 */
+    { 24130, 18583, 2,  77, 0, 0 }, /* MaliRayTracingUnitBoxTestBoxNodesWith58Rays RT_RAY_BOX_BIN_5_8 */
+    { 24216, 18648, 2,  78, 0, 0 }, /* MaliRayTracingUnitBoxTestBoxNodesWith912Rays RT_RAY_BOX_BIN_9_12 */
+    { 24304, 18715, 2,  79, 0, 0 }, /* MaliRayTracingUnitBoxTestBoxNodesWith1316Rays RT_RAY_BOX_BIN_13_16 */
+    { 24548, 18976, 2,  83, 0, 0 }, /* MaliRayTracingUnitRaysMissedRays RT_MISS */
+    { 24652, 19062, 2,  85, 0, 0 }, /* MaliRayTracingUnitCyclesBoxTesterActive RT_RAY_BOX_ISSUED */
+    { 24732, 19121, 2,  86, 0, 0 }, /* MaliRayTracingUnitCyclesTriangleTesterActive RT_RAY_TRI_ISSUED */
+    { 28901, 27525, 2, 101, 0, 0 }, /* MaliFragmentZSQuadsFragmentPrepassEarlyZSUpdatedQuads FRAG_QUADS_HSR_BUF_EZS_UPDATE */
+    { 28955, 27391, 2, 102, 0, 0 }, /* MaliFragmentZSQuadsFragmentPrepassTestedQuads FRAG_QUADS_HSR_BUF_TEST */
+    { 29001, 27453, 2, 103, 0, 0 }, /* MaliFragmentZSQuadsFragmentPrepassKilledQuads FRAG_QUADS_HSR_BUF_KILLED */
+    { 29047, 28065, 2, 105, 0, 0 }, /* MaliShaderCoreStallCyclesFragmentMainPassStall FRAG_MAIN_PASS_STALLED_BY_PRE_PASS */
+    { 20779, 28341, 1,  23, 0, 0 }, /* MaliTilerStallCyclesPositionShadingStall POS_SHADER_STALL */
+    { 20858, 28327, 1,  24, 0, 0 }, /* MaliTilerStallCyclesPositionFIFOFullStall POS_FIFO_FULL */
+    { 20941, 28442, 1,  38, 0, 0 }, /* MaliTilerStallCyclesVaryingShadingStall VAR_SHADER_STALL */
+    { 26212, 26258, 1,  71, 0, 0 }, /* MaliPrimitiveCullingVisiblePrimitivesUsingDVS PRIM_VISIBLE_DVS */
     {  3461,  3487, 4, 255, 0, 1 }, /* MaliConstantsBusWidthBits - */
     {  3488,  3487, 4, 255, 0, 1 }, /* MaliConstantsL2SliceCount - */
     {  3514,  3487, 4, 255, 0, 1 }, /* MaliConstantsShaderCoreCount - */

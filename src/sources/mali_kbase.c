@@ -517,8 +517,8 @@ static void kbase_close(struct gt_source *s)
 static int no_layout(const struct kbase_src *k, struct gt_diag *d)
 {
     gt_diag_set(d, "%s: %s (GPU id 0x%llx, %u cores) has no gputop layout yet; gputop knows "
-                   "Mali-T820/T830, Mali-G615/G715/Immortalis-G715 and "
-                   "Mali-G620/G720/Immortalis-G720 (see gputop --probe)",
+                   "Mali-T760/T820/T830/T860/T880, G52, G76, G57, G77, G68, G78, G310, G510, "
+                   "G610, G710, G615/G715, G620/G720 and G625/G725 (see gputop --probe)",
                 k->dev.path, k->dev.gpu.name, (unsigned long long)k->dev.gpu.gpu_id,
                 k->dev.gpu.shader_cores);
     return -1;
