@@ -345,3 +345,40 @@ int gt_kbase_identify(struct gt_kbase_gpu *g)
     g->layout = m->layout;
     return m->layout != NULL;
 }
+
+const char *gt_kbase_layout_name(const struct gt_kbase_gpu *g)
+{
+    return g->layout ? g->layout : "raw";
+}
+
+/* The architecture a layout serves, for --probe's reason line. */
+static const char *arch_of(const char *layout)
+{
+    static const struct { const char *layout, *arch; } archs[] = {
+        { "mali-t8xx", "Midgard, job manager" },
+        { "mali-bifrost", "Bifrost, job manager" },
+        { "mali-valhall-jm", "Valhall, job manager" },
+        { "mali-valhall-csf", "Valhall, command stream" },
+        { "mali-g715", "Valhall, command stream" },
+        { "mali-g720", "Arm 5th generation, command stream" },
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(archs) / sizeof(archs[0]); i++)
+        if (strcmp(archs[i].layout, layout) == 0)
+            return archs[i].arch;
+    return "";
+}
+
+void gt_kbase_layout_why(const struct gt_kbase_gpu *g, char *out, size_t len)
+{
+    if (g->layout)
+        snprintf(out, len, "product id 0x%04x is %s: counter table %s, %s layout", g->product_key,
+                 g->name, g->table, arch_of(g->layout));
+    else if (g->name[0] && strncmp(g->name, "Mali GPU (unknown", 17) != 0)
+        snprintf(out, len, "product id 0x%04x is %s, which has no counter table in gputop: "
+                 "every counter the kernel delivers, per block, as rates", g->product_key, g->name);
+    else
+        snprintf(out, len, "product id 0x%04x is not one gputop knows: every counter the kernel "
+                 "delivers, per block, as rates", g->product_key);
+}

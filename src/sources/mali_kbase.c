@@ -430,18 +430,59 @@ static int add_cut_reasons(struct gt_source *s, const struct kbase_src *k)
     return 0;
 }
 
-/* Counters the reader cannot deliver are left out, so the metrics that
- * need them say they are unavailable instead of reading zero. */
-static int build_catalog(struct gt_source *s, struct kbase_src *k, struct gt_diag *d)
+/* A GPU with no counter table (a newer Mali, or an old one gputop has no
+ * names for): every value the reader delivers past each block's 4-value
+ * header becomes a counter named by block and index ("MaliRawShaderCore26"),
+ * shown by the raw layout. */
+static int add_raw_counters(struct gt_catalog *c, const struct kbase_src *k)
+{
+    static const char *const block[GT_KB_NBLOCKS] = { "front-end", "tiler", "memsys",
+                                                      "shadercore" };
+    static const char *const tag[GT_KB_NBLOCKS] = { "FrontEnd", "Tiler", "Memsys",
+                                                    "ShaderCore" };
+    const struct gt_kbase_gpu *g = &k->dev.gpu;
+    const uint32_t inst[GT_KB_NBLOCKS] = { 1, 1, g->l2_slices, g->shader_cores };
+    char name[48];
+    uint32_t i, n;
+    int b, at;
+
+    for (b = 0; b < GT_KB_NBLOCKS; b++) {
+        n = k->reader.values[b] < GT_KB_MAX_VALUES ? k->reader.values[b] : GT_KB_MAX_VALUES;
+        for (i = 4; i < n; i++) {
+            snprintf(name, sizeof(name), "MaliRaw%s%u", tag[b], i);
+            at = gt_catalog_add(c, name, block[b], GT_COUNTER_DELTA, inst[b], 1.0);
+            if (at < 0)
+                return -1;
+            c->counters[at].hw_index = (int)i;
+        }
+    }
+    if (gt_catalog_add_constant(c, "MaliConstantsShaderCoreCount", g->shader_cores) < 0 ||
+        gt_catalog_add_constant(c, "MaliConstantsL2SliceCount", g->l2_slices) < 0)
+        return -1;
+    return g->bus_width_bits &&
+           gt_catalog_add_constant(c, "MaliConstantsBusWidthBits", g->bus_width_bits) < 0 ? -1 : 0;
+}
+
+static int add_counters(struct gt_catalog *c, const struct kbase_src *k)
 {
     const struct gt_kbase_gpu *g = &k->dev.gpu;
     struct gt_device_desc desc = { g->table, g->shader_cores, g->l2_slices, g->bus_width_bits,
                                    (int)k->cut };
 
-    if (gt_catalog_add_device(&s->catalog, &desc) < 0 ||
+    return g->table ? gt_catalog_add_device(c, &desc) : add_raw_counters(c, k);
+}
+
+/* Counters the reader cannot deliver are left out, so the metrics that
+ * need them say they are unavailable instead of reading zero. */
+static int build_catalog(struct gt_source *s, struct kbase_src *k, struct gt_diag *d)
+{
+    const struct gt_kbase_gpu *g = &k->dev.gpu;
+
+    if (add_counters(&s->catalog, k) < 0 ||
         gt_kbase_map_build(&k->map, &s->catalog) < 0 || add_max_clock(s, k) < 0 ||
         add_cut_reasons(s, k) < 0) {
-        gt_diag_set(d, "%s: cannot build the %s counter catalogue", k->dev.path, g->table);
+        gt_diag_set(d, "%s: cannot build the %s counter catalogue", k->dev.path,
+                    g->table ? g->table : "raw");
         return -1;
     }
     return 0;
@@ -487,8 +528,8 @@ static void describe(struct gt_source *s, const struct kbase_src *k)
 
     snprintf(s->info.device, sizeof(s->info.device), "%s", dev->path);
     snprintf(s->info.gpu, sizeof(s->info.gpu), "%s MC%u", dev->gpu.name, dev->gpu.shader_cores);
-    snprintf(s->info.layout, sizeof(s->info.layout), "%s", dev->gpu.layout ? dev->gpu.layout : "");
-    snprintf(s->info.family, sizeof(s->info.family), "%s", dev->gpu.layout ? dev->gpu.layout : "");
+    snprintf(s->info.layout, sizeof(s->info.layout), "%s", gt_kbase_layout_name(&dev->gpu));
+    snprintf(s->info.family, sizeof(s->info.family), "%s", gt_kbase_layout_name(&dev->gpu));
     s->info.gpu_id = dev->gpu.gpu_id;
     s->info.shader_cores = dev->gpu.shader_cores;
     s->info.core_mask = dev->gpu.core_mask;
@@ -514,16 +555,6 @@ static void kbase_close(struct gt_source *s)
     s->priv = NULL;
 }
 
-static int no_layout(const struct kbase_src *k, struct gt_diag *d)
-{
-    gt_diag_set(d, "%s: %s (GPU id 0x%llx, %u cores) has no gputop layout yet; gputop knows "
-                   "Mali-T760/T820/T830/T860/T880, G52, G76, G57, G77, G68, G78, G310, G510, "
-                   "G610, G710, G615/G715, G620/G720 and G625/G725 (see gputop --probe)",
-                k->dev.path, k->dev.gpu.name, (unsigned long long)k->dev.gpu.gpu_id,
-                k->dev.gpu.shader_cores);
-    return -1;
-}
-
 static int kbase_open(struct gt_source *s, const char *args, struct gt_diag *d)
 {
     struct kbase_src *k = calloc(1, sizeof(*k));
@@ -541,10 +572,6 @@ static int kbase_open(struct gt_source *s, const char *args, struct gt_diag *d)
     if (parse_args(k, args, path, sizeof(path), d) < 0 ||
         gt_kbase_dev_open(&k->dev, s->sys, path, d) < 0)
         goto fail;
-    if (!k->dev.gpu.table) {
-        no_layout(k, d);
-        goto fail;
-    }
     iface = gt_kbase_choose(&k->dev, (int)k->forced, why, sizeof(why));
     if (iface < 0) {
         gt_diag_set(d, "%s: %s", path, why);
@@ -798,6 +825,7 @@ void gt_kbase_describe_limits(const struct gt_source *s, FILE *out)
 
 void gt_kbase_describe_dev(const struct gt_kbase_dev *dev, FILE *out)
 {
+    char why[200];
     const char *api = dev->api == GT_KBASE_API_CSF ? "CSF (command-stream front end)"
                       : dev->api == GT_KBASE_API_JM ? "JM (job manager)" : "pre-r21 (UK)";
 
@@ -814,6 +842,7 @@ void gt_kbase_describe_dev(const struct gt_kbase_dev *dev, FILE *out)
         fprintf(out, "bus width:        unknown (byte metrics unavailable)\n");
     if (dev->gpu.freq_khz_max)
         fprintf(out, "max frequency:    %u MHz\n", dev->gpu.freq_khz_max / 1000);
-    fprintf(out, "layout:           %s\n", dev->gpu.layout ? dev->gpu.layout
-                                                           : "none yet for this GPU");
+    fprintf(out, "layout:           %s\n", gt_kbase_layout_name(&dev->gpu));
+    gt_kbase_layout_why(&dev->gpu, why, sizeof(why));
+    fprintf(out, "                  (%s)\n", why);
 }
