@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Generates src/catalog/mali_tables.c, the static Mali counter catalogues.
+"""Generates src/sources/mali/tables.c, the static Mali counter catalogues.
 
 Usage (from the repository root):
 
-    python3 scripts/gen-mali-tables.py [DIR] > src/catalog/mali_tables.c
+    python3 scripts/gen-mali-tables.py [DIR] > src/sources/mali/tables.c
 
 DIR holds one TSV per GPU (<GPU>.tsv for every GPU in GPUS below); it
 defaults to data/mali in the repository, where SOURCES.md says where each
@@ -222,7 +222,7 @@ def emit(tables, digests, shown):
         w(" *   %-9s sha256 %s\n" % (gpu + ".tsv", digests[gpu]))
     w(" * data/mali/SOURCES.md says where each table's facts come from.\n")
     w(" * Regenerate with:\n")
-    w(" *   python3 scripts/gen-mali-tables.py > src/catalog/mali_tables.c\n")
+    w(" *   python3 scripts/gen-mali-tables.py > src/sources/mali/tables.c\n")
     w(" *\n")
     w(" * Compact for the static phone binary: names live once in one pool; a row\n")
     w(" * is { name offset, hw_name offset, block, index (255: none), scale id,\n")

@@ -3,7 +3,7 @@
  * relations of Arm's G78 counter reference for the mali-valhall-jm layout. */
 #include "sim_model.h"
 
-#include "sim_args.h"
+#include "../sim/args.h"
 
 /* The G78 reference takes the busiest of the FMA, CVT and SFU (x4) pipes
  * as arithmetic issue: FMA carries the arithmetic load here. A varying

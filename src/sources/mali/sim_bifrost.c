@@ -3,7 +3,7 @@
  * layout reads, keeping the relations of Arm's G52 counter reference. */
 #include "sim_model.h"
 
-#include "sim_args.h"
+#include "../sim/args.h"
 
 /* A Bifrost core's units: executed instructions are the arithmetic issue
  * cycles the reference divides by execution core cycles; a varying slot

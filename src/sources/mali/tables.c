@@ -23,7 +23,7 @@
  *   G725.tsv  sha256 cd8cdcf596c8ca7643207462ac54eb028201cc688bce6f23fcb690d81ca2875a
  * data/mali/SOURCES.md says where each table's facts come from.
  * Regenerate with:
- *   python3 scripts/gen-mali-tables.py > src/catalog/mali_tables.c
+ *   python3 scripts/gen-mali-tables.py > src/sources/mali/tables.c
  *
  * Compact for the static phone binary: names live once in one pool; a row
  * is { name offset, hw_name offset, block, index (255: none), scale id,
