@@ -177,3 +177,26 @@ Test(mali_families, raw_view_on_the_dashboard, .timeout = 60)
     tmux_literal(&t, "q");
     tmux_stop(&t);
 }
+
+/* The Bifrost dashboard as a person sees it: a G52 on the legacy reader,
+ * 800 of 1000 GPU cycles with fragment work queued (JS0_ACTIVE, index 10;
+ * GPU_ACTIVE, index 6). */
+Test(mali_families, bifrost_dashboard_shows_the_injected_values, .timeout = 60)
+{
+    struct tmux t;
+    char cmd[512], *s;
+    int found;
+
+    snprintf(cmd, sizeof(cmd), "%s G52 jm 11.20 0:0:6=1000 0:0:10=800 -- --no-cpu", fake_bin());
+    cr_assert_eq(tmux_start(&t, 100, 30, "", cmd), 0);
+    s = tmux_wait_for(&t, "Mali-G52 MC2", 10000, &found);
+    cr_assert(found, "header names the GPU:\n%s", s);
+    free(s);
+    tmux_literal(&t, "2");                      /* GPU activity */
+    s = tmux_wait_for(&t, "80.0 %", 10000, &found);
+    cr_assert(found, "fragment queue utilization 80.0 %% on screen:\n%s", s);
+    cr_assert(strstr(s, "Fragment queue utilization"), "%s", s);
+    free(s);
+    tmux_literal(&t, "q");
+    tmux_stop(&t);
+}
