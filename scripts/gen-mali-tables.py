@@ -6,7 +6,7 @@ Usage (from the repository root):
     python3 scripts/gen-mali-tables.py [DIR] > src/sources/mali/tables.c
 
 DIR holds one TSV per GPU (<GPU>.tsv for every GPU in GPUS below); it
-defaults to data/mali in the repository, where SOURCES.md says where each
+defaults to src/sources/mali/tables in the repository, where SOURCES.md says where each
 table's facts come from. Each TSV has a header line and the columns
 
     streamline_name block index hw_name in_guide scale name_source notes
@@ -220,7 +220,7 @@ def emit(tables, digests, shown):
     w(" * %s%s:\n" % (shown, "" if os.path.isabs(shown) else " (relative to the repository root)"))
     for gpu in GPUS:
         w(" *   %-9s sha256 %s\n" % (gpu + ".tsv", digests[gpu]))
-    w(" * data/mali/SOURCES.md says where each table's facts come from.\n")
+    w(" * src/sources/mali/tables/SOURCES.md says where each table's facts come from.\n")
     w(" * Regenerate with:\n")
     w(" *   python3 scripts/gen-mali-tables.py > src/sources/mali/tables.c\n")
     w(" *\n")
@@ -298,7 +298,7 @@ def main(argv):
     if len(argv) > 2 or (len(argv) == 2 and argv[1] in ("-h", "--help")):
         sys.stderr.write(__doc__)
         return 2
-    src = argv[1] if len(argv) == 2 else os.path.join(root, "data", "mali")
+    src = argv[1] if len(argv) == 2 else os.path.join(root, "src", "sources", "mali", "tables")
 
     tables, digests = {}, {}
     try:

@@ -1,7 +1,7 @@
 /* The Bifrost and Valhall layouts against Arm's per-GPU counter references:
  * every metric marked "# guide: GPU ..." must have, for each GPU named, the
  * very expression that GPU's reference gives its ref (a libGPUCounters name)
- * as Streamline derivation (data/mali/guides/<GPU>.tsv), white space aside. */
+ * as Streamline derivation (src/sources/mali/tables/guides/<GPU>.tsv), white space aside. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +39,7 @@ static int guide_expr(const char *gpu, const char *name, char *out, size_t len)
     FILE *f;
     int found = 0;
 
-    snprintf(rel, sizeof(rel), "data/mali/guides/%s.tsv", gpu);
+    snprintf(rel, sizeof(rel), "src/sources/mali/tables/guides/%s.tsv", gpu);
     f = open_src(rel);
     while (!found && fgets(line, sizeof(line), f)) {
         char *tab1 = strchr(line, '\t'), *expr;
