@@ -184,30 +184,111 @@ Test(fdinfo, a_count_going_back_keeps_the_larger_one)
     world_end(&w);
 }
 
-Test(fdinfo, known_clients_reread_every_period_new_ones_at_the_walk)
+/* A process started since the last update has the pid /proc/loadavg names
+ * last (fs/proc/loadavg.c): it is probed at the next update, without
+ * waiting for the rotation to reach it; known clients are re-read. */
+Test(fdinfo, a_new_process_is_found_at_the_next_update)
 {
     struct world w;
     const struct gt_fdinfo_client *const *c;
     char buf[1024];
 
-    world(&w, 3);     /* a full walk at updates 1, 4, 7, ... */
+    world(&w, 1000);  /* a rotation over 1000 updates: 1 process each */
     fproc_add_process(w.p, 100, "app");
     panfrost_text(buf, sizeof(buf), 12, 0, 0);
     fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128", buf);
+    for (int pid = 1000; pid < 1040; pid++)
+        fproc_add_process(w.p, pid, "idle");
     gt_fdinfo_update(w.f, 1 * SEC, 0);
-    cr_assert_eq(gt_fdinfo_stats(w.f)->walks, 1);
-    fproc_add_process(w.p, 200, "late");
-    fproc_add_fd(w.p, 200, 7, "/dev/dri/renderD128", amdgpu_text);
+    cr_assert_eq(gt_fdinfo_stats(w.f)->walks, 1, "the first update walks everything");
+    cr_assert_eq(gt_fdinfo_find_stats(w.f)->probes, 0);
+    fproc_add_process(w.p, 1040, "late");
+    fproc_add_fd(w.p, 1040, 7, "/dev/dri/renderD128", amdgpu_text);
     panfrost_text(buf, sizeof(buf), 12, 100000000, 0);
     fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128", buf);
     gt_fdinfo_update(w.f, 2 * SEC, 0);
-    cr_assert_eq(clients(&w, &c), 1, "no walk yet: the new process is not seen");
-    cr_assert_float_eq(c[0]->busy_pct, 10.0, 1e-9, "the known one re-read");
+    cr_assert_eq(clients(&w, &c), 2, "the new pid was probed");
+    cr_assert_eq(gt_fdinfo_find_stats(w.f)->probes, 1, "only 1040 was handed out");
+    cr_assert_eq(gt_fdinfo_find_stats(w.f)->scanned, 1, "and one process of the rotation");
+    cr_assert_eq(c[0]->pid, 100);
+    cr_assert_float_eq(c[0]->busy_pct, 10.0, 1e-9, "the known one re-read: 100 ms in 1 s");
+    /* A fork storm: 1000 pids handed out in a second; the newest 256 are
+     * probed (1785..2040), the rest left to the rotation. */
+    fproc_set_last_pid(w.p, 2040);
     gt_fdinfo_update(w.f, 3 * SEC, 0);
+    cr_assert_eq(gt_fdinfo_find_stats(w.f)->probes, 1 + 1 + 256, "1040 again as young, 256 new");
+    world_end(&w);
+}
+
+/* A new process opens the GPU after loading (not at fork): it stays
+ * young for 10 s and is probed at each update meanwhile. */
+Test(fdinfo, a_young_process_opening_the_gpu_later_is_found_at_once)
+{
+    struct world w;
+    const struct gt_fdinfo_client *const *c;
+
+    world(&w, 1000);
+    for (int pid = 1000; pid < 1040; pid++)
+        fproc_add_process(w.p, pid, "idle");
+    gt_fdinfo_update(w.f, 1 * SEC, 0);
+    fproc_add_process(w.p, 1040, "vkcube");
+    fproc_add_fd(w.p, 1040, 0, "/dev/null", "pos:\t0\nflags:\t02\n");
+    gt_fdinfo_update(w.f, 2 * SEC, 0);
+    cr_assert_eq(clients(&w, &c), 0);
+    cr_assert_eq(gt_fdinfo_find_stats(w.f)->probes, 1, "1040 probed as new");
+    fproc_add_fd(w.p, 1040, 4, "/dev/dri/renderD128", amdgpu_text);
+    gt_fdinfo_update(w.f, 3 * SEC, 0);
+    cr_assert_eq(gt_fdinfo_find_stats(w.f)->probes, 2, "1040 probed again as young");
     cr_assert_eq(clients(&w, &c), 1);
-    gt_fdinfo_update(w.f, 4 * SEC, 0);
-    cr_assert_eq(gt_fdinfo_stats(w.f)->walks, 2);
-    cr_assert_eq(clients(&w, &c), 2, "the walk found it");
+    cr_assert_str_eq(c[0]->comm, "vkcube");
+    /* 10 s after it appeared it is no longer probed */
+    gt_fdinfo_update(w.f, 12 * SEC + 1, 0);
+    cr_assert_eq(gt_fdinfo_find_stats(w.f)->probes, 2);
+    world_end(&w);
+}
+
+/* A process that was there before opens the GPU: no new pid tells, the
+ * rotation finds it; with 3 processes and walk_every 3, one a update, so
+ * within 3 updates whatever the listing's order. */
+Test(fdinfo, an_old_process_opening_the_gpu_is_found_by_the_rotation)
+{
+    struct world w;
+    const struct gt_fdinfo_client *const *c;
+    int i;
+
+    world(&w, 3);
+    fproc_add_process(w.p, 100, "a");
+    fproc_add_process(w.p, 150, "b");
+    fproc_add_process(w.p, 160, "c");
+    gt_fdinfo_update(w.f, 1 * SEC, 0);
+    fproc_add_fd(w.p, 150, 6, "/dev/dri/renderD128", amdgpu_text);
+    for (i = 0; i < 3 && clients(&w, &c) == 0; i++)
+        gt_fdinfo_update(w.f, (2 + (uint64_t)i) * SEC, 0);
+    cr_assert_eq(clients(&w, &c), 1, "not found in 3 updates");
+    cr_assert_eq(gt_fdinfo_find_stats(w.f)->probes, 0, "by the rotation, not a probe");
+    cr_assert_leq(gt_fdinfo_find_stats(w.f)->scanned, 3);
+    world_end(&w);
+}
+
+/* Each update's slice stops once it used its CPU budget, checked every 8
+ * processes: a budget of 1 ns stops it at 8 of 40. */
+Test(fdinfo, a_slice_stops_at_its_cpu_budget)
+{
+    struct world w;
+
+    world(&w, 1);
+    for (int pid = 1000; pid < 1040; pid++)
+        fproc_add_process(w.p, pid, "idle");
+    gt_fdinfo_update(w.f, 1 * SEC, 0);
+    gt_fdinfo_set_find_budget(w.f, 1);
+    gt_fdinfo_update(w.f, 2 * SEC, 0);
+    cr_assert_eq(gt_fdinfo_find_stats(w.f)->scanned, 8);
+    cr_assert_eq(gt_fdinfo_find_stats(w.f)->over_budget, 1);
+    gt_fdinfo_set_find_budget(w.f, 0);
+    gt_fdinfo_update(w.f, 3 * SEC, 0);
+    cr_assert_eq(gt_fdinfo_find_stats(w.f)->scanned, 8 + 32 + 8,
+                 "uncapped, a slice of 40: the rotation's other 32, then 8 of the next");
+    cr_assert_eq(gt_fdinfo_find_stats(w.f)->rotations, 1);
     world_end(&w);
 }
 

@@ -1,8 +1,9 @@
 /* Per-process GPU use from /proc/PID/fdinfo (the kernel's DRM client
  * usage stats, drm-usage-stats.rst), for any driver that prints them.
  * Costly part: the walk of every process's fds to find DRM clients; so
- * the fds found are kept open and re-read each period, and the full walk
- * for new clients runs only every walk_every periods. */
+ * the fds found are re-read each period, new pids are probed as they
+ * appear, and the walk of every process is spread over walk_every
+ * periods, each slice capped in CPU time (fdinfo_find.c). */
 #ifndef GPUTOP_FDINFO_H
 #define GPUTOP_FDINFO_H
 
@@ -55,12 +56,19 @@ struct gt_fdinfo_stats {
 
 struct gt_fdinfo;
 
-/* walk_every: a full walk every N updates (>= 1). NULL on no memory. */
+/* walk_every: the first update walks all of /proc; later ones probe new
+ * pids and walk a slice, all of /proc every walk_every updates (>= 1).
+ * NULL on no memory. */
 struct gt_fdinfo *gt_fdinfo_new(const struct gt_sys *sys, unsigned walk_every);
 void gt_fdinfo_free(struct gt_fdinfo *f);
-/* Walks when period_ns has passed since the last walk (the first update
- * always walks) instead of every walk_every updates; 0 restores the count. */
+/* A full walk when period_ns has passed since the last one (the first
+ * update always walks) and no finder in between (UINT64_MAX: never
+ * again, a walker thread finds them); 0 restores the rotation. */
 void gt_fdinfo_set_walk_period(struct gt_fdinfo *f, uint64_t period_ns);
+/* CPU time a rotation slice may take per update (default 1 ms; 0: none). */
+void gt_fdinfo_set_find_budget(struct gt_fdinfo *f, uint64_t budget_ns);
+struct gt_fdinfo_find_stats;
+const struct gt_fdinfo_find_stats *gt_fdinfo_find_stats(const struct gt_fdinfo *f);
 /* Re-reads known clients, walks /proc when due (or when force_walk),
  * drops clients whose fds are gone, and computes each engine's busy share
  * over the time since the previous update. 0, or -1 with errno when /proc
@@ -80,20 +88,75 @@ int gt_fdinfo_profiling_off(const struct gt_fdinfo *f);
  * the count, or -1 with errno when /proc cannot be listed. */
 struct gt_fdinfo_fdref {
     int pid, fd;
+    int young;                /* found on a new or young pid (not the rotation) */
 };
 long gt_fdinfo_scan(const struct gt_sys *sys, struct gt_fdinfo_fdref **out);
+/* The same, also counting the processes listed into *procs. */
+long gt_fdinfo_scan_all(const struct gt_sys *sys, struct gt_fdinfo_fdref **out, size_t *procs);
 /* Takes the DRM fds a scan found that f does not know yet; each new
  * client's first reading is a baseline, as after a walk. */
 void gt_fdinfo_adopt(struct gt_fdinfo *f, const struct gt_fdinfo_fdref *fds, size_t n);
 
+/* A DRM fd read where it was found (the walker's thread), so that its
+ * first reading, the baseline, is as old as the finding. */
+struct gt_fdinfo_reading {
+    int pid, fd;
+    uint64_t t_ns;
+    struct gt_fdinfo_client c;
+};
+/* Reads the fdinfo of fds[i] at now_ns into out[k]; how many were DRM
+ * clients. No reader touched. */
+size_t gt_fdinfo_read_refs(const struct gt_sys *sys, const struct gt_fdinfo_fdref *fds, size_t n,
+                           uint64_t now_ns, struct gt_fdinfo_reading *out);
+/* Takes the readings of fds f does not know yet, each reading the new
+ * client's baseline at its own time. */
+void gt_fdinfo_adopt_readings(struct gt_fdinfo *f, const struct gt_fdinfo_reading *r, size_t n);
+
+/* ---- finding new clients cheaply (fdinfo_find.c) ---- */
+
+struct gt_fdinfo_refs {
+    struct gt_fdinfo_fdref *v;
+    size_t n, cap;
+};
+int gt_fdinfo_refs_push(struct gt_fdinfo_refs *r, int pid, int fd, int young);
+int gt_fdinfo_number(const char *s);
+/* Every DRM fd of pid into r; -1 when its fd directory does not open. */
+int gt_fdinfo_scan_process(struct gt_fdinfo_refs *r, const char *root, int pid, int young);
+
+struct gt_fdinfo_find_stats {
+    uint64_t probes;          /* new or young pids probed */
+    uint64_t scanned;         /* processes the rotation scanned */
+    uint64_t rotations;       /* rotations completed */
+    uint64_t over_budget;     /* ticks whose slice the CPU budget cut short */
+};
+/* Each tick probes the pids handed out since the last one (/proc/loadavg's
+ * last pid), re-probes young ones for 10 s, and walks the next slice of
+ * /proc: a rotation covers every process in spread ticks, a slice
+ * stopping early once it used budget_ns of the thread's CPU (0: no cap). */
+struct gt_fdinfo_finder;
+struct gt_fdinfo_finder *gt_fdinfo_finder_new(const struct gt_sys *sys, unsigned spread,
+                                              uint64_t budget_ns);
+void gt_fdinfo_finder_free(struct gt_fdinfo_finder *fi);
+/* DRM fds found into r; 1 when a rotation ended with it, 0 when not,
+ * -1 with errno when /proc cannot be listed. */
+int gt_fdinfo_finder_tick(struct gt_fdinfo_finder *fi, uint64_t now_ns, struct gt_fdinfo_refs *r);
+/* A full walk of procs processes was just made: the rotation restarts. */
+void gt_fdinfo_finder_walked(struct gt_fdinfo_finder *fi, size_t procs);
+void gt_fdinfo_finder_set_budget(struct gt_fdinfo_finder *fi, uint64_t budget_ns);
+const struct gt_fdinfo_find_stats *gt_fdinfo_finder_stats(const struct gt_fdinfo_finder *fi);
+
 /* The walk on a thread of its own (fdinfo_walker.c), for readers that
- * must not walk inside a sample: every period_ns it scans /proc, and
- * feed() hands the latest scan's fds, if any, to f on the caller's
+ * must not walk inside a sample: every tick_ns a finder tick (rotation
+ * over spread ticks), new fds on new or young pids read there at once;
+ * feed() hands what was found since, if anything, to f on the caller's
  * thread. NULL when the thread cannot start. */
 struct gt_fdinfo_walker;
-struct gt_fdinfo_walker *gt_fdinfo_walker_start(const struct gt_sys *sys, uint64_t period_ns);
+struct gt_fdinfo_walker *gt_fdinfo_walker_start(const struct gt_sys *sys, uint64_t tick_ns,
+                                                unsigned spread);
 void gt_fdinfo_walker_feed(struct gt_fdinfo_walker *w, struct gt_fdinfo *f);
 void gt_fdinfo_walker_stop(struct gt_fdinfo_walker *w);
+/* The walker's finder stats, copied. */
+void gt_fdinfo_walker_stats(struct gt_fdinfo_walker *w, struct gt_fdinfo_find_stats *out);
 
 /* Walks the reader behind a drm-fdinfo source did itself: the one at
  * open, and with walk=0 one in every sample. */

@@ -1,7 +1,9 @@
 /* Per-process GPU use from /proc/PID/fdinfo: the fds found to be DRM
- * clients are re-read every update, the walk over all processes for new
- * ones runs every walk_every updates, and clients shared by several fds or
- * processes (dup, fork) are counted once, by (driver, pdev, client id).
+ * clients are re-read every update; new ones are found by one full walk
+ * at the start, then by the finder (fdinfo_find.c: new pids at once, the
+ * rest a slice per update, all of /proc every walk_every updates); clients
+ * shared by several fds or processes (dup, fork) are counted once, by
+ * (driver, pdev, client id).
  * The seam has no directory calls, so the walk uses opendir/readlinkat
  * below sys->root, which is how the tests point it at a fake /proc. */
 #include "gputop/fdinfo.h"
@@ -15,6 +17,9 @@
 #include <unistd.h>
 
 #define FDINFO_MAX 8192
+/* CPU a rotation's slice may take per update: 1 ms (the watcher updates
+ * once a second), so 30,000 processes cost ~1 ms/s, not ~87. */
+#define FIND_BUDGET_NS 1000000ull
 
 struct slot {
     struct gt_fdinfo_client c;
@@ -31,7 +36,7 @@ struct known_fd {
 
 struct gt_fdinfo {
     const struct gt_sys *sys;
-    unsigned walk_every, since_walk;
+    struct gt_fdinfo_finder *finder;  /* between full walks, with walk_every */
     uint64_t walk_period_ns, last_walk_ns;
     int walked;
     struct slot *slots;
@@ -353,88 +358,6 @@ static int remember(struct gt_fdinfo *f, int pid, int fd)
     return 0;
 }
 
-static int number(const char *s)
-{
-    char *end;
-    long v;
-
-    if (*s < '0' || *s > '9')
-        return -1;
-    v = strtol(s, &end, 10);
-    return *end || v > 0x7FFFFFFF ? -1 : (int)v;
-}
-
-/* A DRM client's fd links to a node below /dev/dri; reading the link is
- * far cheaper than opening its fdinfo. */
-static int is_drm_link(int dirfd, const char *name)
-{
-    char target[64];
-    ssize_t n = readlinkat(dirfd, name, target, sizeof(target) - 1);
-
-    return n > 9 && strncmp(target, "/dev/dri/", 9) == 0;
-}
-
-struct fdrefs {
-    struct gt_fdinfo_fdref *v;
-    size_t n, cap;
-};
-
-static int push_ref(struct fdrefs *r, int pid, int fd)
-{
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 32;
-        struct gt_fdinfo_fdref *n = realloc(r->v, cap * sizeof(*n));
-        if (!n)
-            return -1;
-        r->v = n;
-        r->cap = cap;
-    }
-    r->v[r->n].pid = pid;
-    r->v[r->n].fd = fd;
-    r->n++;
-    return 0;
-}
-
-static void scan_process(struct fdrefs *r, const char *root, int pid)
-{
-    char path[4096];
-    DIR *d;
-    struct dirent *e;
-
-    snprintf(path, sizeof(path), "%s/proc/%d/fd", root, pid);
-    d = opendir(path);
-    if (!d)
-        return;
-    while ((e = readdir(d)) != NULL) {
-        int fd = number(e->d_name);
-        if (fd >= 0 && is_drm_link(dirfd(d), e->d_name))
-            push_ref(r, pid, fd);
-    }
-    closedir(d);
-}
-
-long gt_fdinfo_scan(const struct gt_sys *sys, struct gt_fdinfo_fdref **out)
-{
-    const char *root = sys->root ? sys->root : "";
-    struct fdrefs r = { NULL, 0, 0 };
-    char path[4096];
-    DIR *d;
-    struct dirent *e;
-
-    snprintf(path, sizeof(path), "%s/proc", root);
-    d = opendir(path);
-    if (!d)
-        return -1;
-    while ((e = readdir(d)) != NULL) {
-        int pid = number(e->d_name);
-        if (pid > 0)
-            scan_process(&r, root, pid);
-    }
-    closedir(d);
-    *out = r.v;
-    return (long)r.n;
-}
-
 void gt_fdinfo_adopt(struct gt_fdinfo *f, const struct gt_fdinfo_fdref *fds, size_t n)
 {
     size_t i;
@@ -447,15 +370,84 @@ void gt_fdinfo_adopt(struct gt_fdinfo *f, const struct gt_fdinfo_fdref *fds, siz
 static int walk(struct gt_fdinfo *f)
 {
     struct gt_fdinfo_fdref *fds = NULL;
-    long n = gt_fdinfo_scan(f->sys, &fds);
+    size_t procs;
+    long n = gt_fdinfo_scan_all(f->sys, &fds, &procs);
 
     if (n < 0)
         return -1;
     gt_fdinfo_adopt(f, fds, (size_t)n);
     free(fds);
+    gt_fdinfo_finder_walked(f->finder, procs);
     f->st.fds_seen = (uint64_t)n;
     f->st.walks++;
     return 0;
+}
+
+/* Between full walks: new and young pids and a slice of the rotation. */
+static int find(struct gt_fdinfo *f, uint64_t now_ns)
+{
+    struct gt_fdinfo_refs r = { NULL, 0, 0 };
+    int done = gt_fdinfo_finder_tick(f->finder, now_ns, &r);
+
+    if (done < 0)
+        return -1;
+    gt_fdinfo_adopt(f, r.v, r.n);
+    free(r.v);
+    f->st.walks += (uint64_t)done;
+    return 0;
+}
+
+size_t gt_fdinfo_read_refs(const struct gt_sys *sys, const struct gt_fdinfo_fdref *fds, size_t n,
+                           uint64_t now_ns, struct gt_fdinfo_reading *out)
+{
+    char text[FDINFO_MAX], path[64];
+    size_t i, k = 0;
+
+    for (i = 0; i < n; i++) {
+        snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", fds[i].pid, fds[i].fd);
+        if (gt_sys_read_file(sys, path, text, sizeof(text)) < 0)
+            continue;
+        drop_cut_line(text);
+        if (gt_fdinfo_parse(text, &out[k].c) < 0)
+            continue;
+        out[k].pid = fds[i].pid;
+        out[k].fd = fds[i].fd;
+        out[k].t_ns = now_ns;
+        k++;
+    }
+    return k;
+}
+
+/* The reading is the new client's baseline, taken at its own time. */
+static void baseline(struct slot *s, uint64_t t_ns)
+{
+    int i;
+
+    for (i = 0; i < s->c.nengines; i++) {
+        s->prev_ns[i] = s->c.engine[i].ns;
+        s->prev_cycles[i] = s->c.engine[i].cycles;
+        s->prev_total[i] = s->c.engine[i].total_cycles;
+    }
+    s->prev_n = s->c.nengines;
+    s->prev_t = t_ns;
+}
+
+void gt_fdinfo_adopt_readings(struct gt_fdinfo *f, const struct gt_fdinfo_reading *r, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        struct slot *s;
+        if (known(f, r[i].pid, r[i].fd))
+            continue;
+        s = find_slot(f, &r[i].c);
+        if (s)
+            merge(s, &r[i].c, r[i].pid);
+        else if ((s = add_slot(f, &r[i].c, r[i].pid)) != NULL)
+            baseline(s, r[i].t_ns);
+        if (s)
+            remember(f, r[i].pid, r[i].fd);
+    }
 }
 
 /* Known fds re-read; those gone (closed, process exited) forgotten. */
@@ -552,7 +544,7 @@ static int settle(struct gt_fdinfo *f, uint64_t now)
 static int walk_due(const struct gt_fdinfo *f, uint64_t now_ns)
 {
     if (!f->walk_period_ns)
-        return f->since_walk == 0;
+        return !f->walked;
     return !f->walked || now_ns - f->last_walk_ns >= f->walk_period_ns;
 }
 
@@ -579,8 +571,10 @@ int gt_fdinfo_update(struct gt_fdinfo *f, uint64_t now_ns, int force_walk)
         f->st.walk_ns_last = gt_now_ns() - t1;
         f->walked = 1;
         f->last_walk_ns = now_ns;
+    } else if (!f->walk_period_ns) {
+        r = find(f, now_ns);
+        f->st.walk_ns_last = gt_now_ns() - t1;
     }
-    f->since_walk = (f->since_walk + 1) % f->walk_every;
     if (settle(f, now_ns) < 0)
         return -1;
     return r;
@@ -628,7 +622,11 @@ struct gt_fdinfo *gt_fdinfo_new(const struct gt_sys *sys, unsigned walk_every)
         return NULL;
     }
     f->sys = sys;
-    f->walk_every = walk_every ? walk_every : 1;
+    f->finder = gt_fdinfo_finder_new(sys, walk_every ? walk_every : 1, FIND_BUDGET_NS);
+    if (!f->finder) {
+        gt_fdinfo_free(f);
+        return NULL;
+    }
     return f;
 }
 
@@ -640,5 +638,16 @@ void gt_fdinfo_free(struct gt_fdinfo *f)
     free(f->fds);
     free(f->sorted);
     free(f->text);
+    gt_fdinfo_finder_free(f->finder);
     free(f);
+}
+
+void gt_fdinfo_set_find_budget(struct gt_fdinfo *f, uint64_t budget_ns)
+{
+    gt_fdinfo_finder_set_budget(f->finder, budget_ns);
+}
+
+const struct gt_fdinfo_find_stats *gt_fdinfo_find_stats(const struct gt_fdinfo *f)
+{
+    return gt_fdinfo_finder_stats(f->finder);
 }

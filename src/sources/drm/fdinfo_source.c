@@ -13,7 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WALK_PERIOD_NS 5000000000ull
+/* The walker's tick, and how many ticks a rotation of all of /proc
+ * takes: new clients found within a second, every process looked at
+ * every 5 s (on big machines less often: each tick's slice is capped at
+ * a thousandth of the tick in CPU). */
+#define WALK_TICK_NS 1000000000ull
+#define WALK_SPREAD 5
 #define NS  GT_FDINFO_K_NS
 #define CYC GT_FDINFO_K_CYCLES
 #define TOT GT_FDINFO_K_TOTAL
@@ -339,7 +344,7 @@ static int parse_args(struct fdsrc *p, const char *args, struct gt_diag *d)
         p->sys.root = p->root;
     else
         snprintf(p->root, sizeof(p->root), "%s", p->sys.root ? p->sys.root : "");
-    p->walk_ns = WALK_PERIOD_NS;
+    p->walk_ns = WALK_TICK_NS;
     if (gt_args_get(args, "walk", v, sizeof(v))) {
         uint64_t ms;
         if (gt_args_u64(v, &ms) < 0 || ms > 3600000) {
@@ -388,9 +393,9 @@ static int fd_open(struct gt_source *s, const char *args, struct gt_diag *d)
         gt_diag_set(d, "out of memory");
         goto fail;
     }
-    /* walk=0: a walk in every sample (tests); else the reader never walks
-     * after this first one, the walker thread does */
-    gt_fdinfo_set_walk_period(p->f, p->walk_ns ? UINT64_MAX : 0);
+    /* walk=0: a full walk in every sample (tests); else the reader never
+     * walks after this first one, the walker thread finds new clients */
+    gt_fdinfo_set_walk_period(p->f, p->walk_ns ? UINT64_MAX : 1);
     if (gt_fdinfo_update(p->f, gt_now_ns(), 1) < 0) {
         gt_diag_set(d, "drm-fdinfo: cannot list %s/proc: %s", p->root, strerror(errno));
         goto fail;
@@ -413,7 +418,7 @@ static int fd_start(struct gt_source *s, struct gt_diag *d)
 
     p->prev_t = gt_now_ns();
     gt_fdinfo_update(p->f, p->prev_t, 0);
-    if (p->walk_ns && !(p->walker = gt_fdinfo_walker_start(&p->sys, p->walk_ns))) {
+    if (p->walk_ns && !(p->walker = gt_fdinfo_walker_start(&p->sys, p->walk_ns, WALK_SPREAD))) {
         gt_diag_set(d, "drm-fdinfo: cannot start the /proc walk's thread");
         return -1;
     }

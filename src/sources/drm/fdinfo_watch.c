@@ -73,7 +73,7 @@ static void *run(void *arg)
         pthread_mutex_unlock(&w->lock);
         gt_fdinfo_update(w->f, gt_now_ns(), 0);
         publish(w);
-        clock_gettime(CLOCK_REALTIME, &until);
+        clock_gettime(CLOCK_MONOTONIC, &until);
         until.tv_sec += (time_t)(w->period_ns / 1000000000ull);
         until.tv_nsec += (long)(w->period_ns % 1000000000ull);
         if (until.tv_nsec >= 1000000000L) {
@@ -92,6 +92,7 @@ struct gt_fdinfo_watch *gt_fdinfo_watch_start(const struct gt_sys *sys, uint64_t
                                               unsigned walk_every)
 {
     struct gt_fdinfo_watch *w = calloc(1, sizeof(*w));
+    pthread_condattr_t attr;
 
     if (!w)
         return NULL;
@@ -100,7 +101,12 @@ struct gt_fdinfo_watch *gt_fdinfo_watch_start(const struct gt_sys *sys, uint64_t
     if (!w->f)
         goto fail;
     pthread_mutex_init(&w->lock, NULL);
-    pthread_cond_init(&w->wake, NULL);
+    /* Deadlines on the monotonic clock: a wall-clock step (NTP, a user
+     * setting the date) must not stall the updates. */
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&w->wake, &attr);
+    pthread_condattr_destroy(&attr);
     if (pthread_create(&w->thread, NULL, run, w) != 0) {
         pthread_mutex_destroy(&w->lock);
         pthread_cond_destroy(&w->wake);
