@@ -400,3 +400,179 @@ Test(fdinfo, walk_period_in_ns)
     cr_assert_eq(gt_fdinfo_stats(w.f)->walks, 2);
     world_end(&w);
 }
+
+/* ---- memory (drm-usage-stats.rst; amdgpu_fdinfo.c, drm_file.c) ---- */
+
+/* amdgpu since 6.10 prints drm_print_memory_stats() for each placement
+ * (total, shared, resident, purgeable; sizes in the largest of KiB/MiB
+ * that divides them), then its legacy drm-memory-* aliases of resident
+ * ("drm-memory-gtt: \t..." with a space before the tab). An APU whose
+ * job holds 512 MiB of VRAM and 6 GiB of GTT, 1 GiB of that GTT shared
+ * with the compositor: resident 512 + 6144 = 6656 MiB (the aliases not
+ * added again), private 512 + (6144 - 1024) = 5632 MiB. */
+static const char amdgpu_apu_text[] =
+    "pasid:\t32771\ndrm-driver:\tamdgpu\ndrm-pdev:\t0000:c3:00.0\ndrm-client-id:\t90\n"
+    "drm-total-vram:\t512 MiB\ndrm-shared-vram:\t0\ndrm-resident-vram:\t512 MiB\n"
+    "drm-purgeable-vram:\t0\n"
+    "drm-total-gtt:\t6144 MiB\ndrm-shared-gtt:\t1024 MiB\ndrm-resident-gtt:\t6144 MiB\n"
+    "drm-purgeable-gtt:\t0\n"
+    "drm-total-cpu:\t0\ndrm-shared-cpu:\t0\ndrm-resident-cpu:\t0\ndrm-purgeable-cpu:\t0\n"
+    "drm-memory-vram:\t524288 KiB\ndrm-memory-gtt: \t6291456 KiB\ndrm-memory-cpu: \t0 KiB\n"
+    "amd-evicted-vram:\t0 KiB\namd-requested-vram:\t524288 KiB\n"
+    "amd-requested-gtt:\t6291456 KiB\ndrm-engine-compute:\t1000 ns\n";
+
+Test(fdinfo, memory_resident_private_vram_and_gtt_without_double_counting)
+{
+    struct gt_fdinfo_client c;
+
+    cr_assert_eq(gt_fdinfo_parse(amdgpu_apu_text, &c), 0);
+    cr_assert_eq(c.mem_resident, 6656ull << 20);
+    cr_assert_eq(c.mem_private, 5632ull << 20);
+    cr_assert(c.has_private);
+    cr_assert(c.has_vram_gtt);
+    cr_assert_eq(c.mem_vram, 512ull << 20);
+    cr_assert_eq(c.mem_gtt, 6144ull << 20);
+    cr_assert_eq(c.mem_bytes, 5632ull << 20, "a sum over clients adds the private part");
+    /* panfrost (panfrost_drv.c: drm_show_memory_stats, region "memory") */
+    cr_assert_eq(gt_fdinfo_parse("drm-driver:\tpanfrost\ndrm-client-id:\t3\n"
+                                 "drm-total-memory:\t3072 KiB\ndrm-shared-memory:\t1024 KiB\n"
+                                 "drm-active-memory:\t0\ndrm-resident-memory:\t2048 KiB\n"
+                                 "drm-purgeable-memory:\t0\n", &c), 0);
+    cr_assert_eq(c.mem_resident, 2048ull << 10);
+    cr_assert_eq(c.mem_private, 2048ull << 10);
+    cr_assert(!c.has_vram_gtt);
+    /* amdgpu before 6.10: the drm-memory-* keys alone, resident only */
+    cr_assert_eq(gt_fdinfo_parse(amdgpu_text, &c), 0);
+    cr_assert_eq(c.mem_resident, 3072ull << 10);
+    cr_assert_eq(c.mem_vram, 1024ull << 10);
+    cr_assert_eq(c.mem_gtt, 2048ull << 10);
+    cr_assert(!c.has_private, "no drm-total-*: private unknown");
+}
+
+/* ---- item 3: no impossible percentages ---- */
+
+/* amdgpu sums each ring's and context's time (amdgpu_ctx_mgr_usage): 2.52 s
+ * of compute in 1 s is 252 %, kept as it is and flagged, not clamped. */
+Test(fdinfo, engine_time_past_capacity_is_flagged_not_clamped)
+{
+    struct world w;
+    const struct gt_fdinfo_client *const *c;
+
+    world(&w, 1);
+    fproc_add_process(w.p, 100, "rocm-job");
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128",
+                 "drm-driver:\tamdgpu\ndrm-pdev:\t0000:c3:00.0\ndrm-client-id:\t8\n"
+                 "drm-engine-compute:\t1000000000 ns\n");
+    gt_fdinfo_update(w.f, 1 * SEC, 0);
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128",
+                 "drm-driver:\tamdgpu\ndrm-pdev:\t0000:c3:00.0\ndrm-client-id:\t8\n"
+                 "drm-engine-compute:\t3520000000 ns\n");
+    gt_fdinfo_update(w.f, 2 * SEC, 0);
+    cr_assert_eq(clients(&w, &c), 1);
+    cr_assert_float_eq(c[0]->busy_pct, 252.0, 1e-9);
+    cr_assert_eq(c[0]->over, 1);
+    /* 100.4 %: a wobble between our clock and the driver's, not flagged */
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128",
+                 "drm-driver:\tamdgpu\ndrm-pdev:\t0000:c3:00.0\ndrm-client-id:\t8\n"
+                 "drm-engine-compute:\t4524000000 ns\n");
+    gt_fdinfo_update(w.f, 3 * SEC, 0);
+    cr_assert_float_eq(c[0]->busy_pct, 100.4, 1e-9);
+    cr_assert_eq(c[0]->over, 0);
+    world_end(&w);
+}
+
+/* ---- item 4: names follow the process ---- */
+
+/* A launcher opens the GPU and forks the game, which inherits the fd; the
+ * launcher exits: the client is the game's now, under its pid and name. */
+Test(fdinfo, a_shared_client_takes_the_name_of_the_process_holding_it)
+{
+    struct world w;
+    const struct gt_fdinfo_client *const *c;
+    char buf[1024];
+
+    world(&w, 1);
+    panfrost_text(buf, sizeof(buf), 12, 0, 0);
+    fproc_add_process(w.p, 100, "launcher");
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128", buf);
+    fproc_add_process(w.p, 101, "game");
+    fproc_add_fd(w.p, 101, 5, "/dev/dri/renderD128", buf);
+    gt_fdinfo_update(w.f, 1 * SEC, 0);
+    cr_assert_eq(clients(&w, &c), 1);
+    cr_assert_eq(c[0]->pid, 100);
+    cr_assert_str_eq(c[0]->comm, "launcher");
+    fproc_exit(w.p, 100);
+    gt_fdinfo_update(w.f, 2 * SEC, 0);
+    cr_assert_eq(clients(&w, &c), 1);
+    cr_assert_eq(c[0]->pid, 101);
+    cr_assert_str_eq(c[0]->comm, "game", "was the exited launcher's name");
+    world_end(&w);
+}
+
+/* ---- item 1: each driver's profiling switch ---- */
+
+/* panthor_drv.c (panthor_gpu_show_fdinfo): drm-engine-panthor only with
+ * bit 1 (timestamps) of 'profiling', drm-cycles-panthor with bit 0;
+ * drm-maxfreq/curfreq always. panfrost_drv.c: no drm-engine-* at 0. */
+Test(fdinfo, profiling_switches_per_driver)
+{
+    struct world w;
+
+    world(&w, 1);
+    fproc_add_process(w.p, 100, "a");
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128",
+                 "drm-driver:\tpanthor\ndrm-client-id:\t4\ndrm-cycles-panthor:\t5000\n"
+                 "drm-maxfreq-panthor:\t1000000000 Hz\ndrm-curfreq-panthor:\t500000000 Hz\n");
+    gt_fdinfo_update(w.f, 1 * SEC, 0);
+    cr_assert_eq(gt_fdinfo_profiling_off(w.f), GT_FDINFO_PROF_PANTHOR_CYCLES, "mask 1");
+    world_end(&w);
+    world(&w, 1);
+    fproc_add_process(w.p, 100, "a");
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128",
+                 "drm-driver:\tpanthor\ndrm-client-id:\t4\n"
+                 "drm-maxfreq-panthor:\t1000000000 Hz\ndrm-curfreq-panthor:\t500000000 Hz\n");
+    fproc_add_process(w.p, 200, "b");
+    fproc_add_fd(w.p, 200, 5, "/dev/dri/renderD129",
+                 "drm-driver:\tpanfrost\ndrm-client-id:\t4\n"
+                 "drm-maxfreq-fragment:\t800000000 Hz\ndrm-curfreq-fragment:\t800000000 Hz\n");
+    gt_fdinfo_update(w.f, 1 * SEC, 0);
+    cr_assert_eq(gt_fdinfo_profiling_off(w.f),
+                 GT_FDINFO_PROF_PANTHOR_OFF | GT_FDINFO_PROF_PANFROST_OFF, "mask 0, and 0");
+    world_end(&w);
+}
+
+/* ---- item 7: containers and services from /proc/PID/cgroup ---- */
+
+/* The paths come from the runtimes' cgroup naming: docker with the
+ * systemd driver (docker-ID.scope) and cgroupfs (/docker/ID), podman
+ * (libpod-ID.scope), Kubernetes (kubepods-CLASS-podUID.slice, dashes as
+ * underscores), LXC (lxc.payload.NAME), a systemd service, cgroup v1. */
+Test(fdinfo, container_or_service_from_cgroup)
+{
+    static const struct { const char *cgroup, *want; } cases[] = {
+        { "0::/system.slice/docker-3f1c0a2b9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a.scope\n",
+          "docker:3f1c0a2b9d8e" },
+        { "0::/docker/3f1c0a2b9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a\n",
+          "docker:3f1c0a2b9d8e" },
+        { "0::/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-"
+          "aa11bb22cc33dd44ee55ff66aa11bb22cc33dd44ee55ff66aa11bb22cc33dd44.scope/container\n",
+          "podman:aa11bb22cc33" },
+        { "0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod"
+          "0f1e2d3c_4b5a_6978_8796_a5b4c3d2e1f0.slice/cri-containerd-"
+          "1234567890abcdef1234567890abcdef1234567890abcdef1234567890abcdef.scope\n",
+          "k8s-pod:0f1e2d3c" },
+        { "0::/lxc.payload.buildbox/init.scope\n", "lxc:buildbox" },
+        { "0::/system.slice/ollama.service\n", "ollama.service" },
+        { "12:pids:/user.slice\n1:name=systemd:/system.slice/sddm.service\n0::/\n",
+          "sddm.service" },
+        { "0::/\n", "" },
+        { "", "" },
+    };
+    char out[48];
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        gt_fdinfo_container(cases[i].cgroup, out, sizeof(out));
+        cr_assert_str_eq(out, cases[i].want, "%s", cases[i].cgroup);
+    }
+}

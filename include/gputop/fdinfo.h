@@ -12,6 +12,11 @@
 #include "gputop/sys.h"
 
 #define GT_FDINFO_ENGINES 8
+/* A share past this is not a timing wobble between our clock and the
+ * driver's accounting but engine time the driver summed over things that
+ * ran at once (amdgpu: rings and contexts, amdgpu_ctx_mgr_usage; panthor:
+ * groups on several CSG slots): shown as such, never clamped. */
+#define GT_FDINFO_OVER_PCT 100.5
 
 /* Which per-engine keys a client printed (gt_fdinfo_engine.keys). */
 enum {
@@ -39,13 +44,23 @@ struct gt_fdinfo_engine {
 struct gt_fdinfo_client {
     int pid;                  /* lowest pid seen holding it */
     char comm[32];
+    char container[48];       /* from /proc/PID/cgroup: "docker:0123abcd4567", a unit, "" */
     char driver[16];          /* drm-driver */
     char pdev[32];            /* drm-pdev, "" if not printed */
     uint64_t client_id;       /* drm-client-id */
     int nengines;
     struct gt_fdinfo_engine engine[GT_FDINFO_ENGINES];
-    uint64_t mem_bytes;       /* drm-total-* summed (else drm-resident-*, drm-memory-*) */
-    double busy_pct;          /* the busiest engine's busy_pct */
+    /* Memory (drm-usage-stats.rst), summed over the driver's regions:
+     * resident = drm-resident-* (else the deprecated drm-memory-*, its
+     * alias); private = drm-total-* less drm-shared-* (total is shared +
+     * private), has_private when drm-total-* was printed; vram and gtt
+     * the resident part of those regions (amdgpu). mem_bytes is what a
+     * sum over clients may add without counting a shared buffer twice:
+     * private, else resident. */
+    uint64_t mem_resident, mem_private, mem_vram, mem_gtt, mem_bytes;
+    int has_private, has_vram_gtt;
+    double busy_pct;          /* the busiest engine's busy_pct, not clamped */
+    int over;                 /* an engine ran past its capacity (GT_FDINFO_OVER_PCT) */
     uint64_t seen_ns;         /* when last read */
 };
 
@@ -78,9 +93,18 @@ int gt_fdinfo_update(struct gt_fdinfo *f, uint64_t now_ns, int force_walk);
 size_t gt_fdinfo_clients(const struct gt_fdinfo *f,
                          const struct gt_fdinfo_client *const **out);
 const struct gt_fdinfo_stats *gt_fdinfo_stats(const struct gt_fdinfo *f);
-/* 1 when clients of a panfrost/panthor device print no drm-engine keys:
- * the sysfs 'profiling' switch is off. */
+/* Which profiling switches are off, as GT_FDINFO_PROF_* bits (0: none):
+ * panfrost clients print no drm-engine key with 'profiling' at 0;
+ * panthor's is a mask (panthor_drv.c: bit 0 cycles, bit 1 timestamps),
+ * so with 1 its clients print drm-cycles-panthor but no engine time. */
+enum {
+    GT_FDINFO_PROF_PANFROST_OFF = 1,   /* echo 1 > .../panfrost/DEV/profiling */
+    GT_FDINFO_PROF_PANTHOR_OFF = 2,    /* echo 3 > .../panthor/DEV/profiling */
+    GT_FDINFO_PROF_PANTHOR_CYCLES = 4, /* at 1: cycles only; 3 for engine time */
+};
 int gt_fdinfo_profiling_off(const struct gt_fdinfo *f);
+/* The processes the first walk listed (0: /proc has no pid directories). */
+size_t gt_fdinfo_procs_listed(const struct gt_fdinfo *f);
 
 /* The costly half of a walk on its own: every fd below /proc that links
  * to a DRM node, as (pid, fd), without reading any fdinfo. It touches no
@@ -178,9 +202,13 @@ int gt_fdinfo_catalog_full(struct gt_catalog *c);
 struct gt_fdinfo_row {
     int pid;
     char comm[32];
+    char container[48];
     char driver[16];
-    double busy_pct;          /* busiest engine */
-    uint64_t mem_bytes;
+    char pdev[32];
+    double busy_pct;          /* busiest engine, not clamped */
+    int over;                 /* past its capacity: see GT_FDINFO_OVER_PCT */
+    uint64_t mem_resident, mem_private, mem_vram, mem_gtt;
+    int has_private, has_vram_gtt;
     char engines[128];        /* "fragment 25% vertex-tiler 5%" */
 };
 
@@ -192,10 +220,24 @@ struct gt_fdinfo_watch;
 struct gt_fdinfo_watch *gt_fdinfo_watch_start(const struct gt_sys *sys, uint64_t period_ns,
                                               unsigned walk_every);
 /* Copies up to max rows of the last update, busiest first; *updates
- * counts the updates so far (0: none yet) and *profiling_off is set when
- * panfrost/panthor clients print no engine time. */
+ * counts the updates so far (0: none yet) and *profiling_off gets the
+ * GT_FDINFO_PROF_* bits of the switches that are off. */
 size_t gt_fdinfo_watch_rows(struct gt_fdinfo_watch *w, struct gt_fdinfo_row *rows, size_t max,
                             int *profiling_off, uint64_t *updates);
 void gt_fdinfo_watch_stop(struct gt_fdinfo_watch *w);
+/* Processes the first walk listed below root/proc; 0 with updates > 0:
+ * the tree holds no pid directories (a wrong --proc-root). */
+size_t gt_fdinfo_watch_procs(struct gt_fdinfo_watch *w);
+/* The root /proc is read below ("" for /). */
+const char *gt_fdinfo_watch_root(const struct gt_fdinfo_watch *w);
+/* 1 when root/dev/mali0 exists: Arm's kbase driver, which prints no
+ * fdinfo, so the list stays empty (Android phones). */
+int gt_fdinfo_watch_kbase(const struct gt_fdinfo_watch *w);
+
+/* The container or service a process runs in, from /proc/PID/cgroup's
+ * text: "docker:ID12", "podman:ID12", "containerd:ID12", "crio:ID12",
+ * "k8s-pod:UID8", "lxc:NAME", else the innermost systemd .service or
+ * .scope; "" when none. */
+void gt_fdinfo_container(const char *cgroup, char *out, size_t len);
 
 #endif

@@ -23,6 +23,7 @@
 
 struct slot {
     struct gt_fdinfo_client c;
+    int named_pid;            /* the pid comm and container were read from */
     uint64_t prev_ns[GT_FDINFO_ENGINES], prev_cycles[GT_FDINFO_ENGINES];
     uint64_t prev_total[GT_FDINFO_ENGINES];
     uint64_t prev_t;
@@ -37,6 +38,7 @@ struct known_fd {
 struct gt_fdinfo {
     const struct gt_sys *sys;
     struct gt_fdinfo_finder *finder;  /* between full walks, with walk_every */
+    size_t procs_listed;              /* by the last full walk */
     uint64_t walk_period_ns, last_walk_ns;
     int walked;
     struct slot *slots;
@@ -101,8 +103,9 @@ static struct gt_fdinfo_engine *engine(struct gt_fdinfo_client *c, const char *n
 }
 
 struct mem_sums {
-    uint64_t total, resident, legacy;
-    int have_total, have_resident;
+    uint64_t total, shared, resident, legacy;
+    uint64_t vram, gtt, legacy_vram, legacy_gtt;
+    int have_total, have_resident, have_region;
 };
 
 static void parse_engine_key(struct gt_fdinfo_client *c, const char *k, size_t klen,
@@ -143,17 +146,41 @@ static void parse_engine_key(struct gt_fdinfo_client *c, const char *k, size_t k
     }
 }
 
+/* drm-{total,shared,resident}-REGION and the deprecated drm-memory-REGION
+ * (an alias of resident, which amdgpu still prints beside the new keys:
+ * amdgpu_fdinfo.c, so it counts only when no drm-resident-* came). */
 static void parse_mem_key(const char *k, const char *v, struct mem_sums *m)
 {
+    uint64_t n = parse_size(v);
+
     if (strncmp(k, "drm-total-", 10) == 0) {
-        m->total += parse_size(v);
+        m->total += n;
         m->have_total = 1;
+    } else if (strncmp(k, "drm-shared-", 11) == 0) {
+        m->shared += n;
     } else if (strncmp(k, "drm-resident-", 13) == 0) {
-        m->resident += parse_size(v);
+        m->resident += n;
         m->have_resident = 1;
+        m->vram += strcmp(k + 13, "vram") == 0 ? n : 0;
+        m->gtt += strcmp(k + 13, "gtt") == 0 ? n : 0;
+        m->have_region |= strcmp(k + 13, "vram") == 0 || strcmp(k + 13, "gtt") == 0;
     } else if (strncmp(k, "drm-memory-", 11) == 0) {
-        m->legacy += parse_size(v);
+        m->legacy += n;
+        m->legacy_vram += strcmp(k + 11, "vram") == 0 ? n : 0;
+        m->legacy_gtt += strcmp(k + 11, "gtt") == 0 ? n : 0;
+        m->have_region |= strcmp(k + 11, "vram") == 0 || strcmp(k + 11, "gtt") == 0;
     }
+}
+
+static void settle_memory(struct gt_fdinfo_client *c, const struct mem_sums *m)
+{
+    c->mem_resident = m->have_resident ? m->resident : m->legacy;
+    c->mem_vram = m->have_resident ? m->vram : m->legacy_vram;
+    c->mem_gtt = m->have_resident ? m->gtt : m->legacy_gtt;
+    c->has_vram_gtt = m->have_region;
+    c->has_private = m->have_total;
+    c->mem_private = m->have_total && m->total > m->shared ? m->total - m->shared : 0;
+    c->mem_bytes = m->have_total ? c->mem_private : c->mem_resident;
 }
 
 static void parse_line(struct gt_fdinfo_client *c, const char *line, size_t len,
@@ -195,11 +222,12 @@ static void parse_line(struct gt_fdinfo_client *c, const char *line, size_t len,
 
 int gt_fdinfo_parse(const char *text, struct gt_fdinfo_client *c)
 {
-    struct mem_sums m = { 0, 0, 0, 0, 0 };
+    struct mem_sums m;
     int is_drm = 0;
     const char *p = text;
 
     memset(c, 0, sizeof(*c));
+    memset(&m, 0, sizeof(m));
     while (*p) {
         size_t len = strcspn(p, "\n");
         parse_line(c, p, len, &m, &is_drm);
@@ -207,7 +235,7 @@ int gt_fdinfo_parse(const char *text, struct gt_fdinfo_client *c)
         if (*p)
             p++;
     }
-    c->mem_bytes = m.have_total ? m.total : m.have_resident ? m.resident : m.legacy;
+    settle_memory(c, &m);
     return is_drm ? 0 : -1;
 }
 
@@ -240,6 +268,24 @@ static void read_comm(struct gt_fdinfo *f, int pid, char *comm, size_t len)
     snprintf(comm, len, "%.*s", (int)len - 1, buf);
 }
 
+/* Name and container of the pid that now holds the client: a client
+ * shared by fork keeps going when its first holder exits, and is then
+ * shown under the child's pid with the child's name (was: the exited
+ * parent's). Read again only when that pid changes. */
+static void name_slot(struct gt_fdinfo *f, struct slot *s)
+{
+    char path[64], buf[2048];
+
+    if (s->named_pid == s->c.pid)
+        return;
+    s->named_pid = s->c.pid;
+    read_comm(f, s->c.pid, s->c.comm, sizeof(s->c.comm));
+    snprintf(path, sizeof(path), "/proc/%d/cgroup", s->c.pid);
+    if (gt_sys_read_file(f->sys, path, buf, sizeof(buf)) < 0)
+        buf[0] = '\0';
+    gt_fdinfo_container(buf, s->c.container, sizeof(s->c.container));
+}
+
 /* Values only move forward: a smaller one (the kernel's counts may dip
  * for a moment) keeps the larger one seen before. */
 static void merge(struct slot *s, const struct gt_fdinfo_client *c, int pid)
@@ -268,7 +314,13 @@ static void merge(struct slot *s, const struct gt_fdinfo_client *c, int pid)
         e->curfreq_hz = n->curfreq_hz;
         e->capacity = n->capacity;
     }
+    s->c.mem_resident = c->mem_resident;
+    s->c.mem_private = c->mem_private;
+    s->c.mem_vram = c->mem_vram;
+    s->c.mem_gtt = c->mem_gtt;
     s->c.mem_bytes = c->mem_bytes;
+    s->c.has_private = c->has_private;
+    s->c.has_vram_gtt = c->has_vram_gtt;
     if (pid < s->c.pid)
         s->c.pid = pid;
     s->seen = 1;
@@ -291,7 +343,8 @@ static struct slot *add_slot(struct gt_fdinfo *f, const struct gt_fdinfo_client 
     s->c = *c;
     s->c.pid = pid;
     s->seen = 1;
-    read_comm(f, pid, s->c.comm, sizeof(s->c.comm));
+    s->named_pid = 0;
+    name_slot(f, s);
     return s;
 }
 
@@ -378,6 +431,7 @@ static int walk(struct gt_fdinfo *f)
     gt_fdinfo_adopt(f, fds, (size_t)n);
     free(fds);
     gt_fdinfo_finder_walked(f->finder, procs);
+    f->procs_listed = procs;
     f->st.fds_seen = (uint64_t)n;
     f->st.walks++;
     return 0;
@@ -488,6 +542,7 @@ static void compute(struct slot *s, uint64_t now)
     int i;
 
     s->c.busy_pct = 0;
+    s->c.over = 0;
     for (i = 0; i < s->c.nengines; i++) {
         struct gt_fdinfo_engine *e = &s->c.engine[i];
         int based = s->prev_t && i < s->prev_n;
@@ -497,6 +552,7 @@ static void compute(struct slot *s, uint64_t now)
         e->busy_pct = engine_busy(e, dt);
         if (e->busy_pct > s->c.busy_pct)
             s->c.busy_pct = e->busy_pct;
+        s->c.over |= e->busy_pct > GT_FDINFO_OVER_PCT;
         s->prev_ns[i] = e->ns;
         s->prev_cycles[i] = e->cycles;
         s->prev_total[i] = e->total_cycles;
@@ -528,6 +584,7 @@ static int settle(struct gt_fdinfo *f, uint64_t now)
             continue;
         }
         compute(&f->slots[i], now);
+        name_slot(f, &f->slots[i]);
         i++;
     }
     n = realloc(f->sorted, (f->nslots ? f->nslots : 1) * sizeof(*n));
@@ -592,22 +649,36 @@ const struct gt_fdinfo_stats *gt_fdinfo_stats(const struct gt_fdinfo *f)
     return &f->st;
 }
 
+static int profiling_bits(const struct gt_fdinfo_client *c)
+{
+    int k, ns = 0, cycles = 0, panthor = strcmp(c->driver, "panthor") == 0;
+
+    if (!panthor && strcmp(c->driver, "panfrost") != 0)
+        return 0;
+    for (k = 0; k < c->nengines; k++) {
+        ns |= c->engine[k].has_ns;
+        cycles |= (c->engine[k].keys & GT_FDINFO_K_CYCLES) != 0;
+    }
+    if (ns)
+        return 0;
+    if (!panthor)
+        return GT_FDINFO_PROF_PANFROST_OFF;
+    return cycles ? GT_FDINFO_PROF_PANTHOR_CYCLES : GT_FDINFO_PROF_PANTHOR_OFF;
+}
+
 int gt_fdinfo_profiling_off(const struct gt_fdinfo *f)
 {
     size_t i;
-    int k;
+    int bits = 0;
 
-    for (i = 0; i < f->nslots; i++) {
-        const struct gt_fdinfo_client *c = &f->slots[i].c;
-        int any = 0;
-        if (strcmp(c->driver, "panfrost") != 0 && strcmp(c->driver, "panthor") != 0)
-            continue;
-        for (k = 0; k < c->nengines; k++)
-            any |= c->engine[k].has_ns;
-        if (!any)
-            return 1;
-    }
-    return 0;
+    for (i = 0; i < f->nslots; i++)
+        bits |= profiling_bits(&f->slots[i].c);
+    return bits;
+}
+
+size_t gt_fdinfo_procs_listed(const struct gt_fdinfo *f)
+{
+    return f->procs_listed;
 }
 
 struct gt_fdinfo *gt_fdinfo_new(const struct gt_sys *sys, unsigned walk_every)

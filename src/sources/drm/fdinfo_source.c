@@ -23,6 +23,7 @@
 #define CYC GT_FDINFO_K_CYCLES
 #define TOT GT_FDINFO_K_TOTAL
 #define CUR GT_FDINFO_K_CURFREQ
+#define MAX GT_FDINFO_K_MAXFREQ
 
 /* The engines each driver prints, in its own order, and which keys. */
 static const struct drv {
@@ -30,9 +31,9 @@ static const struct drv {
     unsigned keys;
     const char *engines[GT_FDINFO_ENGINES];
 } drivers[] = {
-    { "panfrost", NS | CYC | CUR, { "fragment", "vertex-tiler" } },
-    { "panthor", NS | CYC | CUR, { "panthor" } },
-    { "msm", NS | CYC, { "gpu" } },
+    { "panfrost", NS | CYC | CUR | MAX, { "fragment", "vertex-tiler" } },
+    { "panthor", NS | CYC | CUR | MAX, { "panthor" } },
+    { "msm", NS | CYC | MAX, { "gpu" } },
     { "v3d", NS, { "bin", "render", "tfu", "csd", "cache_clean", "cpu" } },
     { "lima", NS, { "gp", "pp" } },
     { "etnaviv", NS, { NULL } },
@@ -45,8 +46,7 @@ struct slot {
     char name[24];
     unsigned keys;
     uint32_t capacity;
-    uint64_t maxfreq_hz;
-    int ns, cycles, total, curfreq;   /* catalogue indices, -1 none */
+    int ns, cycles, total, curfreq, maxfreq;   /* catalogue indices, -1 none */
 };
 
 struct fdsrc {
@@ -56,7 +56,7 @@ struct fdsrc {
     char driver[16], pdev[32];
     struct slot slot[GT_FDINFO_ENGINES];
     int nslots;
-    int samples, clients, active, mem, busiest, prof_off;
+    int samples, clients, active, mem, busiest, prof_off, over;
     char prof_path[200], prof_old[16], hint[256];
     int prof_saved;
     atomic_int ignored;               /* engines past the 8 slots seen */
@@ -125,8 +125,6 @@ static void plan_slots(struct fdsrc *p)
             s->keys |= e->keys;
             if (e->keys & GT_FDINFO_K_CAPACITY)
                 s->capacity = e->capacity;
-            if (e->maxfreq_hz)
-                s->maxfreq_hz = e->maxfreq_hz;
         }
     }
 }
@@ -151,13 +149,14 @@ static int add_slot_counters(struct gt_catalog *c, struct slot *s, int i)
     s->cycles = s->keys & CYC ? add_named(c, "DrmEngine%dCycles", i, s->name, 0, 0) : -1;
     s->total = s->keys & TOT ? add_named(c, "DrmEngine%dTotalCycles", i, s->name, 0, 0) : -1;
     s->curfreq = s->keys & CUR ? add_named(c, "DrmEngine%dCurFreqHz", i, s->name, 0, 0) : -1;
+    /* A level per sample, not a constant of the open: the top clock
+     * comes from whichever client prints it, one started later too. */
+    s->maxfreq = s->keys & MAX ? add_named(c, "DrmEngine%dMaxFreqHz", i, s->name, 0, 0) : -1;
     if (add_named(c, "DrmEngine%dCapacity", i, s->name, 1, s->capacity) < 0)
         return -1;
-    if (s->maxfreq_hz &&
-        add_named(c, "DrmEngine%dMaxFreqHz", i, s->name, 1, (double)s->maxfreq_hz) < 0)
-        return -1;
     return (s->keys & NS && s->ns < 0) || (s->keys & CYC && s->cycles < 0) ||
-           (s->keys & TOT && s->total < 0) || (s->keys & CUR && s->curfreq < 0) ? -1 : 0;
+           (s->keys & TOT && s->total < 0) || (s->keys & CUR && s->curfreq < 0) ||
+           (s->keys & MAX && s->maxfreq < 0) ? -1 : 0;
 }
 
 static int build_catalog(struct gt_source *s, struct fdsrc *p)
@@ -174,8 +173,9 @@ static int build_catalog(struct gt_source *s, struct fdsrc *p)
     p->mem = gt_catalog_add(c, "DrmMemoryBytes", "drm", GT_COUNTER_DELTA, 1, 1.0);
     p->busiest = gt_catalog_add(c, "DrmBusiestNs", "drm", GT_COUNTER_DELTA, 1, 1.0);
     p->prof_off = gt_catalog_add(c, "DrmProfilingOff", "drm", GT_COUNTER_DELTA, 1, 1.0);
+    p->over = gt_catalog_add(c, "DrmOverCapacity", "drm", GT_COUNTER_DELTA, 1, 1.0);
     return p->samples < 0 || p->clients < 0 || p->active < 0 || p->mem < 0 ||
-           p->busiest < 0 || p->prof_off < 0 ? -1 : 0;
+           p->busiest < 0 || p->prof_off < 0 || p->over < 0 ? -1 : 0;
 }
 
 int gt_fdinfo_catalog_full(struct gt_catalog *c)
@@ -189,7 +189,7 @@ int gt_fdinfo_catalog_full(struct gt_catalog *c)
     for (i = 0; i < GT_FDINFO_ENGINES; i++) {
         char name[16];
         snprintf(name, sizeof(name), "engine%u", (unsigned)i & 7);
-        add_slot(p, name, NS | CYC | TOT | CUR)->maxfreq_hz = 1000000000;
+        add_slot(p, name, NS | CYC | TOT | CUR | MAX);
     }
     memset(&s, 0, sizeof(s));
     s.catalog = *c;
@@ -438,6 +438,17 @@ static void put(struct gt_snapshot *out, const struct gt_source *s, int k, uint6
         out->deltas[s->catalog.counters[k].slot] += v;
 }
 
+/* A level the clients share (a clock): the largest one printed. */
+static void put_max(struct gt_snapshot *out, const struct gt_source *s, int k, uint64_t v)
+{
+    uint64_t *d;
+
+    if (k < 0 || !v)
+        return;
+    d = &out->deltas[s->catalog.counters[k].slot];
+    *d = v > *d ? v : *d;
+}
+
 /* One engine of one client into its slot; 1 when it ran. */
 static int add_engine(struct gt_source *s, struct fdsrc *p, const struct gt_fdinfo_engine *e,
                       struct gt_snapshot *out, uint64_t *tot_max)
@@ -456,33 +467,39 @@ static int add_engine(struct gt_source *s, struct fdsrc *p, const struct gt_fdin
      * one seen, not their sum. */
     if (e->d_total_cycles > tot_max[i])
         tot_max[i] = e->d_total_cycles;
-    if (sl->curfreq >= 0 && e->curfreq_hz) {
-        uint64_t *v = &out->deltas[s->catalog.counters[sl->curfreq].slot];
-        *v = e->curfreq_hz > *v ? e->curfreq_hz : *v;
-    }
+    put_max(out, s, sl->curfreq, e->curfreq_hz);
+    put_max(out, s, sl->maxfreq, e->maxfreq_hz);
     return e->d_ns || e->d_cycles;
 }
 
+static double got(const struct gt_source *s, const struct gt_snapshot *out, int k)
+{
+    return k >= 0 ? (double)out->deltas[s->catalog.counters[k].slot] : 0;
+}
+
 /* The busiest engine's time in ns: engine time over its capacity, else
- * cycles over the GPU clock's count or over the max clock. */
+ * cycles over the GPU clock's count or over the max clock. *over is set
+ * when one ran past its capacity (GT_FDINFO_OVER_PCT of dt). */
 static uint64_t busiest_ns(const struct gt_source *s, const struct fdsrc *p,
-                           const struct gt_snapshot *out, const uint64_t *tot, uint64_t dt)
+                           const struct gt_snapshot *out, const uint64_t *tot, uint64_t dt,
+                           int *over)
 {
     double best = 0;
     int i;
 
+    *over = 0;
     for (i = 0; i < p->nslots; i++) {
         const struct slot *sl = &p->slot[i];
-        double ns = sl->ns >= 0 ? (double)out->deltas[s->catalog.counters[sl->ns].slot] : 0;
-        double cyc = sl->cycles >= 0 ? (double)out->deltas[s->catalog.counters[sl->cycles].slot]
-                                     : 0;
+        double ns = got(s, out, sl->ns), cyc = got(s, out, sl->cycles);
+        double maxfreq = got(s, out, sl->maxfreq);
         if (ns)
             ns /= sl->capacity;
         else if (cyc && tot[i])
             ns = cyc / (double)tot[i] * (double)dt / sl->capacity;
-        else if (cyc && sl->maxfreq_hz)
-            ns = cyc * 1e9 / (double)sl->maxfreq_hz;
+        else if (cyc && maxfreq)
+            ns = cyc * 1e9 / maxfreq;
         best = ns > best ? ns : best;
+        *over |= dt && ns * 100.0 > GT_FDINFO_OVER_PCT * (double)dt;
     }
     return (uint64_t)(best + 0.5);
 }
@@ -498,7 +515,7 @@ static int fd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_dia
     const struct gt_fdinfo_client *const *c;
     uint64_t tot[GT_FDINFO_ENGINES] = { 0 }, now = gt_now_ns(), nclients = 0, nactive = 0;
     size_t n, i;
-    int k, off;
+    int k, off, over;
 
     if (p->walker)
         gt_fdinfo_walker_feed(p->walker, p->f);
@@ -522,7 +539,8 @@ static int fd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_dia
     put(out, s, p->samples, 1);
     put(out, s, p->clients, nclients);
     put(out, s, p->active, nactive);
-    put(out, s, p->busiest, busiest_ns(s, p, out, tot, now - p->prev_t));
+    put(out, s, p->busiest, busiest_ns(s, p, out, tot, now - p->prev_t, &over));
+    put(out, s, p->over, (uint64_t)over);
     off = profiling_off(p);
     put(out, s, p->prof_off, (uint64_t)off);
     out->t_start_ns = p->prev_t;
@@ -560,8 +578,10 @@ static void fd_activity(const struct gt_source *s, const struct gt_snapshot *sna
     if (snap_value(s, snap, p->prof_off))
         snprintf(buf, len, "%s: profiling off, no engine time", p->driver);
     else
-        snprintf(buf, len, "%s: %llu client%s%s", p->driver, (unsigned long long)clients,
+        snprintf(buf, len, "%s: %llu client%s%s%s", p->driver, (unsigned long long)clients,
                  clients == 1 ? "" : "s",
+                 snap_value(s, snap, p->over)
+                 ? "; engine time past 100 %: the driver sums work that ran at once" : "",
                  ignored ? "; engines first seen after start not shown" : "");
 }
 

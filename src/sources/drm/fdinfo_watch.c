@@ -9,11 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MAX_ROWS 256
 
 struct gt_fdinfo_watch {
     struct gt_fdinfo *f;
+    const char *root;
+    int kbase;
     uint64_t period_ns;
     pthread_t thread;
     pthread_mutex_t lock;
@@ -22,6 +25,7 @@ struct gt_fdinfo_watch {
     struct gt_fdinfo_row rows[MAX_ROWS];
     size_t nrows;
     int profiling_off;
+    size_t procs;
     uint64_t updates;
 };
 
@@ -33,10 +37,11 @@ static void engines_text(const struct gt_fdinfo_client *c, char *buf, size_t len
     buf[0] = '\0';
     for (i = 0; i < c->nengines && used < len; i++) {
         const struct gt_fdinfo_engine *e = &c->engine[i];
-        int n = e->has_ns || e->cycles
-                ? snprintf(buf + used, len - used, "%s%s %.0f%%", used ? " " : "", e->name,
-                           e->busy_pct)
-                : 0;
+        int n = !(e->has_ns || e->cycles) ? 0
+                : e->busy_pct > GT_FDINFO_OVER_PCT
+                ? snprintf(buf + used, len - used, "%s%s >100%%", used ? " " : "", e->name)
+                : snprintf(buf + used, len - used, "%s%s %.0f%%", used ? " " : "", e->name,
+                           e->busy_pct);
         if (n > 0)
             used += (size_t)n;
     }
@@ -54,11 +59,20 @@ static void publish(struct gt_fdinfo_watch *w)
         r->pid = c[i]->pid;
         memcpy(r->comm, c[i]->comm, sizeof(r->comm));
         memcpy(r->driver, c[i]->driver, sizeof(r->driver));
+        memcpy(r->pdev, c[i]->pdev, sizeof(r->pdev));
+        memcpy(r->container, c[i]->container, sizeof(r->container));
         r->busy_pct = c[i]->busy_pct;
-        r->mem_bytes = c[i]->mem_bytes;
+        r->over = c[i]->over;
+        r->mem_resident = c[i]->mem_resident;
+        r->mem_private = c[i]->mem_private;
+        r->mem_vram = c[i]->mem_vram;
+        r->mem_gtt = c[i]->mem_gtt;
+        r->has_private = c[i]->has_private;
+        r->has_vram_gtt = c[i]->has_vram_gtt;
         engines_text(c[i], r->engines, sizeof(r->engines));
     }
     w->profiling_off = gt_fdinfo_profiling_off(w->f);
+    w->procs = gt_fdinfo_procs_listed(w->f);
     w->updates++;
     pthread_mutex_unlock(&w->lock);
 }
@@ -88,6 +102,24 @@ static void *run(void *arg)
     return NULL;
 }
 
+static int has_kbase(const char *root)
+{
+    char path[4200];
+
+    snprintf(path, sizeof(path), "%s/dev/mali0", root);
+    return access(path, F_OK) == 0;
+}
+
+const char *gt_fdinfo_watch_root(const struct gt_fdinfo_watch *w)
+{
+    return w->root;
+}
+
+int gt_fdinfo_watch_kbase(const struct gt_fdinfo_watch *w)
+{
+    return w->kbase;
+}
+
 struct gt_fdinfo_watch *gt_fdinfo_watch_start(const struct gt_sys *sys, uint64_t period_ns,
                                               unsigned walk_every)
 {
@@ -97,6 +129,8 @@ struct gt_fdinfo_watch *gt_fdinfo_watch_start(const struct gt_sys *sys, uint64_t
     if (!w)
         return NULL;
     w->f = gt_fdinfo_new(sys, walk_every);
+    w->root = sys->root ? sys->root : "";
+    w->kbase = has_kbase(w->root);
     w->period_ns = period_ns ? period_ns : 1000000000ull;
     if (!w->f)
         goto fail;
@@ -129,6 +163,16 @@ size_t gt_fdinfo_watch_rows(struct gt_fdinfo_watch *w, struct gt_fdinfo_row *row
     memcpy(rows, w->rows, n * sizeof(*rows));
     *profiling_off = w->profiling_off;
     *updates = w->updates;
+    pthread_mutex_unlock(&w->lock);
+    return n;
+}
+
+size_t gt_fdinfo_watch_procs(struct gt_fdinfo_watch *w)
+{
+    size_t n;
+
+    pthread_mutex_lock(&w->lock);
+    n = w->procs;
     pthread_mutex_unlock(&w->lock);
     return n;
 }
