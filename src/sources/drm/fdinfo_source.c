@@ -504,9 +504,10 @@ static uint64_t busiest_ns(const struct gt_source *s, const struct fdsrc *p,
     return (uint64_t)(best + 0.5);
 }
 
+/* GT_FDINFO_PROF_* bits of this device's driver, 0 when on. */
 static int profiling_off(const struct fdsrc *p)
 {
-    return p->hint[0] && gt_fdinfo_profiling_off(p->f);
+    return p->hint[0] ? gt_fdinfo_profiling_off(p->f) : 0;
 }
 
 static int fd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
@@ -542,14 +543,16 @@ static int fd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_dia
     put(out, s, p->busiest, busiest_ns(s, p, out, tot, now - p->prev_t, &over));
     put(out, s, p->over, (uint64_t)over);
     off = profiling_off(p);
-    put(out, s, p->prof_off, (uint64_t)off);
+    put(out, s, p->prof_off, off != 0);
     out->t_start_ns = p->prev_t;
     out->t_end_ns = now;
     out->nsamples = 1;
     p->prev_t = now;
     if (off && !p->warned_off) {
         p->warned_off = 1;
-        gt_diag_set(d, "no engine time, profiling off: %s (or drm-fdinfo:profiling=on)",
+        gt_diag_set(d, "no engine time, %s: %s (or drm-fdinfo:profiling=on)",
+                    off & GT_FDINFO_PROF_PANTHOR_CYCLES
+                    ? "panthor's profiling mask is 1 (cycles only)" : "profiling off",
                     p->hint);
         return 2;
     }
