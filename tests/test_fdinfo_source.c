@@ -523,3 +523,58 @@ Test(fdinfo_source, memory_sum_counts_no_shared_buffer_twice)
     cr_assert_eq(val(&r, "DrmMemoryBytes"), 4096ull * 1024);
     rig_end(&r);
 }
+
+extern const struct gt_source_type gt_source_drm_fdinfo;
+
+/* ---- item 5: etnaviv prints memory only (etnaviv_drv.c:
+ * etnaviv_show_fdinfo calls drm_show_memory_stats and nothing else) ---- */
+
+static int one_etnaviv_gpu(void *ctx, struct gt_drm_device *out, int max)
+{
+    (void)ctx;
+    if (max < 1)
+        return 0;
+    memset(out, 0, sizeof(*out));
+    snprintf(out->render, sizeof(out->render), "/dev/dri/renderD128");
+    snprintf(out->primary, sizeof(out->primary), "/dev/dri/card0");
+    return 1;
+}
+
+Test(fdinfo_source, etnaviv_is_no_engine_source)
+{
+    struct fake_proc *p = fproc_new();
+    struct gt_sys sys = *fproc_sys(p);
+    struct gt_source *s;
+    struct gt_diag d;
+    char why[256];
+
+    sys.drm_devices = one_etnaviv_gpu;
+    fproc_write(p, "/sys/class/drm/renderD128/device/uevent",
+                "DRIVER=etnaviv\nOF_NAME=gpu\nOF_FULLNAME=/soc/gpu@130000\n");
+    /* not picked by itself, nor offered as available */
+    s = gt_source_open("drm-fdinfo", &sys, &d);
+    cr_assert_null(s);
+    cr_assert(strstr(d.msg, "no DRM device driven by a driver known to print fdinfo engine"),
+              "%s", d.msg);
+    cr_assert_neq(gt_source_drm_fdinfo.available(&sys, why, sizeof(why)), 0);
+    /* named: refused, saying where its memory is */
+    s = gt_source_open("drm-fdinfo:driver=etnaviv", &sys, &d);
+    cr_assert_null(s);
+    cr_assert(strstr(d.msg, "etnaviv prints no engine time in fdinfo"), "%s", d.msg);
+    cr_assert(strstr(d.msg, "Processes view"), "%s", d.msg);
+    fproc_free(p);
+}
+
+/* Its clients' memory is read all the same (the Processes view's rows). */
+Test(fdinfo, etnaviv_memory_without_engines)
+{
+    struct gt_fdinfo_client c;
+
+    cr_assert_eq(gt_fdinfo_parse("drm-driver:\tetnaviv\ndrm-client-id:\t5\n"
+                                 "drm-total-memory:\t8 MiB\ndrm-shared-memory:\t2 MiB\n"
+                                 "drm-active-memory:\t0\ndrm-resident-memory:\t8 MiB\n"
+                                 "drm-purgeable-memory:\t0\n", &c), 0);
+    cr_assert_eq(c.nengines, 0);
+    cr_assert_eq(c.mem_resident, 8ull << 20);
+    cr_assert_eq(c.mem_private, 6ull << 20);
+}

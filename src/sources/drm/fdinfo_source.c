@@ -36,7 +36,7 @@ static const struct drv {
     { "msm", NS | CYC | MAX, { "gpu" } },
     { "v3d", NS, { "bin", "render", "tfu", "csd", "cache_clean", "cpu" } },
     { "lima", NS, { "gp", "pp" } },
-    { "etnaviv", NS, { NULL } },
+    /* not etnaviv: etnaviv_show_fdinfo prints memory stats only */
     { "i915", NS, { "render", "copy", "video", "video-enhance", "compute" } },
     { "xe", CYC | TOT, { "rcs", "bcs", "vcs", "vecs", "ccs" } },
     { "amdgpu", NS, { "gfx", "compute", "dma", "dec", "enc", "enc_1", "jpeg", "vpe" } },
@@ -229,8 +229,20 @@ static int choose_device(struct fdsrc *p, struct gt_diag *d)
         return 0;
     }
     gt_diag_set(d, "drm-fdinfo: no DRM device driven by a driver known to print fdinfo "
-                   "engine keys (panfrost, panthor, msm, v3d, lima, etnaviv, i915, xe, amdgpu); "
+                   "engine keys (panfrost, panthor, msm, v3d, lima, i915, xe, amdgpu); "
                    "name the driver: --source drm-fdinfo:driver=NAME");
+    return -1;
+}
+
+/* A driver named that prints no engine time at all: refused, saying
+ * where its memory is shown instead. */
+static int engine_time_printed(const struct fdsrc *p, struct gt_diag *d)
+{
+    if (strcmp(p->driver, "etnaviv") != 0)
+        return 0;
+    gt_diag_set(d, "drm-fdinfo: etnaviv prints no engine time in fdinfo (etnaviv_drv.c: "
+                   "memory only), so there is no busy share to sum; its clients' memory is "
+                   "in the Processes view (key P)");
     return -1;
 }
 
@@ -383,7 +395,7 @@ static int fd_open(struct gt_source *s, const char *args, struct gt_diag *d)
     }
     s->priv = p;
     p->sys = *s->sys;
-    if (parse_args(p, args, d) < 0 || choose_device(p, d) < 0)
+    if (parse_args(p, args, d) < 0 || choose_device(p, d) < 0 || engine_time_printed(p, d) < 0)
         goto fail;
     find_switch(p);
     if (gt_args_get(args, "profiling", v, sizeof(v)) && switch_on(p, d) < 0)
