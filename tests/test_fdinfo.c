@@ -576,3 +576,18 @@ Test(fdinfo, container_or_service_from_cgroup)
         cr_assert_str_eq(out, cases[i].want, "%s", cases[i].cgroup);
     }
 }
+
+/* amdgpu_fdinfo.c's names: UVD and VCN_DEC are both "dec", VCE and
+ * VCN_ENC both "enc", each printed when its time is not 0: two lines of
+ * one name in one file add up (100 + 250 ns), not the last one kept. */
+Test(fdinfo, an_engine_name_printed_twice_is_summed)
+{
+    struct gt_fdinfo_client c;
+
+    cr_assert_eq(gt_fdinfo_parse("drm-driver:\tamdgpu\ndrm-client-id:\t9\n"
+                                 "drm-engine-gfx:\t7 ns\ndrm-engine-dec:\t100 ns\n"
+                                 "drm-engine-dec:\t250 ns\ndrm-engine-jpeg:\t3 ns\n", &c), 0);
+    cr_assert_eq(c.nengines, 3);
+    cr_assert_eq(eng(&c, "dec")->ns, 350ull);
+    cr_assert_eq(eng(&c, "gfx")->ns, 7ull);
+}

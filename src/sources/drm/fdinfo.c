@@ -116,6 +116,7 @@ static void parse_engine_key(struct gt_fdinfo_client *c, const char *k, size_t k
         { "drm-cycles-", 2 }, { "drm-maxfreq-", 3 }, { "drm-curfreq-", 5 },
     };
     size_t i;
+    unsigned again;
 
     for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
         size_t plen = strlen(keys[i].prefix);
@@ -125,16 +126,20 @@ static void parse_engine_key(struct gt_fdinfo_client *c, const char *k, size_t k
         e = engine(c, k + plen, klen - plen);
         if (!e)
             return;
+        /* A name printed twice in one file is two engines' time under one
+         * name (amdgpu_fdinfo.c names UVD and VCN_DEC both "dec", VCE and
+         * VCN_ENC both "enc"): summed, not the last one kept. */
+        again = (e->keys >> keys[i].what) & 1;
         e->keys |= 1u << keys[i].what;
         if (keys[i].what == 0) {
-            e->ns = strtoull(v, NULL, 10);
+            e->ns = (again ? e->ns : 0) + strtoull(v, NULL, 10);
             e->has_ns = 1;
+        } else if (keys[i].what == 2) {
+            e->cycles = (again ? e->cycles : 0) + strtoull(v, NULL, 10);
         } else if (keys[i].what == 1) {
             e->capacity = (uint32_t)strtoul(v, NULL, 10);
             if (!e->capacity)
                 e->capacity = 1;
-        } else if (keys[i].what == 2) {
-            e->cycles = strtoull(v, NULL, 10);
         } else if (keys[i].what == 4) {
             e->total_cycles = strtoull(v, NULL, 10);
         } else if (keys[i].what == 3) {
