@@ -591,3 +591,87 @@ Test(fdinfo, an_engine_name_printed_twice_is_summed)
     cr_assert_eq(eng(&c, "dec")->ns, 350ull);
     cr_assert_eq(eng(&c, "gfx")->ns, 7ull);
 }
+
+/* ---- item 9: GPU time per Android app uid (power/gpu_work_period) ---- */
+
+/* TP_printk of the tracepoint (mali_power_gpu_work_period_trace.h):
+ * "gpu_id=%u uid=%u start_time_ns=%llu end_time_ns=%llu
+ * total_active_duration_ns=%llu", after ftrace's task-pid [cpu] flags
+ * timestamp: prefix. */
+#define GWP(uid, active)                                                                     \
+    "   android.hwui-4321  [003] ..... 81234.567890: gpu_work_period: gpu_id=0 uid=" uid    \
+    " start_time_ns=81233567890000 end_time_ns=81234567890000 total_active_duration_ns="    \
+    active "\n"
+
+Test(fdinfo, gpu_work_period_lines_and_uid_names)
+{
+    unsigned uid;
+    uint64_t ns;
+    char name[32];
+
+    cr_assert_eq(gt_gpu_work_parse(GWP("10123", "250000000"), &uid, &ns), 0);
+    cr_assert_eq(uid, 10123);
+    cr_assert_eq(ns, 250000000ull);
+    cr_assert_eq(gt_gpu_work_parse("  <idle>-0 [000] 1.0: sched_switch: prev_comm=x\n", &uid,
+                                   &ns), -1);
+    /* libcutils multiuser.h: AID_APP_START 10000, AID_USER_OFFSET 100000 */
+    gt_gpu_work_uid_name(10123, name, sizeof(name));
+    cr_assert_str_eq(name, "u0_a123");
+    gt_gpu_work_uid_name(1010123, name, sizeof(name));
+    cr_assert_str_eq(name, "u10_a123");
+    gt_gpu_work_uid_name(1000, name, sizeof(name));
+    cr_assert_str_eq(name, "uid 1000");
+}
+
+/* An ftrace instance of gputop's own (mkdir below tracefs' instances/),
+ * the event enabled there and its trace_pipe read: two periods of uid
+ * 10123 add up (250 + 100 ms); at close the event is off again. */
+Test(fdinfo, gpu_work_period_from_a_trace_instance)
+{
+    struct fake_proc *p = fproc_new();
+    struct gt_gpu_work *g;
+    unsigned uid[4];
+    uint64_t ns[4];
+    char buf[16];
+    size_t n;
+
+    fproc_write(p, "/sys/kernel/tracing/events/power/gpu_work_period/format", "name: x\n");
+    fproc_write(p, "/sys/kernel/tracing/instances/gputop/events/power/gpu_work_period/enable",
+                "0\n");
+    fproc_write(p, "/sys/kernel/tracing/instances/gputop/trace_pipe",
+                GWP("10123", "250000000") GWP("10200", "50000000") GWP("10123", "100000000"));
+    g = gt_gpu_work_open(fproc_sys(p));
+    cr_assert_str_eq(gt_gpu_work_why(g), "");
+    cr_assert_eq(fproc_read(p, "/sys/kernel/tracing/instances/gputop/events/power/"
+                               "gpu_work_period/enable", buf, sizeof(buf)), 0);
+    cr_assert_str_eq(buf, "1");
+    n = gt_gpu_work_take(g, uid, ns, 4);
+    cr_assert_eq(n, 2);
+    cr_assert_eq(uid[0], 10123);
+    cr_assert_eq(ns[0], 350000000ull);
+    cr_assert_eq(uid[1], 10200);
+    cr_assert_eq(ns[1], 50000000ull);
+    cr_assert_eq(gt_gpu_work_take(g, uid, ns, 4), 0, "read once");
+    gt_gpu_work_close(g);
+    cr_assert_eq(fproc_read(p, "/sys/kernel/tracing/instances/gputop/events/power/"
+                               "gpu_work_period/enable", buf, sizeof(buf)), 0);
+    cr_assert_str_eq(buf, "0", "the event off again at close");
+    fproc_free(p);
+}
+
+Test(fdinfo, gpu_work_period_missing_says_why)
+{
+    struct fake_proc *p = fproc_new();
+    struct gt_gpu_work *g = gt_gpu_work_open(fproc_sys(p));
+
+    cr_assert(strstr(gt_gpu_work_why(g), "no tracefs"), "%s", gt_gpu_work_why(g));
+    gt_gpu_work_close(g);
+    /* tracefs, its instances/ directory, but a kernel without the event */
+    fproc_write(p, "/sys/kernel/tracing/events/sched/sched_switch/format", "name: x\n");
+    fproc_write(p, "/sys/kernel/tracing/instances/.fake", "");
+    g = gt_gpu_work_open(fproc_sys(p));
+    cr_assert(strstr(gt_gpu_work_why(g), "no power/gpu_work_period event (Android 14+"),
+              "%s", gt_gpu_work_why(g));
+    gt_gpu_work_close(g);
+    fproc_free(p);
+}

@@ -252,6 +252,40 @@ Test(tui_processes, kbase_prints_no_fdinfo_and_the_view_says_so, .timeout = 60)
     tmux_literal(&t, "P");
     expect(&t, "no process has a GPU open", WAIT_MS);
     expect(&t, "driven by Arm's kbase", WAIT_MS);
+    expect(&t, "GPU time per app (power/gpu_work_period): no tracefs", WAIT_MS);
+    tmux_stop(&t);
+    fproc_free(p);
+}
+
+/* Where tracefs is readable (root), kbase's power/gpu_work_period events
+ * give GPU time per app uid (TP_printk of the tracepoint): one row a uid,
+ * named as Android names app uids. */
+Test(tui_processes, kbase_gpu_time_per_app_uid, .timeout = 60)
+{
+    struct fake_proc *p = fproc_new();
+    struct tmux t;
+    char path[512];
+    FILE *f;
+
+    fproc_add_process(p, 1, "init");
+    fproc_write(p, "/dev/mali0", "");
+    fproc_write(p, "/sys/kernel/tracing/events/power/gpu_work_period/format", "name: x\n");
+    fproc_write(p, "/sys/kernel/tracing/instances/gputop/events/power/gpu_work_period/enable",
+                "0\n");
+    fproc_write(p, "/sys/kernel/tracing/instances/gputop/trace_pipe", "");
+    start(&t, p);
+    tmux_literal(&t, "P");
+    expect(&t, "no process has a GPU open", WAIT_MS);
+    snprintf(path, sizeof(path), "%s/sys/kernel/tracing/instances/gputop/trace_pipe",
+             fproc_root(p));
+    f = fopen(path, "a");
+    cr_assert_not_null(f);
+    fputs("   android.hwui-4321  [003] ..... 81234.567890: gpu_work_period: gpu_id=0 "
+          "uid=10123 start_time_ns=81233567890000 end_time_ns=81234567890000 "
+          "total_active_duration_ns=400000000\n", f);
+    fclose(f);
+    expect(&t, "-  u0_a123         kbase", WAIT_MS);
+    expect(&t, "gpu_work_period", WAIT_MS);
     tmux_stop(&t);
     fproc_free(p);
 }

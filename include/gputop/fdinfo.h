@@ -234,6 +234,26 @@ const char *gt_fdinfo_watch_root(const struct gt_fdinfo_watch *w);
  * fdinfo, so the list stays empty (Android phones). */
 int gt_fdinfo_watch_kbase(const struct gt_fdinfo_watch *w);
 
+/* ---- GPU time per Android app UID (gpu_work_period.c) ---- */
+
+/* The power/gpu_work_period tracepoint (Android 14+, kbase) read from an
+ * ftrace instance of gputop's own; needs root. */
+struct gt_gpu_work;
+/* Never NULL but out of memory; gt_gpu_work_why() says why it reads
+ * nothing ("" when it reads). */
+struct gt_gpu_work *gt_gpu_work_open(const struct gt_sys *sys);
+const char *gt_gpu_work_why(const struct gt_gpu_work *g);
+/* Active time per uid of the events read since the last call. */
+size_t gt_gpu_work_take(struct gt_gpu_work *g, unsigned *uid, uint64_t *active_ns, size_t max);
+void gt_gpu_work_close(struct gt_gpu_work *g);
+/* One trace line; 0 with its uid and active time, -1 when not the event. */
+int gt_gpu_work_parse(const char *line, unsigned *uid, uint64_t *active_ns);
+/* "u0_a123" for an app uid, else "uid N". */
+void gt_gpu_work_uid_name(unsigned uid, char *buf, size_t len);
+/* Why the watcher reads no GPU time per app ("" when it does or when
+ * there is no kbase GPU). */
+const char *gt_fdinfo_watch_gpu_work_why(const struct gt_fdinfo_watch *w);
+
 /* The container or service a process runs in, from /proc/PID/cgroup's
  * text: "docker:ID12", "podman:ID12", "containerd:ID12", "crio:ID12",
  * "k8s-pod:UID8", "lxc:NAME", else the innermost systemd .service or

@@ -109,8 +109,10 @@ static void row_text(const struct tui *t, const struct cols *c, const struct gt_
 
     x[SORT_PID] = 4;
     n += snprintf(line + n, len - (size_t)n, "%7s  ", r ? "" : "PID");
-    if (r)
+    if (r && r->pid > 0)
         snprintf(line, len, "%7d  ", r->pid);
+    else if (r)   /* a uid's row (gpu_work_period): no one process */
+        snprintf(line, len, "%7s  ", "-");
     x[SORT_NAME] = n;
     n += snprintf(line + n, len - (size_t)n, "%-15.15s ", r ? r->comm : "NAME");
     x[SORT_CONTAINER] = n;
@@ -221,9 +223,14 @@ static int draw_empty(struct tui *t, int y, size_t n, uint64_t updates)
     tui_put_clipped(t, y, 0, " no process has a GPU open (read from /proc/*/fdinfo; other "
                     "users' processes need root)", COLS, ST_DIM);
     /* Arm's kbase (/dev/mali0, Android) prints no fdinfo at all */
-    if (gt_fdinfo_watch_kbase(t->cfg->procs))
+    if (gt_fdinfo_watch_kbase(t->cfg->procs)) {
+        const char *why = gt_fdinfo_watch_gpu_work_why(t->cfg->procs);
         tui_put_clipped(t, y + 1, 0, " this GPU is driven by Arm's kbase (/dev/mali*), which "
                         "prints no per-process use in fdinfo", COLS, ST_DIM);
+        snprintf(msg, sizeof(msg), " GPU time per app (power/gpu_work_period): %s",
+                 why[0] ? why : "no app used the GPU in the last second");
+        tui_put_clipped(t, y + 2, 0, msg, COLS, ST_DIM);
+    }
     return 1;
 }
 

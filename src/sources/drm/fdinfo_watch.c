@@ -17,6 +17,8 @@ struct gt_fdinfo_watch {
     struct gt_fdinfo *f;
     const char *root;
     int kbase;
+    struct gt_gpu_work *gpu_work;    /* kbase: GPU time per app uid */
+    uint64_t prev_ns;
     uint64_t period_ns;
     pthread_t thread;
     pthread_mutex_t lock;
@@ -47,6 +49,29 @@ static void engines_text(const struct gt_fdinfo_client *c, char *buf, size_t len
     }
 }
 
+/* kbase's apps, one row a uid: its active time over the time since the
+ * last update (the driver ends a period at least every second). */
+static void add_uid_rows(struct gt_fdinfo_watch *w, uint64_t now)
+{
+    unsigned uid[64];
+    uint64_t ns[64], dt = w->prev_ns ? now - w->prev_ns : 0;
+    size_t n, i;
+
+    w->prev_ns = now;
+    if (!w->gpu_work)
+        return;
+    n = gt_gpu_work_take(w->gpu_work, uid, ns, 64);
+    for (i = 0; i < n && w->nrows < MAX_ROWS && dt; i++) {
+        struct gt_fdinfo_row *r = &w->rows[w->nrows++];
+        memset(r, 0, sizeof(*r));
+        gt_gpu_work_uid_name(uid[i], r->comm, sizeof(r->comm));
+        snprintf(r->driver, sizeof(r->driver), "kbase");
+        r->busy_pct = 100.0 * (double)ns[i] / (double)dt;
+        r->over = r->busy_pct > GT_FDINFO_OVER_PCT;
+        snprintf(r->engines, sizeof(r->engines), "gpu_work_period");
+    }
+}
+
 static void publish(struct gt_fdinfo_watch *w)
 {
     const struct gt_fdinfo_client *const *c;
@@ -73,6 +98,7 @@ static void publish(struct gt_fdinfo_watch *w)
     }
     w->profiling_off = gt_fdinfo_profiling_off(w->f);
     w->procs = gt_fdinfo_procs_listed(w->f);
+    add_uid_rows(w, gt_now_ns());
     w->updates++;
     pthread_mutex_unlock(&w->lock);
 }
@@ -115,6 +141,11 @@ const char *gt_fdinfo_watch_root(const struct gt_fdinfo_watch *w)
     return w->root;
 }
 
+const char *gt_fdinfo_watch_gpu_work_why(const struct gt_fdinfo_watch *w)
+{
+    return w->gpu_work ? gt_gpu_work_why(w->gpu_work) : "";
+}
+
 int gt_fdinfo_watch_kbase(const struct gt_fdinfo_watch *w)
 {
     return w->kbase;
@@ -131,6 +162,8 @@ struct gt_fdinfo_watch *gt_fdinfo_watch_start(const struct gt_sys *sys, uint64_t
     w->f = gt_fdinfo_new(sys, walk_every);
     w->root = sys->root ? sys->root : "";
     w->kbase = has_kbase(w->root);
+    if (w->kbase)
+        w->gpu_work = gt_gpu_work_open(sys);
     w->period_ns = period_ns ? period_ns : 1000000000ull;
     if (!w->f)
         goto fail;
@@ -189,5 +222,6 @@ void gt_fdinfo_watch_stop(struct gt_fdinfo_watch *w)
     pthread_mutex_destroy(&w->lock);
     pthread_cond_destroy(&w->wake);
     gt_fdinfo_free(w->f);
+    gt_gpu_work_close(w->gpu_work);
     free(w);
 }
