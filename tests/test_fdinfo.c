@@ -476,6 +476,7 @@ Test(fdinfo, engine_time_past_capacity_is_flagged_not_clamped)
                  "drm-driver:\tamdgpu\ndrm-pdev:\t0000:c3:00.0\ndrm-client-id:\t8\n"
                  "drm-engine-compute:\t4524000000 ns\n");
     gt_fdinfo_update(w.f, 3 * SEC, 0);
+    cr_assert_eq(clients(&w, &c), 1);
     cr_assert_float_eq(c[0]->busy_pct, 100.4, 1e-9);
     cr_assert_eq(c[0]->over, 0);
     world_end(&w);
