@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #define MAX_ROWS 256
+#define UID_ROWS 64
 
 struct gt_fdinfo_watch {
     struct gt_fdinfo *f;
@@ -19,6 +20,9 @@ struct gt_fdinfo_watch {
     int kbase;
     struct gt_gpu_work *gpu_work;    /* kbase: GPU time per app uid */
     uint64_t prev_ns;
+    struct gt_fdinfo_row uid_rows[UID_ROWS];   /* the watcher thread's own */
+    int uid_age[UID_ROWS];           /* updates since the uid's last event */
+    size_t nuid;
     uint64_t period_ns;
     pthread_t thread;
     pthread_mutex_t lock;
@@ -50,26 +54,47 @@ static void engines_text(const struct gt_fdinfo_client *c, char *buf, size_t len
 }
 
 /* kbase's apps, one row a uid: its active time over the time since the
- * last update (the driver ends a period at least every second). */
-static void add_uid_rows(struct gt_fdinfo_watch *w, uint64_t now)
+ * last update. The driver ends a period at least every second, so an
+ * update may fall between two of an app's events: its row stays one more
+ * update with the figure of its last period rather than flicker away.
+ * Read before the lock is taken, so the view never waits for tracefs. */
+static void read_uids(struct gt_fdinfo_watch *w, uint64_t now)
 {
-    unsigned uid[64];
-    uint64_t ns[64], dt = w->prev_ns ? now - w->prev_ns : 0;
-    size_t n, i;
+    unsigned uid[UID_ROWS];
+    uint64_t ns[UID_ROWS], dt = w->prev_ns ? now - w->prev_ns : 0;
+    size_t n, i, k;
 
     w->prev_ns = now;
-    if (!w->gpu_work)
+    if (!w->gpu_work || !dt)
         return;
-    n = gt_gpu_work_take(w->gpu_work, uid, ns, 64);
-    for (i = 0; i < n && w->nrows < MAX_ROWS && dt; i++) {
-        struct gt_fdinfo_row *r = &w->rows[w->nrows++];
+    n = gt_gpu_work_take(w->gpu_work, uid, ns, UID_ROWS);
+    for (k = 0; k < w->nuid; k++)
+        w->uid_age[k]++;
+    for (i = 0; i < n; i++) {
+        struct gt_fdinfo_row *r;
+        char name[32];
+        gt_gpu_work_uid_name(uid[i], name, sizeof(name));
+        for (k = 0; k < w->nuid && strcmp(w->uid_rows[k].comm, name) != 0; k++)
+            ;
+        if (k == w->nuid && w->nuid == UID_ROWS)
+            continue;
+        if (k == w->nuid)
+            w->nuid++;
+        r = &w->uid_rows[k];
         memset(r, 0, sizeof(*r));
-        gt_gpu_work_uid_name(uid[i], r->comm, sizeof(r->comm));
+        memcpy(r->comm, name, sizeof(r->comm));
         snprintf(r->driver, sizeof(r->driver), "kbase");
         r->busy_pct = 100.0 * (double)ns[i] / (double)dt;
         r->over = r->busy_pct > GT_FDINFO_OVER_PCT;
         snprintf(r->engines, sizeof(r->engines), "gpu_work_period");
+        w->uid_age[k] = 0;
     }
+    for (i = k = 0; i < w->nuid; i++)
+        if (w->uid_age[i] < 2) {
+            w->uid_rows[k] = w->uid_rows[i];
+            w->uid_age[k++] = w->uid_age[i];
+        }
+    w->nuid = k;
 }
 
 static void publish(struct gt_fdinfo_watch *w)
@@ -77,6 +102,7 @@ static void publish(struct gt_fdinfo_watch *w)
     const struct gt_fdinfo_client *const *c;
     size_t n = gt_fdinfo_clients(w->f, &c), i;
 
+    read_uids(w, gt_now_ns());
     pthread_mutex_lock(&w->lock);
     w->nrows = n < MAX_ROWS ? n : MAX_ROWS;
     for (i = 0; i < w->nrows; i++) {
@@ -98,7 +124,8 @@ static void publish(struct gt_fdinfo_watch *w)
     }
     w->profiling_off = gt_fdinfo_profiling_off(w->f);
     w->procs = gt_fdinfo_procs_listed(w->f);
-    add_uid_rows(w, gt_now_ns());
+    for (i = 0; i < w->nuid && w->nrows < MAX_ROWS; i++)
+        w->rows[w->nrows++] = w->uid_rows[i];
     w->updates++;
     pthread_mutex_unlock(&w->lock);
 }
