@@ -210,8 +210,12 @@ Test(fdinfo, a_new_process_is_found_at_the_next_update)
     cr_assert_eq(clients(&w, &c), 2, "the new pid was probed");
     cr_assert_eq(gt_fdinfo_find_stats(w.f)->probes, 1, "only 1040 was handed out");
     cr_assert_eq(gt_fdinfo_find_stats(w.f)->scanned, 1, "and one process of the rotation");
-    cr_assert_eq(c[0]->pid, 100);
-    cr_assert_float_eq(c[0]->busy_pct, 10.0, 1e-9, "the known one re-read: 100 ms in 1 s");
+    /* The new one was not there at 1 s: its 250 ms of gfx are all of this
+     * second (25 %), not a baseline; the known one re-read: 100 ms, 10 %. */
+    cr_assert_eq(c[0]->pid, 1040);
+    cr_assert_float_eq(c[0]->busy_pct, 25.0, 1e-9);
+    cr_assert_eq(c[1]->pid, 100);
+    cr_assert_float_eq(c[1]->busy_pct, 10.0, 1e-9);
     /* A fork storm: 1000 pids handed out in a second; the newest 256 are
      * probed (1785..2040), the rest left to the rotation. */
     fproc_set_last_pid(w.p, 2040);
@@ -675,4 +679,33 @@ Test(fdinfo, gpu_work_period_missing_says_why)
               "%s", gt_gpu_work_why(g));
     gt_gpu_work_close(g);
     fproc_free(p);
+}
+
+/* A client on a new pid prints counts it made since its open, after the
+ * last update: they count from 0 (engine 600 ms in the 2 s since: 30 %).
+ * One that prints more than the interval holds inherited them (a child of
+ * an unseen parent): that reading is only its baseline. */
+Test(fdinfo, a_new_pids_client_counts_from_zero_unless_it_cannot)
+{
+    struct world w;
+    const struct gt_fdinfo_client *const *c;
+    char buf[1024];
+
+    world(&w, 1000);
+    fproc_add_process(w.p, 500, "idle");
+    gt_fdinfo_update(w.f, 10 * SEC, 0);
+    fproc_add_process(w.p, 501, "vkcube");
+    panfrost_text(buf, sizeof(buf), 21, 600000000, 0);
+    fproc_add_fd(w.p, 501, 4, "/dev/dri/renderD128", buf);
+    fproc_add_process(w.p, 502, "child");
+    panfrost_text(buf, sizeof(buf), 22, 9000000000ull, 0);
+    fproc_add_fd(w.p, 502, 4, "/dev/dri/renderD128", buf);
+    gt_fdinfo_update(w.f, 12 * SEC, 0);
+    cr_assert_eq(clients(&w, &c), 2);
+    cr_assert_eq(c[0]->pid, 501);
+    cr_assert_float_eq(eng(c[0], "fragment")->busy_pct, 30.0, 1e-9);
+    cr_assert_eq(c[1]->pid, 502);
+    cr_assert_float_eq(c[1]->busy_pct, 0.0, 1e-9, "9 s in 2 s: inherited, a baseline");
+    cr_assert_eq(c[1]->over, 0);
+    world_end(&w);
 }

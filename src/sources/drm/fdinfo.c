@@ -39,6 +39,7 @@ struct gt_fdinfo {
     const struct gt_sys *sys;
     struct gt_fdinfo_finder *finder;  /* between full walks, with walk_every */
     size_t procs_listed;              /* by the last full walk */
+    uint64_t prev_update_ns;          /* now_ns of the last update, 0 before */
     uint64_t walk_period_ns, last_walk_ns;
     int walked;
     struct slot *slots;
@@ -442,15 +443,50 @@ static int walk(struct gt_fdinfo *f)
     return 0;
 }
 
+/* A client found on a new or young pid was not there at the previous
+ * update (the pid did not exist, or its fds were probed then without it):
+ * every count it printed was made since, so it counts from 0 over that
+ * interval and its first update already shows its use. Not where a count
+ * is more than the interval can hold (a client inherited from a parent
+ * with history: the reading is then only a baseline), nor for the GPU
+ * clock's own count (drm-total-cycles), which runs from before. */
+static void opened_since(struct slot *s, uint64_t since, uint64_t now)
+{
+    double dt = (double)(now - since), most = GT_FDINFO_OVER_PCT / 100.0;
+    int i;
+
+    if (!since || now <= since)
+        return;
+    for (i = 0; i < s->c.nengines; i++) {
+        const struct gt_fdinfo_engine *e = &s->c.engine[i];
+        int ns_fits = (double)e->ns <= dt * e->capacity * most;
+        int cyc_fits = e->maxfreq_hz && (double)e->cycles <= dt * 1e-9 * (double)e->maxfreq_hz *
+                                                                 e->capacity * most;
+        s->prev_ns[i] = ns_fits ? 0 : e->ns;
+        s->prev_cycles[i] = cyc_fits ? 0 : e->cycles;
+        s->prev_total[i] = e->total_cycles;
+    }
+    s->prev_n = s->c.nengines;
+    s->prev_t = since;
+}
+
 /* Between full walks: new and young pids and a slice of the rotation. */
 static int find(struct gt_fdinfo *f, uint64_t now_ns)
 {
     struct gt_fdinfo_refs r = { NULL, 0, 0 };
     int done = gt_fdinfo_finder_tick(f->finder, now_ns, &r);
+    size_t i;
 
     if (done < 0)
         return -1;
-    gt_fdinfo_adopt(f, r.v, r.n);
+    for (i = 0; i < r.n; i++) {
+        size_t before = f->nslots;
+        if (known(f, r.v[i].pid, r.v[i].fd) || read_fd(f, r.v[i].pid, r.v[i].fd) != 1)
+            continue;
+        remember(f, r.v[i].pid, r.v[i].fd);
+        if (r.v[i].young && f->nslots > before)
+            opened_since(&f->slots[f->nslots - 1], f->prev_update_ns, now_ns);
+    }
     free(r.v);
     f->st.walks += (uint64_t)done;
     return 0;
@@ -637,6 +673,7 @@ int gt_fdinfo_update(struct gt_fdinfo *f, uint64_t now_ns, int force_walk)
         r = find(f, now_ns);
         f->st.walk_ns_last = gt_now_ns() - t1;
     }
+    f->prev_update_ns = now_ns;
     if (settle(f, now_ns) < 0)
         return -1;
     return r;
