@@ -30,8 +30,9 @@ void gt_usage(FILE *out)
 "                              [,mode=full|metrics][,pmc=auto|on|off]\n"
 "                              [,keepon=gfxoff|pstate]  (counters: root)\n"
 "                            sim[:FAMILY][,scene=S][,seed=N]  (the header names\n"
-"                              the scene; FAMILY mali-t8xx|mali-g715|\n"
-"                              mali-g720|amd-gfx1151, or mips-cm: a\n"
+"                              the scene; FAMILY mali-t8xx|mali-bifrost|\n"
+"                              mali-valhall-jm|mali-g715|mali-g720|\n"
+"                              amd-gfx1151, or mips-cm: a\n"
 "                              coherency manager beside sim's GPU)\n"
 "                            mips-cm[:gcr-base=0x...|default]\n"
 "                              [,overflow=wrap|stop]\n"
@@ -67,6 +68,9 @@ void gt_usage(FILE *out)
 "Exports (beside the dashboard or batch output):\n"
 "  --serve ADDR:PORT       Prometheus metrics at http://ADDR:PORT/metrics; the\n"
 "                          address is 127.0.0.1 unless given (:9100, [::1]:9100)\n"
+"  --processes[=N]         with --serve: per-process GPU busy and memory of the\n"
+"                            N busiest DRM clients (default 10, up to 256),\n"
+"                            labelled pid, comm, container, driver, drm_pdev\n"
 "  --trace FILE            write a Trace Event Format timeline for\n"
 "                          ui.perfetto.dev or chrome://tracing (converts a\n"
 "                          capture with --source replay:CAP --trace FILE)\n"
@@ -151,7 +155,7 @@ enum {
     OPT_LAYOUT = 256, OPT_LIST_LAYOUTS, OPT_CHECK_LAYOUT, OPT_GPU, OPT_SOURCE, OPT_NO_CPU,
     OPT_LIST_SOURCES, OPT_RECORD, OPT_SECTION, OPT_METRICS, OPT_PER_SECOND,
     OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PROBE, OPT_PRECISION, OPT_PER_CORE, OPT_SERVE, OPT_TRACE,
-    OPT_PROC_ROOT, OPT_NO_PROCESSES,
+    OPT_PROC_ROOT, OPT_NO_PROCESSES, OPT_PROCESSES,
     OPT_TRIAGE,
 };
 
@@ -168,6 +172,7 @@ static const struct option longopts[] = {
     { "probe", no_argument, 0, OPT_PROBE },
     { "proc-root", required_argument, 0, OPT_PROC_ROOT },
     { "no-processes", no_argument, 0, OPT_NO_PROCESSES },
+    { "processes", optional_argument, 0, OPT_PROCESSES },
     { "triage", no_argument, 0, OPT_TRIAGE },
     { "interval", required_argument, 0, 'i' },
     { "record", required_argument, 0, OPT_RECORD },
@@ -249,6 +254,23 @@ static int duration_option(struct gt_options *o, int c, const char *arg, const c
     return 0;
 }
 
+/* --processes[=N]: how many clients the endpoint exports. */
+static int processes_option(struct gt_options *o, const char *arg, const char *opt, FILE *err)
+{
+    char *end;
+    unsigned long n;
+
+    if (!arg) {
+        o->serve_processes = 10;
+        return 0;
+    }
+    n = strtoul(arg, &end, 10);
+    if (*arg < '0' || *arg > '9' || *end || n < 1 || n > 256)
+        return bad_value(err, opt, arg, "not a number of processes from 1 to 256");
+    o->serve_processes = (unsigned)n;
+    return 0;
+}
+
 static int one_option(struct gt_options *o, int c, const char *arg, const char *opt, FILE *err)
 {
     switch (c) {
@@ -263,6 +285,7 @@ static int one_option(struct gt_options *o, int c, const char *arg, const char *
     case OPT_NO_CPU: o->no_cpu = 1; return 0;
     case OPT_PROC_ROOT: o->proc_root = arg; return 0;
     case OPT_NO_PROCESSES: o->no_processes = 1; return 0;
+    case OPT_PROCESSES: return processes_option(o, arg, opt, err);
     case OPT_RECORD: o->record = arg; return 0;
     case OPT_SERVE: o->serve = arg; return 0;
     case OPT_TRACE: o->trace = arg; return 0;
@@ -327,6 +350,12 @@ int gt_options_parse(struct gt_options *o, int argc, char **argv, FILE *err)
     }
     if (o->gpu && o->cmd != GT_CMD_CHECK_LAYOUT) {
         fprintf(err, "gputop: --gpu goes with --check-layout\n");
+        return -1;
+    }
+    if (o->serve_processes && (!o->serve || o->no_processes)) {
+        fprintf(err, "gputop: --processes exports per-process series on the --serve "
+                     "endpoint: %s\n", o->serve ? "not with --no-processes"
+                                                : "give --serve ADDR:PORT too");
         return -1;
     }
     return 0;

@@ -330,7 +330,8 @@ void tui_draw_tabs(struct tui *t)
     size_t i;
 
     for (i = 0; i < t->l->nsections && x < COLS; i++) {
-        enum style st = i == t->section ? ST_TAB : ST_PLAIN;
+        /* under the Processes view no section is the one shown */
+        enum style st = i == t->section && !t->procs_view ? ST_TAB : ST_PLAIN;
         key[1] = (char)t->l->sections[i].key;
         x += tui_put(t, 1, x, key, -1, st);
         if (f.mode == TABS_KEYS)
