@@ -33,6 +33,7 @@ static void lt_open(struct lt *t, const char *layout, const char *gpu, uint32_t 
                                  GT_COUNTER_DELTA, 1, 1.0), 0);
     cr_assert_geq(gt_catalog_add_constant(&t->c, GT_MALI_MAX_CLOCK_HZ, 1e9), 0);
     cr_assert_eq(gt_catalog_add_cpu(&t->c, 2), 0);
+    cr_assert_eq(gt_catalog_add_cpu_cores(&t->c, 4), 0);  /* the triage's busiest CPU */
     t->e = gt_engine_new(t->l, &t->c);
     cr_assert_not_null(t->e);
     cr_assert_leq(t->l->nmetrics, 512);
