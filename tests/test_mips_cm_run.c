@@ -256,7 +256,7 @@ Test(mips_cm_run, capture_keeps_layout_multiplexing_and_detail, .timeout = 60)
     snprintf(args, sizeof(args), "--source replay:%s -b -f json -n 1", path);
     out = run(args, &status, &err);
     cr_expect_eq(status, 0, "%s", err);
-    cr_expect_not_null(strstr(out, "; mips-cm: simulated CM2.5 at 800 MHz, seed 1; 11 events over "
+    cr_expect_not_null(strstr(out, "; mips-cm: simulated CM2.5 at 800 MHz, seed 1; 10 events over "
                                    "2 counters (multiplexed, estimates)"), "%s", out);
     cr_expect_not_null(strstr(out, "\"title\":\"CM Read Data Usage\",\"ref\":null,\"unit\":\"%\","
                                    "\"show\":\"percent\",\"section\":\"Coherency manager\","
