@@ -280,8 +280,8 @@ Test(mips_cm_board, sigbus_mid_run_stops_without_writing)
 
 /* ---- 3. intervals longer than 2^32 cycles ---- */
 
-/* A CM clock of 20 GHz (2^32 cycles in 215 ms, so the test is short):
- * 50 ms measure the clock, then 600 ms pass (a stopped gputop): about
+/* A CM clock of 10 GHz (2^32 cycles in 430 ms, so the test is short):
+ * 50 ms measure the clock, then 1.2 s pass (a stopped gputop): about
  * 12e9 cycles, 2.8 x 2^32. The 32-bit delta is short by 2 x 2^32; the
  * sample adds them from the elapsed time and says it is an estimate. The
  * read-data bus at 500 per 1000 wraps as well and is corrected from its
@@ -292,18 +292,18 @@ Test(mips_cm_board, long_interval_is_corrected_by_whole_wraps)
     uint64_t c0, c1;
     struct cm t;
 
-    cm_open_only(&t, fake_at(0x0700, 0x0103, 0, 20000000000ull, NULL), SPEC);
+    cm_open_only(&t, fake_at(0x0700, 0x0103, 0, 10000000000ull, NULL), SPEC);
     fg_set_rate(t.fg, 4, 500);
     cm_go(&t, ev);
     sleep_ms(50);
     cr_assert_eq(cm_sample(&t), 0, "%s", t.d.msg);
     c0 = fg_now_cycles(t.fg);
-    sleep_ms(600);
+    sleep_ms(1200);
     cr_assert_eq(cm_sample(&t), 2, "%s", t.d.msg);
     c1 = fg_now_cycles(t.fg);
     cr_expect_not_null(strstr(t.d.msg, "wrapped 2 more times"), "%s", t.d.msg);
     cr_expect_eq(val(&t, "CMRegWrapsEstimated"), 2u);
-    /* the truth, read just after the sample: within a millisecond of it */
+    /* the truth, read just after the sample: within 2 ms of it */
     cr_expect_leq(fabs((double)val(&t, "CMCycles") - (double)(c1 - c0)), 2e7,
                   "cycles %llu, true %llu", (unsigned long long)val(&t, "CMCycles"),
                   (unsigned long long)(c1 - c0));
@@ -313,21 +313,23 @@ Test(mips_cm_board, long_interval_is_corrected_by_whole_wraps)
     cm_end(&t);
 }
 
-/* The clock changed meanwhile (20 to 30 GHz): 600 ms are 18e9 cycles, 4.19
- * x 2^32, while the earlier clock says 12e9: no whole number of wraps fits,
- * so the interval is dropped with the reason, never published short. */
+/* The clock changed meanwhile (10 to 15 GHz): 1.25 s are 18.75e9 cycles
+ * while the earlier clock says 12.5e9; the 6.25e9 between them is 1.46 x
+ * 2^32, no whole number of wraps, so the interval is dropped with the
+ * reason, never published short. (Any T in 1.07..1.50 s drops: the
+ * difference 5e9 x T must stay more than 2^32/4 from a multiple of 2^32.) */
 Test(mips_cm_board, long_interval_that_cannot_be_told_is_dropped)
 {
     static const char *const ev[] = { "CMReadDataUsage", NULL };
     struct cm t;
 
-    cm_open_only(&t, fake_at(0x0700, 0x0103, 0, 20000000000ull, NULL), SPEC);
+    cm_open_only(&t, fake_at(0x0700, 0x0103, 0, 10000000000ull, NULL), SPEC);
     fg_set_rate(t.fg, 4, 500);
     cm_go(&t, ev);
     sleep_ms(50);
     cr_assert_eq(cm_sample(&t), 0, "%s", t.d.msg);
-    fg_set_hz(t.fg, 30000000000ull);
-    sleep_ms(600);
+    fg_set_hz(t.fg, 15000000000ull);
+    sleep_ms(1250);
     cr_expect_eq(cm_sample(&t), -1);
     cr_expect_not_null(strstr(t.d.msg, "interval dropped"), "%s", t.d.msg);
     cr_expect_eq(val(&t, "CMCycles"), 0u);
