@@ -584,3 +584,52 @@ Test(mips_cm, csv_table_matches_the_events)
         cr_expect_eq(t->defs[i + 1].index, (int)cm_events[i].number);
     }
 }
+
+/* sim:mips-cm,scene=step multiplexes like the hardware: the read share
+ * steps from 0.10 to 0.80 at 2 s (sample 20 of 100 ms). By the model's
+ * definitions at 80e6 cycles a sample: command bus 0.5 x (read + write) +
+ * 0.05 of the cycles, write 0.55 of read, a request two command cycles,
+ * so requests go from 80e6 x 0.1275 / 2 = 5.1e6 to 80e6 x 0.67 / 2 =
+ * 26.8e6, read data from 8e6 to 64e6. Ten events make five pairs;
+ * requests (pair 0) are counted at samples 1, 6, ... 16, 21 and read
+ * data (pair 2) at 3, 8, ... 18, 23: in between the old rate is shown,
+ * with its age. */
+Test(mips_cm, sim_step_shows_multiplexing_lag_and_age)
+{
+    struct gt_diag d;
+    struct gt_source *s = gt_source_open("sim:mips-cm,scene=step,step=100000000", NULL, &d);
+    struct gt_snapshot snap;
+    uint64_t req, reqage, rd, rdage;
+    int n;
+
+    cr_assert_not_null(s, "%s", d.msg);
+    cr_expect_not_null(strstr(s->info.detail, "scene step"), "%s", s->info.detail);
+    cr_assert_eq(gt_snapshot_init(&snap, s->catalog.nslots), 0);
+    cr_assert_eq(s->type->start(s, &d), 0);
+    for (n = 1; n <= 23; n++) {
+        cr_assert_eq(s->type->sample(s, &snap, &d), 0);
+        req = snap.deltas[s->catalog.counters[gt_catalog_find(&s->catalog, "CMRequests")].slot];
+        reqage = snap.deltas[s->catalog.counters[gt_catalog_find(&s->catalog,
+                                                                 "CMRequestsAge")].slot];
+        rd = snap.deltas[s->catalog.counters[gt_catalog_find(&s->catalog,
+                                                             "CMReadDataUsage")].slot];
+        rdage = snap.deltas[s->catalog.counters[gt_catalog_find(&s->catalog,
+                                                                "CMReadDataUsageAge")].slot];
+        cr_expect_eq(reqage, (uint64_t)((n - 1) % 5), "sample %d", n);
+        cr_expect_eq(rdage, (uint64_t)((n - 3 + 5) % 5), "sample %d", n);
+        if (n >= 16 && n <= 20)
+            cr_expect(req >= 5099998 && req <= 5100002, "sample %d: requests %llu", n,
+                      (unsigned long long)req);
+        if (n == 21)
+            cr_expect(req >= 26799998 && req <= 26800002, "sample 21: requests %llu",
+                      (unsigned long long)req);
+        if (n >= 18 && n <= 22)
+            cr_expect(rd >= 7999998 && rd <= 8000002, "sample %d: read data %llu", n,
+                      (unsigned long long)rd);
+        if (n == 23)
+            cr_expect(rd >= 63999998 && rd <= 64000002, "sample 23: read data %llu",
+                      (unsigned long long)rd);
+    }
+    gt_snapshot_free(&snap);
+    gt_source_close(s);
+}

@@ -182,6 +182,15 @@ Test(mips_cm_run, dashboard_beside_a_gpu, .timeout = 120)
     s = tmux_wait_for(&t, "Event pairs rotated", WAIT_MS, &found);
     cr_expect(found, "the register view:\n%s", s);
     free(s);
+    /* each estimate's age, further down the register view */
+    s = tmux_wait_for(&t, "Request Count age", WAIT_MS, &found);
+    if (!found) {
+        free(s);
+        tmux_keys(&t, "NPage");
+        s = tmux_wait_for(&t, "Request Count age", WAIT_MS, &found);
+    }
+    cr_expect(found, "ages in the register view:\n%s", s);
+    free(s);
     tmux_literal(&t, "q");
     tmux_stop(&t);
 }
