@@ -94,8 +94,10 @@ out:
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const char *const specs[] = {
-        "mips-cm", "mips-cm:gcr-base=default", "mips-cm:gcr-base=0x1fbf8000,overflow=stop",
-        "mips-cm:gcr-base=default,overflow=wrap",
+        /* qualifier tests short or off: each one sleeps its window */
+        "mips-cm:qual-window=10us", "mips-cm:gcr-base=default,qual-window=0,force",
+        "mips-cm:gcr-base=0x1fbf8000,overflow=stop,qual-window=10us,events=0,5",
+        "mips-cm:gcr-base=default,overflow=wrap,qual-window=0",
     };
     const uint8_t *p = data;
     size_t n = size;

@@ -178,7 +178,34 @@ Test(mips_cm_board, qualifier_that_selects_nothing_is_flagged)
 /* Not inlined: gcc otherwise takes the result for a pointer into the
  * local open_memstream buffer variable (-Wdangling-pointer). */
 __attribute__((noinline))
-static char *probe_text(struct fake_gcr *fg, const char *args, int *status)
+/* qual-window=0: nothing measured, the reset value 0 stays (and counts
+ * nothing here); a window that is not a time is refused by name. */
+Test(mips_cm_board, qual_window_zero_keeps_the_reset_value)
+{
+    static const char *const ev[] = { "CMRequests", NULL };
+    static const uint32_t groups[] = { 0x0f, 0xf0 };
+    struct fake_gcr *fg;
+    struct fg_regs r;
+    struct gt_diag d;
+    struct cm t;
+
+    cm_open_only(&t, fake_at(0x0700, 0x0103, 10, 0, NULL), SPEC ",qual-window=0");
+    fg_set_rate(t.fg, 0, 300);
+    fg_set_qual_groups(t.fg, 0, groups, 2, 0x11);
+    cm_go(&t, ev);
+    fg_get_regs(t.fg, &r);
+    cr_expect_eq(r.qual0, 0u);
+    fg_advance(t.fg, 1000000);
+    cr_assert_geq(cm_sample(&t), 0, "%s", t.d.msg);
+    cr_expect_eq(val(&t, "CMRequests"), 0u);
+    cm_end(&t);
+    fg = fake_at(0x0700, 0x0103, 0, 0, NULL);
+    cr_expect_null(gt_source_open(SPEC ",qual-window=5s", fg_sys(fg), &d));
+    cr_expect_not_null(strstr(d.msg, "qual-window=5s: expected a time up to 1000ms"), "%s", d.msg);
+    fg_free(fg);
+}
+
+/* Not inlinedstruct fake_gcr *fg, const char *args, int *status)
 {
     char *buf = NULL;
     size_t len = 0;

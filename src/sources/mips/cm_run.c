@@ -13,7 +13,6 @@
 #include <time.h>
 
 #define WARMUP_NS      1000000L   /* per pair at start, so every event has a rate */
-#define QUAL_WINDOW_NS 5000000L   /* per event, measuring its qualifier */
 #define TOGETHER_NS    20000u     /* a cycle read this close to its timestamps */
 #define TWO32          4294967296.0
 
@@ -89,9 +88,9 @@ static void measure_quals(struct cm_src *c)
 
     for (i = 0; i < c->mux.nevents; i++) {
         int e = c->mux.events[i];
-        if (c->qual_how[e] == CM_QUAL_LAYOUT)
+        if (c->qual_how[e] == CM_QUAL_LAYOUT || c->qual_window_ns == 0)
             continue;
-        cm_qual_measure(&c->gcr, c->run_ctl, cm_events[e].number, QUAL_WINDOW_NS, &with0,
+        cm_qual_measure(&c->gcr, c->run_ctl, cm_events[e].number, c->qual_window_ns, &with0,
                         &withall);
         c->qual[e] = c->mux.qual[e] = cm_qual_choose(with0, withall, &c->qual_how[e]);
     }

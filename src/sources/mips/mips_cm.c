@@ -11,6 +11,8 @@
 #include <string.h>
 
 #define MAX_INTERVAL_NS 1000000000ull
+#define QUAL_WINDOW_NS  5000000L       /* default qualifier test per event */
+#define QUAL_WINDOW_MAX 1000000000L
 
 static int cm_available(const struct gt_sys *sys, char *why, size_t len)
 {
@@ -198,13 +200,43 @@ static int open_block(struct gt_source *s, struct cm_src *c, const char *args, s
     return 0;
 }
 
+/* qual-window=N[us|ms]: how long each event is counted with qualifier 0
+ * and with all ones at start (0: not measured; qualifiers stay 0 unless
+ * the layout gives them). */
+static int parse_window(const char *args, long *ns, struct gt_diag *d)
+{
+    char v[32], *end;
+    unsigned long long n;
+
+    *ns = QUAL_WINDOW_NS;
+    if (!gt_args_get(args, "qual-window", v, sizeof(v)))
+        return 0;
+    errno = 0;
+    n = strtoull(v, &end, 10);
+    if (errno || end == v || v[0] == '-' ||
+        (*end && strcmp(end, "ms") != 0 && strcmp(end, "us") != 0) ||
+        n > (unsigned long long)QUAL_WINDOW_MAX / 1000) {
+        gt_diag_set(d, "mips-cm: qual-window=%s: expected a time up to 1000ms, such as 5ms, "
+                       "200us or 0", v);
+        return -1;
+    }
+    *ns = (long)n * (strcmp(end, "us") == 0 ? 1000L : 1000000L);
+    if (*ns > QUAL_WINDOW_MAX) {
+        gt_diag_set(d, "mips-cm: qual-window=%s: at most 1000ms", v);
+        return -1;
+    }
+    return 0;
+}
+
 static int parse_options(struct cm_src *c, const char *args, int *pin, struct gt_diag *d)
 {
-    static const char *const keys[] = { "gcr-base", "overflow", "events", "force", "", NULL };
+    static const char *const keys[] = { "gcr-base", "overflow", "events", "force", "qual-window",
+                                        "", NULL };
     char ovf[16];
     int n;
 
-    if (gt_args_check(args, keys, "mips-cm", d) < 0 || (n = parse_events(args, pin, d)) < 0)
+    if (gt_args_check(args, keys, "mips-cm", d) < 0 || (n = parse_events(args, pin, d)) < 0 ||
+        parse_window(args, &c->qual_window_ns, d) < 0)
         return -1;
     if (!gt_args_get(args, "overflow", ovf, sizeof(ovf)))
         snprintf(ovf, sizeof(ovf), "wrap");
@@ -338,7 +370,8 @@ static void cm_close(struct gt_source *s)
 const struct gt_source_type gt_source_mips_cm = {
     .name = "mips-cm",
     .help = "MIPS coherency manager counters via /dev/mem (root): "
-            "mips-cm[:gcr-base=0x...|default][,overflow=wrap|stop][,events=A,B][,force]",
+            "mips-cm[:gcr-base=0x...|default][,overflow=wrap|stop][,events=A,B]"
+            "[,qual-window=5ms][,force]",
     .kind = GT_SOURCE_COMPANION,
     .available = cm_available,
     .open = cm_open,
