@@ -175,9 +175,6 @@ Test(mips_cm_board, qualifier_that_selects_nothing_is_flagged)
     cm_end(&t);
 }
 
-/* Not inlined: gcc otherwise takes the result for a pointer into the
- * local open_memstream buffer variable (-Wdangling-pointer). */
-__attribute__((noinline))
 /* qual-window=0: nothing measured, the reset value 0 stays (and counts
  * nothing here); a window that is not a time is refused by name. */
 Test(mips_cm_board, qual_window_zero_keeps_the_reset_value)
@@ -205,7 +202,10 @@ Test(mips_cm_board, qual_window_zero_keeps_the_reset_value)
     fg_free(fg);
 }
 
-/* Not inlinedstruct fake_gcr *fg, const char *args, int *status)
+/* Not inlined: gcc otherwise takes the result for a pointer into the
+ * local open_memstream buffer variable (-Wdangling-pointer). */
+__attribute__((noinline))
+static char *probe_text(struct fake_gcr *fg, const char *args, int *status)
 {
     char *buf = NULL;
     size_t len = 0;
