@@ -390,3 +390,32 @@ Test(mips_cm_run, probe_through_the_binary, .timeout = 60)
     free(out);
     free(err);
 }
+
+/* The dashboard on the fake CM whose request event has qualifier groups,
+ * with a layout qualifier (0x1) that matches one group but not the other:
+ * requests count 0 while the write-data bus is busy, and the header says
+ * the qualifier may select nothing. */
+Test(mips_cm_run, dashboard_flags_a_qualifier_that_selects_nothing, .timeout = 120)
+{
+    char path[256], cmd[1024], *s;
+    struct tmux t;
+    int found;
+
+    write_file(path, sizeof(path), ".layout",
+               "gputop-layout 1\nname cm-qual\ntitle test\nfamily mips-cm\n"
+               "option mips-cm qual.CMRequests=0x1\n"
+               "section CM\n  key m\n  group Bus\n    metric Requests\n"
+               "      expr $CMRequests\n      show count\n"
+               "    metric Write data\n      expr $CMWriteDataUsage / $CMCycles * 100\n"
+               "      unit %\n      show percent\n");
+    snprintf(cmd, sizeof(cmd), "%s 0x0701 -- --source mips-cm:gcr-base=default --no-cpu "
+             "--layout %s -i 200ms", fake_gcr_bin(), path);
+    cr_assert_eq(tmux_start(&t, 120, 30, "GPUTOP_FAKE_GCR_QUAL=0", cmd), 0);
+    s = tmux_wait_for(&t, "qualifier 0x1 may select nothing", WAIT_MS, &found);
+    cr_expect(found, "no flag on the dashboard:\n%s", s);
+    cr_expect_not_null(strstr(s, "CMRequests 0"), "%s", s);
+    free(s);
+    tmux_literal(&t, "q");
+    tmux_stop(&t);
+    unlink(path);
+}

@@ -5,7 +5,9 @@
  * debugger might have left them, and on exit the final state is printed
  * on stderr as "gcr-final: ..."; GPUTOP_KILL_AT signals it at a chosen
  * seam call (kill_sys.h). Time passes 20000 CM cycles per register
- * access, with events 0..17 at 10..180 per 1000 cycles. */
+ * access, with events 0..17 at 10..180 per 1000 cycles. GPUTOP_FAKE_GCR_QUAL=N
+ * gives event N qualifier groups 0x0f and 0xf0 with traffic attributes
+ * 0x11 (the document: an event counts only when every group matches). */
 #include "gputop/cli.h"
 #include "fakes/fake_gcr.h"
 #include "fakes/kill_sys.h"
@@ -43,6 +45,11 @@ int main(int argc, char **argv)
     fg_set_regs(fg, &start);
     for (ev = 0; ev <= 17; ev++)
         fg_set_rate(fg, ev, 10 * (ev + 1));
+    if (getenv("GPUTOP_FAKE_GCR_QUAL")) {
+        static const uint32_t groups[] = { 0x0f, 0xf0 };
+        fg_set_qual_groups(fg, (unsigned)strtoul(getenv("GPUTOP_FAKE_GCR_QUAL"), NULL, 0), groups,
+                           2, 0x11);
+    }
     /* argv[2] ("--") stands in for argv[0] */
     if (gt_options_parse(&o, argc - 2, argv + 2, stderr) < 0) {
         fg_free(fg);
