@@ -228,7 +228,10 @@ static int check_ours(struct cm_src *c, uint32_t ctl)
     uint32_t ev = cm_rd(&c->gcr, CM_PC_EVENT), q0 = cm_rd(&c->gcr, CM_PC_QUAL0);
     uint32_t q1 = cm_rd(&c->gcr, CM_PC_QUAL1);
 
-    if ((ctl & ~(CM_CTL_NUM_CNT | CM_CTL_RESETS)) == c->run_ctl && ev == c->prog_event &&
+    /* Only the fields the document defines: reserved bits may read anything. */
+    uint32_t ctl_bits = CM_CTL_INT_EN | CM_CTL_OVF_STOP | CM_CTL_COUNTON;
+
+    if (((ctl ^ c->run_ctl) & ctl_bits) == 0 && (ev & 0xffff) == c->prog_event &&
         q0 == c->prog_q0 && q1 == c->prog_q1)
         return 0;
     c->gcr.foreign = 1;
@@ -390,7 +393,7 @@ static void advance(struct cm_src *c, uint32_t cyc, uint64_t now, uint32_t ov, i
     if (restart) {
         cm_wr(&c->gcr, CM_PC_OV, ov & CM_OV_ALL);
         start_all(c);
-        c->prev_cycle = cm_rd(&c->gcr, CM_PC_CYCLE);
+        baseline(c);
     } else if (cm_mux_multiplexed(&c->mux)) {
         program_pair(c);
     }
