@@ -208,8 +208,10 @@ Test(mips_cm, base_found_in_device_tree)
 }
 
 /* Two events: no multiplexing; EVENT holds P1 in 15:8 and P0 in 7:0, the
- * qualifiers go to 0x190 and 0x1a0, and one control write resets and
- * starts all three counters (bits 9..4 = 0x3f0), interrupts off. */
+ * qualifiers go to 0x190 and 0x1a0, and one control write starts all
+ * three counters (CountOn bits 8, 6, 4 = 0x150), interrupts off. In wrap
+ * mode counts are differences, so no reset bit (9, 7, 5) is ever written:
+ * they would clear overflow bits a previous owner left. */
 Test(mips_cm, programs_events_qualifiers_and_one_start_write)
 {
     static const char *const ev[] = { "CMWriteDataUsage", "CMSharingMiss", NULL };
@@ -239,10 +241,15 @@ Test(mips_cm, programs_events_qualifiers_and_one_start_write)
     cr_expect_eq(r.qual0, 0u);
     cr_expect_eq(r.qual1, 0xfu);
     cr_expect_eq(r.ctl & 0x600003f0u, 0x150u, "CTL 0x%x: counting, no reset or interrupt left", r.ctl);
-    for (i = 0; i < fg_stats(t.fg)->nlog; i++)
-        if (fg_stats(t.fg)->log_off[i] == 0x6100 && (fg_stats(t.fg)->log_val[i] & 0x3f0) == 0x3f0)
+    for (i = 0; i < fg_stats(t.fg)->nlog; i++) {
+        if (fg_stats(t.fg)->log_off[i] != 0x6100)
+            continue;
+        if ((fg_stats(t.fg)->log_val[i] & 0x3f0) == 0x150)
             one_write = 1;
-    cr_expect(one_write, "no single control write resetting and starting all three counters");
+        cr_expect_eq(fg_stats(t.fg)->log_val[i] & 0x2a0, 0u, "a reset bit written: 0x%x",
+                     fg_stats(t.fg)->log_val[i]);
+    }
+    cr_expect(one_write, "no single control write starting all three counters");
     cr_expect_not(t.s->catalog.counters[gt_catalog_find(&t.s->catalog, ev[0])].estimated);
     fg_set_rate(t.fg, 2, 250);
     fg_set_rate(t.fg, 5, 10);
@@ -296,6 +303,14 @@ Test(mips_cm, overflow_with_stop)
     cm_begin(&t, fake(0x0700, 0, 0), "mips-cm:gcr-base=default,overflow=stop", ev);
     fg_get_regs(t.fg, &r);
     cr_expect(r.ctl & (1u << 29), "Perf_Ovf_Stop not set: CTL 0x%x", r.ctl);
+    /* here all three start from zero: reset and started by one write (0x3f0) */
+    {
+        int i, one_write = 0;
+        for (i = 0; i < fg_stats(t.fg)->nlog; i++)
+            one_write |= fg_stats(t.fg)->log_off[i] == 0x6100 &&
+                         (fg_stats(t.fg)->log_val[i] & 0x3f0) == 0x3f0;
+        cr_expect(one_write, "no single control write resetting and starting all three");
+    }
     fg_set_rate(t.fg, 3, 100);
     fg_advance(t.fg, 0x100000000ull + 5000);   /* past the cycle counter's top */
     fg_get_regs(t.fg, &r);

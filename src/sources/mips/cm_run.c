@@ -58,23 +58,30 @@ static void program_pair(struct cm_src *c)
     cm_wr(&c->gcr, CM_PC_EVENT, c->prog_event);
     cm_wr(&c->gcr, CM_PC_QUAL0, c->prog_q0);
     cm_wr(&c->gcr, CM_PC_QUAL1, c->prog_q1);
-    cm_wr(&c->gcr, CM_PC_CTL, c->run_ctl | CM_CTL_P0_RESET | CM_CTL_P1_RESET);
-    /* Whether reset bits read back is not documented: leave none set. */
+    /* Under Perf_Ovf_Stop the counters must start far from the top;
+     * otherwise counts are differences and reset bits, which also clear
+     * overflow bits, are not used. Whether reset bits read back is not
+     * documented: leave none set. */
+    if (c->ovf_stop)
+        cm_wr(&c->gcr, CM_PC_CTL, c->run_ctl | CM_CTL_P0_RESET | CM_CTL_P1_RESET);
     cm_wr(&c->gcr, CM_PC_CTL, c->run_ctl);
     c->pair_cycle = cm_rd(&c->gcr, CM_PC_CYCLE);
     c->prev_c0 = cm_rd(&c->gcr, CM_PC_CNT0);
     c->prev_c1 = cm_rd(&c->gcr, CM_PC_CNT1);
 }
 
-/* All three counters reset and started by a single control write, as the
- * document allows; the reset bits clear each counter's overflow bit too,
- * so a previous owner's overflow bits cannot survive our start (--probe
- * and gputop(1) say so). */
+/* All three counters started by a single control write. In wrap mode
+ * they go on from what they held, since counts are differences: no reset
+ * bits, which would also clear the overflow bits a previous owner left.
+ * Under Perf_Ovf_Stop they are reset and started in that one write, as
+ * the document allows, so none starts near the top (the owner's overflow
+ * bits are lost then, and gputop(1) says so). */
 static void start_all(struct cm_src *c)
 {
     cm_wr(&c->gcr, CM_PC_CTL, c->run_ctl & ~CM_CTL_COUNTON);
-    cm_wr(&c->gcr, CM_PC_CTL, c->run_ctl | CM_CTL_RESETS);
-    cm_wr(&c->gcr, CM_PC_CTL, c->run_ctl);
+    cm_wr(&c->gcr, CM_PC_CTL, c->run_ctl | (c->ovf_stop ? CM_CTL_RESETS : 0));
+    if (c->ovf_stop)
+        cm_wr(&c->gcr, CM_PC_CTL, c->run_ctl);
     c->prev_cycle = cm_rd(&c->gcr, CM_PC_CYCLE);
     program_pair(c);
 }
@@ -143,6 +150,9 @@ static int start_body(struct cm_gcr *g, void *arg)
                                        CM_CTL_RESETS | CM_CTL_NUM_CNT)) | CM_CTL_COUNTON;
     if (c->ovf_stop)
         c->run_ctl |= CM_CTL_OVF_STOP;
+    /* Left as found in wrap mode; an overflow bit already set cannot say
+     * that we wrapped, so such a counter's wraps are told from time. */
+    c->found_ov = c->ovf_stop ? 0 : c->gcr.saved.ov & CM_OV_ALL;
     c->mux.cur = 0;
     measure_quals(c);
     start_all(c);
@@ -185,7 +195,7 @@ static void put_regs(struct cm_src *c, struct gt_snapshot *out, uint32_t ctl, ui
     out->deltas[c->slot.reg[CM_R_P1EVENT]] = ev >> 8 & 0xff;
     out->deltas[c->slot.reg[CM_R_COUNTON]] = (uint64_t)count_bits(ctl & CM_CTL_COUNTON);
     out->deltas[c->slot.reg[CM_R_OVFSTOP]] = !!(ctl & CM_CTL_OVF_STOP);
-    out->deltas[c->slot.reg[CM_R_OVERFLOWS]] = (uint64_t)count_bits(ov & CM_OV_ALL);
+    out->deltas[c->slot.reg[CM_R_OVERFLOWS]] = (uint64_t)count_bits(ov & CM_OV_ALL & ~c->found_ov);
     out->deltas[c->slot.reg[CM_R_PAIRS]] = c->mux.npairs;
     out->deltas[c->slot.reg[CM_R_QUAL0]] = c->prog_q0;
     out->deltas[c->slot.reg[CM_R_QUAL1]] = c->prog_q1;
@@ -384,8 +394,9 @@ static void advance(struct cm_src *c, uint32_t cyc, uint64_t now, uint32_t ov, i
 {
     c->prev_ns = now;
     c->prev_cycle = cyc;
-    if (ov & CM_OV_ALL && !c->ovf_stop)
-        cm_wr(&c->gcr, CM_PC_OV, ov & CM_OV_ALL);
+    /* ours only: the bits a previous owner left stay as found */
+    if (ov & CM_OV_ALL & ~c->found_ov && !c->ovf_stop)
+        cm_wr(&c->gcr, CM_PC_OV, ov & CM_OV_ALL & ~c->found_ov);
     if (cm_mux_multiplexed(&c->mux))
         cm_mux_next(&c->mux);
     /* With Perf_Ovf_Stop, restart all three once the cycle counter is past

@@ -15,6 +15,7 @@ struct cm_src {
     int used[CM_NEVENTS];
     int pinned;                /* events= gave the events: exact, no rotation */
     int ovf_stop;
+    uint32_t found_ov;         /* overflow bits set before we started, kept */
     long qual_window_ns;       /* per event when measuring qualifiers; 0: not measured */
     struct cm_slots slot;
     uint32_t run_ctl;          /* the control word while counting, without reset bits */

@@ -49,8 +49,9 @@ static void print_regs(const struct cm_regs *r, FILE *out)
                      "the counters; gputop refuses them unless given 'force', and would then "
                      "put their settings back at exit\n");
     fprintf(out, "left as found:    control, event select, qualifiers and counts are put back "
-                 "at exit; not the counts the owner's events would have made meanwhile, nor "
-                 "overflow bits (the start's reset bits clear them; they cannot be set)\n");
+                 "at exit, overflow bits already set are kept (not with overflow=stop, whose "
+                 "start resets them); not the counts the owner's events would have made "
+                 "meanwhile\n");
 }
 
 #define PROBE_WINDOW_NS 20000000L
