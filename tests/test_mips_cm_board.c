@@ -366,6 +366,27 @@ Test(mips_cm_board, long_interval_that_cannot_be_told_is_dropped)
     cm_end(&t);
 }
 
+/* Stopped right after the start, before any clock was measured: 1.1 s at
+ * 10 GHz wrapped the cycle counter twice, and nothing can say so; the
+ * first interval is dropped with the reason, the next one counts. */
+Test(mips_cm_board, long_first_interval_is_dropped)
+{
+    static const char *const ev[] = { "CMReadDataUsage", NULL };
+    struct cm t;
+
+    cm_open_only(&t, fake_at(0x0700, 0x0103, 0, 10000000000ull, NULL), SPEC);
+    fg_set_rate(t.fg, 4, 500);
+    cm_go(&t, ev);
+    sleep_ms(1100);
+    cr_expect_eq(cm_sample(&t), -1);
+    cr_expect_not_null(strstr(t.d.msg, "no CM clock measured yet"), "%s", t.d.msg);
+    cr_expect_eq(val(&t, "CMCycles"), 0u);
+    sleep_ms(50);
+    cr_expect_eq(cm_sample(&t), 0, "%s", t.d.msg);
+    cr_expect_gt(val(&t, "CMCycles"), 0u);
+    cm_end(&t);
+}
+
 /* ---- 4. multiplexing: ages, only the events this CM has, pinning ---- */
 
 /* Six events, three pairs: the pair read at sample n (from 1) is pair

@@ -286,8 +286,16 @@ static int64_t cycle_wraps(struct cm_src *c, uint32_t ov, uint32_t dcyc, double 
 
     if (c->ovf_stop || !(ov & CM_OV_CYCLE))
         return 0;
-    if (c->hz <= 0)
-        return 0;   /* a first interval; the sampler keeps them under 1 s */
+    /* No clock measured yet (the first interval): up to the sampler's 1 s
+     * cap, one wrap at most below 4.2 GHz; beyond it nothing can tell. */
+    if (c->hz <= 0) {
+        if (secs <= 1.0)
+            return 0;
+        gt_diag_set(d, "mips-cm: the first interval took %.3f s and the cycle counter wrapped: "
+                       "with no CM clock measured yet, how often cannot be told; interval "
+                       "dropped", secs);
+        return -1;
+    }
     k = wraps_from_time(secs * c->hz, dcyc);
     if (k < 0)
         gt_diag_set(d, "mips-cm: %.3f s since the last sample is %.2f x 2^32 cycles at the "
@@ -298,9 +306,9 @@ static int64_t cycle_wraps(struct cm_src *c, uint32_t ov, uint32_t dcyc, double 
     return k;
 }
 
-/* Counter 0's extra wraps over a long interval, from its event's last
- * rate; -1 when it has none or the guess is ambiguous. Counter 1 is
- * handled the same way through e. */
+/* An event counter's extra wraps over a long interval (its overflow bit
+ * ov_bit set), from its event e's last rate; -1 when it has none or the
+ * guess is ambiguous. */
 static int64_t event_wraps(const struct cm_src *c, int e, uint32_t ov_bit, uint32_t ov,
                            uint32_t got, uint64_t window)
 {
