@@ -6,7 +6,7 @@
  * hardware (mux.c): only the pair counted in an interval is fresh, the
  * others hold their last rate, so a step shows the same lag and ages a
  * real CM would. A CM2.5 with one IOCU: the 2nd IOCU's event is absent. */
-#include "../sim_args.h"
+#include "../sim/args.h"
 #include "gputop/source.h"
 #include "cm.h"
 
