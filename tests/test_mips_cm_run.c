@@ -74,6 +74,27 @@ Test(mips_cm_run, beside_a_gpu_in_text_records, .timeout = 60)
     /* 100 ms at the model's 800 MHz; the cycle counter is never an estimate */
     expect_line(out, "CM cycles", " 80000000 cycles");
     cr_expect_not_null(strstr(out, "~"), "multiplexed values marked:\n%s", out);
+    /* the simulated CM2.5 has one IOCU: the second's event is not there */
+    expect_line(out, "2nd IOCU Requests", " n/a ");
+    free(out);
+    free(err);
+}
+
+/* CSV marks estimates in the column name, values stay numbers; the
+ * cycle counter is exact; the absent 2nd IOCU is an empty field. */
+Test(mips_cm_run, csv_marks_estimated_columns, .timeout = 60)
+{
+    int status;
+    char *err, *out = run(BESIDE " -b -f csv -n 1", &status, &err);
+    char *row;
+
+    cr_expect_eq(status, 0, "%s", err);
+    cr_expect_not_null(strstr(out, ",~CM Read Data Usage [%],"), "%s", out);
+    cr_expect_not_null(strstr(out, ",CM cycles [cycles],"), "%s", out);
+    cr_expect_null(strstr(out, "~CM cycles"), "%s", out);
+    row = strchr(out, '\n');
+    cr_assert_not_null(row);
+    cr_expect_null(strchr(row, '~'), "values stay numbers: %s", row);
     free(out);
     free(err);
 }
