@@ -146,6 +146,8 @@ Test(mips_cm_board, qualifier_measured_so_grouped_events_count)
                   (unsigned long long)val(&t, "CMRequests"),
                   (unsigned long long)val(&t, "CMCycles"));
     cr_expect_eq(val(&t, "CMRegQual0"), 0xffffffffu);
+    cr_expect_eq(val(&t, "CMRequestsQual"), 0xffffffffu);
+    cr_expect_eq(val(&t, "CMWriteDataUsageQual"), 0u);
     cm_end(&t);
 }
 

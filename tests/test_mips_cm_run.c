@@ -440,3 +440,23 @@ Test(mips_cm_run, dashboard_flags_a_qualifier_that_selects_nothing, .timeout = 1
     tmux_stop(&t);
     unlink(path);
 }
+
+/* The real binary on the fake CM whose request event has qualifier groups:
+ * the start measures all ones for it, and the text record's register view
+ * says so per event (4294967295 = 0xffffffff), 0 for an event without
+ * groups. */
+Test(mips_cm_run, measured_qualifier_shows_per_event, .timeout = 60)
+{
+    char *out, *err;
+    int status;
+
+    setenv("GPUTOP_FAKE_GCR_QUAL", "0", 1);
+    out = run_prog(fake_gcr_bin(), "0x0701 -- --source mips-cm:gcr-base=default --no-cpu -b -n 2",
+                   &status, &err);
+    unsetenv("GPUTOP_FAKE_GCR_QUAL");
+    cr_expect_eq(status, 0, "%s", err);
+    expect_line(out, "Request Count qualifier", " 4294967295");
+    expect_line(out, "CM Write Data Usage qualifier", " 0");
+    free(out);
+    free(err);
+}

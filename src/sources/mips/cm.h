@@ -72,13 +72,13 @@ enum { CM_R_SAMPLES, CM_R_P0EVENT, CM_R_P1EVENT, CM_R_COUNTON, CM_R_OVFSTOP, CM_
 /* Catalogue slots of the CM counters; CM_NO_SLOT for an event this CM
  * lacks (its metrics then say so instead of showing 0). */
 struct cm_slots {
-    uint32_t cycles, event[CM_NEVENTS], age[CM_NEVENTS], reg[CM_NREG];
+    uint32_t cycles, event[CM_NEVENTS], age[CM_NEVENTS], qual[CM_NEVENTS], reg[CM_NREG];
 };
 
 struct gt_catalog;
 /* Adds CMCycles, one counter per event present (cm_events order; NULL:
- * all), its age counter (NAMEAge) and the register counters; returns 0
- * or -1 out of memory. */
+ * all), its age (NAMEAge) and qualifier in use (NAMEQual) as register-state
+ * counters, and the register counters; returns 0 or -1 out of memory. */
 int cm_catalog_add(struct gt_catalog *cat, struct cm_slots *slots, const int *present);
 /* Which events a CM has: IOCU events by GCR_CONFIG's IOCU count, L2
  * events on a CM2.5 or later (the L2 inside the CM). */

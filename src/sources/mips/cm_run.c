@@ -383,6 +383,7 @@ static void put_events(struct cm_src *c, struct gt_snapshot *out, uint64_t cycle
             continue;
         out->deltas[c->slot.event[i]] = (uint64_t)est;
         out->deltas[c->slot.age[i]] = c->mux.age[i];
+        out->deltas[c->slot.qual[i]] = c->mux.qual[i];
     }
 }
 

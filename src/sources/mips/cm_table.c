@@ -32,14 +32,14 @@ int cm_catalog_add(struct gt_catalog *cat, struct cm_slots *slots, const int *pr
         "CMSamples", "CMRegP0Event", "CMRegP1Event", "CMRegCountOn", "CMRegOvfStop",
         "CMRegOverflows", "CMRegPairs", "CMRegQual0", "CMRegQual1", "CMRegWrapsEstimated",
     };
-    char age[64];
+    char age[64];   /* NAMEAge, NAMEQual */
     int i, k;
 
     if ((k = gt_catalog_add(cat, "CMCycles", "cm", GT_COUNTER_DELTA, 1, 1.0)) < 0)
         return -1;
     slots->cycles = cat->counters[k].slot;
     for (i = 0; i < CM_NEVENTS; i++) {
-        slots->event[i] = slots->age[i] = CM_NO_SLOT;
+        slots->event[i] = slots->age[i] = slots->qual[i] = CM_NO_SLOT;
         if (present && !present[i])
             continue;
         if ((k = gt_catalog_add(cat, cm_events[i].counter, "cm", GT_COUNTER_DELTA, 1, 1.0)) < 0)
@@ -50,6 +50,10 @@ int cm_catalog_add(struct gt_catalog *cat, struct cm_slots *slots, const int *pr
         if ((k = gt_catalog_add(cat, age, "cm-reg", GT_COUNTER_DELTA, 1, 1.0)) < 0)
             return -1;
         slots->age[i] = cat->counters[k].slot;
+        snprintf(age, sizeof(age), "%sQual", cm_events[i].counter);
+        if ((k = gt_catalog_add(cat, age, "cm-reg", GT_COUNTER_DELTA, 1, 1.0)) < 0)
+            return -1;
+        slots->qual[i] = cat->counters[k].slot;
     }
     for (i = 0; i < CM_NREG; i++) {
         if ((k = gt_catalog_add(cat, reg_names[i], "cm-reg", GT_COUNTER_DELTA, 1, 1.0)) < 0)

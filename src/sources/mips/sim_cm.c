@@ -201,6 +201,7 @@ static int sim_cm_sample(struct gt_source *s, struct gt_snapshot *out, struct gt
             continue;
         out->deltas[m->slot.event[i]] = (uint64_t)est;
         out->deltas[m->slot.age[i]] = m->mux.age[i];
+        out->deltas[m->slot.qual[i]] = m->qual[i];
     }
     out->deltas[m->slot.reg[CM_R_SAMPLES]] = 1;
     out->deltas[m->slot.reg[CM_R_P0EVENT]] = e0 >= 0 ? cm_events[e0].number : 0;
