@@ -460,3 +460,24 @@ Test(mips_cm_run, measured_qualifier_shows_per_event, .timeout = 60)
     free(out);
     free(err);
 }
+
+/* Nothing answers at the address: the first load raises a real SIGBUS.
+ * The binary survives it, says there is no CM there, exits 1, and wrote
+ * nothing (the registers hold the "debugger's" values). */
+Test(mips_cm_run, bus_error_at_the_address_exits_1_with_nothing_written, .timeout = 60)
+{
+    char *out, *err;
+    int status;
+
+    setenv("GPUTOP_FAKE_GCR_NOTHING", "1", 1);
+    out = run_prog(fake_gcr_bin(), "0x0701 -- --source mips-cm:gcr-base=default --no-cpu -b -n 1",
+                   &status, &err);
+    unsetenv("GPUTOP_FAKE_GCR_NOTHING");
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d: %s", status, err);
+    cr_expect_not_null(strstr(err, "no CM at 0x1fbf8000 (built-in default): reading GCR_BASE "
+                                   "raised a bus error (SIGBUS)"), "%s", err);
+    cr_expect_not_null(strstr(err, "gcr-final: ctl=0x60000002 ov=0x0 event=0x0309 "
+                                   "qual0=0x12345678"), "%s", err);
+    free(out);
+    free(err);
+}

@@ -7,7 +7,9 @@
  * seam call (kill_sys.h). Time passes 20000 CM cycles per register
  * access, with events 0..17 at 10..180 per 1000 cycles. GPUTOP_FAKE_GCR_QUAL=N
  * gives event N qualifier groups 0x0f and 0xf0 with traffic attributes
- * 0x11 (the document: an event counts only when every group matches). */
+ * 0x11 (the document: an event counts only when every group matches).
+ * GPUTOP_FAKE_GCR_NOTHING=1: nothing answers at the address (every access
+ * raises SIGBUS, as do_be() delivers it on MIPS). */
 #include "gputop/cli.h"
 #include "fakes/fake_gcr.h"
 #include "fakes/kill_sys.h"
@@ -45,6 +47,8 @@ int main(int argc, char **argv)
     fg_set_regs(fg, &start);
     for (ev = 0; ev <= 17; ev++)
         fg_set_rate(fg, ev, 10 * (ev + 1));
+    if (getenv("GPUTOP_FAKE_GCR_NOTHING"))
+        fg_bus_error(fg, 1);
     if (getenv("GPUTOP_FAKE_GCR_QUAL")) {
         static const uint32_t groups[] = { 0x0f, 0xf0 };
         fg_set_qual_groups(fg, (unsigned)strtoul(getenv("GPUTOP_FAKE_GCR_QUAL"), NULL, 0), groups,
