@@ -365,6 +365,11 @@ Test(mips_cm_board, long_interval_that_cannot_be_told_is_dropped)
     cr_expect_eq(val(&t, "CMReadDataUsage"), 0u);
     sleep_ms(50);
     cr_expect_eq(cm_sample(&t), 0, "%s", t.d.msg);
+    /* the next interval counts from the drop on, not from before it */
+    cr_expect_leq(fabs((double)val(&t, "CMReadDataUsage") - 0.5 * (double)val(&t, "CMCycles")),
+                  1e-3 * (double)val(&t, "CMCycles"), "read data %llu of %llu cycles",
+                  (unsigned long long)val(&t, "CMReadDataUsage"),
+                  (unsigned long long)val(&t, "CMCycles"));
     cm_end(&t);
 }
 

@@ -43,8 +43,8 @@ static uint32_t cycle_at(struct cm_src *c, uint64_t *ns)
     return cyc;
 }
 
-/* Selects the current pair and resets and starts both event counters in
- * one write; the cycle counter runs on untouched. */
+/* Selects the current pair and starts both event counters in one write
+ * (reset first under Perf_Ovf_Stop); the cycle counter runs on untouched. */
 static void program_pair(struct cm_src *c)
 {
     int e0, e1;
@@ -103,12 +103,26 @@ static void measure_quals(struct cm_src *c)
     }
 }
 
-static void read_pair(struct cm_src *c, uint32_t cyc)
+/* The counted pair's counts c0, c1 (read right after cycle cyc) recorded. */
+static void record_pair(struct cm_src *c, uint32_t cyc, uint32_t c0, uint32_t c1)
 {
-    uint32_t c0 = cm_rd(&c->gcr, CM_PC_CNT0), c1 = cm_rd(&c->gcr, CM_PC_CNT1);
-
     cm_mux_record(&c->mux, (uint32_t)(c0 - c->prev_c0),
                   (uint32_t)(c1 - c->prev_c1), (uint64_t)(uint32_t)(cyc - c->pair_cycle));
+    c->prev_c0 = c0;
+    c->prev_c1 = c1;
+    c->pair_cycle = cyc;
+}
+
+static void read_pair(struct cm_src *c, uint32_t cyc)
+{
+    uint32_t c0 = cm_rd(&c->gcr, CM_PC_CNT0);
+
+    record_pair(c, cyc, c0, cm_rd(&c->gcr, CM_PC_CNT1));
+}
+
+/* A dropped interval: the pair's counts start again from here, unrecorded. */
+static void skip_pair(struct cm_src *c, uint32_t cyc, uint32_t c0, uint32_t c1)
+{
     c->prev_c0 = c0;
     c->prev_c1 = c1;
     c->pair_cycle = cyc;
@@ -322,10 +336,10 @@ static int64_t event_wraps(const struct cm_src *c, int e, uint32_t ov_bit, uint3
 
 /* The counted pair over a long interval: each counter's extra wraps
  * estimated; -1 (interval dropped, d set) when one cannot be. */
-static int read_pair_long(struct cm_src *c, uint32_t cyc, int64_t k, struct gt_diag *d)
+static int read_pair_long(struct cm_src *c, uint32_t cyc, uint32_t c0, uint32_t c1, uint32_t ov,
+                          int64_t k, struct gt_diag *d)
 {
-    uint32_t c0 = cm_rd(&c->gcr, CM_PC_CNT0), c1 = cm_rd(&c->gcr, CM_PC_CNT1);
-    uint32_t ov = cm_rd(&c->gcr, CM_PC_OV), g0 = c0 - c->prev_c0, g1 = c1 - c->prev_c1;
+    uint32_t g0 = c0 - c->prev_c0, g1 = c1 - c->prev_c1;
     uint64_t window = (uint64_t)(uint32_t)(cyc - c->pair_cycle) + (uint64_t)k * (1ull << 32);
     int64_t j0, j1;
     int e0, e1;
@@ -423,7 +437,7 @@ static int sample_body(struct cm_gcr *g, void *arg)
 {
     struct sample_ctx *x = arg;
     struct cm_src *c = x->s->priv;
-    uint32_t ctl = cm_rd(g, CM_PC_CTL), cyc, ov;
+    uint32_t ctl = cm_rd(g, CM_PC_CTL), cyc, c0, c1, ov;
     uint64_t now;
     int64_t k;
     double secs;
@@ -435,16 +449,20 @@ static int sample_body(struct cm_gcr *g, void *arg)
         gt_diag_set(x->d, "%s", c->lost);
         return -1;
     }
+    /* the counts right after the cycles, so both cover the same window */
     cyc = cycle_at(c, &now);
+    c0 = cm_rd(g, CM_PC_CNT0);
+    c1 = cm_rd(g, CM_PC_CNT1);
     ov = cm_rd(g, CM_PC_OV);
     secs = (double)(now - c->prev_ns) / 1e9;
     if ((k = cycle_wraps(c, ov, cyc - c->prev_cycle, secs, x->d)) < 0 ||
-        (k > 0 && read_pair_long(c, cyc, k, x->d) < 0)) {
+        (k > 0 && read_pair_long(c, cyc, c0, c1, ov, k, x->d) < 0)) {
+        skip_pair(c, cyc, c0, c1);
         advance(c, cyc, now, ov, 0);
         return -1;
     }
     if (k == 0)
-        read_pair(c, cyc);
+        record_pair(c, cyc, c0, c1);
     gt_snapshot_zero(x->out);
     x->out->t_start_ns = c->prev_ns;
     x->out->t_end_ns = now;
