@@ -2,6 +2,7 @@
  * delays a counter sample: it updates at its own period and publishes a
  * copy of the rows the Processes view draws. */
 #include "gputop/fdinfo.h"
+#include "gputop/thread.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -101,7 +102,7 @@ struct gt_fdinfo_watch *gt_fdinfo_watch_start(const struct gt_sys *sys, uint64_t
         goto fail;
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->wake, NULL);
-    if (pthread_create(&w->thread, NULL, run, w) != 0) {
+    if (gt_thread_start(&w->thread, run, w) != 0) {
         pthread_mutex_destroy(&w->lock);
         pthread_cond_destroy(&w->wake);
         goto fail;
