@@ -481,3 +481,23 @@ Test(mips_cm_run, bus_error_at_the_address_exits_1_with_nothing_written, .timeou
     free(out);
     free(err);
 }
+
+/* Mid-run, the block goes away: the bus error comes on the sampler
+ * thread, whose other signals are blocked. The run lives on, says which
+ * register faulted and what may be left programmed, and ends normally. */
+Test(mips_cm_run, bus_error_mid_run_on_the_sampler_thread, .timeout = 60)
+{
+    char *out, *err;
+    int status;
+
+    setenv("GPUTOP_FAKE_GCR_CUT_MS", "600", 1);
+    out = run_prog(fake_gcr_bin(), "0x0701 -- --source mips-cm:gcr-base=default --no-cpu -b "
+                   "-i 50ms -d 1500ms", &status, &err);
+    unsetenv("GPUTOP_FAKE_GCR_CUT_MS");
+    cr_expect(WIFEXITED(status), "killed by a signal: status %d: %s", status, err);
+    cr_expect_not_null(strstr(err, "bus error (SIGBUS) reading GCR_DB_PC_"), "%s", err);
+    cr_expect_not_null(strstr(err, "may be left as gputop programmed them"), "%s", err);
+    cr_expect_not_null(strstr(out, "Coherency manager"), "samples before the fault:\n%s", out);
+    free(out);
+    free(err);
+}

@@ -44,6 +44,7 @@ struct fake_gcr {
     int bus_error;             /* the memfd is cut: accesses raise SIGBUS */
     int all_ones;              /* reads give all ones, writes are lost */
     uint64_t t0_ns, clock_done; /* hz: when the clock began, cycles it gave */
+    uint64_t t_new_ns;         /* when the fake was made (cut_after_ns) */
 };
 
 static void proto(struct fake_gcr *fg, const char *fmt, ...)
@@ -234,8 +235,10 @@ uint64_t fg_now_cycles(struct fake_gcr *fg)
  * SIGBUS once the memfd under it is cut (mm: a shared file mapping beyond
  * end of file faults with SIGBUS). Done before any state changes, so a
  * handler jumping out leaves the fake consistent. */
-static void touch(const volatile void *addr)
+static void touch(struct fake_gcr *fg, const volatile void *addr)
 {
+    if (fg->cfg.cut_after_ns && !fg->bus_error && mono_ns() - fg->t_new_ns >= fg->cfg.cut_after_ns)
+        fg_bus_error(fg, 1);
     (void)*(const volatile uint32_t *)addr;
 }
 
@@ -246,7 +249,7 @@ static uint32_t fake_read32(void *ctx, const volatile void *addr)
 
     if (offset_of(fg, addr, &off) < 0)
         return 0xdeadbeef;
-    touch(addr);
+    touch(fg, addr);
     fg->st.reads++;
     clock_tick(fg);
     fg_advance(fg, fg->cfg.access_cycles);
@@ -288,7 +291,7 @@ static void fake_write32(void *ctx, volatile void *addr, uint32_t v)
 
     if (offset_of(fg, addr, &off) < 0)
         return;
-    touch(addr);
+    touch(fg, addr);
     fg->st.writes++;
     clock_tick(fg);
     fg_advance(fg, fg->cfg.access_cycles);
@@ -430,7 +433,7 @@ struct fake_gcr *fg_new(const struct fg_config *cfg)
         return NULL;
     fg->cfg = *cfg;
     fg->memfd = -1;
-    fg->t0_ns = mono_ns();
+    fg->t0_ns = fg->t_new_ns = mono_ns();
     if (!fg->cfg.base_readback)
         fg->cfg.base_readback = (uint32_t)cfg->base;
     if (!fg->cfg.rev)

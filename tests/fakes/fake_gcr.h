@@ -28,6 +28,7 @@ struct fg_config {
     int open_errno;            /* /dev/mem open fails with it */
     const char *root;          /* root of /sys for the device tree, "" for none */
     uint64_t hz;               /* CM clock: cycles pass with CLOCK_MONOTONIC; 0: not */
+    uint64_t cut_after_ns;     /* the block goes away (SIGBUS) this long after fg_new */
 };
 
 /* The perf registers, by name, as a test sets or checks them. */

@@ -9,7 +9,8 @@
  * gives event N qualifier groups 0x0f and 0xf0 with traffic attributes
  * 0x11 (the document: an event counts only when every group matches).
  * GPUTOP_FAKE_GCR_NOTHING=1: nothing answers at the address (every access
- * raises SIGBUS, as do_be() delivers it on MIPS). */
+ * raises SIGBUS, as do_be() delivers it on MIPS); GPUTOP_FAKE_GCR_CUT_MS=N:
+ * the block goes away N ms after the start, mid-run. */
 #include "gputop/cli.h"
 #include "fakes/fake_gcr.h"
 #include "fakes/kill_sys.h"
@@ -41,6 +42,8 @@ int main(int argc, char **argv)
     cfg.rev = (uint32_t)strtoul(argv[1], NULL, 0);
     cfg.config = 0x0103;
     cfg.access_cycles = 20000;
+    if (getenv("GPUTOP_FAKE_GCR_CUT_MS"))
+        cfg.cut_after_ns = strtoull(getenv("GPUTOP_FAKE_GCR_CUT_MS"), NULL, 10) * 1000000ull;
     fg = fg_new(&cfg);
     if (!fg)
         return 1;

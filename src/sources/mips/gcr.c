@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -301,10 +302,16 @@ static void release_sigbus(struct cm_gcr *g)
     g->caught = 0;
 }
 
+/* Worker threads (the sampler's) run with every signal blocked, and a
+ * fault signal that is blocked is delivered with the default action, which
+ * ends the process (kernel/signal.c, force_sig_info_to_task). So SIGBUS is
+ * unblocked around the accesses; sigsetjmp saved the mask, and both ways
+ * out put it back. */
 int cm_guarded(struct cm_gcr *g, int (*fn)(struct cm_gcr *g, void *arg), void *arg)
 {
     sigjmp_buf jb;
     sigjmp_buf *volatile outer = guard_jmp;
+    sigset_t bus, old;
     int r;
 
     if (g->gone)
@@ -315,9 +322,13 @@ int cm_guarded(struct cm_gcr *g, int (*fn)(struct cm_gcr *g, void *arg), void *a
         g->fault_off = guard_off;
         return CM_BUS_ERROR;
     }
+    sigemptyset(&bus);
+    sigaddset(&bus, SIGBUS);
+    pthread_sigmask(SIG_UNBLOCK, &bus, &old);
     guard_jmp = &jb;
     r = fn(g, arg);
     guard_jmp = outer;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     return r;
 }
 
