@@ -606,20 +606,31 @@ static inline uint64_t sum_loop(const uint64_t *d, uint32_t n)
     return s0 + s1 + s2 + s3;
 }
 
-#define SUM4(d) ((d)[0] + (d)[1] + (d)[2] + (d)[3])
-
-/* The counts blocks come in (one front end, 2-4 L2 slices, 4-16 shader
- * cores) as straight-line code, with no loop to run: the loop's control
- * was a third of an input's cost. Integer sums: any order, same value. */
+/* Up to 16 slots (one front end, 2-4 L2 slices, 1-16 shader cores):
+ * one jump into a run of additions, no loop to control (the loop's control
+ * was a third of an input's cost). Integer sums: any order, same value. */
 static inline uint64_t sum_slots(const uint64_t *d, uint32_t n)
 {
+    uint64_t s = 0;
+
     switch (n) {
-    case 1: return d[0];
-    case 2: return d[0] + d[1];
-    case 4: return SUM4(d);
-    case 8: return SUM4(d) + SUM4(d + 4);
-    case 12: return SUM4(d) + SUM4(d + 4) + SUM4(d + 8);
-    case 16: return SUM4(d) + SUM4(d + 4) + SUM4(d + 8) + SUM4(d + 12);
+    case 16: s += d[15]; /* fall through */
+    case 15: s += d[14]; /* fall through */
+    case 14: s += d[13]; /* fall through */
+    case 13: s += d[12]; /* fall through */
+    case 12: s += d[11]; /* fall through */
+    case 11: s += d[10]; /* fall through */
+    case 10: s += d[9]; /* fall through */
+    case 9: s += d[8]; /* fall through */
+    case 8: s += d[7]; /* fall through */
+    case 7: s += d[6]; /* fall through */
+    case 6: s += d[5]; /* fall through */
+    case 5: s += d[4]; /* fall through */
+    case 4: s += d[3]; /* fall through */
+    case 3: s += d[2]; /* fall through */
+    case 2: s += d[1]; /* fall through */
+    case 1: return s + d[0];
+    case 0: return 0;
     default: return sum_loop(d, n);
     }
 }
@@ -656,8 +667,7 @@ static inline double reduce_as(const struct input *in, const uint64_t *d, uint32
     }
 
 /* One group of inputs; the usual counts get loops of their own, where the
- * sum is straight-line code (a third of the engine's instructions went to
- * per-input loop control and branches before). */
+ * sum is straight-line code. */
 static void reduce_run(const struct gt_engine *e, const struct in_run *run, const uint64_t *d,
                        double *regs)
 {

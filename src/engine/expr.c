@@ -768,7 +768,8 @@ static long compile_clamp(struct gt_program *p, const struct gt_expr *e, const s
     if (x < 0)
         return -1;
     if (!is_const_reg(p, (uint32_t)lo) || !is_const_reg(p, (uint32_t)hi) ||
-        is_const_reg(p, (uint32_t)x)) {
+        is_const_reg(p, (uint32_t)x) || isnan(const_value(p, (uint32_t)lo)) ||
+        isnan(const_value(p, (uint32_t)hi))) {
         long m = is_const_reg(p, (uint32_t)x) && is_const_reg(p, (uint32_t)hi)
                  ? intern_const(p, gt_op_min(const_value(p, (uint32_t)x), const_value(p, (uint32_t)hi)))
                  : intern_op(p, OP_MIN, x, hi, 0);
@@ -840,6 +841,16 @@ void gt_program_init_regs(const struct gt_program *p, double *regs)
             memcpy(&regs[p->ninputs + i], &p->defs[i].bits, sizeof(double));
 }
 
+/* OP_CLAMP: max(min(x, hi), lo) for bounds compile_clamp made sure are
+ * numbers, so only x needs the NaN test (three fewer than the two calls). */
+static inline double clamp_const(double x, double hi, double lo)
+{
+    if (isnan(x))
+        return NAN;
+    x = x < hi ? x : hi;
+    return x > lo ? x : lo;
+}
+
 /* Threaded dispatch where the compiler has labels as values (GCC, Clang):
  * each instruction jumps straight to the next one's handler, which keeps
  * the interpreter near native speed; a plain switch elsewhere. */
@@ -864,7 +875,7 @@ op_mul: r[in->dst] = r[in->a] * r[in->b]; NEXT();
 op_div: r[in->dst] = gt_op_div(r[in->a], r[in->b]); NEXT();
 op_min: r[in->dst] = gt_op_min(r[in->a], r[in->b]); NEXT();
 op_max: r[in->dst] = gt_op_max(r[in->a], r[in->b]); NEXT();
-op_clamp: r[in->dst] = gt_op_max(gt_op_min(r[in->a], r[in->b]), r[in->c]); NEXT();
+op_clamp: r[in->dst] = clamp_const(r[in->a], r[in->b], r[in->c]); NEXT();
 op_bad: r[in->dst] = NAN; NEXT();
 #undef NEXT
 #else
@@ -878,7 +889,7 @@ op_bad: r[in->dst] = NAN; NEXT();
         case OP_DIV: r[in->dst] = gt_op_div(a, b); break;
         case OP_MIN: r[in->dst] = gt_op_min(a, b); break;
         case OP_MAX: r[in->dst] = gt_op_max(a, b); break;
-        case OP_CLAMP: r[in->dst] = gt_op_max(gt_op_min(a, b), r[in->c]); break;
+        case OP_CLAMP: r[in->dst] = clamp_const(a, b, r[in->c]); break;
         default: r[in->dst] = NAN; break;
         }
     }
