@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Generates src/catalog/mali_tables.c, the static Mali counter catalogues.
+"""Generates src/sources/mali/tables.c, the static Mali counter catalogues.
 
 Usage (from the repository root):
 
-    python3 scripts/gen-mali-tables.py [DIR] > src/catalog/mali_tables.c
+    python3 scripts/gen-mali-tables.py [DIR] > src/sources/mali/tables.c
 
 DIR holds T820.tsv, T830.tsv, G715.tsv and G720.tsv; it defaults to
 ../shared/reference/mali relative to the repository root. Each TSV has a
@@ -193,7 +193,7 @@ def main(argv):
     for gpu in GPUS:
         w(" *   %s.tsv  sha256 %s\n" % (gpu, digests[gpu]))
     w(" * Regenerate with:\n")
-    w(" *   python3 scripts/gen-mali-tables.py ../shared/reference/mali > src/catalog/mali_tables.c\n")
+    w(" *   python3 scripts/gen-mali-tables.py ../shared/reference/mali > src/sources/mali/tables.c\n")
     w(" *\n")
     w(" * One row per TSV row: Streamline name (without '$'), block, index in the\n")
     w(" * block (-1 for constants), hardware counter name, scale (multiplier of the\n")

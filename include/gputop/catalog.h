@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One row of a generated static table (src/catalog/mali_tables.c). */
+/* One row of a generated static table (src/sources/mali/tables.c). */
 struct gt_counter_def {
     const char *name;      /* Streamline name without '$', e.g. "MaliGPUCyclesGPUActive" */
     const char *block;     /* "front-end", "tiler", "shadercore", "memsys", "constant", ... */

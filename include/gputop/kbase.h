@@ -1,7 +1,8 @@
 /* The Mali kbase source's parts: GPU-properties parsing and naming
- * (kbase_props.c), the two counter readers (kbase_vinstr.c for the legacy
- * hwcnt reader, kbase_kinstr.c for kinstr_prfcnt), and the frame they both
- * decode a dump into, which mali_kbase.c maps onto the catalogue. */
+ * (kbase_props.c), the device (kbase_dev.c), the two counter readers
+ * (kbase_vinstr.c for the legacy hwcnt reader, kbase_kinstr.c for
+ * kinstr_prfcnt), and the frame they both decode a dump into
+ * (kbase_frame.c), which kbase_source.c maps onto the catalogue. */
 #ifndef GPUTOP_KBASE_H
 #define GPUTOP_KBASE_H
 

@@ -108,8 +108,10 @@ void tui_draw_header(struct tui *t);
 void tui_draw_tabs(struct tui *t);
 long tui_tab_at(const struct tui *t, int x);   /* section under column x, -1 none */
 
-/* view_section.c: the rows of the current section */
+/* rows.c: the page's row list */
 int tui_add_row(struct tui *t, enum row_kind k, size_t idx, int inst);
+
+/* view_section.c: the rows of the current section */
 void tui_build_rows(struct tui *t);
 void tui_keep_selection_visible(struct tui *t);
 void tui_draw_body(struct tui *t);

@@ -25,23 +25,6 @@ struct columns {
     int peak;                      /* "peak P  N %" and a space; 0: none */
 };
 
-int tui_add_row(struct tui *t, enum row_kind k, size_t idx, int inst)
-{
-    if (t->nrows == t->rowcap) {
-        size_t cap = t->rowcap ? t->rowcap * 2 : 256;
-        struct row *r = realloc(t->rows, cap * sizeof(*r));
-        if (!r)
-            return -1;
-        t->rows = r;
-        t->rowcap = cap;
-    }
-    t->rows[t->nrows].kind = k;
-    t->rows[t->nrows].idx = idx;
-    t->rows[t->nrows].inst = inst;
-    t->nrows++;
-    return 0;
-}
-
 void tui_build_rows(struct tui *t)
 {
     const struct gt_section_def *s = &t->l->sections[t->section];

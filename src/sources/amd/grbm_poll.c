@@ -11,7 +11,7 @@
 #include <time.h>
 
 /* Which bit means which unit is the catalogue's business
- * (src/catalog/amd_gfx1151.c); here every bit is counted. */
+ * (src/sources/amd/catalog_gfx1151.c); here every bit is counted. */
 void gt_grbm_count(struct gt_grbm_counts *c, uint32_t status, uint32_t status2)
 {
     int b;

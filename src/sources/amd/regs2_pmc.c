@@ -32,7 +32,7 @@ struct bank {
  * GL2C addresses are Mesa's; GL1C's select fields are presumed to be the
  * TCP/GL2C layout (PERF_SEL in the low bits), which no header confirms.
  * The SQG / SQ_WGP split is the catalogue's reading of the selector
- * ranges (src/catalog/amd_gfx1151.c). All UNVERIFIED on hardware. */
+ * ranges (src/sources/amd/catalog_gfx1151.c). All UNVERIFIED on hardware. */
 static const struct bank banks[] = {
     { "GRBM", 2, { 0x3840, 0x3841 }, { 0x3040, 0x3043 }, 8 },
     { "SQG", 8, { 0x39d0, 0x39d1, 0x39d2, 0x39d3, 0x39d4, 0x39d5, 0x39d6, 0x39d7 },

@@ -4,7 +4,7 @@
  * (sharing misses, coherent requests) exceeds the requests it belongs to.
  * Events take turns on two counters as on the hardware, so the same
  * values are marked as estimates; the model's values themselves are exact. */
-#include "../sim_args.h"
+#include "../sim/args.h"
 #include "gputop/source.h"
 #include "cm.h"
 

@@ -1,5 +1,5 @@
-/* Catalogues for a described device: a GPU's generated counter table with
- * its instance counts and constants, and the CPU counters beside it. */
+/* A Mali GPU's catalogue: its generated counter table (tables.c) with the
+ * instance counts and constants the device described. */
 #include "gputop/catalog.h"
 
 #include <math.h>
@@ -59,22 +59,4 @@ int gt_catalog_add_device(struct gt_catalog *c, const struct gt_device_desc *d)
     if (d->max_hw_index > 0)
         return add_truncated(c, t, d);
     return gt_catalog_add_table(c, t, device_instances, device_constant, (void *)d);
-}
-
-int gt_catalog_add_cpu(struct gt_catalog *c, uint32_t nclusters)
-{
-    int user, sys, total;
-
-    if (nclusters == 0)
-        return -1;
-    user = gt_catalog_add(c, "CPUTicksUser", "cluster", GT_COUNTER_DELTA, nclusters, 1.0);
-    sys = gt_catalog_add(c, "CPUTicksSystem", "cluster", GT_COUNTER_DELTA, nclusters, 1.0);
-    total = gt_catalog_add(c, "CPUTicksTotal", "cluster", GT_COUNTER_DELTA, nclusters, 1.0);
-    if (user < 0 || sys < 0 || total < 0)
-        return -1;
-    if (gt_catalog_add_ratio(c, "CPUActivityUser", user, total, 100.0) < 0 ||
-        gt_catalog_add_ratio(c, "CPUActivitySystem", sys, total, 100.0) < 0)
-        return -1;
-    return gt_catalog_add(c, "CyclesCPUCycles", "cluster", GT_COUNTER_DELTA, nclusters, 1.0) < 0
-           ? -1 : 0;
 }

@@ -1,11 +1,11 @@
-/* The simulated Mali GPU's workload model, shared by the source (sim.c)
+/* The simulated Mali GPU's workload model, shared by the source (sim/source.c)
  * and the model (sim_model.c): modelled values, products and scenes. */
 #ifndef GPUTOP_SIM_MODEL_H
 #define GPUTOP_SIM_MODEL_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include "sim_scenes.h"
+#include "../sim/scenes.h"
 
 #define SIM_MAX_INST   16                 /* shader cores or L2 slices */
 #define SIM_SCENE_NS   8000000000ull      /* a scene's share of scene=cycle */

@@ -1,7 +1,7 @@
 /* The simulated Mali GPU's workload model: scene parameters, the steps
  * every family shares (queues, geometry, shader cores, memory) and one
  * model per family, writing counters that keep the guides' relations. */
-#include "sim_args.h"
+#include "../sim/args.h"
 #include "sim_model.h"
 
 #include <stdlib.h>

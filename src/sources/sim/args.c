@@ -1,7 +1,7 @@
 /* What every simulated family shares, in one place: seed= and step= (so
  * their messages and limits read the same for each), the random stream and
  * the exact arithmetic. */
-#include "sim_args.h"
+#include "args.h"
 #include "gputop/source.h"
 
 int gt_sim_seed_step(const char *args, uint64_t max_step, uint64_t *seed, uint64_t *step_ns,

@@ -7,7 +7,7 @@
  *   G715.tsv  sha256 fd01b607b1526d00e6b297b50ed8494a5a651fb9dd91fe77baf0e14d6a6e0ba5
  *   G720.tsv  sha256 f73c1b3eab4b2ee1c0a2620940a73c493d0bb4a67b6cef47396f4daa90b1a22b
  * Regenerate with:
- *   python3 scripts/gen-mali-tables.py ../shared/reference/mali > src/catalog/mali_tables.c
+ *   python3 scripts/gen-mali-tables.py ../shared/reference/mali > src/sources/mali/tables.c
  *
  * One row per TSV row: Streamline name (without '$'), block, index in the
  * block (-1 for constants), hardware counter name, scale (multiplier of the

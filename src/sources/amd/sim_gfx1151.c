@@ -1,7 +1,7 @@
 /* The simulated AMD gfx1151 (sim:amd-gfx1151): a workload model over the
- * shared catalogue (src/catalog/amd_gfx1151.c) whose counters keep the
+ * shared catalogue (src/sources/amd/catalog_gfx1151.c) whose counters keep the
  * relations the speed-of-light page relies on, for demos and tests. */
-#include "sim_args.h"
+#include "../sim/args.h"
 #include "gputop/amd_gfx1151.h"
 #include "gputop/source.h"
 

@@ -1,6 +1,6 @@
 /* Simulated scenes built for one triage verdict each: a base scene with the
  * few parameters changed that make that verdict true by construction. */
-#include "sim_scenes.h"
+#include "scenes.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* The built-in simulated GPU: a workload model per Mali family whose counters
  * keep the relations the vendor guides rely on, for demos, tests and benches. */
-#include "sim_args.h"
-#include "sim_model.h"
+#include "args.h"
+#include "../mali/sim_model.h"
 #include "gputop/source.h"
 
 #include <errno.h>
@@ -360,7 +360,7 @@ static int sim_open(struct gt_source *s, const char *args, struct gt_diag *d)
     struct sim *m;
     char fam[32] = "";
 
-    /* Other vendors' families live in their own files (sim_amd.c). */
+    /* Other vendors' families live in their own files (amd/sim_gfx1151.c, mips/sim_cm.c). */
     if (gt_args_get(args, "", fam, sizeof(fam)) && strcmp(fam, "amd-gfx1151") == 0) {
         s->type = &gt_source_sim_amd;
         return gt_source_sim_amd.open(s, args, d);

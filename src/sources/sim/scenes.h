@@ -1,5 +1,5 @@
-/* The simulated GPU's scenes and their parameters, shared by sim_model.c (the base
- * scenes and the model) and sim_scenes.c (scenes built for one triage verdict). */
+/* The simulated GPU's scenes and their parameters, shared by mali/sim_model.c (the base
+ * scenes and the model) and scenes.c (scenes built for one triage verdict). */
 #ifndef GPUTOP_SIM_SCENES_H
 #define GPUTOP_SIM_SCENES_H
 

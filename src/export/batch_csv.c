@@ -1,0 +1,78 @@
+/* CSV records: one header line of titles with their units, then a line
+ * per sample (empty fields for an interval without data). */
+#include "batch_writer.h"
+
+#include <string.h>
+
+static void csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* One header line, each name followed by its unit in brackets
+ * ("Bytes read [bytes/s]"): a spreadsheet or pandas takes the first line as
+ * the column names, and a second header line would land among the data. */
+void gt_batch_csv_header(const struct writer *w)
+{
+    char name[sizeof(w->cols->title) + 96], unit[80];
+    size_t i;
+
+    fputs("time_s,interval_s", w->f);
+    for (i = 0; i < w->ncols; i++) {
+        gt_batch_unit_of(unit, sizeof(unit), gt_batch_unit_metric(w->l, &w->cols[i]), w->o->per_second);
+        snprintf(name, sizeof(name), unit[0] ? "%s [%s]" : "%s", w->cols[i].title, unit);
+        fputc(',', w->f);
+        csv_field(w->f, name);
+    }
+    if (w->triage)
+        fputs(",triage", w->f);
+    fputc('\n', w->f);
+}
+
+void gt_batch_csv_record(const struct writer *w, const struct gt_snapshot *s, const double *vals)
+{
+    char num[40];
+    size_t i;
+
+    gt_batch_format_seconds(num, sizeof(num), gt_batch_record_time(w, s));
+    fputs(num, w->f);
+    gt_batch_format_seconds(num, sizeof(num), gt_engine_seconds(s));
+    fprintf(w->f, ",%s", num);
+    for (i = 0; i < w->ncols; i++) {
+        gt_batch_format_value(num, sizeof(num),
+                              gt_batch_column_value(&w->cols[i], w->e, w->l, s, vals,
+                                                    w->o->per_second),
+                              w->o->digits);
+        fprintf(w->f, ",%s", num);
+    }
+    if (w->verdict) {
+        fputc(',', w->f);
+        csv_field(w->f, w->verdict);
+    }
+    fputc('\n', w->f);
+}
+
+/* No values: empty fields, never zeros. */
+void gt_batch_csv_no_data(const struct writer *w, const struct gt_snapshot *s)
+{
+    char num[40];
+    size_t i;
+
+    gt_batch_format_seconds(num, sizeof(num), gt_batch_record_time(w, s));
+    fputs(num, w->f);
+    gt_batch_format_seconds(num, sizeof(num), gt_engine_seconds(s));
+    fprintf(w->f, ",%s", num);
+    for (i = 0; i < w->ncols; i++)
+        fputc(',', w->f);
+    fputc('\n', w->f);
+}
