@@ -603,6 +603,10 @@ struct instr {
     uint32_t a, b, c, dst;
 };
 
+/* The instruction after a program's last: its handler returns, so no
+ * instruction tests for the end (two instructions fewer each). */
+#define OP_END (OP_CLAMP + 1)
+
 /* A register's definition, for hash-consing: constants by bit pattern,
  * operations by (op, a, b, c). */
 struct def {
@@ -712,7 +716,7 @@ static long intern(struct gt_program *p, const struct def *d)
         p->defs = nd;
         p->defcap = cap;
     }
-    if (d->op != OP_NUM && p->ncode == p->codecap) {
+    if (d->op != OP_NUM && p->ncode + 1 >= p->codecap) {
         size_t cap = p->codecap ? p->codecap * 2 : 64;
         struct instr *nc = realloc(p->code, cap * sizeof(*nc));
         if (!nc)
@@ -730,6 +734,7 @@ static long intern(struct gt_program *p, const struct def *d)
         in->b = d->b;
         in->c = d->c;
         in->dst = reg;
+        p->code[p->ncode].op = OP_END;
     }
     return (long)reg;
 }
@@ -862,12 +867,13 @@ void gt_program_run(const struct gt_program *p, double *r)
     static const void *const handler[] = {
         [OP_NUM] = &&op_bad, [OP_REF] = &&op_bad, [OP_NEG] = &&op_neg, [OP_ADD] = &&op_add,
         [OP_SUB] = &&op_sub, [OP_MUL] = &&op_mul, [OP_DIV] = &&op_div, [OP_MIN] = &&op_min,
-        [OP_MAX] = &&op_max, [OP_CLAMP] = &&op_clamp,
+        [OP_MAX] = &&op_max, [OP_CLAMP] = &&op_clamp, [OP_END] = &&op_end,
     };
-#define NEXT() do { if (++in == end) return; goto *handler[in->op]; } while (0)
+#define NEXT() do { ++in; goto *handler[in->op]; } while (0)
     if (in == end)
         return;
     goto *handler[in->op];
+op_end: return;
 op_neg: r[in->dst] = -r[in->a]; NEXT();
 op_add: r[in->dst] = r[in->a] + r[in->b]; NEXT();
 op_sub: r[in->dst] = r[in->a] - r[in->b]; NEXT();
