@@ -42,8 +42,8 @@ CROSS   ?= aarch64-linux-gnu-
 CROSS_BUILD = build/aarch64
 CROSS_PC    = /usr/lib/aarch64-linux-gnu/pkgconfig
 
-.PHONY: all check asan demo bench install clean gputop test-run bench-run cross android \
-        check-android fuzz fuzz-run soak valgrind
+.PHONY: all check asan tsan demo bench install clean gputop test-run bench-run cross android \
+        check-android fuzz fuzz-run soak valgrind tsan-run
 .DEFAULT_GOAL := all
 
 all:
@@ -59,6 +59,16 @@ asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g" \
 	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	    test-run
+
+# The gputop binary and the fake-device binaries under ThreadSanitizer
+# (clang), driven by tests/tsan.sh through batch, --serve, the dashboard
+# with key storms and resizes, the Processes view on a changing /proc,
+# replays with seeking and damage, and signals during each; any report
+# fails it. Criterion's own threads are not part of it.
+tsan:
+	@scripts/bootstrap.sh tsan
+	@$(MAKE) --no-print-directory BUILD=build/tsan CC=clang OPT="-O1 -g" \
+	    SAN="-fsanitize=thread -fno-omit-frame-pointer" tsan-run
 
 # Every parser under libFuzzer (clang), ASan and UBSan, FUZZ_SECONDS each
 # (scripts/fuzz.sh; targets are fuzz/fuzz_*.c).
@@ -210,6 +220,10 @@ test-run: $(BUILD)/tests/run $(BUILD)/gputop $(BUILD)/tests/gputop-fake $(BUILD)
 	GPUTOP_FAKE_GCR_BIN=$(CURDIR)/$(BUILD)/tests/gputop-fake-gcr \
 	GPUTOP_FAKE_PANFROST_BIN=$(CURDIR)/$(BUILD)/tests/gputop-fake-panfrost \
 	GPUTOP_SRC=$(CURDIR) $(BUILD)/tests/run --jobs 2 $(TEST_ARGS)
+
+tsan-run: $(BUILD)/gputop $(BUILD)/tests/gputop-fake $(BUILD)/tests/gputop-fake-gcr \
+          $(BUILD)/tests/gputop-amdfake $(BUILD)/tests/gputop-fake-panfrost
+	tests/tsan.sh $(BUILD)
 
 $(BUILD)/bench/gen_floor: bench/tools/gen_floor.c bench/bench_setup.h $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)

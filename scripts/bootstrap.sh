@@ -1,7 +1,7 @@
 #!/bin/sh
 # Checks the build and test dependencies and installs the missing ones with
 # apt-get when it can; otherwise prints the exact command to run.
-# Usage: scripts/bootstrap.sh build|check|bench|cross|fuzz|valgrind
+# Usage: scripts/bootstrap.sh build|check|bench|cross|fuzz|tsan|valgrind
 set -u
 what=${1:-build}
 
@@ -43,6 +43,20 @@ fuzz)
     # libFuzzer's runtime is only a Recommends of Debian's clang: asked for
     # by name where an image installs no recommended packages.
     ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 || {
+        v=$(clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p')
+        [ -n "$v" ] || v=$(apt-cache depends clang 2>/dev/null |
+                           sed -n 's/.*Depends: clang-\([0-9][0-9]*\)$/\1/p' | head -1)
+        [ -n "$v" ] && need "libclang-rt-$v-dev"
+    }
+    ;;
+esac
+case "$what" in
+tsan)
+    command -v clang >/dev/null 2>&1 || need clang
+    command -v tmux >/dev/null 2>&1 || need tmux
+    command -v curl >/dev/null 2>&1 || need curl
+    # ThreadSanitizer's runtime comes with clang's runtime package.
+    ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.tsan-*.a >/dev/null 2>&1 || {
         v=$(clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p')
         [ -n "$v" ] || v=$(apt-cache depends clang 2>/dev/null |
                            sed -n 's/.*Depends: clang-\([0-9][0-9]*\)$/\1/p' | head -1)

@@ -632,6 +632,8 @@ Test(replay_control, a_damaged_capture_says_where_it_stopped, .timeout = 30)
     cr_assert_eq(pos.n, 4);
     cr_assert_eq(pos.state, GT_PLAY_PLAYING);
     cr_assert(strstr(pos.damage, p.path) && strstr(pos.damage, want), "%s", pos.damage);
+    /* The shared info gets it once no sampler runs (GT_SOURCE_SETTLE). */
+    ctl(&p, GT_SOURCE_SETTLE, 0);
     cr_assert(strstr(p.s.info.ended, want), "%s", p.s.info.ended);
     next_is(&p, 0);
     next_is(&p, 1);
@@ -678,6 +680,7 @@ Test(replay_control, a_corrupt_record_when_held_says_where, .timeout = 30)
     pthread_join(c.th, NULL);
     cr_assert_eq(c.r, 0, "%s", c.d.msg);
     assert_record(&p.out, 1);
+    ctl(&p, GT_SOURCE_SETTLE, 0);
     cr_assert(strstr(p.s.info.ended, want), "%s", p.s.info.ended);
     close_player(&p);
 }

@@ -3,6 +3,7 @@
  * and each simulated scene getting the verdict it was built for. */
 #include <criterion/criterion.h>
 #include <json-c/json.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <math.h>
@@ -432,6 +433,34 @@ Test(triage_report, replay_of_a_recording, .timeout = 60)
     cr_assert(strstr(out, "source: replay"), "%s", out);
     cr_assert(strstr(out, "run: 3.0 s, 30 intervals of 100 ms judged"), "%s", out);
     cr_assert(strstr(out, "\nverdict: serial queues (100 % of the run)\n"), "%s", out);
+    free(out);
+    unlink(path);
+}
+
+/* A capture cut mid-record: the report judges what it holds, names where
+ * it stopped (the replay's message, published once the sampler is
+ * joined, never read while the sampler thread writes it) and exits 1. */
+Test(triage_report, a_damaged_capture_is_judged_up_to_its_damage, .timeout = 60)
+{
+    char path[] = "/tmp/gputop-triage-XXXXXX", args[256];
+    int fd = mkstemp(path);
+    struct stat st;
+    char *out;
+
+    cr_assert_geq(fd, 0);
+    close(fd);
+    snprintf(args, sizeof(args), "--no-cpu --source sim:mali-g715,scene=serial-queues,"
+             "step=100000000 -b -f csv -n 30 --record %s > /dev/null", path);
+    free(output_of(args, 0));
+    cr_assert_eq(stat(path, &st), 0);
+    /* 3/4 of the file: about 22 whole records, then a cut one. */
+    cr_assert_eq(truncate(path, st.st_size * 3 / 4), 0);
+    snprintf(args, sizeof(args), "--triage --source replay:%s,speed=max 2>&1", path);
+    out = output_of(args, 1);
+    cr_assert(strstr(out, "source: replay"), "%s", out);
+    cr_assert(strstr(out, "replay stopped: "), "the source line names the damage:\n%s", out);
+    cr_assert(strstr(out, "\nverdict: serial queues (100 % of the run)\n"), "%s", out);
+    cr_assert(strstr(out, "gputop: "), "the damage on stderr too:\n%s", out);
     free(out);
     unlink(path);
 }

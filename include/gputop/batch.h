@@ -52,12 +52,13 @@ long gt_batch_columns(const struct gt_layout *l, const struct gt_engine *e,
                       const struct gt_batch_opts *o, struct gt_column **cols,
                       struct gt_diag *d);
 
-/* Takes snapshots from the sampler and writes records until the count,
+/* Writes the header (CSV titles, the JSON meta record), starts the sampler
+ * if it is not running, then takes snapshots and writes records until the count,
  * the duration, the end of the source or *stop. An interval in which a
  * source had no data is a record without values (and a line on stderr).
  * Returns 0; 1 with d set when a count was asked and fewer good samples
- * arrived (not after *stop); -1 with d set on a write error (EPIPE ends
- * quietly with 0). */
+ * arrived (not after *stop); -1 with d set on a write error or when the
+ * sampler cannot start (EPIPE ends quietly with 0). */
 int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
                  const struct gt_layout *l, struct gt_source *const *sources, size_t nsources,
                  const struct gt_batch_opts *o, volatile sig_atomic_t *stop,

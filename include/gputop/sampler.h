@@ -58,6 +58,7 @@ struct gt_sampler_config {
 struct gt_sampler;
 
 struct gt_sampler *gt_sampler_new(const struct gt_sampler_config *cfg);
+/* Starts the sources and the sampler thread (a no-op when running). */
 int  gt_sampler_start(struct gt_sampler *s, struct gt_diag *d);
 /* Waits up to timeout_ns for a snapshot, hands it over in out and marks it
  * read. out must be sized for nslots (gt_snapshot_init); its array is
@@ -75,7 +76,8 @@ void gt_sampler_set_interval(struct gt_sampler *s, uint64_t ns);
 uint64_t gt_sampler_interval(struct gt_sampler *s);
 uint32_t gt_sampler_nslots(const struct gt_sampler *s);
 void gt_sampler_get_stats(struct gt_sampler *s, struct gt_sampler_stats *st);
-/* Stops and joins the thread; safe to call twice. */
+/* Stops and joins the thread, then lets each source publish into its info
+ * what it kept while sampling (GT_SOURCE_SETTLE); safe to call twice. */
 void gt_sampler_stop(struct gt_sampler *s);
 void gt_sampler_free(struct gt_sampler *s);
 

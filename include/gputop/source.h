@@ -56,6 +56,10 @@ enum {
                                 command instead of ending (the dashboard) */
     GT_SOURCE_INTERRUPT,     /* a waiting sample() returns 1 at once, and so
                                 does every later one: the sampler stops */
+    GT_SOURCE_SETTLE,        /* the sampler thread has been joined: what
+                                sample() kept under the source's own lock
+                                (an end or damage message) goes into info,
+                                which the main thread then reads alone */
 };
 
 enum gt_play_state { GT_PLAY_PLAYING, GT_PLAY_PAUSED, GT_PLAY_ENDED };

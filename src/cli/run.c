@@ -308,7 +308,10 @@ static int any_self_paced(const struct run *r)
     return 0;
 }
 
-static int start_sampler(const struct gt_options *o, struct run *r, int lossless)
+/* With start unset the sampler is made but not started: batch output
+ * starts it once its header is written, so the header never reads a
+ * source's info while the sampler thread could be writing it. */
+static int start_sampler(const struct gt_options *o, struct run *r, int lossless, int start)
 {
     struct gt_sampler_config cfg;
     struct gt_diag d;
@@ -339,7 +342,7 @@ static int start_sampler(const struct gt_options *o, struct run *r, int lossless
         return -1;
     }
     gt_diag_clear(&d);
-    if (gt_sampler_start(r->sampler, &d) < 0) {
+    if (start && gt_sampler_start(r->sampler, &d) < 0) {
         fprintf(stderr, "gputop: cannot start sampling: %s\n", d.msg);
         return -1;
     }
@@ -486,7 +489,8 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
      * one refresh. */
     if (!batch && !o->triage)
         make_replays_interactive(&r);
-    if (start_sampler(o, &r, any_self_paced(&r)) < 0 || start_exports(o, &r) < 0)
+    if (start_sampler(o, &r, any_self_paced(&r), !batch || o->triage) < 0 ||
+        start_exports(o, &r) < 0)
         goto out;
     if (o->triage) {
         gt_diag_clear(&d);

@@ -322,6 +322,9 @@ int gt_triage_report(FILE *out, struct gt_sampler *s, struct gt_engine *e,
             goto done;
         }
     }
+    /* Joined before the report reads the sources' info (a replay's damage
+     * message is published then). */
+    gt_sampler_stop(s);
     sort_tallies(&r);
     if (o->format == GT_FORMAT_JSON)
         print_json(out, &r, src, nsrc, (double)gt_sampler_interval(s) / 1e9);

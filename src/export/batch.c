@@ -5,6 +5,7 @@
 #include "gputop/triage.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +132,15 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
         gt_batch_csv_header(&w);
     if ((r = check_write(out, d)) != 0)
         goto write_stopped;
+    /* Sampling starts after the header (a no-op if it runs already), so
+     * the header reads the sources' info alone. */
+    if (gt_sampler_start(s, d) < 0) {
+        char why[sizeof(d->msg)];
+        snprintf(why, sizeof(why), "%s", d->msg);
+        gt_diag_set(d, "cannot start sampling: %s", why);
+        r = -1;
+        goto write_stopped;
+    }
     while (!*stop && (!o->count || written < o->count)) {
         if (o->duration_s > 0 && (double)(gt_now_ns() - start) / 1e9 >= o->duration_s)
             break;

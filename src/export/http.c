@@ -3,6 +3,7 @@
  * one answer, then the connection is closed. Anything malformed is
  * answered 400 and never reaches the handler. */
 #include "gputop/export.h"
+#include "gputop/thread.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -364,13 +365,8 @@ static int bind_first(const char *host, const char *port, const char *spec,
  * resize, Ctrl-C) in their own system calls. */
 static int start_thread(struct gt_http *h)
 {
-    sigset_t all, old;
-    int err;
+    int err = gt_thread_start(&h->thread, server_main, h);
 
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    err = pthread_create(&h->thread, NULL, server_main, h);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (err)
         errno = err;
     return err ? -1 : 0;

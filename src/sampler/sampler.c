@@ -2,6 +2,7 @@
  * buffer; under the lock it either copies it into the front (read) buffer
  * or, when the reader has not taken the front yet, adds it there. */
 #include "gputop/sampler.h"
+#include "gputop/thread.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -478,6 +479,8 @@ int gt_sampler_start(struct gt_sampler *s, struct gt_diag *d)
 {
     size_t i;
 
+    if (s->started)
+        return 0;
     for (i = 0; i < s->cfg.nsources; i++) {
         struct gt_source *src = s->cfg.sources[i];
         if (src->type->start && src->type->start(src, d) < 0)
@@ -486,7 +489,7 @@ int gt_sampler_start(struct gt_sampler *s, struct gt_diag *d)
     s->stats.state = GT_SAMPLER_RUNNING;
     for (i = 0; i < s->cfg.nsources; i++)
         s->src[i].src_end = s->src[i].mono_end = gt_now_ns();
-    if (pthread_create(&s->thread, NULL, run, s) != 0) {
+    if (gt_thread_start(&s->thread, run, s) != 0) {
         gt_diag_set(d, "cannot start the sampler thread");
         return -1;
     }
@@ -571,6 +574,19 @@ static void interrupt_sources(struct gt_sampler *s)
     }
 }
 
+/* The sampler thread is gone: each source may now publish what its
+ * sample() kept under its own lock into its info. */
+static void settle_sources(struct gt_sampler *s)
+{
+    size_t i;
+
+    for (i = 0; i < s->cfg.nsources; i++) {
+        struct gt_source *src = s->cfg.sources[i];
+        if (src->type->control)
+            src->type->control(src, GT_SOURCE_SETTLE, 0);
+    }
+}
+
 void gt_sampler_stop(struct gt_sampler *s)
 {
     if (!s || !s->started)
@@ -583,6 +599,7 @@ void gt_sampler_stop(struct gt_sampler *s)
     interrupt_sources(s);
     pthread_join(s->thread, NULL);
     s->started = 0;
+    settle_sources(s);
 }
 
 void gt_sampler_free(struct gt_sampler *s)

@@ -4,6 +4,7 @@
  * it must not land inside a counter sample. Each period it lists the DRM
  * fds (gt_fdinfo_scan) and leaves them for the next sample to adopt. */
 #include "gputop/fdinfo.h"
+#include "gputop/thread.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -70,7 +71,7 @@ struct gt_fdinfo_walker *gt_fdinfo_walker_start(const struct gt_sys *sys, uint64
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&w->wake, &attr);
     pthread_condattr_destroy(&attr);
-    if (pthread_create(&w->thread, NULL, walker_main, w) != 0) {
+    if (gt_thread_start(&w->thread, walker_main, w) != 0) {
         pthread_cond_destroy(&w->wake);
         pthread_mutex_destroy(&w->lock);
         free(w);

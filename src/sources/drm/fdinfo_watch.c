@@ -3,6 +3,7 @@
  * copy of the rows the Processes view draws, only while they are wanted
  * (the view is on screen): hidden, it reads nothing and never wakes. */
 #include "gputop/fdinfo.h"
+#include "gputop/thread.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -126,7 +127,7 @@ struct gt_fdinfo_watch *gt_fdinfo_watch_start(const struct gt_sys *sys, uint64_t
         goto fail;
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->wake, NULL);
-    if (pthread_create(&w->thread, NULL, run, w) != 0) {
+    if (gt_thread_start(&w->thread, run, w) != 0) {
         pthread_mutex_destroy(&w->lock);
         pthread_cond_destroy(&w->wake);
         goto fail;

@@ -47,6 +47,11 @@ struct replay {
     struct delivered recent[RECENT];
     unsigned ndelivered;
     char why[256];            /* at_end: why, without the file name */
+    /* Written by sample() on the sampler thread, so kept here under the
+     * lock and copied into the shared info only once the sampler is
+     * joined (GT_SOURCE_SETTLE): the main thread reads info unlocked. */
+    char detail[sizeof(((struct gt_source_info *)0)->detail)];
+    char ended[sizeof(((struct gt_source_info *)0)->ended)];
     char path[PATH_MAX];
 };
 
@@ -138,24 +143,33 @@ static int init_sync(struct replay *p)
 /* The reader's message (which names the file) is kept whole for the
  * exit report and the view, and without the file name as the source's
  * detail line and the reason shown beside the position. */
-static void keep_message(struct gt_source *s, struct replay *p, const struct gt_diag *d)
+static void keep_message(struct replay *p, const struct gt_diag *d)
 {
     const char *m = d->msg;
     size_t n = strlen(p->path);
 
     if (strncmp(m, p->path, n) == 0 && m[n] == ':' && m[n + 1] == ' ')
         m += n + 2;
-    set_text(s->info.detail, sizeof(s->info.detail), "replay stopped: ");
-    append(s->info.detail, sizeof(s->info.detail), m);
-    set_text(s->info.ended, sizeof(s->info.ended), d->msg);
+    set_text(p->detail, sizeof(p->detail), "replay stopped: ");
+    append(p->detail, sizeof(p->detail), m);
+    set_text(p->ended, sizeof(p->ended), d->msg);
     set_text(p->why, sizeof(p->why), m);
+}
+
+/* Called with the lock held once the sampler thread is gone. */
+static void settle(struct gt_source *s, const struct replay *p)
+{
+    if (p->detail[0])
+        set_text(s->info.detail, sizeof(s->info.detail), p->detail);
+    if (p->ended[0])
+        set_text(s->info.ended, sizeof(s->info.ended), p->ended);
 }
 
 /* The index gives the record count and random access, and tells at once
  * where a damaged file stops (the view shows it from the start, and the
  * run fails however far it was watched); a capture that cannot be
  * indexed (a pipe) still plays from start to end. */
-static int build_index(struct gt_source *s, struct replay *p, uint32_t nslots)
+static int build_index(struct replay *p, uint32_t nslots)
 {
     struct gt_snapshot first;
     struct gt_diag d;
@@ -167,7 +181,7 @@ static int build_index(struct gt_source *s, struct replay *p, uint32_t nslots)
     if (!p->indexed)
         return -1;
     if (d.msg[0])
-        keep_message(s, p, &d);
+        keep_message(p, &d);
     if (p->count == 0 || gt_snapshot_init(&first, nslots) < 0)
         return 0;
     if (gt_capture_read(p->r, &first, &d) == 0) {
@@ -269,13 +283,13 @@ static void wait_command(struct replay *p, uint64_t until)
 
 /* The end of the records (1 clean, 2 cut short, -1 corrupt): kept, so
  * that the view can say why; its sample() result unless held. */
-static int reached_end(struct gt_source *s, struct replay *p, int r, struct gt_diag *d)
+static int reached_end(struct replay *p, int r, struct gt_diag *d)
 {
     p->at_end = 1;
     if (r == 1)
         set_text(p->why, sizeof(p->why), "end of capture");
     else
-        keep_message(s, p, d);
+        keep_message(p, d);
     if (r != -1 || p->failed_once)
         return 1;
     /* A corrupt record is reported once as an error, then it is the end. */
@@ -307,8 +321,7 @@ static uint64_t last_delivered(const struct replay *p)
 
 /* A seek or step: the record goes out at once and the pace restarts
  * from it. */
-static int deliver_at(struct gt_source *s, struct replay *p, uint64_t k, struct gt_snapshot *out,
-                      struct gt_diag *d)
+static int deliver_at(struct replay *p, uint64_t k, struct gt_snapshot *out, struct gt_diag *d)
 {
     int r;
 
@@ -316,7 +329,7 @@ static int deliver_at(struct gt_source *s, struct replay *p, uint64_t k, struct 
         return -1;
     r = gt_capture_read(p->r, out, d);
     if (r != 0)
-        return reached_end(s, p, r, d);
+        return reached_end(p, r, d);
     remember(p, out);
     p->deadline = gt_now_ns();
     return 0;
@@ -340,7 +353,7 @@ static int replay_sample(struct gt_source *s, struct gt_snapshot *out, struct gt
         if (p->seek >= 0) {
             uint64_t k = (uint64_t)p->seek;
             p->seek = -1;
-            r = deliver_at(s, p, k, out, d);
+            r = deliver_at(p, k, out, d);
             if (r == 0 || !p->hold)
                 break;
             continue;
@@ -360,7 +373,7 @@ static int replay_sample(struct gt_source *s, struct gt_snapshot *out, struct gt
         if (!have) {
             r = gt_capture_read(p->r, out, d);
             if (r != 0) {
-                r = reached_end(s, p, r, d);
+                r = reached_end(p, r, d);
                 if (!p->hold)
                     break;
                 continue;
@@ -390,9 +403,10 @@ static int replay_control(struct gt_source *s, int cmd, int64_t arg)
     switch (cmd) {
     case GT_SOURCE_PAUSE: p->paused = 1; break;
     case GT_SOURCE_RESUME: p->paused = 0; break;
-    case GT_SOURCE_INDEX: r = p->ndelivered ? -1 : build_index(s, p, s->catalog.nslots); break;
+    case GT_SOURCE_INDEX: r = p->ndelivered ? -1 : build_index(p, s->catalog.nslots); break;
     case GT_SOURCE_HOLD: p->hold = arg != 0; break;
     case GT_SOURCE_INTERRUPT: p->interrupted = 1; break;
+    case GT_SOURCE_SETTLE: settle(s, p); break;
     case GT_SOURCE_STEP:
     case GT_SOURCE_SEEK: {
         int64_t k = cmd == GT_SOURCE_SEEK ? arg
@@ -448,7 +462,7 @@ static void replay_position(struct gt_source *s, const struct gt_snapshot *shown
     pos->state = p->at_end ? GT_PLAY_ENDED : p->paused ? GT_PLAY_PAUSED : GT_PLAY_PLAYING;
     if (p->at_end)
         set_text(pos->why, sizeof(pos->why), p->why);
-    set_text(pos->damage, sizeof(pos->damage), s->info.ended);
+    set_text(pos->damage, sizeof(pos->damage), p->ended);
     pthread_mutex_unlock(&p->lock);
 }
 
