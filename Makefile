@@ -197,10 +197,11 @@ $(BUILD)/tests/gputop-fake-gcr: tests/tools/gputop_fake_gcr.c $(BUILD)/obj/tests
 	    $(BUILD)/libgputop.a $(LIBS)
 
 # The same with the fake amdgpu kernel, for the amdgpu source.
-$(BUILD)/tests/gputop-amdfake: tests/tools/gputop_amdfake.c $(BUILD)/obj/tests/fakes/fake_amdgpu.o \
+FAKE_AMDGPU_OBJ = $(BUILD)/obj/tests/fakes/fake_amdgpu.o $(BUILD)/obj/tests/fakes/fake_amdgpu_regs.o
+$(BUILD)/tests/gputop-amdfake: tests/tools/gputop_amdfake.c $(FAKE_AMDGPU_OBJ) \
                                $(KILL_SYS_OBJ) $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/obj/tests/fakes/fake_amdgpu.o $(KILL_SYS_OBJ) \
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(FAKE_AMDGPU_OBJ) $(KILL_SYS_OBJ) \
 	    $(BUILD)/libgputop.a $(LIBS)
 
 # The same with the fake panfrost device.
@@ -255,7 +256,7 @@ bench-run: $(BENCH_BIN) $(BUILD)/gputop
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZ_BIN  = $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
 # The fakes a target may stand a source on (the linker keeps only those used).
-FUZZ_FAKE_OBJ = $(FAKE_KBASE_OBJ) $(patsubst %,$(BUILD)/obj/tests/fakes/%.o,fake_proc fake_amdgpu fake_gcr fake_panfrost)
+FUZZ_FAKE_OBJ = $(FAKE_KBASE_OBJ) $(patsubst %,$(BUILD)/obj/tests/fakes/%.o,fake_proc fake_amdgpu fake_amdgpu_regs fake_gcr fake_panfrost)
 $(BUILD)/fuzz/%: fuzz/%.c fuzz/fuzz_common.h $(FUZZ_FAKE_OBJ) $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Itests -o $@ $< $(FUZZ_FAKE_OBJ) $(BUILD)/libgputop.a $(LIBS)

@@ -44,10 +44,26 @@ static void expect_in(const char *line, const char *what)
     cr_expect(strstr(line, what) != NULL, "'%s' missing from:\n%s", what, line);
 }
 
+/* The screen column of " %" after the peak in a row (UTF-8 bar cells
+ * before it are one column each). */
+static long percent_column(const char *ln)
+{
+    const char *at = strstr(ln, "peak "), *p;
+    long col = 0;
+
+    cr_assert_not_null(at, "no peak in:\n%s", ln);
+    at = strstr(at, " %");
+    cr_assert_not_null(at, "no %% after the peak in:\n%s", ln);
+    for (p = ln; p < at; p++)
+        col += ((unsigned char)*p & 0xc0) != 0x80;
+    return col;
+}
+
 static void rows_with_peaks(int cols, int rows)
 {
     struct tmux t;
     char *ln;
+    long fp32, ipc;
 
     start(&t, cols, rows, "--source sim:amd-gfx1151,scene=compute-bound --no-cpu");
     /* The triage line opens the first page: IPC is closest to its peak. */
@@ -59,12 +75,16 @@ static void rows_with_peaks(int cols, int rows)
     expect_in(ln, "GFLOP/s");
     expect_in(ln, "peak 14.8k");       /* 2900 MHz x 40 CUs x 128 / 1000 */
     expect_in(ln, " %");
+    fp32 = percent_column(ln);
     free(ln);
     ln = line_with(&t, "IPC  ");
     expect_in(ln, "Instr/cycle");
     expect_in(ln, "peak 5");
     expect_in(ln, "\u2588");            /* the % of peak bar: ~90 % of it */
+    ipc = percent_column(ln);
     free(ln);
+    /* "peak 14.8k  62.5 %" and "peak 5      90.0 %": one column. */
+    cr_expect_eq(fp32, ipc, "%% of peak at column %ld and %ld", fp32, ipc);
     ln = line_with(&t, "Wavefront Occupancy");
     expect_in(ln, "peak 1.28k");       /* 32 waves x 40 CUs */
     free(ln);

@@ -2,16 +2,74 @@
  * needs no files at run time (layouts, compiled terminal descriptions).
  * Usage: embed-files [-c] OUT.c SYMBOL STRIP_PREFIX STRIP_SUFFIX FILE...
  * Each file is recorded under its path less STRIP_PREFIX and STRIP_SUFFIX
- * ("" to keep). -c drops the text of comment lines (first non-blank
- * character '#') but keeps their line breaks, so that messages about an
- * embedded layout still name the right line: a smaller binary for phones. */
+ * ("" to keep). -c squeezes layouts for a smaller phone binary: comment
+ * lines (first non-blank character '#') keep only their line breaks, so
+ * messages about an embedded layout still name the right line, and
+ * indentation goes but for one space on continuation lines. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
-static int embed(FILE *out, const char *sym, const char *path, int i, int comments)
+static void put_byte(FILE *out, int c, long *n)
+{
+    fprintf(out, "%s0x%02x,", (*n)++ % 16 ? "" : "\n    ", c);
+}
+
+static void put_text(FILE *out, const char *s, size_t len, long *n)
+{
+    while (len--)
+        put_byte(out, (unsigned char)*s++, n);
+}
+
+/* Keywords after which deeper-indented lines continue the value. */
+static int starts_continuation(const char *s, size_t len)
+{
+    static const char *const kws[] = { "expr", "peak", "pop", "desc" };
+    size_t i, k;
+
+    for (i = 0; i < sizeof(kws) / sizeof(kws[0]); i++) {
+        k = strlen(kws[i]);
+        if (len >= k && strncmp(s, kws[i], k) == 0 && (len == k || s[k] == ' ' || s[k] == '\t'))
+            return 1;
+    }
+    return 0;
+}
+
+/* A layout line, squeezed (-c): a comment keeps only its line break; the
+ * indentation goes, but for one space on a line that continues an expr,
+ * peak, pop or desc (the parser needs a continuation indented deeper than
+ * its keyword, nothing more). Line numbers stay the file's. */
+static void put_layout_line(FILE *out, const char *line, size_t len, long *n, int *in_cont,
+                            size_t *cont_indent)
+{
+    size_t indent = strspn(line, " \t");
+    const char *rest = line + indent;
+    size_t rlen = len - indent;
+
+    if (rlen && rest[rlen - 1] == '\n')
+        rlen--;
+    if (rlen == 0 || rest[0] == '#') {
+        if (len && line[len - 1] == '\n')
+            put_byte(out, '\n', n);
+        return;
+    }
+    if (*in_cont && indent > *cont_indent) {
+        put_byte(out, ' ', n);
+    } else {
+        *in_cont = starts_continuation(rest, rlen);
+        *cont_indent = indent;
+    }
+    put_text(out, rest, len - indent, n);
+}
+
+static int embed(FILE *out, const char *sym, const char *path, int i, int squeeze)
 {
     FILE *in = fopen(path, "rb");
-    int c, line_start = 1, in_comment = 0;
+    char *line = NULL;
+    size_t cap = 0, cont_indent = 0;
+    ssize_t len;
+    int in_cont = 0;
     long n = 0;
 
     if (!in) {
@@ -19,21 +77,13 @@ static int embed(FILE *out, const char *sym, const char *path, int i, int commen
         return -1;
     }
     fprintf(out, "static const unsigned char %s_%d[] = {", sym, i);
-    while ((c = getc(in)) != EOF) {
-        if (comments) {
-            if (line_start && c == '#')
-                in_comment = 1;
-            if (c == '\n') {
-                line_start = 1;
-                in_comment = 0;
-            } else if (c != ' ' && c != '\t') {
-                line_start = 0;
-            }
-            if (in_comment)
-                continue;
-        }
-        fprintf(out, "%s0x%02x,", (n++ % 16) ? "" : "\n    ", c);
+    while ((len = getline(&line, &cap, in)) >= 0) {
+        if (squeeze)
+            put_layout_line(out, line, (size_t)len, &n, &in_cont, &cont_indent);
+        else
+            put_text(out, line, (size_t)len, &n);
     }
+    free(line);
     /* A trailing NUL, outside the length, lets text be used as a string. */
     fprintf(out, "\n    0x00\n};\n");
     fclose(in);

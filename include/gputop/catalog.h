@@ -16,11 +16,29 @@ struct gt_counter_def {
     int         in_guide;  /* 1 if the vendor guide uses this name */
 };
 
+/* A table is either plain rows (defs) or packed rows that get() decodes
+ * (the generated Mali tables, kept small for the static phone binary);
+ * read rows through gt_counter_table_def() either way. */
 struct gt_counter_table {
-    const char *gpu;                       /* "T820", "T830", "G715", "G720" */
-    const struct gt_counter_def *defs;
-    size_t ndefs;
+    const char *gpu;                       /* "T820", "G78", "G710", "mips-cm" */
+    const struct gt_counter_def *defs;     /* plain rows, or NULL */
+    size_t ndefs;                          /* rows either way */
+    const void *packed;                    /* packed rows, or NULL */
+    void (*get)(const struct gt_counter_table *t, size_t i, struct gt_counter_def *out);
 };
+
+/* Row i (< t->ndefs); its strings live as long as the table. */
+static inline struct gt_counter_def gt_counter_table_def(const struct gt_counter_table *t,
+                                                         size_t i)
+{
+    struct gt_counter_def d;
+
+    if (t->get)
+        t->get(t, i, &d);
+    else
+        d = t->defs[i];
+    return d;
+}
 
 /* Static tables compiled into the binary. */
 const struct gt_counter_table *gt_counter_table_find(const char *gpu);

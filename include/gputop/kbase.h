@@ -43,6 +43,11 @@ int gt_kbase_props_parse_pre_r21(const void *buf, size_t len, struct gt_kbase_gp
  * Returns 1 when gputop has a layout for it, 0 when it does not (name
  * still set, with the raw id). */
 int gt_kbase_identify(struct gt_kbase_gpu *g);
+/* The layout gt_kbase_identify chose, or "raw" (the raw view: every
+ * counter delivered, by block and index) for a GPU with no counter table;
+ * and why, in one line, for --probe. */
+const char *gt_kbase_layout_name(const struct gt_kbase_gpu *g);
+void gt_kbase_layout_why(const struct gt_kbase_gpu *g, char *out, size_t len);
 /* The logical index (rank among present cores) of physical core p, or -1
  * when p is not present. */
 int gt_kbase_core_rank(uint64_t core_mask, unsigned p);

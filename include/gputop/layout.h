@@ -129,6 +129,14 @@ struct gt_layout *gt_layout_parse(const char *file, const char *text, size_t len
                                   struct gt_diag *d);
 /* An embedded layout by name, or else a file by path. */
 struct gt_layout *gt_layout_load(const char *name_or_path, struct gt_diag *d);
+/* The same, where the name "raw" means the raw layout of catalogue c:
+ * every counted event as a rate, a section per block, each titled with
+ * its block and hardware index (layout_raw.c). */
+struct gt_catalog;
+struct gt_layout *gt_layout_load_for(const char *name_or_path, const struct gt_catalog *c,
+                                     struct gt_diag *d);
+/* The raw layout's text (malloc'ed, *len set), or NULL out of memory. */
+char *gt_layout_raw_text(const struct gt_catalog *c, size_t *len);
 void gt_layout_free(struct gt_layout *l);
 /* Frees what one metric definition owns (not the definition itself). */
 void gt_layout_metric_free(struct gt_metric_def *m);

@@ -69,7 +69,11 @@ static int check_against(struct gt_layout *l, const char *gpu, FILE *out, FILE *
     size_t i, n;
 
     if (check_catalog(&c, gpu) < 0) {
-        fprintf(err, "gputop: no counter catalogue for GPU '%s' (known: T820, T830, G715, G720, gfx1151, mips-cm, drm-fdinfo)\n", gpu);
+        const struct gt_counter_table *t;
+        fprintf(err, "gputop: no counter catalogue for GPU '%s' (known:", gpu);
+        for (i = 0; (t = gt_counter_table_at(i)) != NULL; i++)
+            fprintf(err, " %s,", t->gpu);
+        fprintf(err, " gfx1151, mips-cm, drm-fdinfo)\n");
         gt_catalog_free(&c);
         return 1;
     }

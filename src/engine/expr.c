@@ -309,22 +309,24 @@ static int parse_call(struct parser *p)
     if (p->lx.t != T_COMMA) {
         if (p->lx.t == T_EOF)
             return fail_at(p, line, col, "unbalanced parenthesis: '%s(' is never closed", name);
-        return fail_here(p, "%s() takes two arguments: expected ','", name);
+        return fail_here(p, "%s() takes two or more arguments: expected ','", name);
     }
-    next(&p->lx);
-    p->op_char = 0;
-    b = parse_sum(p);
-    if (b < 0)
-        return -1;
-    if (p->lx.t == T_COMMA)
-        return fail_here(p, "%s() takes two arguments, not more", name);
+    /* max(a, b, c) as max(max(a, b), c): Arm's Valhall references write
+     * three-term maxima (arithmetic unit utilization). */
+    while (p->lx.t == T_COMMA) {
+        next(&p->lx);
+        p->op_char = 0;
+        b = parse_sum(p);
+        if (b < 0 || (a = add_node(p, op, a, b)) < 0)
+            return -1;
+    }
     if (p->lx.t != T_RP) {
         if (p->lx.t == T_EOF)
             return fail_at(p, line, col, "unbalanced parenthesis: '%s(' is never closed", name);
         return fail_here(p, "expected ')' to close %s(", name);
     }
     next(&p->lx);
-    return add_node(p, op, a, b);
+    return a;
 }
 
 static int parse_unary(struct parser *p)

@@ -125,7 +125,8 @@ static size_t header_pieces(struct tui *t, const struct gt_sampler_stats *st, ch
     char *cores = text[0], *period = text[1], *busy = text[2], *activity = text[3];
     size_t n = 0;
 
-    snprintf(cores, sizeof(text[0]), "%u cores", in->shader_cores);
+    snprintf(cores, sizeof(text[0]), "%u %s", in->shader_cores,
+             in->core_noun[0] ? in->core_noun : "cores");
     snprintf(period, sizeof(text[1]), "%llu ms%s", (unsigned long long)ms, t->per_second ? " (rates /s)" : "");
     header_busy(t, busy, sizeof(text[2]));
     header_activity(t, activity, sizeof(text[3]));

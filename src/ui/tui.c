@@ -44,6 +44,32 @@ static void draw(struct tui *t)
     tui_flush_cells(t);
 }
 
+/* Whether any metric of section sec can have a value here. */
+static int section_computable(const struct tui *t, long sec)
+{
+    size_t m;
+
+    for (m = 0; m < t->l->nmetrics; m++)
+        if (t->l->metrics[m].section == sec && !gt_engine_unavailable(t->cfg->engine, m))
+            return 1;
+    return 0;
+}
+
+/* A section none of whose metrics this source can compute (an AMD GPU's
+ * counter rows without root) is not where the dashboard opens: the first
+ * that has some is. */
+static long computable_from(const struct tui *t, long first)
+{
+    long sec;
+
+    if (section_computable(t, first))
+        return first;
+    for (sec = 0; sec < (long)t->l->nsections; sec++)
+        if (section_computable(t, sec))
+            return sec;
+    return first;
+}
+
 static int init_state(struct tui *t, const struct gt_tui_config *cfg)
 {
     size_t i, nm = gt_engine_nmetrics(cfg->engine);
@@ -74,10 +100,10 @@ static int init_state(struct tui *t, const struct gt_tui_config *cfg)
         gt_snapshot_init(&t->snap, gt_sampler_nslots(cfg->sampler)) < 0)
         return -1;
     /* Start on --section, else on the section with the triage line (GPU
-     * activity), else on the first. */
+     * activity), else on the first; one with something to show. */
     first = cfg->section ? gt_layout_find_section(t->l, cfg->section, NULL) : -1;
     if (first < 0)
-        first = t->triage_section >= 0 ? t->triage_section : 0;
+        first = computable_from(t, t->triage_section >= 0 ? t->triage_section : 0);
     tui_go_section(t, (size_t)first);
     return tui_replay_init(t);
 }

@@ -27,7 +27,8 @@ enum group_kind { G_DELTA, G_CONSTANT, G_CPU };
 struct group {
     char name[CSV_MAX_NAME + 1];
     enum group_kind kind;
-    const struct gt_counter_def *def;   /* NULL for CPU and AMD counters */
+    struct gt_counter_def def;          /* the Mali or MIPS row, when has_def */
+    int has_def;                        /* 0 for CPU and AMD counters */
     const struct gt_amd_counter_def *amd; /* gpu=gfx1151: the AMD row */
     int indexed;
     uint32_t ninst;
@@ -302,11 +303,13 @@ static const char *closest_name(const char *name, int amd)
             best = gt_amd_gfx1151_counters[i].name;
         }
     for (i = 0; !amd && (t = table_at(i)) != NULL; i++)
-        for (j = 0; j < t->ndefs; j++)
-            if ((dd = distance(name, t->defs[j].name)) < bd) {
+        for (j = 0; j < t->ndefs; j++) {
+            const char *n = gt_counter_table_def(t, j).name;
+            if ((dd = distance(name, n)) < bd) {
                 bd = dd;
-                best = t->defs[j].name;
+                best = n;
             }
+        }
     for (i = 0; i < NCPU; i++)
         if ((dd = distance(name, cpu_names[i])) < bd) {
             bd = dd;
@@ -315,26 +318,30 @@ static const char *closest_name(const char *name, int amd)
     return bd <= 3 + strlen(name) / 4 ? best : NULL;
 }
 
-static const struct gt_counter_def *table_def(const struct gt_counter_table *t, const char *name)
+/* 1 with *out set when t has a row named name, else 0. */
+static int table_def(const struct gt_counter_table *t, const char *name, struct gt_counter_def *out)
 {
     size_t j;
 
-    for (j = 0; j < t->ndefs; j++)
-        if (strcmp(t->defs[j].name, name) == 0)
-            return &t->defs[j];
-    return NULL;
+    for (j = 0; j < t->ndefs; j++) {
+        struct gt_counter_def d = gt_counter_table_def(t, j);
+        if (strcmp(d.name, name) == 0) {
+            *out = d;
+            return 1;
+        }
+    }
+    return 0;
 }
 
-static const struct gt_counter_def *any_def(const char *name)
+static int any_def(const char *name, struct gt_counter_def *out)
 {
     const struct gt_counter_table *t;
-    const struct gt_counter_def *def;
     size_t i;
 
     for (i = 0; (t = table_at(i)) != NULL; i++)
-        if ((def = table_def(t, name)) != NULL)
-            return def;
-    return NULL;
+        if (table_def(t, name, out))
+            return 1;
+    return 0;
 }
 
 static int is_cpu_name(const char *name)
@@ -385,8 +392,8 @@ static int new_group(struct csv *c, const char *name, const struct field *f, siz
         g->kind = G_CPU;
     } else if (c->amd && (g->amd = gt_amd_gfx1151_find(name)) != NULL) {
         g->kind = g->amd->kind == GT_AMD_CONSTANT ? G_CONSTANT : G_DELTA;
-    } else if (!c->amd && (g->def = any_def(name)) != NULL) {
-        g->kind = strcmp(g->def->block, "constant") == 0 ? G_CONSTANT : G_DELTA;
+    } else if (!c->amd && (g->has_def = any_def(name, &g->def)) != 0) {
+        g->kind = strcmp(g->def.block, "constant") == 0 ? G_CONSTANT : G_DELTA;
     } else {
         return unknown_name(c, f, name, d);
     }
@@ -523,13 +530,14 @@ static const struct gt_counter_table *best_table(const struct csv *c, char *gpu_
                                                  int *ambiguous)
 {
     const struct gt_counter_table *t, *best = NULL;
+    struct gt_counter_def row;
     size_t i, g, n, most = 0;
 
     gpu_names[0] = '\0';
     *ambiguous = 0;
     for (i = 0; (t = table_at(i)) != NULL; i++) {
         for (g = n = 0; g < c->ngroups; g++)
-            n += c->groups[g].kind != G_CPU && table_def(t, c->groups[g].name) != NULL;
+            n += c->groups[g].kind != G_CPU && table_def(t, c->groups[g].name, &row);
         if (n == 0 || n < most)
             continue;
         if (n > most) {
@@ -554,7 +562,7 @@ static const struct gt_counter_table *best_table(const struct csv *c, char *gpu_
 static int add_group(struct gt_catalog *cat, struct group *g, const struct gt_counter_table *t,
                      int raw)
 {
-    const struct gt_counter_def *def = g->def;
+    struct gt_counter_def *def = &g->def;
     struct gt_counter *k;
 
     if (g->kind == G_CPU)
@@ -567,9 +575,8 @@ static int add_group(struct gt_catalog *cat, struct group *g, const struct gt_co
             cat->counters[g->counter].hw_index = g->amd->event;
         return g->counter;
     }
-    if (t && table_def(t, g->name))
-        def = table_def(t, g->name);
-    g->def = def;
+    if (t)
+        table_def(t, g->name, def);   /* the named GPU's row, else any_def's */
     g->counter = gt_catalog_add(cat, g->name, def->block, GT_COUNTER_DELTA, g->ninst,
                                 raw ? def->scale : 1.0);
     if (g->counter < 0)
@@ -604,8 +611,8 @@ static uint32_t block_instances(const struct csv *c, const char *block)
     size_t g;
 
     for (g = 0; g < c->ngroups; g++)
-        if (c->groups[g].kind == G_DELTA && c->groups[g].def &&
-            strcmp(c->groups[g].def->block, block) == 0 &&
+        if (c->groups[g].kind == G_DELTA && c->groups[g].has_def &&
+            strcmp(c->groups[g].def.block, block) == 0 &&
             c->groups[g].ninst > n)
             n = c->groups[g].ninst;
     return n;
@@ -616,7 +623,9 @@ static uint32_t block_instances(const struct csv *c, const char *block)
 static int derive_constant(struct gt_catalog *cat, const struct gt_counter_table *t,
                            const char *name, uint32_t n)
 {
-    if (!t || n == 0 || gt_catalog_find(cat, name) >= 0 || !table_def(t, name))
+    struct gt_counter_def row;
+
+    if (!t || n == 0 || gt_catalog_find(cat, name) >= 0 || !table_def(t, name, &row))
         return 0;
     return gt_catalog_add_constant(cat, name, n) < 0 ? -1 : 0;
 }

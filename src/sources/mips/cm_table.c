@@ -21,7 +21,7 @@ static const struct gt_counter_def defs[] = {
 };
 
 static const struct gt_counter_table table = {
-    "mips-cm", defs, sizeof(defs) / sizeof(defs[0]),
+    "mips-cm", defs, sizeof(defs) / sizeof(defs[0]), NULL, NULL,
 };
 
 int cm_catalog_add(struct gt_catalog *cat, struct cm_slots *slots)

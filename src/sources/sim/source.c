@@ -103,6 +103,7 @@ static const struct value_name value_names[] = {
     { V_REG64_WARPS, "shadercore", "WARP_REG_SIZE_64" },
     { V_FULL_WARPS, "shadercore", "FULL_QUAD_WARPS" },
     { V_ARITH_WORDS, "shadercore", "ARITH_WORDS" },
+    { V_ARITH_WORDS, "shadercore", "EXEC_INSTR_COUNT" },      /* Bifrost */
     { V_FMA, "shadercore", "EXEC_INSTR_FMA" },
     { V_CVT, "shadercore", "EXEC_INSTR_CVT" },
     { V_SFU, "shadercore", "EXEC_INSTR_SFU" },
@@ -116,6 +117,7 @@ static const struct value_name value_names[] = {
     { V_TEX_FILT, "shadercore", "TEX_ISSUES" },
     { V_TEX_FILT, "shadercore", "TEX_FILT_NUM_OPERATIONS" },
     { V_TEX_REQ, "shadercore", "TEX_WORDS" },
+    { V_TEX_REQ, "shadercore", "TEX_MSGI_NUM_QUADS" },        /* Bifrost: quads */
     { V_TEX_FXR, "shadercore", "TEX_FILT_NUM_FXR_OPERATIONS" },
     { V_TEX_FST, "shadercore", "TEX_FILT_NUM_FST_OPERATIONS" },
     { V_TEX_MSG, "shadercore", "TEX_MSGO_NUM_MSG" },
@@ -283,7 +285,8 @@ static int parse_args(struct sim *m, const char *args, struct gt_diag *d)
         return -1;
     m->fam = sim_family_default();
     if (gt_args_get(args, "", buf, sizeof(buf)) && !(m->fam = sim_family_find(buf))) {
-        gt_diag_set(d, "sim: unknown GPU family '%s' (known: mali-t8xx, mali-g715, mali-g720, "
+        gt_diag_set(d, "sim: unknown GPU family '%s' (known: mali-t8xx, mali-bifrost, "
+                    "mali-valhall-jm, mali-g715, mali-g720, "
                     "amd-gfx1151, mips-cm)",
                     buf);
         return -1;
@@ -482,7 +485,8 @@ static int sim_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_sim = {
     .name = "sim",
-    .help = "simulated GPU: sim[:mali-t8xx|mali-g715|mali-g720|amd-gfx1151][,scene=NAME]"
+    .help = "simulated GPU: sim[:mali-t8xx|mali-bifrost|mali-valhall-jm|mali-g715|mali-g720|"
+            "amd-gfx1151][,scene=NAME]"
             "[,seed=N][,step=NS]; sim:mips-cm a MIPS coherency manager",
     .kind = GT_SOURCE_VIRTUAL,
     .available = sim_available,
