@@ -111,7 +111,7 @@ static double bench_layout(const struct bench_floor *fl, size_t *bad)
         t1 = now_s() - t0;
         t_floor = t1 < t_floor ? t1 : t_floor;
     }
-    printf("layout %-12s %3zu metrics (%3zu available), %4u slots: engine %7.1f ns, floor %7.1f ns "
+    printf("layout %-16s %3zu metrics (%3zu available), %4u slots: engine %7.1f ns, floor %7.1f ns "
            "per snapshot; ratio %.2fx (goal <= %.1fx); %s\n",
            fl->layout, nm, navail, b.catalog.nslots, t_engine / SNAPSHOTS * 1e9,
            t_floor / SNAPSHOTS * 1e9, t_engine / t_floor, GOAL,
