@@ -240,9 +240,18 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/libgputop.a $(LIBS)
 
+# Each benchmark's output is kept too, for the table of figures and goals
+# at the end (bench/tools/summary.sh reads its "summary:" lines).
+BENCH_OUT = $(BUILD)/bench/output.txt
 bench-run: $(BENCH_BIN) $(BUILD)/gputop
-	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
-	@for s in bench/*.sh; do echo "== $$s"; $$s $(BUILD)/gputop || exit 1; done
+	@: > $(BENCH_OUT)
+	@for b in $(BENCH_BIN) bench/*.sh; do \
+	    echo "== $$b"; \
+	    case $$b in *.sh) set -- $$b $(BUILD)/gputop;; *) set -- $$b;; esac; \
+	    { "$$@"; echo $$? > $(BENCH_OUT).status; } | tee -a $(BENCH_OUT); \
+	    [ "$$(cat $(BENCH_OUT).status)" = 0 ] || exit 1; \
+	done
+	@bench/tools/summary.sh $(BENCH_OUT)
 
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZ_BIN  = $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)

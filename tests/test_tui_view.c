@@ -115,6 +115,26 @@ Test(tui_view, tabs_cut_names_at_word_ends_at_80_columns, .timeout = 60)
     tmux_stop(&t);
 }
 
+/* The tabs' fit is kept between refreshes (header.c): another current tab
+ * or another width fits them anew. */
+Test(tui_view, tabs_fit_anew_for_another_tab_and_width, .timeout = 60)
+{
+    struct tmux t;
+    char line[1024], *s;
+
+    start(&t, 80, 24, "", T8XX);
+    expect(&t, "GPU usage");
+    tmux_keys(&t, "3");
+    expect(&t, "3 Content behavior ");
+    s = tmux_capture(&t);
+    line_at(s, 1, line, sizeof(line));
+    cr_assert(strstr(line, " 2 GPU ") && !strstr(line, "GPU activity"), "tabs: '%s'", line);
+    free(s);
+    tmux_resize(&t, 120, 30);
+    expect(&t, "4 data path ");
+    tmux_stop(&t);
+}
+
 Test(tui_view, section_by_name_opens_it, .timeout = 60)
 {
     struct tmux t;

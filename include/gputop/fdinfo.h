@@ -214,11 +214,21 @@ struct gt_fdinfo_row {
 
 struct gt_fdinfo_watch;
 
-/* Updates every period_ns on a thread of its own, off the counter
- * sampler's, with a full walk every walk_every updates (the first one
- * included). NULL when the thread cannot start. */
+/* A thread of its own, off the counter sampler's, that reads nothing
+ * until the rows are wanted; then it updates every period_ns with a full
+ * walk every walk_every updates (the first one included). NULL when the
+ * thread cannot start. */
 struct gt_fdinfo_watch *gt_fdinfo_watch_start(const struct gt_sys *sys, uint64_t period_ns,
                                               unsigned walk_every);
+/* Whether anything shows the rows (the Processes view is on screen).
+ * Unwanted, the thread sleeps without waking; wanted again, it walks
+ * /proc at once and publishes rows a quarter period later (busy shares
+ * over that quarter, not over the time they were hidden); till then no
+ * rows and *updates 0. Cheap when nothing changes: call it every refresh. */
+void gt_fdinfo_watch_want(struct gt_fdinfo_watch *w, int wanted);
+/* The rows are wanted for good (--serve's --processes series read them):
+ * from now on the view being hidden no longer stops the thread. */
+void gt_fdinfo_watch_keep(struct gt_fdinfo_watch *w);
 /* Copies up to max rows of the last update, busiest first; *updates
  * counts the updates so far (0: none yet) and *profiling_off gets the
  * GT_FDINFO_PROF_* bits of the switches that are off. */

@@ -176,7 +176,9 @@ const char *gt_layout_line(const struct gt_layout *l, int n, size_t *len);
 /* Layouts compiled into the binary (generated from layouts/). */
 size_t      gt_embedded_layout_count(void);
 const char *gt_embedded_layout_name(size_t i);
-const char *gt_embedded_layout_text(size_t i, size_t *len);
+/* Built-in layout i's text (unpacked, NUL-terminated, malloc'd: the
+ * caller frees it); NULL past the end or out of memory. */
+char *gt_embedded_layout_copy(size_t i, size_t *len);
 /* The embedded layout matching a source id and device id, or NULL. */
 const char *gt_embedded_layout_for_device(const char *source, uint64_t id);
 

@@ -446,6 +446,8 @@ static int start_exports(const struct gt_options *o, struct run *r)
             fprintf(stderr, "gputop: --processes: cannot start the /proc reader's thread\n");
             return -1;
         }
+        /* The endpoint reads the rows whether or not the view shows them. */
+        gt_fdinfo_watch_keep(r->procs);
         gt_exports_set_processes(r->exports, r->procs, o->serve_processes);
     }
     if (o->serve)

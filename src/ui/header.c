@@ -232,12 +232,6 @@ void tui_draw_header(struct tui *t)
  * when not even three letters each fit. */
 enum tabs_mode { TABS_KEYS, TABS_SHORT, TABS_FULL };
 
-struct tab_fit {
-    enum tabs_mode mode;
-    int cap;             /* TABS_SHORT: columns for each other tab's name */
-    int cur_full;        /* TABS_SHORT: the current tab keeps its whole title */
-};
-
 /* The title without a leading run of two or more words that another
  * section's title starts with too. */
 static const char *short_title(const struct tui *t, size_t i)
@@ -306,10 +300,15 @@ static int tabs_fit(const struct tui *t, const struct tab_fit *f)
     return w <= COLS;
 }
 
+/* Trying every width costs ~0.5 M instructions with a dozen sections, so
+ * the result is kept (t->tabs) until the width or the current tab changes:
+ * a refresh then costs no search. */
 static struct tab_fit fit_tabs(const struct tui *t)
 {
-    struct tab_fit f = { TABS_FULL, 0, 1 };
+    struct tab_fit f = { TABS_FULL, 0, 1, COLS, t->section };
 
+    if (t->tabs.cols == COLS && t->tabs.section == t->section)
+        return t->tabs;
     if (tabs_fit(t, &f))
         return f;
     f.mode = TABS_SHORT;
@@ -323,7 +322,7 @@ static struct tab_fit fit_tabs(const struct tui *t)
 
 void tui_draw_tabs(struct tui *t)
 {
-    struct tab_fit f = fit_tabs(t);
+    struct tab_fit f = t->tabs = fit_tabs(t);
     char key[4] = { ' ', 0, ' ', 0 };
     const char *name;
     int x = 0, n, cut;

@@ -33,6 +33,15 @@ enum style {
     ST_LOW, ST_MID, ST_HIGH, ST_ACCENT, NSTYLES
 };
 
+/* header.c: how the tabs fit, worked out for a width and a current tab */
+struct tab_fit {
+    int mode;            /* TABS_KEYS, TABS_SHORT or TABS_FULL */
+    int cap;             /* TABS_SHORT: columns for each other tab's name */
+    int cur_full;        /* TABS_SHORT: the current tab keeps its whole title */
+    int cols;            /* the width it is for; 0: not worked out yet */
+    size_t section;      /* the current tab it is for */
+};
+
 struct tui {
     const struct gt_tui_config *cfg;
     const struct gt_layout *l;
@@ -73,6 +82,7 @@ struct tui {
     int empty_reads, input_gone; /* the keyboard's end of file or hang-up */
     int sampler_live;            /* it is sampling (not retrying, not ended) */
     int procs_view, procs_sort;  /* the Processes view is up; its sort column */
+    struct tab_fit tabs;         /* the tabs' fit as last drawn */
     struct gt_source *replay;    /* a source playing a capture back, or NULL */
     struct gt_snapshot taken;    /* replay: a snapshot before it is known fresh */
     int replay_paced;            /* it keeps its own pace: a refresh a record */

@@ -1,6 +1,7 @@
 /* The fdinfo reader on a thread of its own, so the /proc walk never
  * delays a counter sample: it updates at its own period and publishes a
- * copy of the rows the Processes view draws. */
+ * copy of the rows the Processes view draws, only while they are wanted
+ * (the view is on screen): hidden, it reads nothing and never wakes. */
 #include "gputop/fdinfo.h"
 #include "gputop/thread.h"
 
@@ -29,6 +30,10 @@ struct gt_fdinfo_watch {
     pthread_mutex_t lock;
     pthread_cond_t wake;
     int stop;
+    int wanted;           /* gt_fdinfo_watch_want: the rows are on screen */
+    int kept;             /* gt_fdinfo_watch_keep: an exporter reads them too */
+    int baseline_due;     /* wanted again: the next update is a baseline */
+    uint64_t changes;     /* stop or wanted changed: a wait ends early */
     struct gt_fdinfo_row rows[MAX_ROWS];
     size_t nrows;
     int profiling_off;
@@ -131,26 +136,49 @@ static void publish(struct gt_fdinfo_watch *w)
     pthread_mutex_unlock(&w->lock);
 }
 
+/* Waits ns, or less when stopped or the rows' wanted state changes.
+ * Called and returns with the lock held. */
+static void wait_locked(struct gt_fdinfo_watch *w, uint64_t ns)
+{
+    uint64_t seen = w->changes;
+    struct timespec until;
+
+    /* The condition variable waits on CLOCK_MONOTONIC, so a step of the
+     * wall clock neither stalls nor hurries the watcher. */
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += (time_t)(ns / 1000000000ull);
+    until.tv_nsec += (long)(ns % 1000000000ull);
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    while (w->changes == seen && pthread_cond_timedwait(&w->wake, &w->lock, &until) != ETIMEDOUT)
+        ;
+}
+
+/* Unwanted, the thread sleeps with no timeout (no wake-up, no /proc
+ * read: the view is hidden). Wanted again, it walks at once for clients
+ * that came meanwhile, takes that reading as the baseline and publishes a
+ * quarter period later, so no busy share spans the hidden time. */
 static void *run(void *arg)
 {
     struct gt_fdinfo_watch *w = arg;
-    struct timespec until;
+    int baseline;
 
     pthread_mutex_lock(&w->lock);
     while (!w->stop) {
-        pthread_mutex_unlock(&w->lock);
-        gt_fdinfo_update(w->f, gt_now_ns(), 0);
-        publish(w);
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_sec += (time_t)(w->period_ns / 1000000000ull);
-        until.tv_nsec += (long)(w->period_ns % 1000000000ull);
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
+        if (!w->wanted) {
+            pthread_cond_wait(&w->wake, &w->lock);
+            continue;
         }
+        baseline = w->baseline_due;
+        w->baseline_due = 0;
+        pthread_mutex_unlock(&w->lock);
+        gt_fdinfo_update(w->f, gt_now_ns(), baseline);
+        if (!baseline)
+            publish(w);
         pthread_mutex_lock(&w->lock);
-        while (!w->stop && pthread_cond_timedwait(&w->wake, &w->lock, &until) != ETIMEDOUT)
-            ;
+        wait_locked(w, baseline ? w->period_ns / 4 : w->period_ns);
     }
     pthread_mutex_unlock(&w->lock);
     return NULL;
@@ -214,6 +242,36 @@ fail:
     return NULL;
 }
 
+/* Called with the lock held. */
+static void set_wanted(struct gt_fdinfo_watch *w, int wanted)
+{
+    if (wanted == w->wanted)
+        return;
+    if (wanted) {
+        w->baseline_due = 1;
+        w->nrows = 0;
+        w->updates = 0;     /* the view says "reading /proc" meanwhile */
+    }
+    w->wanted = wanted;
+    w->changes++;
+    pthread_cond_signal(&w->wake);
+}
+
+void gt_fdinfo_watch_want(struct gt_fdinfo_watch *w, int wanted)
+{
+    pthread_mutex_lock(&w->lock);
+    set_wanted(w, wanted != 0 || w->kept);
+    pthread_mutex_unlock(&w->lock);
+}
+
+void gt_fdinfo_watch_keep(struct gt_fdinfo_watch *w)
+{
+    pthread_mutex_lock(&w->lock);
+    w->kept = 1;
+    set_wanted(w, 1);
+    pthread_mutex_unlock(&w->lock);
+}
+
 size_t gt_fdinfo_watch_rows(struct gt_fdinfo_watch *w, struct gt_fdinfo_row *rows, size_t max,
                             int *profiling_off, uint64_t *updates)
 {
@@ -244,6 +302,7 @@ void gt_fdinfo_watch_stop(struct gt_fdinfo_watch *w)
         return;
     pthread_mutex_lock(&w->lock);
     w->stop = 1;
+    w->changes++;
     pthread_cond_signal(&w->wake);
     pthread_mutex_unlock(&w->lock);
     pthread_join(w->thread, NULL);
