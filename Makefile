@@ -197,10 +197,11 @@ $(BUILD)/tests/gputop-fake-gcr: tests/tools/gputop_fake_gcr.c $(BUILD)/obj/tests
 	    $(BUILD)/libgputop.a $(LIBS)
 
 # The same with the fake amdgpu kernel, for the amdgpu source.
-$(BUILD)/tests/gputop-amdfake: tests/tools/gputop_amdfake.c $(BUILD)/obj/tests/fakes/fake_amdgpu.o \
+FAKE_AMDGPU_OBJ = $(BUILD)/obj/tests/fakes/fake_amdgpu.o $(BUILD)/obj/tests/fakes/fake_amdgpu_regs.o
+$(BUILD)/tests/gputop-amdfake: tests/tools/gputop_amdfake.c $(FAKE_AMDGPU_OBJ) \
                                $(KILL_SYS_OBJ) $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/obj/tests/fakes/fake_amdgpu.o $(KILL_SYS_OBJ) \
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(FAKE_AMDGPU_OBJ) $(KILL_SYS_OBJ) \
 	    $(BUILD)/libgputop.a $(LIBS)
 
 # The same with the fake panfrost device.
@@ -239,14 +240,23 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/libgputop.a $(LIBS)
 
+# Each benchmark's output is kept too, for the table of figures and goals
+# at the end (bench/tools/summary.sh reads its "summary:" lines).
+BENCH_OUT = $(BUILD)/bench/output.txt
 bench-run: $(BENCH_BIN) $(BUILD)/gputop
-	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
-	@for s in bench/*.sh; do echo "== $$s"; $$s $(BUILD)/gputop || exit 1; done
+	@: > $(BENCH_OUT)
+	@for b in $(BENCH_BIN) bench/*.sh; do \
+	    echo "== $$b"; \
+	    case $$b in *.sh) set -- $$b $(BUILD)/gputop;; *) set -- $$b;; esac; \
+	    { "$$@"; echo $$? > $(BENCH_OUT).status; } | tee -a $(BENCH_OUT); \
+	    [ "$$(cat $(BENCH_OUT).status)" = 0 ] || exit 1; \
+	done
+	@bench/tools/summary.sh $(BENCH_OUT)
 
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZ_BIN  = $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
 # The fakes a target may stand a source on (the linker keeps only those used).
-FUZZ_FAKE_OBJ = $(FAKE_KBASE_OBJ) $(patsubst %,$(BUILD)/obj/tests/fakes/%.o,fake_proc fake_amdgpu fake_gcr fake_panfrost)
+FUZZ_FAKE_OBJ = $(FAKE_KBASE_OBJ) $(patsubst %,$(BUILD)/obj/tests/fakes/%.o,fake_proc fake_amdgpu fake_amdgpu_regs fake_gcr fake_panfrost)
 $(BUILD)/fuzz/%: fuzz/%.c fuzz/fuzz_common.h $(FUZZ_FAKE_OBJ) $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Itests -o $@ $< $(FUZZ_FAKE_OBJ) $(BUILD)/libgputop.a $(LIBS)

@@ -116,7 +116,7 @@ int main(void)
 
     snprintf(path, sizeof(path), "%s/gputop-bench-XXXXXX", dir && dir[0] ? dir : "/tmp");
     fd = mkstemp(path);
-    if (fd < 0 || bench_setup(&b) < 0 || write_capture(path, &b.catalog, &bytes) < 0) {
+    if (fd < 0 || bench_setup(&b, "mali-g715") < 0 || write_capture(path, &b.catalog, &bytes) < 0) {
         fprintf(stderr, "bench: cannot set up the capture\n");
         return 1;
     }

@@ -180,7 +180,8 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-#define ROUNDS 3
+#define ROUNDS 5
+#define GOAL_P99 1.5   /* issue 29: gputop's p99 within 1.5x of the bare loop */
 
 /* Rounds of: bare clock_nanosleep loop, bare futex loop, gputop's sampler,
  * at the same period, so each ratio compares figures taken under the same
@@ -189,7 +190,7 @@ static void lateness_rounds(const char *spec, uint64_t interval, int n)
 {
     struct gt_lateness_summary bare, futex, smp;
     double r50[ROUNDS], r99[ROUNDS], f99[ROUNDS];
-    int i;
+    int i, k = 0;
 
     printf("wake-up lateness at a %.0f ms period, %d rounds of %d wake-ups each:\n",
            (double)interval / 1e6, ROUNDS, n);
@@ -200,18 +201,33 @@ static void lateness_rounds(const char *spec, uint64_t interval, int n)
         bare_loop(futex_abs, interval, n, &futex);
         print_bare("bare futex wait", &futex);
         run_sampler(spec, interval, n, &smp);
-        r50[i] = bare.p50_ns ? (double)smp.p50_ns / (double)bare.p50_ns : 0;
-        r99[i] = bare.p99_ns ? (double)smp.p99_ns / (double)bare.p99_ns : 0;
-        f99[i] = bare.p99_ns ? (double)futex.p99_ns / (double)bare.p99_ns : 0;
+        /* No wake-up is ever on time to the nanosecond: a 0 is a fault of
+         * this benchmark (nothing recorded), not a figure to divide by. */
+        if (!bare.p50_ns || !bare.p99_ns || !smp.p50_ns || !smp.p99_ns || !futex.p99_ns) {
+            printf("    impossible figure (a lateness of 0 ns): round not counted\n");
+            continue;
+        }
+        r50[k] = (double)smp.p50_ns / (double)bare.p50_ns;
+        r99[k] = (double)smp.p99_ns / (double)bare.p99_ns;
+        f99[k] = (double)futex.p99_ns / (double)bare.p99_ns;
         printf("    gputop / bare clock_nanosleep: p50 %.2fx, p99 %.2fx (futex / "
-               "clock_nanosleep p99 %.2fx)\n", r50[i], r99[i], f99[i]);
+               "clock_nanosleep p99 %.2fx)\n", r50[k], r99[k], f99[k]);
+        k++;
     }
-    qsort(r50, ROUNDS, sizeof(double), cmp_double);
-    qsort(r99, ROUNDS, sizeof(double), cmp_double);
-    qsort(f99, ROUNDS, sizeof(double), cmp_double);
+    if (!k) {
+        printf("  no round counted\n");
+        printf("summary: sampler p99 lateness at 1 ms / bare loop\tnone\t<= %.1fx\tno\n",
+               GOAL_P99);
+        return;
+    }
+    qsort(r50, (size_t)k, sizeof(double), cmp_double);
+    qsort(r99, (size_t)k, sizeof(double), cmp_double);
+    qsort(f99, (size_t)k, sizeof(double), cmp_double);
     printf("  median of %d rounds: gputop / bare clock_nanosleep p50 %.2fx, p99 %.2fx "
-           "(goal p99 <= 1.5x); futex / clock_nanosleep p99 %.2fx\n", ROUNDS,
-           r50[ROUNDS / 2], r99[ROUNDS / 2], f99[ROUNDS / 2]);
+           "(goal p99 <= %.1fx; rounds %.2f-%.2fx); futex / clock_nanosleep p99 %.2fx\n", k,
+           r50[k / 2], r99[k / 2], GOAL_P99, r99[0], r99[k - 1], f99[k / 2]);
+    printf("summary: sampler p99 lateness at 1 ms / bare loop, median of %d\t%.2fx\t<= %.1fx\t%s\n",
+           k, r99[k / 2], GOAL_P99, r99[k / 2] <= GOAL_P99 ? "yes" : "no");
 }
 
 int main(void)

@@ -1,4 +1,6 @@
-/* libFuzzer target: DRM fdinfo text. The parser alone on the whole input,
+/* libFuzzer target: DRM fdinfo text. The parser alone on the whole input
+ * (and the same text as /proc/PID/cgroup and as gpu_work_period trace
+ * lines, the other kernel text the Processes view reads),
  * then the reader end to end over a fake /proc whose fdinfo files are
  * pieces of the input, rewritten between updates (values going back,
  * keys vanishing, NUL bytes, no newline, lines past the read buffer). */
@@ -69,13 +71,19 @@ static void write_fdinfo(const char *root, int pid, int fd, const struct piece *
 static void parse_alone(const uint8_t *data, size_t size)
 {
     struct gt_fdinfo_client c;
-    char *text = malloc(size + 1);
+    char *text = malloc(size + 1), container[48];
+    unsigned uid;
+    uint64_t ns;
 
     if (!text)
         abort();
     memcpy(text, data, size);
     text[size] = '\0';
     gt_fdinfo_parse(text, &c);
+    gt_fdinfo_container(text, container, sizeof(container));
+    if (!memchr(container, '\0', sizeof(container)))
+        abort();
+    gt_gpu_work_parse(text, &uid, &ns);
     free(text);
 }
 

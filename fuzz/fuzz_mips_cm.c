@@ -1,8 +1,8 @@
 /* libFuzzer target: the MIPS CM source against a hostile GCR block. The
  * input sets the fake's GCR_REV, GCR_BASE readback, Perf_Num_Cnt and
- * GCR_CONFIG, writes the device tree's cells, compatible and reg, then
- * rewrites register loads (counters jumping, overflow bits, the control
- * register) and moves the fake's clock between samples. */
+ * GCR_CONFIG, writes the device tree's cells, compatible, reg and the
+ * bus's ranges, then rewrites register loads (counters jumping, overflow
+ * bits, the control register) and moves the fake's clock between samples. */
 #include "hostile.h"
 #include "fakes/fake_gcr.h"
 
@@ -21,6 +21,30 @@ static uint32_t take32(const uint8_t **p, size_t *n)
         }
     }
     return v;
+}
+
+/* soc's ranges after reg: one byte, then (bit 6 set) up to 24 bytes of
+ * entries from the input, else an empty ranges (one-to-one). */
+static void write_ranges(const char *root, const uint8_t **p, size_t *n)
+{
+    uint8_t r[24];
+    size_t len = 0, i;
+    int given = *n && **p & 0x40;
+
+    if (given)
+        len = **p % 25;
+    if (*n) {
+        (*p)++;
+        (*n)--;
+    }
+    for (i = 0; i < len; i++) {
+        r[i] = *n ? **p : 0;
+        if (*n) {
+            (*p)++;
+            (*n)--;
+        }
+    }
+    fuzz_put(root, "/sys/firmware/devicetree/base/soc/ranges", r, len);
 }
 
 /* Cells and reg from the input (big-endian, as the kernel shows them). */
@@ -51,6 +75,7 @@ static void write_dt(const char *root, const uint8_t **p, size_t *n)
         }
     }
     fuzz_put(root, NODE "/reg", reg, nreg);
+    write_ranges(root, p, n);
 }
 
 static void run(struct fake_gcr *fg, const struct gt_sys *sys, const char *spec, unsigned stride,
@@ -94,8 +119,10 @@ out:
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const char *const specs[] = {
-        "mips-cm", "mips-cm:gcr-base=default", "mips-cm:gcr-base=0x1fbf8000,overflow=stop",
-        "mips-cm:gcr-base=default,overflow=wrap",
+        /* qualifier tests short or off: each one sleeps its window */
+        "mips-cm:qual-window=10us", "mips-cm:gcr-base=default,qual-window=0,force",
+        "mips-cm:gcr-base=0x1fbf8000,overflow=stop,qual-window=10us,events=0,5",
+        "mips-cm:gcr-base=default,overflow=wrap,qual-window=0",
     };
     const uint8_t *p = data;
     size_t n = size;

@@ -9,136 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fakes/fake_amdgpu.h"
+#include "fakes/amd_harness.h"
 #include "../src/sources/amd/amd.h"
 #include "gputop/amdgpu.h"
 #include "gputop/engine.h"
 #include "gputop/layout.h"
 #include "gputop/source.h"
 
-struct am {
-    struct fake_amdgpu *fa;
-    struct gt_source *s;
-    struct gt_layout *l;
-    struct gt_engine *e;
-    struct gt_snapshot snap;
-    double out[512];
-    struct gt_diag d;
-};
-
-static struct fake_amdgpu *fake_with(struct fa_config c)
-{
-    struct fake_amdgpu *fa;
-
-    if (!c.power)
-        c.power = "active";
-    fa = fa_new(&c);
-    cr_assert_not_null(fa);
-    return fa;
-}
-
-static struct fake_amdgpu *fake(int root, enum fa_metrics m)
-{
-    struct fa_config c;
-
-    memset(&c, 0, sizeof(c));
-    c.root = root;
-    c.metrics = m;
-    return fake_with(c);
-}
-
-static void am_start(struct am *t, struct fake_amdgpu *fa, const char *spec)
-{
-    unsigned char used[4096];
-    size_t k;
-
-    memset(t, 0, sizeof(*t));
-    t->fa = fa;
-    t->s = gt_source_open(spec, fa_sys(fa), &t->d);
-    cr_assert_not_null(t->s, "%s: %s", spec, t->d.msg);
-    t->l = gt_layout_load(t->s->info.layout, &t->d);
-    cr_assert_not_null(t->l, "%s", t->d.msg);
-    t->e = gt_engine_new(t->l, &t->s->catalog);
-    cr_assert_not_null(t->e);
-    cr_assert_lt(t->s->catalog.ncounters, sizeof(used));
-    for (k = 0; k < t->s->catalog.ncounters; k++)
-        used[k] = (unsigned char)gt_engine_uses(t->e, k);
-    cr_assert_eq(t->s->type->select(t->s, used, &t->d), 0, "%s", t->d.msg);
-    cr_assert_eq(t->s->type->start(t->s, &t->d), 0, "%s", t->d.msg);
-    cr_assert_eq(gt_snapshot_init(&t->snap, t->s->catalog.nslots), 0);
-}
-
-static int am_sample(struct am *t)
-{
-    gt_snapshot_zero(&t->snap);
-    gt_diag_clear(&t->d);
-    return t->s->type->sample(t->s, &t->snap, &t->d);
-}
-
-static double am_metric(struct am *t, const char *title)
-{
-    int m = gt_layout_find_metric(t->l, title);
-
-    cr_assert_geq(m, 0, "no metric %s", title);
-    gt_engine_eval(t->e, &t->snap, t->out);
-    return t->out[m];
-}
-
-static const char *am_unavailable(struct am *t, const char *title)
-{
-    int m = gt_layout_find_metric(t->l, title);
-
-    cr_assert_geq(m, 0, "no metric %s", title);
-    return gt_engine_unavailable(t->e, (size_t)m);
-}
-
-static uint64_t am_counter(struct am *t, const char *name, uint32_t inst)
-{
-    int k = gt_catalog_find(&t->s->catalog, name);
-
-    cr_assert_geq(k, 0, "no counter %s", name);
-    cr_assert_lt(inst, t->s->catalog.counters[k].instances);
-    return t->snap.deltas[t->s->catalog.counters[k].slot + inst];
-}
-
-static double am_constant(struct am *t, const char *name)
-{
-    int k = gt_catalog_find(&t->s->catalog, name);
-
-    cr_assert_geq(k, 0, "no constant %s", name);
-    return t->s->catalog.counters[k].value;
-}
-
-static void am_stop(struct am *t)
-{
-    const struct fa_stats *st;
-
-    gt_snapshot_free(&t->snap);
-    gt_engine_free(t->e);
-    gt_layout_free(t->l);
-    gt_source_close(t->s);
-    st = fa_stats(t->fa);
-    cr_expect_eq(st->open_fds, 0, "file descriptors left open: %d", st->open_fds);
-    cr_expect_eq(st->woken, 0, "a sleeping GPU was touched %d times", st->woken);
-    cr_expect_eq(st->protocol_errors, 0, "protocol errors: %s", st->last_error);
-    cr_expect_eq(st->regs_not_restored, 0, "%d of %d registers not restored",
-                 st->regs_not_restored, st->regs_written);
-    cr_expect_eq(st->gfxoff_refs, 0, "GFXOFF still disallowed (%d requests)", st->gfxoff_refs);
-    cr_expect_eq(st->pstate, 0, "stable pstate still held");
-    fa_free(t->fa);
-}
-
-static const char *open_error(struct fake_amdgpu *fa, const char *spec, struct gt_diag *d)
-{
-    struct gt_source *s = gt_source_open(spec, fa_sys(fa), d);
-
-    cr_assert_null(s, "%s opened, but should have failed", spec);
-    return d->msg;
-}
-
-#define HAS(msg, text) cr_assert(strstr((msg), (text)), "'%s' not in: %s", (text), (msg))
-#define NEAR(a, b) cr_assert(fabs((a) - (b)) <= 1e-9 * fabs(b) + 1e-12, "%.17g != %.17g", \
-                             (double)(a), (double)(b))
+#define HAS AM_HAS
+#define NEAR AM_NEAR
 
 /* ---- discovery and DEV_INFO ---- */
 
@@ -146,7 +25,7 @@ Test(amdgpu, finds_the_amd_gpu_among_others_and_reads_dev_info)
 {
     struct am t;
 
-    am_start(&t, fake(0, FA_METRICS_V3_0), "amdgpu");
+    am_start(&t, am_fake(0, FA_METRICS_V3_0), "amdgpu");
     cr_expect_str_eq(t.s->info.device, "/dev/dri/renderD128");
     cr_expect_str_eq(t.s->info.gpu, "Strix Halo (gfx1151)");
     cr_expect_str_eq(t.s->info.layout, "amd-gfx1151");
@@ -160,10 +39,10 @@ Test(amdgpu, finds_the_amd_gpu_among_others_and_reads_dev_info)
 
 Test(amdgpu, a_named_node_that_is_not_amd_is_refused)
 {
-    struct fake_amdgpu *fa = fake(0, FA_METRICS_V3_0);
+    struct fake_amdgpu *fa = am_fake(0, FA_METRICS_V3_0);
     struct gt_diag d;
 
-    HAS(open_error(fa, "amdgpu:/dev/dri/renderD129", &d), "/dev/dri/renderD129 is not an AMD");
+    HAS(am_open_error(fa, "amdgpu:/dev/dri/renderD129", &d), "/dev/dri/renderD129 is not an AMD");
     fa_free(fa);
 }
 
@@ -175,8 +54,8 @@ Test(amdgpu, no_device)
 
     memset(&c, 0, sizeof(c));
     c.no_gpu = 1;
-    fa = fake_with(c);
-    HAS(open_error(fa, "amdgpu", &d), "no AMD GPU found");
+    fa = am_fake_with(c);
+    HAS(am_open_error(fa, "amdgpu", &d), "no AMD GPU found");
     fa_free(fa);
 }
 
@@ -188,21 +67,21 @@ Test(amdgpu, radeon_driver_is_named)
 
     memset(&c, 0, sizeof(c));
     c.driver_radeon = 1;
-    fa = fake_with(c);
-    HAS(open_error(fa, "amdgpu", &d), "driven by 'radeon', not amdgpu");
+    fa = am_fake_with(c);
+    HAS(am_open_error(fa, "amdgpu", &d), "driven by 'radeon', not amdgpu");
     cr_expect_eq(fa_stats(fa)->open_fds, 0);
     fa_free(fa);
 }
 
 Test(amdgpu, bad_arguments)
 {
-    struct fake_amdgpu *fa = fake(0, FA_METRICS_V3_0);
+    struct fake_amdgpu *fa = am_fake(0, FA_METRICS_V3_0);
     struct gt_diag d;
 
-    HAS(open_error(fa, "amdgpu:poll=0", &d), "poll must be reads per second");
-    HAS(open_error(fa, "amdgpu:mode=turbo", &d), "mode must be full or metrics");
-    HAS(open_error(fa, "amdgpu:pmc=maybe", &d), "pmc must be auto, on or off");
-    HAS(open_error(fa, "amdgpu:mode=metrics,pmc=on", &d), "never touches GFX");
+    HAS(am_open_error(fa, "amdgpu:poll=0", &d), "poll must be reads per second");
+    HAS(am_open_error(fa, "amdgpu:mode=turbo", &d), "mode must be full or metrics");
+    HAS(am_open_error(fa, "amdgpu:pmc=maybe", &d), "pmc must be auto, on or off");
+    HAS(am_open_error(fa, "amdgpu:mode=metrics,pmc=on", &d), "never touches GFX");
     fa_free(fa);
 }
 
@@ -216,7 +95,7 @@ Test(amdgpu, grbm_busy_bits_are_percent_of_polls)
     const uint32_t st2[4] = { 1u << 16 | 1u << 27, 1u << 27, 1u << 16 | 1u << 27, 1u << 27 };
     struct am t;
 
-    am_start(&t, fake(0, FA_METRICS_V3_0), "amdgpu:polls=8");
+    am_start(&t, am_fake(0, FA_METRICS_V3_0), "amdgpu:polls=8");
     fa_set_grbm(t.fa, st, st2, 4);
     cr_assert_geq(am_sample(&t), 0, "%s", t.d.msg);
     cr_expect_eq(am_counter(&t, "GRBM_POLLS", 0), 8);
@@ -234,14 +113,14 @@ Test(amdgpu, grbm_busy_bits_are_percent_of_polls)
 Test(amdgpu, metrics_mode_never_touches_gfx)
 {
     struct am t;
-    struct fake_amdgpu *fa = fake(1, FA_METRICS_V3_0);
+    struct fake_amdgpu *fa = am_fake(1, FA_METRICS_V3_0);
 
     fa_set_metric(fa, 174, 2, 2100);
     am_start(&t, fa, "amdgpu:mode=metrics");
     cr_assert_geq(am_sample(&t), 0, "%s", t.d.msg);
     cr_expect_eq(fa_stats(t.fa)->mmr_reads, 0);
     cr_expect_eq(fa_stats(t.fa)->regs_written, 0);
-    NEAR(am_metric(&t, "Shader clock"), 2100.0);
+    NEAR(am_metric(&t, "Shader clock"), 2.1);      /* GHz */
     cr_expect_not_null(am_unavailable(&t, "GUI active"));
     HAS(am_unavailable(&t, "IPC"), "mode=metrics");
     am_stop(&t);
@@ -253,7 +132,7 @@ Test(amdgpu, gpu_metrics_v3_0_fields)
 {
     struct am t;
 
-    struct fake_amdgpu *fa = fake(0, FA_METRICS_V3_0);
+    struct fake_amdgpu *fa = am_fake(0, FA_METRICS_V3_0);
 
     fa_set_metric(fa, 174, 2, 2800);       /* average_gfxclk_frequency MHz */
     fa_set_metric(fa, 186, 2, 1000);       /* average_uclk_frequency */
@@ -263,8 +142,8 @@ Test(amdgpu, gpu_metrics_v3_0_fields)
     fa_set_metric(fa, 96, 2, 3000);
     am_start(&t, fa, "amdgpu:polls=1");
     cr_assert_geq(am_sample(&t), 0, "%s", t.d.msg);
-    NEAR(am_metric(&t, "Shader clock"), 2800.0);
-    NEAR(am_metric(&t, "Memory clock"), 1000.0);
+    NEAR(am_metric(&t, "Shader clock"), 2.8);      /* GHz */
+    NEAR(am_metric(&t, "Memory clock"), 1.0);
     NEAR(am_metric(&t, "GFX temperature"), 61.5);
     NEAR(am_metric(&t, "Socket power"), 95.5);
     NEAR(am_metric(&t, "DRAM read bandwidth"), 12000e6);
@@ -276,13 +155,13 @@ Test(amdgpu, gpu_metrics_v2_1_has_no_dram_fields)
 {
     struct am t;
 
-    struct fake_amdgpu *fa = fake(0, FA_METRICS_V2_1);
+    struct fake_amdgpu *fa = am_fake(0, FA_METRICS_V2_1);
 
     fa_set_metric(fa, 174, 2, 1800);       /* lands at v2.1 offset 64 */
     fa_set_metric(fa, 4, 2, 4500);         /* offset 4 in both */
     am_start(&t, fa, "amdgpu:polls=1");
     cr_assert_geq(am_sample(&t), 0, "%s", t.d.msg);
-    NEAR(am_metric(&t, "Shader clock"), 1800.0);
+    NEAR(am_metric(&t, "Shader clock"), 1.8);
     NEAR(am_metric(&t, "GFX temperature"), 45.0);
     cr_expect_not_null(am_unavailable(&t, "DRAM read bandwidth"));
     am_stop(&t);
@@ -292,10 +171,10 @@ Test(amdgpu, sensors_stand_in_without_gpu_metrics)
 {
     struct am t;
 
-    am_start(&t, fake(0, FA_METRICS_V9_9), "amdgpu:polls=1");
+    am_start(&t, am_fake(0, FA_METRICS_V9_9), "amdgpu:polls=1");
     cr_assert_geq(am_sample(&t), 0, "%s", t.d.msg);
     /* Fake sensors: sclk 2900 MHz, temperature 55000 milli-degC, power 42 W. */
-    NEAR(am_metric(&t, "Shader clock"), 2900.0);
+    NEAR(am_metric(&t, "Shader clock"), 2.9);
     NEAR(am_metric(&t, "GFX temperature"), 55.0);
     NEAR(am_metric(&t, "Socket power"), 42.0);
     cr_expect_not_null(am_unavailable(&t, "DRAM read bandwidth"));
@@ -337,7 +216,7 @@ Test(amdgpu, asleep_at_open_is_not_woken)
     c.root = 1;
     c.metrics = FA_METRICS_V3_0;
     c.power = "suspended";
-    am_start(&t, fake_with(c), "amdgpu");
+    am_start(&t, am_fake_with(c), "amdgpu");
     cr_expect_eq(am_sample(&t), -1);
     HAS(t.d.msg, "asleep");
     HAS(am_unavailable(&t, "IPC"), "asleep when gputop started");
@@ -355,7 +234,7 @@ Test(amdgpu, falling_asleep_stops_the_polls)
     struct am t;
     int reads;
 
-    am_start(&t, fake(0, FA_METRICS_V3_0), "amdgpu:polls=4");
+    am_start(&t, am_fake(0, FA_METRICS_V3_0), "amdgpu:polls=4");
     cr_assert_geq(am_sample(&t), 0, "%s", t.d.msg);
     reads = fa_stats(t.fa)->mmr_reads;
     fa_set_power(t.fa, "suspended");
@@ -373,7 +252,7 @@ Test(amdgpu, without_root_counter_rows_say_needs_root)
 {
     struct am t;
 
-    am_start(&t, fake(0, FA_METRICS_V3_0), "amdgpu:polls=1");
+    am_start(&t, am_fake(0, FA_METRICS_V3_0), "amdgpu:polls=1");
     HAS(am_unavailable(&t, "IPC"), "needs root: sudo gputop --source amdgpu");
     HAS(am_unavailable(&t, "L2 Cache Hit Rate"), "needs root");
     cr_expect_null(am_unavailable(&t, "GUI active"));
@@ -383,10 +262,10 @@ Test(amdgpu, without_root_counter_rows_say_needs_root)
 
 Test(amdgpu, pmc_on_without_root_fails_with_the_reason)
 {
-    struct fake_amdgpu *fa = fake(0, FA_METRICS_V3_0);
+    struct fake_amdgpu *fa = am_fake(0, FA_METRICS_V3_0);
     struct gt_diag d;
 
-    HAS(open_error(fa, "amdgpu:pmc=on", &d), "debugfs is root-only");
+    HAS(am_open_error(fa, "amdgpu:pmc=on", &d), "debugfs is root-only");
     cr_expect_eq(fa_stats(fa)->open_fds, 0);
     fa_free(fa);
 }
@@ -400,7 +279,7 @@ Test(amdgpu, debugfs_missing)
     c.root = 1;
     c.no_debugfs = 1;
     c.metrics = FA_METRICS_V3_0;
-    am_start(&t, fake_with(c), "amdgpu:polls=1");
+    am_start(&t, am_fake_with(c), "amdgpu:polls=1");
     HAS(am_unavailable(&t, "IPC"), "debugfs is not mounted");
     am_stop(&t);
 }
@@ -416,12 +295,13 @@ Test(amdgpu, stable_pstate_ebusy)
     c.root = 1;
     c.pstate_busy = 1;
     c.metrics = FA_METRICS_V3_0;
-    fa = fake_with(c);
-    HAS(open_error(fa, "amdgpu:keepon=pstate,pmc=on", &d), "held by another program");
+    fa = am_fake_with(c);
+    HAS(am_open_error(fa, "amdgpu:keepon=pstate,pmc=on", &d),
+        "another program holds the stable power state");
     HAS(d.msg, "EBUSY");
     cr_expect_eq(fa_stats(fa)->regs_not_restored, 0);
     fa_free(fa);
-    am_start(&t, fake_with(c), "amdgpu:keepon=pstate,polls=1");
+    am_start(&t, am_fake_with(c), "amdgpu:keepon=pstate,polls=1");
     HAS(am_unavailable(&t, "IPC"), "EBUSY");
     am_stop(&t);
 }
@@ -435,7 +315,7 @@ Test(amdgpu, unknown_family_gets_activity_and_power_only)
     c.root = 1;
     c.gpu = FA_NAVI10;
     c.metrics = FA_METRICS_V2_1;
-    am_start(&t, fake_with(c), "amdgpu:polls=2");
+    am_start(&t, am_fake_with(c), "amdgpu:polls=2");
     cr_expect_str_eq(t.s->info.gpu, "AMD GPU");
     HAS(am_unavailable(&t, "IPC"), "GC 11.5");
     cr_assert_geq(am_sample(&t), 0, "%s", t.d.msg);
@@ -459,31 +339,31 @@ Test(amdgpu, injected_counts_give_the_speed_of_light_rows)
     unsigned i;
     double ns;
 
-    am_start(&t, fake(1, FA_METRICS_V3_0), "amdgpu:polls=1");
+    am_start(&t, am_fake(1, FA_METRICS_V3_0), "amdgpu:polls=1");
     for (i = 0; i < 4; i++) {                     /* four GL2C channels */
         fa_set_rate(t.fa, "GL2C", 42, i, 300);    /* GL2C_HIT */
         fa_set_rate(t.fa, "GL2C", 43, i, 100);    /* GL2C_MISS */
         fa_set_rate(t.fa, "GL2C", 100, i, 1000);  /* GL2C_EA_RDREQ_64B */
     }
-    for (i = 0; i < 2; i++) {                     /* two shader engines */
-        fa_set_rate(t.fa, "SQG", 3, i, 1000);     /* SQ_BUSY_CYCLES */
-        fa_set_rate(t.fa, "SQG", 24, i, 4000);    /* SQ_WAVE_CYCLES */
-        fa_set_rate(t.fa, "SQG", 35, i, 1000);    /* SQ_WAIT_ANY */
+    for (i = 0; i < 20; i++) {                    /* twenty WGPs, 5 per array */
+        unsigned u = FA_UNIT(i / 10, i / 5 % 2, i % 5);
+        fa_set_rate(t.fa, "SQ", 3, u, 100);       /* SQ_BUSY_CYCLES */
+        fa_set_rate(t.fa, "SQ", 24, u, 400);      /* SQ_WAVE_CYCLES */
+        fa_set_rate(t.fa, "SQ", 35, u, 100);      /* SQ_WAIT_ANY */
+        fa_set_rate(t.fa, "SQ", 48, u, 150);      /* SQ_INSTS_ALL */
+        fa_set_rate(t.fa, "SQ", 69, u, 50);       /* SQ_INSTS_INTERNAL */
+        fa_set_rate(t.fa, "SQ", 62, u, 100);      /* SQ_INSTS_VALU */
     }
-    for (i = 0; i < 20; i++) {                    /* twenty WGPs */
-        fa_set_rate(t.fa, "SQ_WGP", 48, i, 150);  /* SQ_INSTS_ALL */
-        fa_set_rate(t.fa, "SQ_WGP", 69, i, 50);   /* SQ_INSTS_INTERNAL */
-        fa_set_rate(t.fa, "SQ_WGP", 62, i, 100);  /* SQ_INSTS_VALU */
-    }
-    fa_set_rate(t.fa, "TCP", 9, 37, 5);           /* TCP_REQ on CU 37 only */
+    fa_set_rate(t.fa, "TCP", 9, FA_UNIT(1, 1, 7), 5);   /* TCP_REQ on CU 7 of SE1 SA1 */
     sample_all_passes(&t);
     /* L2 hit rate = 100 * 4*300 / (4*300 + 4*100) = 75 %. */
     NEAR(am_metric(&t, "L2 Cache Hit Rate"), 75.0);
-    /* IPC = (20*150 - 20*50) / (2*1000) = 1.0; its pop = 100 * 3000/2000/5 = 30 %. */
+    /* IPC = (20*150 - 20*50) / (20*100) = 1.0 (busy cycles summed per SE
+     * over its WGPs); its pop = 100 * 3000/2000/5 = 30 %. */
     NEAR(am_metric(&t, "IPC"), 1.0);
-    /* Wave dependency wait = 100 * 2*1000 / (2*4000) = 25 %. */
+    /* Wave dependency wait = 100 * 20*100 / (20*400) = 25 %. */
     NEAR(am_metric(&t, "Wave Dependency Wait"), 25.0);
-    /* Occupancy = sum(SQ_WAVE_CYCLES) / mean(SQ_BUSY_CYCLES) = 8000 / 1000 = 8. */
+    /* Occupancy = sum(SQ_WAVE_CYCLES) / mean over SEs(SQ_BUSY_CYCLES) = 8000 / 1000 = 8. */
     NEAR(am_metric(&t, "Wavefront Occupancy"), 8.0);
     /* FP32: 20*100 VALU instructions x 64 lanes over the interval, in ns. */
     ns = (double)gt_snapshot_ns(&t.snap);
@@ -491,11 +371,11 @@ Test(amdgpu, injected_counts_give_the_speed_of_light_rows)
     NEAR(am_metric(&t, "VALU FLOPs (FP32)"), 2000.0 * 64 / ns);
     /* Fabric read BW = 64 B x 4*1000 requests per second of interval. */
     NEAR(am_metric(&t, "L2-Fabric Read BW"), 64.0 * 4000 / (ns / 1e9));
-    /* Instance banking: CU 37 = SE 1, SA 1, CU 7 of its array. */
+    /* Instance banking: CU 7 of SE 1, SA 1 is CU 37 of the GPU. */
     cr_expect_eq(am_counter(&t, "TCP_REQ", 37), 5);
     cr_expect_eq(am_counter(&t, "TCP_REQ", 36), 0);
     cr_expect_eq(am_counter(&t, "SQ_BUSY_CYCLES", 1), 1000);
-    cr_expect_gt(fa_stats(t.fa)->gfxoff_refs, 0, "GFX not kept on while counting");
+    cr_expect_eq(fa_stats(t.fa)->pstate, 4, "GFX not kept on (PEAK) while counting");
     am_stop(&t);
 }
 
@@ -505,12 +385,12 @@ Test(amdgpu, counter_groups_rotate_and_are_marked_estimated)
     unsigned passes;
     int r;
 
-    am_start(&t, fake(1, FA_METRICS_V3_0), "amdgpu:polls=1");
+    am_start(&t, am_fake(1, FA_METRICS_V3_0), "amdgpu:polls=1");
     fa_set_rate(t.fa, "TCP", 9, 0, 80);           /* TCP_REQ */
     fa_set_rate(t.fa, "TCP", 17, 0, 20);          /* TCP_REQ_MISS */
     /* TCP counts one event per pass, so TCP_REQ and TCP_REQ_MISS take
      * turns; GL2C's twelve counters need three passes of four. */
-    /* Counters the layout reads: GRBM 2, SQG 4, SQ_WGP 10, TCP 2, GL1C 5, GL2C 12. */
+    /* Counters the layout reads: GRBM 2, SQ (per WGP) 14, TCP 2, GL1C 5, GL2C 12. */
     HAS(t.s->info.detail, "35 counters rotated over 3 passes");
     r = am_sample(&t);
     cr_expect_eq(r, 2, "the first pass leaves counters estimated");
@@ -536,7 +416,7 @@ Test(amdgpu, every_register_written_is_restored)
 {
     struct am t;
 
-    am_start(&t, fake(1, FA_METRICS_V3_0), "amdgpu:polls=1");
+    am_start(&t, am_fake(1, FA_METRICS_V3_0), "amdgpu:polls=1");
     sample_all_passes(&t);
     cr_expect_gt(fa_stats(t.fa)->regs_written, 10);
     cr_expect_gt(fa_stats(t.fa)->regs_not_restored, 0, "counting changes registers");
@@ -552,20 +432,20 @@ Test(amdgpu, regs2_v1_kernels)
     c.root = 1;
     c.no_regs2_v2 = 1;
     c.metrics = FA_METRICS_V3_0;
-    am_start(&t, fake_with(c), "amdgpu:polls=1");
+    am_start(&t, am_fake_with(c), "amdgpu:polls=1");
     fa_set_rate(t.fa, "GRBM", 2, 0, 777);         /* GRBM_GUI_ACTIVE */
     cr_assert_geq(am_sample(&t), 0, "%s", t.d.msg);
     cr_expect_eq(am_counter(&t, "GRBM_GUI_ACTIVE", 0), 777);
     am_stop(&t);
 }
 
-Test(amdgpu, keepon_pstate_holds_the_standard_profile)
+Test(amdgpu, keepon_gfxoff_holds_a_gfxoff_request)
 {
     struct am t;
 
-    am_start(&t, fake(1, FA_METRICS_V3_0), "amdgpu:keepon=pstate,polls=1");
-    cr_expect_eq(fa_stats(t.fa)->pstate, 1, "STANDARD");
-    cr_expect_eq(fa_stats(t.fa)->gfxoff_refs, 0);
+    am_start(&t, am_fake(1, FA_METRICS_V3_0), "amdgpu:keepon=gfxoff,polls=1");
+    cr_expect_eq(fa_stats(t.fa)->pstate, 0);
+    cr_expect_eq(fa_stats(t.fa)->gfxoff_refs, 1);
     am_stop(&t);
 }
 
@@ -573,7 +453,7 @@ Test(amdgpu, keepon_pstate_holds_the_standard_profile)
 
 Test(amdgpu, probe_describes_the_device)
 {
-    struct fake_amdgpu *fa = fake(0, FA_METRICS_V3_0);
+    struct fake_amdgpu *fa = am_fake(0, FA_METRICS_V3_0);
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
@@ -629,12 +509,17 @@ Test(amdgpu, dashboard_says_needs_root_then_restores_on_sigterm, .timeout = 60)
     struct tmux t;
     int found, pid, i;
 
-    /* As a normal user: the counter rows say why, the rest has values. */
+    /* As a normal user: the dashboard opens on Activity, which has values
+     * (not on 19 rows of "needs root"); the header counts CUs, not cores. */
     snprintf(cmd, sizeof(cmd), "exec %s -- --no-cpu --source amdgpu:polls=4", amdfake_bin());
     cr_assert_eq(tmux_start(&t, 110, 40, "", cmd), 0);
-    s = tmux_wait_for(&t, "Strix Halo", 10000, &found);
-    cr_assert(found, "%s", s);
+    s = tmux_wait_for(&t, "GUI active", 10000, &found);
+    cr_assert(found, "opens on Activity:\n%s", s);
+    cr_assert(strstr(s, "Strix Halo (gfx1151) · 40 CUs"), "header:\n%s", s);
+    cr_assert(!strstr(s, "cores"), "CUs are not cores:\n%s", s);
+    cr_assert(!strstr(s, "needs root"), "first screen:\n%s", s);
     free(s);
+    /* The counter rows say why. */
     tmux_literal(&t, "1");                      /* System Speed-of-Light */
     s = tmux_wait_for(&t, "needs root", 10000, &found);
     cr_assert(found, "counter rows say 'needs root':\n%s", s);
@@ -715,8 +600,8 @@ Test(amdgpu, without_source_the_amd_gpu_is_found, .timeout = 60)
     cr_expect_eq(pclose(p), 0);
     fclose(m);
     /* The fake's GFX_SCLK sensor (no gpu_metrics gfxclk filled): 2900 MHz. */
-    HAS(buf, "Shader clock [MHz]");
-    HAS(buf, ",2900,");   /* then its % of peak */
+    HAS(buf, "Shader clock [GHz]");
+    HAS(buf, ",2.9,");   /* 2900 MHz in GHz, then its % of peak */
     free(buf);
 }
 
@@ -736,8 +621,34 @@ Test(amdgpu, impossible_dev_info_shape_is_refused, .timeout = 30)
     c.dev_info_patch[1].value = 0;
     c.dev_info_patch[2].off = 48;          /* cu_active_number */
     c.dev_info_patch[2].value = 10485760;
-    fa = fake_with(c);
-    HAS(open_error(fa, "amdgpu:polls=1", &d), "16777216 shader engines");
+    fa = am_fake_with(c);
+    HAS(am_open_error(fa, "amdgpu:polls=1", &d), "16777216 shader engines");
     fa_free(fa);
 }
 
+
+/* The CSV header says every percentage one way ("%", as the "% of peak"
+ * columns do; the document's "Percent" rows included), clocks in GHz. */
+Test(amdgpu, csv_units_are_consistent, .timeout = 60)
+{
+    char cmd[512], chunk[4096], *buf = NULL, *nl;
+    size_t len = 0, n;
+    FILE *p, *m = open_memstream(&buf, &len);
+
+    snprintf(cmd, sizeof(cmd), "%s -- -b -f csv -n 1 -i 50 --no-cpu --source amdgpu 2>/dev/null",
+             amdfake_bin());
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+        fwrite(chunk, 1, n, m);
+    pclose(p);
+    fclose(m);
+    nl = strchr(buf, '\n');
+    if (nl)
+        *nl = '\0';
+    HAS(buf, "GUI active [%]");
+    HAS(buf, "L2 Cache Hit Rate [%]");
+    HAS(buf, "Shader clock [GHz]");
+    cr_expect(!strstr(buf, "[Percent]"), "a percentage in two spellings: %s", buf);
+    free(buf);
+}

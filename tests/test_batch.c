@@ -457,23 +457,29 @@ Test(batch, g720_csv_from_the_binary, .timeout = 60)
 Test(batch, records_carry_the_triage_verdict, .timeout = 60)
 {
     char *csv = stdout_of("--source sim:mali-g720,scene=memory-bound,step=100000000 --no-cpu "
-                          "-b -f csv -n 3 --metrics 6.1.1");
+                          "-b -f csv -n 5 --metrics 6.1.1");
     char *json = stdout_of("--source sim:mali-g720,scene=idle,step=100000000 --no-cpu "
-                           "-b -f json -n 2 --metrics 6.1.1");
+                           "-b -f json -n 3 --metrics 6.1.1");
     char *text = stdout_of("--source sim:mali-t8xx,scene=texture-bound,step=100000000 --no-cpu "
-                           "-b -n 1 --metrics 6.1.1");
+                           "-b -n 3 --metrics 6.1.1");
     const char *p = csv;
     int rows = 0;
 
-    cr_assert(strncmp(csv, "time_s,interval_s,Arithmetic unit utilization [%],triage\n",
-                      56) == 0, "%.200s", csv);
-    while ((p = strstr(p, ",memory-stall-bound\n"))) {
+    cr_assert(strstr(csv, "time_s,interval_s,Arithmetic unit utilization [%],triage (held),"
+                          "triage (this interval)\n") == csv, "%.200s", csv);
+    while ((p = strstr(p, ",memory-stall-bound,memory-stall-bound\n"))) {
         rows++;
         p++;
     }
+    /* the held verdict: the first is confirmed over 3 intervals (triage hold) */
     cr_assert_eq(rows, 3, "%s", csv);
-    cr_assert(strstr(json, "\"triage\":\"idle\"}"), "%s", json);
-    cr_assert(strstr(text, "\n  triage: texture-bound\n"), "%s", text);
+    cr_assert(strstr(json, "\"triage\":\"idle\",\"triage_interval\":\"idle\"}"), "%s", json);
+    /* before the first verdict is confirmed the held one is "not enough data" */
+    cr_assert(strstr(json, "\"triage\":\"not enough data\",\"triage_interval\":\"idle\"}"),
+              "%s", json);
+    cr_assert(strstr(text, "\n  triage (held): texture-bound\n"), "%s", text);
+    cr_assert(strstr(text, "\n  triage (held): not enough data; this interval: texture-bound\n"),
+              "%s", text);
     free(csv);
     free(json);
     free(text);
@@ -882,8 +888,9 @@ Test(batch, binary_damaged_capture_gives_a_row_without_data, .timeout = 60)
             continue;
         if (rows < 6)
             cr_assert(line[n - 1] != ',', "row %d has no value: %s", rows, line);
-        else    /* at the last record's end, no length: a file's clock is not ours */
-            cr_assert(n > 4 && strcmp(line + n - 3, ",0,") == 0,
+        else    /* at the last record's end, no length: a file's clock is not ours;
+                 * empty value and triage fields, as many as the header's */
+            cr_assert(n > 6 && strcmp(line + n - 5, ",0,,,") == 0,
                       "row 6 has its time, length 0 and no value: %s", line);
     }
     cr_assert_eq(rows, 7, "%s", out);

@@ -158,6 +158,7 @@ struct fake {
     int perf_calls, perf_open, closes;
     int stat_opens;            /* opens of proc/stat through the seam */
     int stat_errno;            /* next pread of proc/stat fails with it */
+    int preads;                /* preads through the seam */
     unsigned long long count[MAX_FAKE][3];   /* value, enabled, running */
     struct perf_event_attr last_attr;
 };
@@ -205,6 +206,7 @@ static ssize_t fake_pread(void *ctx, int fd, void *buf, size_t len, off_t off)
 {
     struct fake *f = ctx;
 
+    f->preads++;
     if (f->stat_errno) {
         errno = f->stat_errno;
         f->stat_errno = 0;
@@ -738,6 +740,31 @@ Test(cpu, proc_stat_stays_open_between_samples)
     sample_steps(&x, &r, 3);
     /* open, start and three samples */
     cr_expect_eq(x.fake->stat_opens, 5);
+    fx_close(&x);
+    remove_tree();
+}
+
+/* One pread a sample: the kernel writes /proc/stat out whole for a read
+ * from its start (fs/proc/stat.c opens it with single_open_size, and
+ * fs/seq_file.c's seq_read_iter runs the show function again for a read
+ * at another offset), so a read short of the buffer is the whole file,
+ * and asking for its end-of-file would make the kernel write it all out
+ * a second time. */
+Test(cpu, one_read_of_proc_stat_a_sample)
+{
+    static struct stat_rows r;
+    struct fixture x;
+    int before;
+
+    make_tree();
+    rows_init(&r, 2);
+    write_stat(&r);
+    fx_open(&x, 0, "cycles=off");
+    sample_steps(&x, &r, 1);
+    before = x.fake->preads;
+    sample_steps(&x, &r, 4);
+    cr_expect_eq(x.fake->preads - before, 4, "%d preads for 4 samples",
+                 x.fake->preads - before);
     fx_close(&x);
     remove_tree();
 }

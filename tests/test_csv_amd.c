@@ -134,7 +134,8 @@ Test(csv_amd, one_row_gives_the_documents_values_by_name)
                          : strstr(w[i].title, "FLOPs") ? "GFLOP/s"
                          : strcmp(w[i].title, "IPC") == 0 ? "Instr/cycle"
                          : strcmp(w[i].title, "Wavefront Occupancy") == 0 ? "Wavefronts"
-                         : strcmp(w[i].title, "LDS Bank Conflicts") == 0 ? "Conflicts" : "Percent";
+                         : strcmp(w[i].title, "LDS Bank Conflicts") == 0 ? "Conflicts"
+                         : "%";   /* the document's "Percent", spelt as "% of peak" is */
         long c;
         snprintf(name, sizeof(name), "%s [%s]", w[i].title, unit);
         c = column(h, nh, name);
@@ -173,7 +174,7 @@ Test(csv_amd, names_and_errors)
     open_fails("interval_ns,MaliGPUCyclesGPUActive\n1,2\n", ",gpu=gfx1151",
                "unknown counter 'MaliGPUCyclesGPUActive'");
     open_fails("interval_ns,max_sclk[0]\n1,2\n", ",gpu=gfx1151", "constant 'max_sclk' takes no");
-    open_fails("interval_ns,SQ_INSTS_VALU\n1,2\n", ",gpu=gfx9", "known: T820, T830, G715, G720, mips-cm, gfx1151");
+    open_fails("interval_ns,SQ_INSTS_VALU\n1,2\n", ",gpu=gfx9", "known: T760, T820, T830, T860, T880, G52, G76, G57, G77, G68, G78, G310, G510, G610, G710, G715, G720, G625, G725, mips-cm, gfx1151");
 }
 
 Test(csv_amd, layout_and_cu_count_follow_the_columns)

@@ -202,7 +202,7 @@ Test(csv, names_every_gpu_has_leave_the_layout_open)
 
     cr_assert_eq(open_text(&s, path, sizeof(path), text, strlen(text), "", &d), 0, "%s", d.msg);
     cr_assert_str_eq(s.info.layout, "");
-    cr_assert_str_eq(s.info.gpu, "Mali-T820/T830/G715/G720");
+    cr_assert_str_eq(s.info.gpu, "Mali-T760/T820/T830/T860/T880/G52/G76/G57/G77/G68/G78/G310");
     cr_assert(strstr(s.info.detail, "gpu=NAME"), "%s", s.info.detail);
     close_csv(&s);
     unlink(path);
@@ -372,7 +372,7 @@ Test(csv, bad_arguments)
     cr_assert_eq(open_csv(&s, "/x.csv,speed=2", &d), -1);
     cr_assert(strstr(d.msg, "no option 'speed'"), "%s", d.msg);
     cr_assert_eq(open_text(&s, path, sizeof(path), HDR "\n1,1\n", strlen(HDR) + 5, ",gpu=G999", &d), -1);
-    cr_assert(strstr(d.msg, "unknown gpu 'G999' (known: T820, T830, G715, G720, mips-cm, gfx1151)"), "%s", d.msg);
+    cr_assert(strstr(d.msg, "unknown gpu 'G999' (known: T760, T820, T830, T860, T880, G52, G76, G57, G77, G68, G78, G310, G510, G610, G710, G715, G720, G625, G725, mips-cm, gfx1151)"), "%s", d.msg);
     unlink(path);
 }
 

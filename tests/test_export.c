@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fakes/exposition.h"
+#include "fakes/fake_proc.h"
 #include "fakes/loopback.h"
 #include "fakes/scripted_source.h"
 #include "fakes/tmux.h"
@@ -420,6 +421,99 @@ Test(export, binary_refuses_a_bad_serve_address)
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1, "%d", st);
     cr_expect(strstr(p.err, "gputop: --serve 127.0.0.1:http: port 'http' is not a number"),
               "%s", p.err);
+}
+
+/* --serve ... --processes 2 on a fake /proc of three clients: the two
+ * first by use (busy, then resident memory) are exported, each labelled
+ * with pid, comm, container (/proc/PID/cgroup), driver and drm_pdev, and
+ * the count of all of them. Memory figures from the fdinfo keys
+ * (panfrost_drv.c, amdgpu_fdinfo.c): resident 8 MiB, private 8 - 2 MiB. */
+Test(export, binary_serves_the_top_processes_with_labels, .timeout = 90)
+{
+    struct fake_proc *fp = fproc_new();
+    char *argv[] = { (char *)gputop_bin(), "--source", "sim", "--no-cpu", "-b", "-f", "none",
+                     "-i", "50ms", "--serve", "127.0.0.1:0", "--processes=2", "--proc-root",
+                     (char *)fproc_root(fp), NULL };
+    struct bg_proc p;
+    struct expo e;
+    const struct series *s = NULL;
+    char *body = NULL;
+    int port, st, tries;
+
+    fproc_add_process(fp, 300, "llama-server");
+    fproc_add_fd(fp, 300, 5, "/dev/dri/renderD128",
+                 "drm-driver:\tamdgpu\ndrm-pdev:\t0000:c3:00.0\ndrm-client-id:\t30\n"
+                 "drm-total-vram:\t8 MiB\ndrm-shared-vram:\t2 MiB\ndrm-resident-vram:\t8 MiB\n"
+                 "drm-total-gtt:\t0\ndrm-shared-gtt:\t0\ndrm-resident-gtt:\t0\n"
+                 "drm-engine-compute:\t0 ns\n");
+    fproc_write(fp, "/proc/300/cgroup",
+                "0::/system.slice/docker-3f1c0a2b9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7"
+                "b6c5d4e3f2a.scope\n");
+    fproc_add_process(fp, 310, "idle-app");
+    fproc_add_fd(fp, 310, 5, "/dev/dri/renderD129",
+                 "drm-driver:\tpanfrost\ndrm-client-id:\t2\ndrm-engine-fragment:\t0 ns\n"
+                 "drm-total-memory:\t64 KiB\ndrm-shared-memory:\t0\n"
+                 "drm-resident-memory:\t64 KiB\n");
+    fproc_add_process(fp, 320, "shell");
+    fproc_add_fd(fp, 320, 5, "/dev/dri/renderD129",
+                 "drm-driver:\tpanfrost\ndrm-client-id:\t3\ndrm-engine-fragment:\t0 ns\n"
+                 "drm-total-memory:\t4 KiB\ndrm-shared-memory:\t0\n"
+                 "drm-resident-memory:\t4 KiB\n");
+    cr_assert_eq(bg_start(&p, argv), 0);
+    port = served_port(&p);
+    for (tries = 0; tries < 200; tries++) {
+        free(body);
+        body = loopback_get(port, "/metrics", &st);
+        cr_assert_eq(st, 200);
+        parse_expo(&e, body);
+        s = find_series(&e, "gputop_processes_clients", NULL, NULL);
+        if (s && s->v == 3)
+            break;
+        free(e.s);
+        e.s = NULL;
+        usleep(100000);
+    }
+    cr_assert_lt(tries, 200, "%s", body);
+    s = find_series(&e, "gputop_process_memory_resident_bytes", "pid", "300");
+    cr_assert_not_null(s, "%s", body);
+    cr_expect_eq(s->v, 8388608.0);
+    cr_expect_str_eq(label_of(s, "comm"), "llama-server");
+    cr_expect_str_eq(label_of(s, "container"), "docker:3f1c0a2b9d8e");
+    cr_expect_str_eq(label_of(s, "driver"), "amdgpu");
+    cr_expect_str_eq(label_of(s, "drm_pdev"), "0000:c3:00.0");
+    s = find_series(&e, "gputop_process_memory_private_bytes", "pid", "300");
+    cr_assert_not_null(s);
+    cr_expect_eq(s->v, 6291456.0);
+    s = find_series(&e, "gputop_process_memory_vram_bytes", "pid", "300");
+    cr_assert_not_null(s);
+    cr_expect_eq(s->v, 8388608.0);
+    s = find_series(&e, "gputop_process_gpu_busy_percent", "pid", "310");
+    cr_assert_not_null(s, "the second by memory: %s", body);
+    cr_expect_eq(s->v, 0.0);
+    cr_expect_null(find_series(&e, "gputop_process_gpu_busy_percent", "pid", "320"),
+                   "only the top 2: %s", body);
+    cr_expect_null(find_series(&e, "gputop_process_memory_vram_bytes", "pid", "310"),
+                   "panfrost prints no VRAM");
+    free(e.s);
+    free(body);
+    st = bg_stop(&p, SIGINT, 10000);
+    cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d: %s", st, p.err);
+    fproc_free(fp);
+}
+
+Test(export, processes_needs_serve)
+{
+    char *argv[] = { (char *)gputop_bin(), "--source", "sim", "-b", "-n", "1", "--processes",
+                     NULL };
+    struct bg_proc p;
+    int st;
+
+    cr_assert_eq(bg_start(&p, argv), 0);
+    bg_wait_err(&p, "\n", 10000);
+    st = bg_stop(&p, 0, 10000);
+    cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 2, "usage error: %d", st);
+    cr_expect(strstr(p.err, "--processes exports per-process series on the --serve endpoint: "
+                            "give --serve ADDR:PORT too"), "%s", p.err);
 }
 
 /* ---- the trace ---- */

@@ -35,7 +35,7 @@ struct run {
     struct gt_diag d;
     int active, polls;      /* GRBM_GUI_ACTIVE and GRBM_POLLS in the catalogue */
     int hit;                /* GL2C_HIT: one per channel, so SET_STATE per read */
-    int busy;               /* SQ_BUSY_CYCLES: per SE, and needs SQG_PERFCOUNTER_CTRL */
+    int busy;               /* SQ_BUSY_CYCLES: per SE, summed over WGPs; needs SQ CTRL/CTRL2 */
 };
 
 /* AMDGPU_INFO's query id (u32 at byte 12 of drm_amdgpu_info), and for
@@ -74,7 +74,7 @@ static void init(struct run *r)
     for (unsigned i = 0; i < NGL2C; i++)
         fa_set_rate(r->fa, "GL2C", 42, i, PER_PASS * (i + 1));   /* GL2C_HIT */
     for (unsigned i = 0; i < NSE; i++)
-        fa_set_rate(r->fa, "SQG", 3, i, PER_PASS * (i + 1));     /* SQ_BUSY_CYCLES */
+        fa_set_rate(r->fa, "SQ", 3, FA_UNIT(i, 0, 0), PER_PASS * (i + 1));  /* SQ_BUSY_CYCLES */
     fs_init(&r->fs, fa_sys(r->fa));
     r->fs.by_file = 1;
     r->fs.by_offset = 1;

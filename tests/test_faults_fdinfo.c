@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fakes/fake_proc.h"
@@ -246,6 +247,7 @@ Test(faults_fdinfo, watcher_loses_and_finds_the_clients, .timeout = 60)
     init(&r, p, 1);
     w = gt_fdinfo_watch_start(&r.fs.sys, 5000000ull, 1);
     cr_assert_not_null(w);
+    gt_fdinfo_watch_want(w, 1);
     for (int i = 0; i < 3000 && n < 2; i++) {
         n = gt_fdinfo_watch_rows(w, rows, 8, &off, &updates);
         usleep(10000);
@@ -266,6 +268,61 @@ Test(faults_fdinfo, watcher_loses_and_finds_the_clients, .timeout = 60)
     }
     cr_assert_eq(n, 2, "the clients did not come back");
     cr_assert_neq(rows[0].pid, rows[1].pid, "one client twice");
+    gt_fdinfo_watch_stop(w);
+    finish(&r);
+    fproc_free(p);
+}
+
+/* Calls the watcher made through the seam so far (fault_sys logging). */
+static unsigned seam_calls(const struct fault_sys *fs)
+{
+    unsigned n = 0;
+
+    for (size_t i = 0; i < fs->nsites; i++)
+        n += fs->calls[i];
+    return n;
+}
+
+/* The Processes view hidden, nothing reads the watcher's rows: it makes
+ * no system call at all (at a 5 ms period, 40 updates would have run in
+ * 200 ms). Shown, it finds the clients; hidden again, it stops. */
+Test(faults_fdinfo, watcher_reads_only_while_wanted, .timeout = 60)
+{
+    struct fake_proc *p = tree();
+    struct timespec pause = { 0, 200000000L };
+    struct gt_fdinfo_row rows[8];
+    struct gt_fdinfo_watch *w;
+    struct run r;
+    uint64_t updates = 0;
+    unsigned before;
+    size_t n = 0;
+    int off;
+
+    init(&r, p, 1);
+    r.fs.logging = 1;
+    w = gt_fdinfo_watch_start(&r.fs.sys, 5000000ull, 1);
+    cr_assert_not_null(w);
+    nanosleep(&pause, NULL);
+    n = gt_fdinfo_watch_rows(w, rows, 8, &off, &updates);
+    cr_assert_eq(seam_calls(&r.fs), 0, "%u system calls while nothing wanted the rows",
+                 seam_calls(&r.fs));
+    cr_assert_eq(n + updates, 0);
+    gt_fdinfo_watch_want(w, 1);
+    for (int i = 0; i < 3000 && n < 2; i++) {
+        n = gt_fdinfo_watch_rows(w, rows, 8, &off, &updates);
+        usleep(10000);
+    }
+    cr_assert_eq(n, 2, "the two clients once wanted");
+    gt_fdinfo_watch_want(w, 0);
+    nanosleep(&pause, NULL);    /* an update under way when hidden ends */
+    /* Through the watcher's lock, which its thread took after its last
+     * call: the counts are read after they were written. */
+    gt_fdinfo_watch_rows(w, rows, 8, &off, &updates);
+    before = seam_calls(&r.fs);
+    nanosleep(&pause, NULL);
+    gt_fdinfo_watch_rows(w, rows, 8, &off, &updates);
+    cr_assert_eq(seam_calls(&r.fs), before, "%u system calls after the rows were hidden",
+                 seam_calls(&r.fs) - before);
     gt_fdinfo_watch_stop(w);
     finish(&r);
     fproc_free(p);

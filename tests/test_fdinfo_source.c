@@ -435,3 +435,146 @@ Test(fdinfo_source, an_engine_first_seen_later_is_ignored_and_said)
     cr_assert(strstr(act, "engines first seen after start not shown"), "%s", act);
     rig_end(&r);
 }
+
+/* panthor with 'profiling' at 1 prints drm-cycles-panthor and the clocks
+ * but no engine time (panthor_drv.c). With no client at open the top
+ * clock must still come from one started later: +500,000,000 cycles in
+ * 1 s at drm-maxfreq-panthor 1 GHz is 50 % of what the top clock gives
+ * (was 0: the clock was a constant taken at open). The message gives
+ * panthor's own value, 3. */
+Test(fdinfo_source, panthor_top_clock_from_a_client_started_after_open)
+{
+    struct rig r = { .p = fproc_new() };
+    static const char fmt[] =
+        "drm-driver:\tpanthor\ndrm-client-id:\t6\ndrm-cycles-panthor:\t%llu\n"
+        "drm-maxfreq-panthor:\t1000000000 Hz\ndrm-curfreq-panthor:\t500000000 Hz\n"
+        "drm-total-memory:\t128 KiB\ndrm-shared-memory:\t0\ndrm-resident-memory:\t128 KiB\n";
+    char t[512];
+
+    fproc_add_process(r.p, 1, "init");
+    rig_open(&r, "driver=panthor");
+    fproc_add_process(r.p, 90, "vkmark");
+    snprintf(t, sizeof(t), fmt, 1000000ull);
+    fproc_add_fd(r.p, 90, 4, "/dev/dri/renderD128", t);
+    cr_assert_eq(rig_sample(&r), 2, "found (its baseline), and the mask said once");
+    cr_assert(strstr(r.d.msg, "panthor's profiling mask is 1 (cycles only): echo 3 | sudo tee "
+                     "/sys/bus/platform/drivers/panthor/"), "%s", r.d.msg);
+    snprintf(t, sizeof(t), fmt, 501000000ull);
+    fproc_add_fd(r.p, 90, 4, "/dev/dri/renderD128", t);
+    rig_sample(&r);
+    cr_assert_eq(val(&r, "DrmEngine0Cycles"), 500000000ull);
+    cr_assert_eq(val(&r, "DrmEngine0MaxFreqHz"), 1000000000ull);
+    cr_assert_float_eq(metric(&r, 1.0, "panthor cycles at max clock"), 50.0, 1e-9);
+    cr_assert_float_eq(metric(&r, 1.0, "Busiest engine"), 50.0, 1e-6);
+    cr_assert_eq(val(&r, "DrmProfilingOff"), 1);
+    rig_end(&r);
+}
+
+/* amdgpu prints no drm-engine-capacity and sums each ring's and context's
+ * time (amdgpu_fdinfo.c, amdgpu_ctx_mgr_usage): +2.52 s of compute in 1 s
+ * is 252 %, shown as it is (the layout no longer clamps) and said in the
+ * state line, not a silent 100 %. */
+Test(fdinfo_source, engine_time_past_capacity_is_not_clamped_silently)
+{
+    struct rig r = { .p = fproc_new() };
+    static const char fmt[] =
+        "pasid:\t32771\ndrm-driver:\tamdgpu\ndrm-pdev:\t0000:c3:00.0\ndrm-client-id:\t8\n"
+        "drm-memory-vram:\t0 KiB\ndrm-memory-gtt: \t0 KiB\ndrm-memory-cpu: \t0 KiB\n"
+        "drm-engine-compute:\t%llu ns\n";
+    char t[512], act[512];
+
+    fproc_add_process(r.p, 100, "rocm-job");
+    snprintf(t, sizeof(t), fmt, 1000000000ull);
+    fproc_add_fd(r.p, 100, 5, "/dev/dri/renderD128", t);
+    rig_open(&r, "driver=amdgpu,pdev=0000:c3:00.0");
+    rig_sample(&r);
+    snprintf(t, sizeof(t), fmt, 3520000000ull);
+    fproc_add_fd(r.p, 100, 5, "/dev/dri/renderD128", t);
+    rig_sample(&r);
+    cr_assert_eq(val(&r, "DrmEngine1Ns"), 2520000000ull, "compute is amdgpu's 2nd engine");
+    cr_assert_float_eq(metric(&r, 1.0, "compute busy"), 252.0, 1e-9);
+    cr_assert_eq(val(&r, "DrmOverCapacity"), 1, "the sample is past capacity (real interval "
+                 "under 2.52 s)");
+    r.s->type->activity(r.s, &r.snap, act, sizeof(act));
+    cr_assert(strstr(act, "engine time past 100 %"), "%s", act);
+    rig_end(&r);
+}
+
+/* drm-total = shared + private (drm-usage-stats.rst): two clients each
+ * holding 3 MiB of which 1 MiB is shared (with the compositor, say): the
+ * GPU-wide figure adds 2 + 2 MiB, never the shared MiB once per client. */
+Test(fdinfo_source, memory_sum_counts_no_shared_buffer_twice)
+{
+    struct rig r = { .p = fproc_new() };
+    static const char fmt[] =
+        "drm-driver:\tpanfrost\ndrm-client-id:\t%d\ndrm-engine-fragment:\t0 ns\n"
+        "drm-total-memory:\t3072 KiB\ndrm-shared-memory:\t1024 KiB\n"
+        "drm-active-memory:\t0\ndrm-resident-memory:\t3072 KiB\ndrm-purgeable-memory:\t0\n";
+    char t[512];
+
+    fproc_add_process(r.p, 100, "a");
+    snprintf(t, sizeof(t), fmt, 1);
+    fproc_add_fd(r.p, 100, 5, "/dev/dri/renderD128", t);
+    fproc_add_process(r.p, 200, "b");
+    snprintf(t, sizeof(t), fmt, 2);
+    fproc_add_fd(r.p, 200, 5, "/dev/dri/renderD128", t);
+    rig_open(&r, "driver=panfrost");
+    rig_sample(&r);
+    cr_assert_eq(val(&r, "DrmMemoryBytes"), 4096ull * 1024);
+    rig_end(&r);
+}
+
+extern const struct gt_source_type gt_source_drm_fdinfo;
+
+/* ---- item 5: etnaviv prints memory only (etnaviv_drv.c:
+ * etnaviv_show_fdinfo calls drm_show_memory_stats and nothing else) ---- */
+
+static int one_etnaviv_gpu(void *ctx, struct gt_drm_device *out, int max)
+{
+    (void)ctx;
+    if (max < 1)
+        return 0;
+    memset(out, 0, sizeof(*out));
+    snprintf(out->render, sizeof(out->render), "/dev/dri/renderD128");
+    snprintf(out->primary, sizeof(out->primary), "/dev/dri/card0");
+    return 1;
+}
+
+Test(fdinfo_source, etnaviv_is_no_engine_source)
+{
+    struct fake_proc *p = fproc_new();
+    struct gt_sys sys = *fproc_sys(p);
+    struct gt_source *s;
+    struct gt_diag d;
+    char why[256];
+
+    sys.drm_devices = one_etnaviv_gpu;
+    fproc_write(p, "/sys/class/drm/renderD128/device/uevent",
+                "DRIVER=etnaviv\nOF_NAME=gpu\nOF_FULLNAME=/soc/gpu@130000\n");
+    /* not picked by itself, nor offered as available */
+    s = gt_source_open("drm-fdinfo", &sys, &d);
+    cr_assert_null(s);
+    cr_assert(strstr(d.msg, "no DRM device driven by a driver known to print fdinfo engine"),
+              "%s", d.msg);
+    cr_assert_neq(gt_source_drm_fdinfo.available(&sys, why, sizeof(why)), 0);
+    /* named: refused, saying where its memory is */
+    s = gt_source_open("drm-fdinfo:driver=etnaviv", &sys, &d);
+    cr_assert_null(s);
+    cr_assert(strstr(d.msg, "etnaviv prints no engine time in fdinfo"), "%s", d.msg);
+    cr_assert(strstr(d.msg, "Processes view"), "%s", d.msg);
+    fproc_free(p);
+}
+
+/* Its clients' memory is read all the same (the Processes view's rows). */
+Test(fdinfo, etnaviv_memory_without_engines)
+{
+    struct gt_fdinfo_client c;
+
+    cr_assert_eq(gt_fdinfo_parse("drm-driver:\tetnaviv\ndrm-client-id:\t5\n"
+                                 "drm-total-memory:\t8 MiB\ndrm-shared-memory:\t2 MiB\n"
+                                 "drm-active-memory:\t0\ndrm-resident-memory:\t8 MiB\n"
+                                 "drm-purgeable-memory:\t0\n", &c), 0);
+    cr_assert_eq(c.nengines, 0);
+    cr_assert_eq(c.mem_resident, 8ull << 20);
+    cr_assert_eq(c.mem_private, 6ull << 20);
+}

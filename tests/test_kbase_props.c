@@ -172,20 +172,59 @@ Test(kbase_props, names_follow_the_core_count)
         }
 }
 
-Test(kbase_props, known_gpus_without_a_layout)
+/* Ids from kbase's GPU_ID2_PRODUCT_* list and gator's PRODUCT_ID_* table
+ * (MaliDevice.cpp); names from libGPUInfo's product table; the layout per
+ * architecture (Midgard mali-t8xx, Bifrost, Valhall job manager, Valhall
+ * CSF, 5th generation mali-g720). */
+Test(kbase_props, every_common_mali_gets_a_table_and_layout)
+{
+    static const struct {
+        uint64_t id; uint64_t mask; const char *name, *table, *layout; uint32_t values; int csf;
+    } cases[] = {
+        { 0x07500000, 0xF, "Mali-T760", "T760", "mali-t8xx", 64, 0 },
+        { 0x08600000, 0xF, "Mali-T860", "T860", "mali-t8xx", 64, 0 },
+        { 0x08800000, 0xF, "Mali-T880", "T880", "mali-t8xx", 64, 0 },
+        { 0x72120000, 0x3, "Mali-G52", "G52", "mali-bifrost", 64, 0 },  /* arch minor/rev masked */
+        { 0x71010000, 0xFF, "Mali-G76", "G76", "mali-bifrost", 64, 0 },
+        { 0x90000011, 0xFF, "Mali-G77", "G77", "mali-valhall-jm", 64, 0 },
+        { 0x90010000, 0x3, "Mali-G57", "G57", "mali-valhall-jm", 64, 0 },
+        { 0x90030000, 0x3, "Mali-G57", "G57", "mali-valhall-jm", 64, 0 },
+        { 0x92020000, 0xFFFFF, "Mali-G78", "G78", "mali-valhall-jm", 64, 0 },
+        { 0x90040000, 0x3F, "Mali-G68", "G68", "mali-valhall-jm", 64, 0 },
+        { 0x90050000, 0xFF, "Mali-G78AE", "G78", "mali-valhall-jm", 64, 0 },
+        { 0xA0020000, 0x3FF, "Mali-G710", "G710", "mali-valhall-csf", 64, 1 },
+        { 0xA8070000, 0x3F, "Mali-G610", "G610", "mali-valhall-csf", 64, 1 },
+        { 0xA0030000, 0x3, "Mali-G510", "G510", "mali-valhall-csf", 64, 1 },
+        { 0xA0040000, 0x1, "Mali-G310", "G310", "mali-valhall-csf", 64, 1 },
+        { 0xD0000000, 0xFFF, "Immortalis-G925", "G725", "mali-g720", 128, 1 },
+        { 0xD0000000, 0x3F, "Mali-G725", "G725", "mali-g720", 128, 1 },
+        { 0xD0010000, 0xF, "Mali-G625", "G625", "mali-g720", 128, 1 },
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct buf p;
+        struct gt_kbase_gpu g;
+        g7xx(&p, cases[i].id, cases[i].mask, U32);
+        g = parse(&p);
+        cr_assert_eq(gt_kbase_identify(&g), 1, "%s", cases[i].name);
+        cr_assert_str_eq(g.name, cases[i].name);
+        cr_assert_str_eq(g.table, cases[i].table, "%s", cases[i].name);
+        cr_assert_str_eq(g.layout, cases[i].layout, "%s", cases[i].name);
+        cr_assert_eq(g.values_per_block, cases[i].values, "%s", cases[i].name);
+        cr_assert_eq(g.csf, cases[i].csf, "%s", cases[i].name);
+    }
+}
+
+Test(kbase_props, known_gpus_without_a_table)
 {
     static const struct { uint64_t id; const char *name; uint32_t values; int csf; } cases[] = {
         { 0x07201000, "Mali-T720", 64, 0 },
-        { 0x07500000, "Mali-T760", 64, 0 },
-        { 0x08800000, "Mali-T880", 64, 0 },
         { 0x69560000, "Mali-T60x", 64, 0 },
         { 0x60000000, "Mali-G71", 64, 0 },
-        { 0x72120000, "Mali-G52", 64, 0 },     /* arch minor/rev masked out */
-        { 0x90000011, "Mali-G77", 64, 0 },
-        { 0x90030000, "Mali-G57", 64, 0 },
-        { 0x90050000, "Mali-G78AE", 64, 0 },
-        { 0xA0020000, "Mali-G710", 64, 1 },
-        { 0xA8070000, "Mali-G610", 64, 1 },
+        { 0x60010000, "Mali-G72", 64, 0 },
+        { 0x70000000, "Mali-G51", 64, 0 },
+        { 0x70030000, "Mali-G31", 64, 0 },
     };
     size_t i;
 

@@ -33,6 +33,7 @@ static void lt_open(struct lt *t, const char *layout, const char *gpu, uint32_t 
                                  GT_COUNTER_DELTA, 1, 1.0), 0);
     cr_assert_geq(gt_catalog_add_constant(&t->c, GT_MALI_MAX_CLOCK_HZ, 1e9), 0);
     cr_assert_eq(gt_catalog_add_cpu(&t->c, 2), 0);
+    cr_assert_eq(gt_catalog_add_cpu_cores(&t->c, 4), 0);
     t->e = gt_engine_new(t->l, &t->c);
     cr_assert_not_null(t->e);
     cr_assert_eq(gt_engine_nunresolved(t->e), 0);
@@ -94,7 +95,7 @@ static void count_metrics(const char *layout, size_t guide)
     cr_assert_not_null(l, "%s", d.msg);
     /* the guide's numbered definitions plus the two CPU rows (2.1, 2.2);
      * gputop's own metrics (the header's busy share and clock, the triage's
-     * external bandwidth) are apart */
+     * external bus utilization, bandwidth and busiest CPU) are apart */
     for (i = 0; i < l->nmetrics; i++) {
         if (l->groups[l->metrics[i].group].own) {
             own++;
@@ -106,7 +107,8 @@ static void count_metrics(const char *layout, size_t guide)
     cr_assert_eq(l->nmetrics - own, guide + 2, "%s has %zu guide metrics", layout,
                  l->nmetrics - own);
     cr_assert_eq(refs, l->nmetrics - own, "every guide metric carries the guide's number");
-    cr_assert_eq(own, 4, "busy share, clock, busy share of max-clock time, external bandwidth");
+    cr_assert_eq(own, 6, "busy share, clock, busy share of max-clock time, external bus "
+                 "utilization and bandwidth, CPU activity per CPU");
     cr_assert_geq(l->header[GT_HEADER_BUSY], 0);
     cr_assert_geq(l->header[GT_HEADER_BUSY_MAX], 0);
     cr_assert_geq(l->header[GT_HEADER_CLOCK], 0);

@@ -74,6 +74,27 @@ Test(mips_cm_run, beside_a_gpu_in_text_records, .timeout = 60)
     /* 100 ms at the model's 800 MHz; the cycle counter is never an estimate */
     expect_line(out, "CM cycles", " 80000000 cycles");
     cr_expect_not_null(strstr(out, "~"), "multiplexed values marked:\n%s", out);
+    /* the simulated CM2.5 has one IOCU: the second's event is not there */
+    expect_line(out, "2nd IOCU Requests", " n/a ");
+    free(out);
+    free(err);
+}
+
+/* CSV marks estimates in the column name, values stay numbers; the
+ * cycle counter is exact; the absent 2nd IOCU is an empty field. */
+Test(mips_cm_run, csv_marks_estimated_columns, .timeout = 60)
+{
+    int status;
+    char *err, *out = run(BESIDE " -b -f csv -n 1", &status, &err);
+    char *row;
+
+    cr_expect_eq(status, 0, "%s", err);
+    cr_expect_not_null(strstr(out, ",~CM Read Data Usage [%],"), "%s", out);
+    cr_expect_not_null(strstr(out, ",CM cycles [cycles],"), "%s", out);
+    cr_expect_null(strstr(out, "~CM cycles"), "%s", out);
+    row = strchr(out, '\n');
+    cr_assert_not_null(row);
+    cr_expect_null(strchr(row, '~'), "values stay numbers: %s", row);
     free(out);
     free(err);
 }
@@ -182,6 +203,15 @@ Test(mips_cm_run, dashboard_beside_a_gpu, .timeout = 120)
     s = tmux_wait_for(&t, "Event pairs rotated", WAIT_MS, &found);
     cr_expect(found, "the register view:\n%s", s);
     free(s);
+    /* each estimate's age, further down the register view */
+    s = tmux_wait_for(&t, "Request Count age", WAIT_MS, &found);
+    if (!found) {
+        free(s);
+        tmux_keys(&t, "NPage");
+        s = tmux_wait_for(&t, "Request Count age", WAIT_MS, &found);
+    }
+    cr_expect(found, "ages in the register view:\n%s", s);
+    free(s);
     tmux_literal(&t, "q");
     tmux_stop(&t);
 }
@@ -256,7 +286,7 @@ Test(mips_cm_run, capture_keeps_layout_multiplexing_and_detail, .timeout = 60)
     snprintf(args, sizeof(args), "--source replay:%s -b -f json -n 1", path);
     out = run(args, &status, &err);
     cr_expect_eq(status, 0, "%s", err);
-    cr_expect_not_null(strstr(out, "; mips-cm: simulated CM2.5 at 800 MHz, seed 1; 11 events over "
+    cr_expect_not_null(strstr(out, "; mips-cm: simulated CM2.5 at 800 MHz, seed 1; 10 events over "
                                    "2 counters (multiplexed, estimates)"), "%s", out);
     cr_expect_not_null(strstr(out, "\"title\":\"CM Read Data Usage\",\"ref\":null,\"unit\":\"%\","
                                    "\"show\":\"percent\",\"section\":\"Coherency manager\","
@@ -378,6 +408,96 @@ Test(mips_cm_run, probe_through_the_binary, .timeout = 60)
     cr_expect_not_null(strstr(err, "gcr-final: ctl=0x60000002 ov=0x0 event=0x0309 qual0=0x12345678 "
                                    "qual1=0x9abcdef0 cycle=1000 cnt0=77 cnt1=5 protocol_errors=0"),
                        "%s", err);
+    free(out);
+    free(err);
+}
+
+/* The dashboard on the fake CM whose request event has qualifier groups,
+ * with a layout qualifier (0x1) that matches one group but not the other:
+ * requests count 0 while the write-data bus is busy, and the header says
+ * the qualifier may select nothing. */
+Test(mips_cm_run, dashboard_flags_a_qualifier_that_selects_nothing, .timeout = 120)
+{
+    char path[256], cmd[1024], *s;
+    struct tmux t;
+    int found;
+
+    write_file(path, sizeof(path), ".layout",
+               "gputop-layout 1\nname cm-qual\ntitle test\nfamily mips-cm\n"
+               "option mips-cm qual.CMRequests=0x1\n"
+               "section CM\n  key m\n  group Bus\n    metric Requests\n"
+               "      expr $CMRequests\n      show count\n"
+               "    metric Write data\n      expr $CMWriteDataUsage / $CMCycles * 100\n"
+               "      unit %\n      show percent\n");
+    snprintf(cmd, sizeof(cmd), "%s 0x0701 -- --source mips-cm:gcr-base=default --no-cpu "
+             "--layout %s -i 200ms", fake_gcr_bin(), path);
+    cr_assert_eq(tmux_start(&t, 120, 30, "GPUTOP_FAKE_GCR_QUAL=0", cmd), 0);
+    s = tmux_wait_for(&t, "qualifier 0x1 may select nothing", WAIT_MS, &found);
+    cr_expect(found, "no flag on the dashboard:\n%s", s);
+    cr_expect_not_null(strstr(s, "CMRequests 0"), "%s", s);
+    free(s);
+    tmux_literal(&t, "q");
+    tmux_stop(&t);
+    unlink(path);
+}
+
+/* The real binary on the fake CM whose request event has qualifier groups:
+ * the start measures all ones for it, and the text record's register view
+ * says so per event (4294967295 = 0xffffffff), 0 for an event without
+ * groups. */
+Test(mips_cm_run, measured_qualifier_shows_per_event, .timeout = 60)
+{
+    char *out, *err;
+    int status;
+
+    setenv("GPUTOP_FAKE_GCR_QUAL", "0", 1);
+    out = run_prog(fake_gcr_bin(), "0x0701 -- --source mips-cm:gcr-base=default --no-cpu -b -n 2",
+                   &status, &err);
+    unsetenv("GPUTOP_FAKE_GCR_QUAL");
+    cr_expect_eq(status, 0, "%s", err);
+    expect_line(out, "Request Count qualifier", " 4294967295");
+    expect_line(out, "CM Write Data Usage qualifier", " 0");
+    free(out);
+    free(err);
+}
+
+/* Nothing answers at the address: the first load raises a real SIGBUS.
+ * The binary survives it, says there is no CM there, exits 1, and wrote
+ * nothing (the registers hold the "debugger's" values). */
+Test(mips_cm_run, bus_error_at_the_address_exits_1_with_nothing_written, .timeout = 60)
+{
+    char *out, *err;
+    int status;
+
+    setenv("GPUTOP_FAKE_GCR_NOTHING", "1", 1);
+    out = run_prog(fake_gcr_bin(), "0x0701 -- --source mips-cm:gcr-base=default --no-cpu -b -n 1",
+                   &status, &err);
+    unsetenv("GPUTOP_FAKE_GCR_NOTHING");
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d: %s", status, err);
+    cr_expect_not_null(strstr(err, "no CM at 0x1fbf8000 (built-in default): reading GCR_BASE "
+                                   "raised a bus error (SIGBUS)"), "%s", err);
+    cr_expect_not_null(strstr(err, "gcr-final: ctl=0x60000002 ov=0x0 event=0x0309 "
+                                   "qual0=0x12345678"), "%s", err);
+    free(out);
+    free(err);
+}
+
+/* Mid-run, the block goes away: the bus error comes on the sampler
+ * thread, whose other signals are blocked. The run lives on, says which
+ * register faulted and what may be left programmed, and ends normally. */
+Test(mips_cm_run, bus_error_mid_run_on_the_sampler_thread, .timeout = 60)
+{
+    char *out, *err;
+    int status;
+
+    setenv("GPUTOP_FAKE_GCR_CUT_MS", "600", 1);
+    out = run_prog(fake_gcr_bin(), "0x0701 -- --source mips-cm:gcr-base=default --no-cpu -b "
+                   "-i 50ms -d 1500ms", &status, &err);
+    unsetenv("GPUTOP_FAKE_GCR_CUT_MS");
+    cr_expect(WIFEXITED(status), "killed by a signal: status %d: %s", status, err);
+    cr_expect_not_null(strstr(err, "bus error (SIGBUS) reading GCR_DB_PC_"), "%s", err);
+    cr_expect_not_null(strstr(err, "may be left as gputop programmed them"), "%s", err);
+    cr_expect_not_null(strstr(out, "Coherency manager"), "samples before the fault:\n%s", out);
     free(out);
     free(err);
 }

@@ -297,13 +297,14 @@ Test(panfrost, a_dump_timeout_loses_one_interval_only)
 
 Test(panfrost, not_a_mali_gpu_names_the_id)
 {
-    struct fp_config c = { .unstable_ioctls = 1, .prod_id = 0x7212 };
+    /* Mali-G71: named, but no counter table (G52, 0x7212, now has one) */
+    struct fp_config c = { .unstable_ioctls = 1, .prod_id = 0x6000 };
     struct fake_panfrost *fp = fp_new(&c);
     struct gt_diag d;
     const char *m = open_error(fp, "panfrost", &d);
 
-    HAS(m, "has no gputop layout");
-    HAS(m, "0x72121000");   /* GPU_ID: product 0x7212, revision 0x1000 */
+    HAS(m, "has no gputop counter table");
+    HAS(m, "0x60001000");   /* GPU_ID: product 0x6000, revision 0x1000 */
     fp_free(fp);
 }
 

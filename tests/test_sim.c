@@ -699,7 +699,7 @@ static void check_guide_coverage(const struct family *fam, const struct gt_catal
 
     cr_assert(t != NULL);
     for (i = 0; i < t->ndefs; i++) {
-        const struct gt_counter_def *def = &t->defs[i];
+        const struct gt_counter_def row = gt_counter_table_def(t, i), *def = &row;
         const struct gt_counter *k;
         uint64_t sum = 0;
         int idx;

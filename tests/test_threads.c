@@ -116,6 +116,11 @@ Test(threads, workers_block_every_signal_the_main_thread_takes, .timeout = 60)
         cr_expect_eq(blocked(pid, e->d_name) & want, want,
                      "thread %s of gputop does not block SIGINT/TERM/HUP/WINCH/TSTP/CONT/PIPE "
                      "(SigBlk %llx)", e->d_name, blocked(pid, e->d_name));
+        /* A fault blocked on the thread that raised it kills the process
+         * without its crash handler (kernel/signal.c force_sig_info_to_task). */
+        cr_expect_eq(blocked(pid, e->d_name) & (bit(SIGBUS) | bit(SIGSEGV) | bit(SIGFPE)), 0,
+                     "thread %s blocks a fault signal (SigBlk %llx)", e->d_name,
+                     blocked(pid, e->d_name));
     }
     closedir(d);
     snprintf(task, sizeof(task), "%d", pid);

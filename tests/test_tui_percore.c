@@ -293,11 +293,11 @@ Test(percore_batch, csv_columns_from_the_real_binary, .timeout = 60)
     batch_lines("Output external read bytes", head, sizeof(head), rec, sizeof(rec));
     cr_assert_str_eq(head, "time_s,interval_s,Output external read bytes [bytes],"
                            "Output external read bytes [L2 slice 0] [bytes],"
-                           "Output external read bytes [L2 slice 1] [bytes],triage\n");
+                           "Output external read bytes [L2 slice 1] [bytes],triage (held),triage (this interval)\n");
     cr_assert_eq(sscanf(rec, "%lf,%lf,%lf,%lf,%lf", &t, &dt, &total, &s0, &s1), 5, "%s", rec);
     cr_assert(total > 0 && s0 + s1 == total, "%s", rec);
     batch_lines("Fragment warps", head, sizeof(head), rec, sizeof(rec));
-    cr_assert(strstr(head, ",Fragment warps [shader core 8] [warps],triage\n"), "%s", head);
+    cr_assert(strstr(head, ",Fragment warps [shader core 8] [warps],triage (held),triage (this interval)\n"), "%s", head);
     cr_assert(strstr(head, ",Fragment warps [shader core 4] [warps],"), "%s", head);
     cr_assert_null(strstr(head, "shader core 3"), "%s", head);
 }
@@ -326,7 +326,7 @@ Test(percore_batch, fake_kbase_cores_by_physical_number, .timeout = 60)
              "Fragment warps [shader core 0] [warps],Fragment warps [shader core 1] [warps],"
              "Fragment warps [shader core 2] [warps],Fragment warps [shader core 3] [warps],"
              "Fragment warps [shader core 5] [warps],Fragment warps [shader core 6] [warps],"
-             "Fragment warps [shader core 7] [warps],triage\n");
+             "Fragment warps [shader core 7] [warps],triage (held),triage (this interval)\n");
     cr_assert_str_eq(head, want);
     n = sscanf(rec, "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &v[0], &v[1], &v[2], &v[3], &v[4],
                &v[5], &v[6], &v[7], &v[8], &v[9]);

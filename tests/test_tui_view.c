@@ -116,6 +116,29 @@ Test(tui_view, tabs_keep_whole_labels_at_80_columns, .timeout = 60)
     tmux_stop(&t);
 }
 
+/* The tabs' form follows the width alone (tabs.c): another current tab
+ * moves nothing; another width fits them anew. */
+Test(tui_view, tabs_fit_anew_for_another_width_not_another_tab, .timeout = 60)
+{
+    struct tmux t;
+    char before[1024], after[1024], *s;
+
+    start(&t, 80, 24, "", T8XX);
+    expect(&t, "GPU usage");
+    s = tmux_capture(&t);
+    line_at(s, 1, before, sizeof(before));
+    free(s);
+    tmux_keys(&t, "3");
+    expect(&t, "Geometry usage");
+    s = tmux_capture(&t);
+    line_at(s, 1, after, sizeof(after));
+    free(s);
+    cr_assert_str_eq(after, before, "the tabs moved with the current one");
+    tmux_resize(&t, 200, 30);
+    expect(&t, "4 Shader core data path ");
+    tmux_stop(&t);
+}
+
 Test(tui_view, section_by_name_opens_it, .timeout = 60)
 {
     struct tmux t;
@@ -444,6 +467,37 @@ Test(tui_view, help_hides_what_is_behind_it, .timeout = 60)
     tmux_stop(&t);
 }
 
+/* Issue 26: at 80x24 the panel keeps the deciding step on screen, the
+ * arrow keys scroll to the first step, thresholds and values carry units,
+ * and the shares name only verdicts that were held. */
+Test(tui_view, triage_panel_at_80x24_scrolls_to_every_step, .timeout = 60)
+{
+    struct tmux t;
+    char *s;
+
+    start(&t, 80, 24, "", "--source sim:mali-g715,scene=core-under-used");
+    expect(&t, "triage: core under-used");
+    tmux_literal(&t, "v");
+    expect(&t, ">15 core under-used (\u00a75.3.5)");
+    expect(&t, "5.3.5 Execution core utilization   < 7"); /* 70 %, or 75 % held */
+    s = tmux_capture(&t);
+    cr_assert_null(strstr(s, " 1 GPU-bound at reduced clock"), "not scrolled:\n%s", s);
+    cr_assert_null(strstr(s, " 0%"), "a share at 0 %%:\n%s", s);
+    free(s);
+    tmux_keys(&t, "Home");
+    expect(&t, " 1 GPU-bound at reduced clock (\u00a73.2)");
+    expect(&t, "GPU busy share                     >= 9"); /* 95 %, or 90 % held */
+    tmux_keys(&t, "Down");
+    tmux_keys(&t, "Down");
+    tmux_keys(&t, "Down");
+    s = tmux_wait_for(&t, " 2 CPU-bound (\u00a72.1)", WAIT_MS, &(int){ 0 });
+    cr_assert_null(strstr(s, " 1 GPU-bound at reduced clock"), "not scrolled down:\n%s", s);
+    free(s);
+    tmux_literal(&t, "x");
+    expect(&t, "GPU usage");
+    tmux_stop(&t);
+}
+
 /* Issue 16: 'v' opens the triage panel with every step's tests, values and
  * results, the verdict's next step and the verdicts' shares; any key
  * closes it. */
@@ -454,14 +508,15 @@ Test(tui_view, triage_panel_shows_the_evidence_chain, .timeout = 60)
     start(&t, 110, 40, "", "--source sim:mali-g720,scene=memory-bound --no-cpu");
     expect(&t, "triage: memory-stall-bound");
     tmux_literal(&t, "v");
-    expect(&t, "share of the run: memory-stall-bound 100%");
-    expect(&t, "next (3.4.1): External reads stall");
-    expect(&t, " 1 idle (3.2)");
+    expect(&t, "held over the run: memory-stall-bound");
+    expect(&t, "next (\u00a73.4.1): External reads stall");
+    expect(&t, " 3 idle (\u00a73.2)");
     expect(&t, ">");
     expect(&t, "3.4.1 Output external read stall percentage");
     expect(&t, "holds");
     expect(&t, "not reached");
-    expect(&t, "no single limiter (3.2): when nothing above holds");
+    tmux_keys(&t, "End");
+    expect(&t, "no single limiter (\u00a73.2): when nothing above holds");
     tmux_literal(&t, "x");
     expect(&t, "GPU usage");
     tmux_stop(&t);

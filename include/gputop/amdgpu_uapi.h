@@ -53,6 +53,10 @@ _Static_assert(GT_REGS2_IOC_SET_STATE_V2 == 0xC02C2001u, "regs2 SET_STATE_V2 num
 #define GT_AMDGPU_FAMILY_GC_10_3_7 151
 #define GT_AMDGPU_FAMILY_GC_12_0_0 152
 
+/* Sensors after 2.4.114 (amdgpu_drm.h): the PEAK profile's clocks, MHz. */
+#define GT_AMDGPU_INFO_SENSOR_PEAK_PSTATE_GFX_SCLK 0xa
+#define GT_AMDGPU_INFO_SENSOR_PEAK_PSTATE_GFX_MCLK 0xb
+
 #define GT_AMDGPU_VRAM_TYPE_LPDDR4 11
 #define GT_AMDGPU_VRAM_TYPE_LPDDR5 12
 
@@ -137,18 +141,28 @@ _Static_assert(GT_REG_GRBM_STATUS2 == 0x2002u, "GRBM_STATUS2 is dword 0x2002");
 #define GT_GFX_INDEX_INST_BCAST  (1u << 30)
 #define GT_GFX_INDEX_SE_BCAST    (1u << 31)
 
-/* Perf-counter control. */
-#define GT_REG_SQG_PERFCOUNTER_CTRL   (GT_GC_SEG1 + 0x39d8u)
+/* Perf-counter control (gc_11_5_0_offset.h; fields gc_11_5_0_sh_mask.h). */
+#define GT_REG_SQ_PERFCOUNTER_CTRL    (GT_GC_SEG1 + 0x39e0u)
 #define GT_REG_SQ_PERFCOUNTER_CTRL2   (GT_GC_SEG1 + 0x39e2u)
 #define GT_REG_COMPUTE_PERFCOUNT_ENABLE (GT_GC_SEG0 + 0x1babu)
-/* CP_PERFMON_CNTL: PERFMON_STATE [3:0] (0 disable and reset, 1 start,
- * 2 stop), PERFMON_ENABLE_MODE [9:8] (1 always count) — Mesa's use on
- * gfx9+; field layout UNVERIFIED against the GC 11.5 mask header. */
+/* SQ_PERFCOUNTER_CTRL: PS_EN 0, GS_EN 2, HS_EN 4, CS_EN 6, as aqlprofile's
+ * gfx11 sq_control_enable_value writes them. CTRL2: FORCE_EN bit 0,
+ * VMID_EN [16:1], all VMIDs (sq_control2_enable_value). */
+#define GT_SQ_CTRL_ALL_STAGES ((1u << 0) | (1u << 2) | (1u << 4) | (1u << 6))
+#define GT_SQ_CTRL2_FORCE_ALL_VMIDS (1u | (0xffffu << 1))
+/* CP_PERFMON_CNTL: PERFMON_STATE [3:0] (soc21_enum.h CP_PERFMON_STATE: 0
+ * DISABLE_AND_RESET, 1 START_COUNTING, 2 STOP_COUNTING), SPM_PERFMON_STATE
+ * [7:4], PERFMON_ENABLE_MODE [9:8] (0 ALWAYS_COUNT; 1 is RESERVED_1),
+ * PERFMON_SAMPLE_ENABLE [10] (gc_11_0_0_sh_mask.h). Start in mode 0 and
+ * stop with the sample bit so LO/HI hold the counts, as Mesa
+ * (si_pc_emit_stop), RADV (radv_pc_stop_and_sample) and aqlprofile
+ * (cp_perfmon_cntl_stop_value) do. */
 #define GT_REG_CP_PERFMON_CNTL (GT_GC_SEG1 + 0x3808u)
 #define GT_PERFMON_RESET  0u
-#define GT_PERFMON_START  (1u | (1u << 8))
-#define GT_PERFMON_STOP   (2u | (1u << 8))
-/* SQG_PERFCOUNTER_CTRL: PS_EN 0, GS_EN 2, HS_EN 4, CS_EN 6. */
-#define GT_SQG_CTRL_ALL_STAGES ((1u << 0) | (1u << 2) | (1u << 4) | (1u << 6))
+#define GT_PERFMON_START  1u
+#define GT_PERFMON_STOP   2u
+#define GT_PERFMON_SAMPLE (1u << 10)
+#define GT_PERFMON_STATE(v)     ((v) & 0xfu)
+#define GT_PERFMON_SPM_STATE(v) (((v) >> 4) & 0xfu)
 
 #endif

@@ -16,11 +16,29 @@ struct gt_counter_def {
     int         in_guide;  /* 1 if the vendor guide uses this name */
 };
 
+/* A table is either plain rows (defs) or packed rows that get() decodes
+ * (the generated Mali tables, kept small for the static phone binary);
+ * read rows through gt_counter_table_def() either way. */
 struct gt_counter_table {
-    const char *gpu;                       /* "T820", "T830", "G715", "G720" */
-    const struct gt_counter_def *defs;
-    size_t ndefs;
+    const char *gpu;                       /* "T820", "G78", "G710", "mips-cm" */
+    const struct gt_counter_def *defs;     /* plain rows, or NULL */
+    size_t ndefs;                          /* rows either way */
+    const void *packed;                    /* packed rows, or NULL */
+    void (*get)(const struct gt_counter_table *t, size_t i, struct gt_counter_def *out);
 };
+
+/* Row i (< t->ndefs); its strings live as long as the table. */
+static inline struct gt_counter_def gt_counter_table_def(const struct gt_counter_table *t,
+                                                         size_t i)
+{
+    struct gt_counter_def d;
+
+    if (t->get)
+        t->get(t, i, &d);
+    else
+        d = t->defs[i];
+    return d;
+}
 
 /* Static tables compiled into the binary. */
 const struct gt_counter_table *gt_counter_table_find(const char *gpu);
@@ -98,6 +116,9 @@ int  gt_catalog_merge(struct gt_catalog *dst, const struct gt_catalog *src);
  * ratio of the tick counters CPUTicksUser / CPUTicksTotal),
  * $CPUActivitySystem, and $CyclesCPUCycles. Returns 0 or -1. */
 int gt_catalog_add_cpu(struct gt_catalog *c, uint32_t nclusters);
+/* The same tick counters and ratios per CPU ($CPUCoreTicksUser ...
+ * $CPUCoreActivitySystem, block "cpu"), as the cpu source gives them. */
+int gt_catalog_add_cpu_cores(struct gt_catalog *c, uint32_t ncpus);
 
 /* Names Mali sources add beside the guides' counter tables: the GPU and
  * shader-core clock cycles of the interval (when the kernel sends them) and

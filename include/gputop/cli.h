@@ -39,6 +39,7 @@ struct gt_options {
     const struct gt_sys *sys;    /* kernel seam for hardware sources; NULL: the real one */
     const char *proc_root;       /* --proc-root DIR: /proc read below it (Processes view) */
     int no_processes;            /* --no-processes: no /proc walk */
+    unsigned serve_processes;    /* --processes[=N]: top N clients on --serve; 0 none */
     int triage;                  /* --triage: a triage report instead of records */
 };
 

@@ -8,7 +8,15 @@ struct gt_embedded_file {
     const char *path;            /* relative path, e.g. "mali-g720.layout", "x/xterm" */
     const unsigned char *data;   /* followed by a NUL not counted in len */
     size_t len;
+    size_t plain_len;            /* 0: data is the file; else data is packed
+                                    (embed-files -c) and unpacks to this many bytes */
 };
+
+/* Unpacks n bytes packed by tools/embed-files.c into out, which has room
+ * for out_len bytes. Returns the bytes written, or -1 when the input is
+ * not well formed (a copy reaching before the start, past out_len, or a
+ * run cut short). */
+long gt_unpack(const unsigned char *in, size_t n, char *out, size_t out_len);
 
 /* the files of layouts/, named without ".layout" */
 extern const struct gt_embedded_file gt_embedded_layouts[];

@@ -49,6 +49,10 @@ struct gt_prom *gt_prom_new(const struct gt_layout *l, const struct gt_engine *e
  * labelled instance="shader core 4"; call before the first publish.
  * Returns 0, or -1 out of memory. */
 int gt_prom_per_core(struct gt_prom *p);
+/* --processes N: per-client series (busy, memory) for the top n clients
+ * the watcher lists, labelled pid, comm, container, driver, drm_pdev. */
+struct gt_fdinfo_watch;
+void gt_prom_set_processes(struct gt_prom *p, struct gt_fdinfo_watch *w, unsigned top);
 void gt_prom_free(struct gt_prom *p);
 /* Takes one evaluated snapshot (a gt_tap function; thread-safe against
  * gt_prom_render). Intervals without data change nothing. */
@@ -117,6 +121,8 @@ struct gt_exports *gt_exports_start(const char *serve, const char *trace,
                                     struct gt_diag *d);
 /* The tap a view calls with each evaluated snapshot (fn NULL: none). */
 struct gt_tap gt_exports_tap(struct gt_exports *x);
+/* The endpoint also serves the top clients of w (--processes). */
+void gt_exports_set_processes(struct gt_exports *x, struct gt_fdinfo_watch *w, unsigned top);
 /* The address served, "" when not serving. */
 const char *gt_exports_url(const struct gt_exports *x);
 /* Stops the server, closes the trace; -1 with d set when the trace could

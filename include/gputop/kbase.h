@@ -47,6 +47,11 @@ int gt_kbase_identify(struct gt_kbase_gpu *g);
  * count MPn for Midgard, Bifrost and the first Valhall GPUs (two-digit
  * G numbers) and MCn from the G310 / G510 / G610 / G710 on. */
 void gt_mali_name_cores(char *buf, size_t len, const char *name, unsigned cores);
+/* The layout gt_kbase_identify chose, or "raw" (the raw view: every
+ * counter delivered, by block and index) for a GPU with no counter table;
+ * and why, in one line, for --probe. */
+const char *gt_kbase_layout_name(const struct gt_kbase_gpu *g);
+void gt_kbase_layout_why(const struct gt_kbase_gpu *g, char *out, size_t len);
 /* The logical index (rank among present cores) of physical core p, or -1
  * when p is not present. */
 int gt_kbase_core_rank(uint64_t core_mask, unsigned p);

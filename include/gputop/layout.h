@@ -77,6 +77,7 @@ struct gt_triage_rule {
     char *metric;       /* metric title */
     char *label;        /* short label shown on the triage line */
     char *verdict;      /* e.g. "texture-bound"; NULL for queues */
+    char *next;         /* a unit's own next step (its guide section's advice), or NULL */
     int line;
 };
 
@@ -88,6 +89,7 @@ struct gt_triage_rule {
 enum gt_triage_op { GT_TRIAGE_LT, GT_TRIAGE_LE, GT_TRIAGE_GT, GT_TRIAGE_GE };
 #define GT_TRIAGE_UNIT  (-2)  /* cond.metric: the most loaded unit */
 #define GT_TRIAGE_QUEUE (-3)  /* cond.metric: the busiest queue */
+#define GT_TRIAGE_QUEUE_SUM (-4)  /* cond.metric: the queues' utilizations added up */
 
 struct gt_triage_cond {
     char *name;         /* as written; after parsing, the metric's title */
@@ -101,6 +103,7 @@ struct gt_triage_step {
     struct gt_triage_cond *conds; size_t nconds;  /* none: always holds */
     char *ref;          /* the guide section behind it */
     char *next;         /* the guide's next step, one line */
+    int note;           /* 'triage note': a side finding, judged apart from the verdict */
     int line;
 };
 
@@ -127,6 +130,7 @@ struct gt_layout {
     struct gt_triage_rule *triage; size_t ntriage;
     struct gt_triage_step *steps; size_t nsteps;
     int triage_hold;    /* intervals a new verdict must last ('triage hold'; 1: none) */
+    double triage_band; /* 'triage band': how far past its threshold a holding condition must go to stop holding */
     int header[GT_HEADER_NFIGS];  /* metric index per figure, -1 none */
     struct gt_source_option *options; size_t noptions;
     char *text; size_t text_len;  /* the source, kept for caret lines */
@@ -136,6 +140,14 @@ struct gt_layout *gt_layout_parse(const char *file, const char *text, size_t len
                                   struct gt_diag *d);
 /* An embedded layout by name, or else a file by path. */
 struct gt_layout *gt_layout_load(const char *name_or_path, struct gt_diag *d);
+/* The same, where the name "raw" means the raw layout of catalogue c:
+ * every counted event as a rate, a section per block, each titled with
+ * its block and hardware index (layout_raw.c). */
+struct gt_catalog;
+struct gt_layout *gt_layout_load_for(const char *name_or_path, const struct gt_catalog *c,
+                                     struct gt_diag *d);
+/* The raw layout's text (malloc'ed, *len set), or NULL out of memory. */
+char *gt_layout_raw_text(const struct gt_catalog *c, size_t *len);
 void gt_layout_free(struct gt_layout *l);
 /* Frees what one metric definition owns (not the definition itself). */
 void gt_layout_metric_free(struct gt_metric_def *m);
@@ -171,7 +183,9 @@ const char *gt_layout_line(const struct gt_layout *l, int n, size_t *len);
 /* Layouts compiled into the binary (generated from layouts/). */
 size_t      gt_embedded_layout_count(void);
 const char *gt_embedded_layout_name(size_t i);
-const char *gt_embedded_layout_text(size_t i, size_t *len);
+/* Built-in layout i's text (unpacked, NUL-terminated, malloc'd: the
+ * caller frees it); NULL past the end or out of memory. */
+char *gt_embedded_layout_copy(size_t i, size_t *len);
 /* The embedded layout matching a source id and device id, or NULL. */
 const char *gt_embedded_layout_for_device(const char *source, uint64_t id);
 

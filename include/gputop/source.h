@@ -29,6 +29,7 @@ struct gt_source_info {
     char family[32];         /* "mali-g720", ... */
     uint64_t gpu_id;         /* product id a layout's 'match' line names */
     uint32_t shader_cores, l2_slices, bus_width_bits;
+    char core_noun[16];      /* what shader_cores counts ("CUs"); "" cores */
     uint64_t core_mask;      /* shader cores present, bit N = core N; 0 unknown */
     char detail[256];        /* driver interface and version, scene, ... */
     char ended[256];         /* why the source stopped early ("" if it did

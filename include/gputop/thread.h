@@ -4,10 +4,11 @@
 
 #include <pthread.h>
 
-/* pthread_create with every signal blocked in the new thread, so SIGINT,
- * SIGTERM, SIGWINCH, SIGTSTP and the rest are delivered to the main
- * thread only: its handlers' flags are then written by the thread that
- * reads them, and its poll() is the call they interrupt. Returns
+/* pthread_create with every signal but the synchronous faults (SIGBUS,
+ * SIGSEGV, SIGFPE, SIGILL, SIGTRAP, SIGSYS) blocked in the new thread, so
+ * SIGINT, SIGTERM, SIGWINCH, SIGTSTP and the rest are delivered to the
+ * main thread only: its handlers' flags are then written by the thread
+ * that reads them, and its poll() is the call they interrupt. Returns
  * pthread_create's result (0 or an error number). */
 int gt_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 

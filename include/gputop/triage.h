@@ -10,22 +10,46 @@
 #define GT_TRIAGE_NO_DATA "not enough data"
 #define GT_TRIAGE_NO_LIMITER "no single limiter"
 
-/* One condition as judged on an interval. */
+#define GT_TRIAGE_MAX_NOTES 8
+
+/* One condition as judged on an interval. Every condition of every step
+ * is judged on every interval (a step past the deciding one too), so that
+ * each keeps its hysteresis state and the panel can show its value. */
 struct gt_triage_evidence {
     size_t step, cond;  /* indices into the layout's steps and the step's conds */
     double value;       /* NaN: no data */
+    double limit;       /* the threshold in effect: the step's, or while the
+                         * condition holds the band's ('triage band') */
     int met;            /* 1 holds, 0 fails, -1 no data */
+    int of_peak;        /* value is the metric's percent of its peak */
     const char *what;   /* the metric's title, or the winning unit's / queue's label */
+    const char *missing;/* holds although this unit or queue has no data */
+};
+
+/* A 'triage unit' or 'triage queue' rule's metric on this interval. */
+struct gt_triage_load {
+    const char *label, *verdict;  /* the rule's; verdict NULL for queues */
+    double value;                 /* % of peak when it has one; NaN no data */
+    int on;                       /* over the unit condition's threshold (hysteresis applied) */
+    int held;                     /* named by the held verdict */
 };
 
 struct gt_triage_result {
     const char *verdict;  /* held verdict (hysteresis applied) */
     const char *raw;      /* this interval's own verdict */
     int step;             /* step that gave the held verdict, -1 none */
-    const char *ref, *next; /* of that step; NULL when none */
+    int raw_step;         /* step that gave this interval's verdict, -1 none */
+    const char *ref, *next; /* of the held verdict's step; NULL when none */
+    int provisional;      /* the held verdict was reached past a step without data */
+    const char *missing;  /* ... the first such condition's metric (or unit) */
+    int raw_provisional;  /* the same for this interval's verdict */
+    const char *raw_missing;
     const struct gt_triage_evidence *ev; size_t nev; /* this interval, in tree order */
+    const struct gt_triage_load *units; size_t nunits;
+    const struct gt_triage_load *queues; size_t nqueues;
     double unit, queue;   /* the most loaded unit's / busiest queue's value */
     const char *unit_label, *queue_label;
+    int notes[GT_TRIAGE_MAX_NOTES]; size_t nnotes; /* 'triage note' steps that hold */
 };
 
 struct gt_triage;

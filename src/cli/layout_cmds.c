@@ -65,7 +65,7 @@ static int check_catalog(struct gt_catalog *c, const char *gpu)
         gt_catalog_add(c, GT_MALI_SC_CLOCK_CYCLES, "front-end", GT_COUNTER_DELTA, 1, 1.0) < 0 ||
         gt_catalog_add_constant(c, GT_MALI_MAX_CLOCK_HZ, 1e9) < 0)
         return -1;
-    return gt_catalog_add_cpu(c, 2);
+    return gt_catalog_add_cpu(c, 2) < 0 ? -1 : gt_catalog_add_cpu_cores(c, 4);
 }
 
 static int check_against(struct gt_layout *l, const char *gpu, FILE *out, FILE *err)
@@ -76,7 +76,11 @@ static int check_against(struct gt_layout *l, const char *gpu, FILE *out, FILE *
     size_t i, n;
 
     if (check_catalog(&c, gpu) < 0) {
-        fprintf(err, "gputop: no counter catalogue for GPU '%s' (known: T820, T830, G715, G720, gfx1151, mips-cm, drm-fdinfo)\n", gpu);
+        const struct gt_counter_table *t;
+        fprintf(err, "gputop: no counter catalogue for GPU '%s' (known:", gpu);
+        for (i = 0; (t = gt_counter_table_at(i)) != NULL; i++)
+            fprintf(err, " %s,", t->gpu);
+        fprintf(err, " gfx1151, mips-cm, drm-fdinfo)\n");
         gt_catalog_free(&c);
         return 1;
     }

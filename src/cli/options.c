@@ -31,13 +31,17 @@ void gt_usage(FILE *out)
 "                              [,mode=full|metrics][,pmc=auto|on|off]\n"
 "                              [,keepon=gfxoff|pstate]  (counters: root)\n"
 "                            sim[:FAMILY][,scene=S][,seed=N]  (the header names\n"
-"                              the scene; FAMILY mali-t8xx|mali-g715|\n"
-"                              mali-g720|amd-gfx1151, or mips-cm: a\n"
+"                              the scene; FAMILY mali-t8xx|mali-bifrost|\n"
+"                              mali-valhall-jm|mali-g715|mali-g720|\n"
+"                              amd-gfx1151, or mips-cm: a\n"
 "                              coherency manager beside sim's GPU)\n"
 "                            mips-cm[:gcr-base=0x...|default]\n"
-"                              [,overflow=wrap|stop]\n"
+"                              [,overflow=wrap|stop][,events=A,B]\n"
+"                              [,qual-window=5ms][,force]\n"
 "                              (MIPS coherency manager via /dev/mem, root;\n"
-"                              runs beside a GPU source, like cpu)\n"
+"                              runs beside a GPU source, like cpu; events=\n"
+"                              pins two events, exact; force takes over\n"
+"                              counters already running)\n"
 "                            cpu[:cycles=auto|on|off][,clusters=MODE]\n"
 "                            replay:FILE[,speed=1|N|max]\n"
 "                            csv:FILE[,raw][,gpu=T820|T830|G715|G720|gfx1151|\n"
@@ -53,8 +57,9 @@ void gt_usage(FILE *out)
 "  --probe                 find the Mali or AMD GPU and every DRM device, say\n"
 "                          what it is, test its counters and how late the\n"
 "                          sampler wakes up (1 ms period); with --source\n"
-"                          mips-cm: the CM's revision, base, counters and\n"
-"                          register state, read only\n"
+"                          mips-cm: the CM's revision, base, counters,\n"
+"                          register state and, on idle counters, each\n"
+"                          event counted with qualifier 0 and all ones\n"
 "  --layout NAME|FILE      use a built-in layout or a layout file\n"
 "  --list-layouts          list the built-in layouts and the devices they match\n"
 "  --check-layout FILE     parse a layout, compile it, list unresolved counters\n"
@@ -68,6 +73,9 @@ void gt_usage(FILE *out)
 "Exports (beside the dashboard or batch output):\n"
 "  --serve ADDR:PORT       Prometheus metrics at http://ADDR:PORT/metrics; the\n"
 "                          address is 127.0.0.1 unless given (:9100, [::1]:9100)\n"
+"  --processes[=N]         with --serve: per-process GPU busy and memory of the\n"
+"                            N busiest DRM clients (default 10, up to 256),\n"
+"                            labelled pid, comm, container, driver, drm_pdev\n"
 "  --trace FILE            write a Trace Event Format timeline for\n"
 "                          ui.perfetto.dev or chrome://tracing (converts a\n"
 "                          capture with --source replay:CAP --trace FILE)\n"
@@ -93,10 +101,11 @@ void gt_usage(FILE *out)
 "                          whole); full: every digit needed to read back exactly\n"
 "  --per-core              also a column per shader core, L2 slice or cluster\n"
 "Triage report:\n"
-"  --triage                sample for -d TIME (default 10s; a replay: or csv:\n"
-"                          source until it ends) and print the verdict over\n"
-"                          time, its evidence (min/median/max) and the guides'\n"
-"                          next steps; -f json: the same as one JSON object\n"
+"  --triage                sample for -d TIME (default 10s, with progress; a\n"
+"                          replay: or csv: recording to its end) and print the\n"
+"                          held verdict with a timeline, each interval's own\n"
+"                          verdicts, side findings, evidence (min/median/max)\n"
+"                          and the guides' next steps; -f json: one object\n"
 "TIME is a number with a unit, ns, us, ms, s or m (minutes): 100ms, 0.5s, 2m.\n"
 "Other:\n"
 "  -h, --help              show this help\n"
@@ -151,7 +160,7 @@ enum {
     OPT_LAYOUT = 256, OPT_LIST_LAYOUTS, OPT_CHECK_LAYOUT, OPT_GPU, OPT_SOURCE, OPT_NO_CPU,
     OPT_LIST_SOURCES, OPT_RECORD, OPT_SECTION, OPT_METRICS, OPT_PER_SECOND,
     OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PROBE, OPT_PRECISION, OPT_PER_CORE, OPT_SERVE, OPT_TRACE,
-    OPT_PROC_ROOT, OPT_NO_PROCESSES,
+    OPT_PROC_ROOT, OPT_NO_PROCESSES, OPT_PROCESSES,
     OPT_TRIAGE,
 };
 
@@ -168,6 +177,7 @@ static const struct option longopts[] = {
     { "probe", no_argument, 0, OPT_PROBE },
     { "proc-root", required_argument, 0, OPT_PROC_ROOT },
     { "no-processes", no_argument, 0, OPT_NO_PROCESSES },
+    { "processes", optional_argument, 0, OPT_PROCESSES },
     { "triage", no_argument, 0, OPT_TRIAGE },
     { "interval", required_argument, 0, 'i' },
     { "record", required_argument, 0, OPT_RECORD },
@@ -249,6 +259,23 @@ static int duration_option(struct gt_options *o, int c, const char *arg, const c
     return 0;
 }
 
+/* --processes[=N]: how many clients the endpoint exports. */
+static int processes_option(struct gt_options *o, const char *arg, const char *opt, FILE *err)
+{
+    char *end;
+    unsigned long n;
+
+    if (!arg) {
+        o->serve_processes = 10;
+        return 0;
+    }
+    n = strtoul(arg, &end, 10);
+    if (*arg < '0' || *arg > '9' || *end || n < 1 || n > 256)
+        return bad_value(err, opt, arg, "not a number of processes from 1 to 256");
+    o->serve_processes = (unsigned)n;
+    return 0;
+}
+
 static int one_option(struct gt_options *o, int c, const char *arg, const char *opt, FILE *err)
 {
     switch (c) {
@@ -263,6 +290,7 @@ static int one_option(struct gt_options *o, int c, const char *arg, const char *
     case OPT_NO_CPU: o->no_cpu = 1; return 0;
     case OPT_PROC_ROOT: o->proc_root = arg; return 0;
     case OPT_NO_PROCESSES: o->no_processes = 1; return 0;
+    case OPT_PROCESSES: return processes_option(o, arg, opt, err);
     case OPT_RECORD: o->record = arg; return 0;
     case OPT_SERVE: o->serve = arg; return 0;
     case OPT_TRACE: o->trace = arg; return 0;
@@ -339,6 +367,12 @@ int gt_options_parse(struct gt_options *o, int argc, char **argv, FILE *err)
     }
     if (o->gpu && o->cmd != GT_CMD_CHECK_LAYOUT) {
         fprintf(err, "gputop: --gpu goes with --check-layout\n");
+        return -1;
+    }
+    if (o->serve_processes && (!o->serve || o->no_processes)) {
+        fprintf(err, "gputop: --processes exports per-process series on the --serve "
+                     "endpoint: %s\n", o->serve ? "not with --no-processes"
+                                                : "give --serve ADDR:PORT too");
         return -1;
     }
     return 0;

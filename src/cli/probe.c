@@ -100,7 +100,7 @@ static int try_source(const char *path, const struct gt_sys *sys, FILE *out)
         fprintf(out, "counters:         unavailable: %s\n", d.msg);
         return 1;
     }
-    l = gt_layout_load(s->info.layout, &d);
+    l = gt_layout_load_for(s->info.layout, &s->catalog, &d);
     e = l && gt_layout_bind_names(l, &s->catalog) == 0 ? gt_engine_new(l, &s->catalog) : NULL;
     used = calloc(s->catalog.ncounters + 1, 1);
     if (!l || !e || !used || gt_snapshot_init(&snap, s->catalog.nslots) < 0) {
@@ -161,10 +161,6 @@ static int probe_node(const char *path, const struct gt_sys *sys, FILE *out)
     }
     gt_kbase_describe_dev(&dev, out);
     gt_kbase_dev_close(&dev);
-    if (!dev.gpu.layout) {
-        fprintf(out, "counters:         not read (no layout for this GPU yet)\n");
-        return 1;
-    }
     return try_source(path, sys, out);
 }
 

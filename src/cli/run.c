@@ -27,6 +27,8 @@ struct run {
     struct gt_sampler *sampler;
     struct gt_capture_writer *recorder;
     struct gt_exports *exports;   /* --serve, --trace */
+    struct gt_fdinfo_watch *procs;  /* the Processes watcher (dashboard, --processes) */
+    struct gt_sys procs_sys;
 };
 
 int gt_cmd_list_sources(FILE *out)
@@ -113,8 +115,11 @@ static int wants_cpu(const struct gt_options *o, const struct run *r)
         return 0;
     for (i = 0; i < r->nsrc; i++) {
         const char *n = r->src[i]->type->name;
-        /* Recorded runs already hold their CPU counters, if any. */
-        if (strcmp(n, "cpu") == 0 || strcmp(n, "replay") == 0 || strcmp(n, "csv") == 0)
+        /* Recorded runs already hold their CPU counters, if any; a source
+         * that counts CPUs itself (the simulated phone) is judged by its
+         * own, not by this machine's /proc/stat. */
+        if (strcmp(n, "cpu") == 0 || strcmp(n, "replay") == 0 || strcmp(n, "csv") == 0 ||
+            gt_catalog_find(&r->src[i]->catalog, "CPUTicksTotal") >= 0)
             return 0;
     }
     return 1;
@@ -211,7 +216,7 @@ static int load_layout(const struct gt_options *o, struct run *r)
                         "(see --list-layouts)\n");
         return -1;
     }
-    r->layout = gt_layout_load(name, &d);
+    r->layout = gt_layout_load_for(name, &r->merged, &d);
     if (!r->layout || gt_beside_append_layouts(r->layout, r->src, r->nsrc, o->layout != NULL) < 0) {
         if (!r->layout)
             gt_report_diag(stderr, &d);
@@ -376,17 +381,21 @@ static int start_sampler(const struct gt_options *o, struct run *r, int lossless
     return 0;
 }
 
-/* The Processes view's reader: its own thread, updated every second, with
- * the full /proc walk for new clients every fifth update (the walk is the
- * costly part; bench/fdinfo_walk.c). */
-static struct gt_fdinfo_watch *start_processes(const struct gt_options *o, struct gt_sys *sys)
+/* The Processes view's reader (and --processes' on the endpoint): its own
+ * thread, updated every second, new pids probed at each update and all of
+ * /proc walked over five (the walk is the costly part; bench/fdinfo_walk.c).
+ * Started once, for whichever asks first. */
+static struct gt_fdinfo_watch *start_processes(const struct gt_options *o, struct run *r)
 {
     if (o->no_processes)
         return NULL;
-    *sys = *gt_sys_real();
+    if (r->procs)
+        return r->procs;
+    r->procs_sys = *gt_sys_real();
     if (o->proc_root)
-        sys->root = o->proc_root;
-    return gt_fdinfo_watch_start(sys, 1000000000ull, 5);
+        r->procs_sys.root = o->proc_root;
+    r->procs = gt_fdinfo_watch_start(&r->procs_sys, 1000000000ull, 5);
+    return r->procs;
 }
 
 /* In the dashboard a replay is indexed, so that it can step and seek
@@ -407,7 +416,6 @@ static void make_replays_interactive(const struct run *r)
  * caller then prints text records), -1 on error. */
 static int run_dashboard(const struct gt_options *o, struct run *r, volatile sig_atomic_t *stop)
 {
-    struct gt_sys procs_sys;
     struct gt_tui_config cfg;
     struct gt_diag d;
     int res;
@@ -435,14 +443,13 @@ static int run_dashboard(const struct gt_options *o, struct run *r, volatile sig
     cfg.no_mouse = o->no_mouse;
     cfg.section = o->out.section;
     cfg.metrics = o->out.pattern;
-    cfg.procs = start_processes(o, &procs_sys);
+    cfg.procs = start_processes(o, r);
     cfg.tap = gt_exports_tap(r->exports);
     cfg.serve_url = o->serve ? gt_exports_url(r->exports) : NULL;
     cfg.record_file = o->record;
     cfg.trace_file = o->trace;
     gt_diag_clear(&d);
     res = gt_tui_run(&cfg, stop, &d);
-    gt_fdinfo_watch_stop(cfg.procs);
     if (res == 1)
         fprintf(stderr, "gputop: %s; printing text records instead (on Android use "
                         "'adb shell -t' for a terminal)\n", d.msg);
@@ -463,6 +470,15 @@ static int start_exports(const struct gt_options *o, struct run *r)
     if (!r->exports) {
         fprintf(stderr, "gputop: %s\n", d.msg);
         return -1;
+    }
+    if (o->serve_processes) {
+        if (!start_processes(o, r)) {
+            fprintf(stderr, "gputop: --processes: cannot start the /proc reader's thread\n");
+            return -1;
+        }
+        /* The endpoint reads the rows whether or not the view shows them. */
+        gt_fdinfo_watch_keep(r->procs);
+        gt_exports_set_processes(r->exports, r->procs, o->serve_processes);
     }
     if (o->serve)
         fprintf(stderr, "gputop: serving Prometheus metrics at %s\n", gt_exports_url(r->exports));
@@ -550,6 +566,7 @@ out:
     gt_sampler_stop(r.sampler);
     if (finish_exports(&r) < 0)
         status = 1;
+    gt_fdinfo_watch_stop(r.procs);
     if (close_recorder(&r) < 0)
         status = 1;
     if (report_early_ends(&r) > 0)

@@ -1,60 +1,35 @@
-/* gputop --triage: samples for a while and prints the triage verdict over
- * time, the evidence behind it (min / median / max) and the guide's next
- * steps, as plain text to paste into a bug report or as one JSON object. */
-#include "gputop/cli.h"
+/* gputop --triage: samples (a recording to its end, a live source for a
+ * while, with progress on a terminal) and prints the held verdict over
+ * time as a timeline, each interval's own verdicts, the side findings,
+ * the evidence behind them (min / median / max) and the guide's next
+ * steps, as plain text for a bug report or one JSON object
+ * (triage_report_print.c). */
+#include "triage_report.h"
 #include "gputop/sampler.h"
-#include "gputop/triage.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#define MAX_VERDICTS 32
-#define MAX_EVIDENCE 32
-#define EV_UNIT  (-2)   /* the most loaded unit (GT_TRIAGE_UNIT) */
-#define EV_QUEUE (-3)   /* the busiest queue (GT_TRIAGE_QUEUE) */
-
-struct tally {
-    const char *verdict;
-    long n;
-    int step;                    /* the step that last gave it */
-};
-
-struct series {
-    int metric;                  /* or EV_UNIT / EV_QUEUE */
-    double *v;
-    size_t n, cap;
-};
-
-struct report {
-    const struct gt_layout *l;
-    struct tally t[MAX_VERDICTS];
-    size_t nt;
-    long judged, no_data;        /* intervals with a verdict, without data */
-    struct series ev[MAX_EVIDENCE];
-    size_t nev;
-    double seconds;
-};
-
-static void count_verdict(struct report *r, const char *v, int step)
+static struct gt_rep_tally *tally_of(struct gt_rep_tally *t, size_t *n, size_t max,
+                                     const char *v)
 {
     size_t i;
 
-    for (i = 0; i < r->nt; i++)
-        if (strcmp(r->t[i].verdict, v) == 0)
-            break;
-    if (i == r->nt) {
-        if (r->nt == MAX_VERDICTS)
-            return;
-        r->t[r->nt++] = (struct tally){ v, 0, step };
-    }
-    r->t[i].n++;
-    if (step >= 0)
-        r->t[i].step = step;
+    for (i = 0; i < *n; i++)
+        if (strcmp(t[i].verdict, v) == 0)
+            return &t[i];
+    if (*n == max)
+        return NULL;
+    memset(&t[*n], 0, sizeof(t[*n]));
+    t[*n].verdict = v;
+    t[*n].step = -1;
+    return &t[(*n)++];
 }
 
 /* Every metric a step tests is followed, in the tree's order. */
-static void pick_evidence(struct report *r)
+static void pick_evidence(struct gt_report *r)
 {
     size_t i, k, j;
 
@@ -63,13 +38,15 @@ static void pick_evidence(struct report *r)
             int m = r->l->steps[i].conds[k].metric;
             for (j = 0; j < r->nev && r->ev[j].metric != m; j++)
                 ;
-            if (j == r->nev && r->nev < MAX_EVIDENCE)
+            if (j == r->nev && r->nev < GT_REP_MAX_EVIDENCE)
                 r->ev[r->nev++].metric = m;
         }
 }
 
-static int add_value(struct series *s, double v)
+static int add_value(struct gt_rep_series *s, double v, const char *label)
 {
+    size_t i;
+
     if (isnan(v))
         return 0;
     if (s->n == s->cap) {
@@ -81,198 +58,160 @@ static int add_value(struct series *s, double v)
         s->cap = cap;
     }
     s->v[s->n++] = v;
+    for (i = 0; label && i < s->nlabels && strcmp(s->label[i], label) != 0; i++)
+        ;
+    if (label && i == s->nlabels && i < GT_REP_MAX_LABELS) {
+        s->label[i] = label;
+        s->label_n[s->nlabels++] = 0;
+    }
+    if (label && i < s->nlabels)
+        s->label_n[i]++;
     return 0;
 }
 
-static int record(struct report *r, const struct gt_triage_result *res, const double *vals)
+/* The value a step's condition was judged on (the busiest CPU, the most
+ * loaded unit), from the interval's evidence. */
+static const struct gt_triage_evidence *evidence_for(const struct gt_report *r,
+                                                     const struct gt_triage_result *res, int m)
 {
+    size_t k;
+
+    for (k = 0; k < res->nev; k++)
+        if (r->l->steps[res->ev[k].step].conds[res->ev[k].cond].metric == m)
+            return &res->ev[k];
+    return NULL;
+}
+
+static void timeline(struct gt_report *r, const struct gt_triage_result *res, double from,
+                     double to)
+{
+    struct gt_rep_span *last = r->nspans ? &r->span[r->nspans - 1] : NULL;
+
+    if (last && strcmp(last->verdict, res->verdict) == 0 &&
+        last->provisional == res->provisional) {
+        last->to = to;
+        return;
+    }
+    if (r->nspans == GT_REP_MAX_SPANS) {
+        r->more_changes++;
+        r->span[r->nspans - 1].to = to;
+        return;
+    }
+    r->span[r->nspans++] = (struct gt_rep_span){ res->verdict, from, to, res->provisional };
+}
+
+static int record(struct gt_report *r, const struct gt_triage_result *res, const double *vals,
+                  double from, double to)
+{
+    struct gt_rep_tally *held = tally_of(r->held, &r->nheld, GT_REP_MAX_VERDICTS, res->verdict);
+    struct gt_rep_tally *raw = tally_of(r->raw, &r->nraw, GT_REP_MAX_VERDICTS, res->raw);
     size_t i;
 
-    if (strcmp(res->raw, GT_TRIAGE_NO_DATA) == 0) {
-        r->no_data++;
-        return 0;
-    }
     r->judged++;
-    count_verdict(r, res->raw, res->raw == res->verdict ? res->step : -1);
+    if (strcmp(res->raw, GT_TRIAGE_NO_DATA) != 0)
+        r->with_verdict++;
+    else if (res->raw_missing)
+        r->missing = res->raw_missing;
+    timeline(r, res, from, to);
+    if (held) {
+        held->n++;
+        held->seconds += to - from;
+        if (res->step >= 0) {
+            held->step = res->step;
+            held->ref = res->ref;
+            held->next = res->next;
+        }
+        held->provisional |= res->provisional;
+        if (res->missing)
+            held->missing = res->missing;
+    }
+    if (raw)
+        raw->n++;
+    for (i = 0; i < res->nnotes; i++) {
+        struct gt_rep_tally *n = tally_of(r->notes, &r->nnotes, GT_TRIAGE_MAX_NOTES,
+                                          r->l->steps[res->notes[i]].verdict);
+        const struct gt_triage_evidence *ev;
+        size_t k;
+        if (!n)
+            continue;
+        n->n++;
+        n->step = res->notes[i];
+        for (k = 0; k < res->nev && (int)res->ev[k].step != res->notes[i]; k++)
+            ;
+        ev = k < res->nev ? &res->ev[k] : NULL;
+        if (ev && r->l->steps[ev->step].conds[ev->cond].metric < 0)
+            n->missing = ev->what; /* the note's subject: "fragment queue" */
+    }
     for (i = 0; i < r->nev; i++) {
         int m = r->ev[i].metric;
-        double v = m == EV_UNIT ? res->unit : m == EV_QUEUE ? res->queue : vals[m];
-        /* A per-cluster metric is judged by its busiest cluster: report that. */
-        size_t k;
-        for (k = 0; k < res->nev; k++)
-            if (m >= 0 && r->l->steps[res->ev[k].step].conds[res->ev[k].cond].metric == m)
-                v = res->ev[k].value;
-        if (add_value(&r->ev[i], v) < 0)
+        const struct gt_triage_evidence *ev = evidence_for(r, res, m);
+        double v = ev ? ev->value : m >= 0 ? vals[m] : NAN;
+        const char *label = m == GT_TRIAGE_UNIT || m == GT_TRIAGE_QUEUE ? (ev ? ev->what : NULL)
+                          : NULL;
+        r->ev[i].of_peak |= ev && ev->of_peak;
+        if (add_value(&r->ev[i], v, label) < 0)
             return -1;
     }
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static const char *ev_title(const struct report *r, int m)
-{
-    return m == EV_UNIT ? "most loaded functional unit" : m == EV_QUEUE ? "busiest queue"
-         : r->l->metrics[m].title;
-}
-
-static const char *ev_ref(const struct report *r, int m)
-{
-    return m == EV_UNIT ? "6.1" : m == EV_QUEUE ? "3.2" : r->l->metrics[m].ref;
-}
-
-static const char *ev_unit(const struct report *r, int m)
-{
-    return m < 0 ? "%" : r->l->metrics[m].unit;
-}
-
-/* Verdicts by share of the run, largest first (stable for ties). */
-static void sort_tallies(struct report *r)
-{
-    size_t i, j;
-
-    for (i = 1; i < r->nt; i++)
-        for (j = i; j > 0 && r->t[j].n > r->t[j - 1].n; j--) {
-            struct tally x = r->t[j];
-            r->t[j] = r->t[j - 1];
-            r->t[j - 1] = x;
-        }
-}
-
-static void print_text(FILE *out, struct report *r, struct gt_source *const *src, size_t nsrc,
-                       double interval_s)
+/* Recordings (replay, csv) are judged to their end unless -d says
+ * otherwise; live sources for -d or GT_TRIAGE_DEFAULT_S. */
+static int recorded(struct gt_source *const *src, size_t nsrc)
 {
     size_t i;
 
-    fprintf(out, "gputop %s triage report\n", gt_version());
     for (i = 0; i < nsrc; i++)
-        fprintf(out, "source: %s %s, %s%s%s\n", src[i]->type->name, src[i]->info.device,
-                src[i]->info.gpu, src[i]->info.detail[0] ? ", " : "", src[i]->info.detail);
-    fprintf(out, "layout: %s (%s)\n", r->l->name, r->l->title);
-    fprintf(out, "run: %.1f s, %ld intervals of %.0f ms judged, %ld without data\n\n",
-            r->seconds, r->judged, interval_s * 1e3, r->no_data);
-    if (!r->judged) {
-        fprintf(out, "verdict: %s\n", GT_TRIAGE_NO_DATA);
+        if (src[i]->info.self_paced)
+            return 1;
+    return 0;
+}
+
+static void progress(double done, double limit, int *shown)
+{
+    if (!isatty(STDERR_FILENO))
         return;
-    }
-    fprintf(out, "verdict: %s (%.0f %% of the run)\n", r->t[0].verdict,
-            100.0 * (double)r->t[0].n / (double)r->judged);
-    fprintf(out, "verdicts over time:\n");
-    for (i = 0; i < r->nt; i++)
-        fprintf(out, "  %5.1f %%  %s\n", 100.0 * (double)r->t[i].n / (double)r->judged,
-                r->t[i].verdict);
-    fprintf(out, "evidence (min / median / max over the run):\n");
-    for (i = 0; i < r->nev; i++) {
-        struct series *s = &r->ev[i];
-        const char *ref = ev_ref(r, s->metric), *unit = ev_unit(r, s->metric);
-        if (!s->n)
+    fprintf(stderr, "\rgputop: judging %.0f of %.0f s ...", done, limit);
+    *shown = 1;
+}
+
+static int sample_run(struct gt_report *r, struct gt_sampler *s, struct gt_engine *e,
+                      struct gt_triage *t, double *vals, struct gt_snapshot *snap,
+                      double limit, int live, volatile sig_atomic_t *stop)
+{
+    uint64_t start = gt_now_ns();
+    double last_shown = -1;
+    int shown = 0, rc = 0;
+
+    while (!*stop && r->seconds < limit &&
+           (!live || (double)(gt_now_ns() - start) / 1e9 < limit)) {
+        int got = gt_sampler_take(s, snap, 200000000ull);
+        double from = r->seconds;
+        if (got < 0)
+            break;
+        if (got == 0)
             continue;
-        qsort(s->v, s->n, sizeof(*s->v), cmp_double);
-        fprintf(out, "  %-6s %-44s %8.4g / %8.4g / %8.4g %s\n", ref ? ref : "-",
-                ev_title(r, s->metric), s->v[0], s->v[s->n / 2], s->v[s->n - 1], unit);
-    }
-    fprintf(out, "next steps:\n");
-    for (i = 0; i < r->nt; i++) {
-        const struct gt_triage_step *st = r->t[i].step >= 0 ? &r->l->steps[r->t[i].step] : NULL;
-        if (st)
-            fprintf(out, "  %s (%s): %s\n", r->t[i].verdict, st->ref, st->next);
-    }
-}
-
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
-static int out_is_first(const struct report *r, size_t i)
-{
-    size_t j;
-
-    for (j = 0; j < i; j++)
-        if (r->ev[j].n)
-            return 0;
-    return 1;
-}
-
-static void print_json(FILE *out, struct report *r, struct gt_source *const *src, size_t nsrc,
-                       double interval_s)
-{
-    size_t i;
-
-    fputs("{\"type\":\"triage\",\"gputop\":", out);
-    json_str(out, gt_version());
-    fputs(",\"layout\":", out);
-    json_str(out, r->l->name);
-    fputs(",\"sources\":[", out);
-    for (i = 0; i < nsrc; i++) {
-        fputs(i ? ",{\"type\":" : "{\"type\":", out);
-        json_str(out, src[i]->type->name);
-        fputs(",\"device\":", out);
-        json_str(out, src[i]->info.device);
-        fputs(",\"gpu\":", out);
-        json_str(out, src[i]->info.gpu);
-        fputs(",\"detail\":", out);
-        json_str(out, src[i]->info.detail);
-        fputc('}', out);
-    }
-    fprintf(out, "],\"duration_s\":%.3f,\"interval_s\":%.6g,\"intervals\":%ld,\"no_data\":%ld,"
-            "\"verdict\":", r->seconds, interval_s, r->judged, r->no_data);
-    json_str(out, r->judged ? r->t[0].verdict : GT_TRIAGE_NO_DATA);
-    fputs(",\"verdicts\":[", out);
-    for (i = 0; i < r->nt; i++) {
-        const struct gt_triage_step *st = r->t[i].step >= 0 ? &r->l->steps[r->t[i].step] : NULL;
-        fputs(i ? ",{\"verdict\":" : "{\"verdict\":", out);
-        json_str(out, r->t[i].verdict);
-        fprintf(out, ",\"share_pct\":%.4g,\"intervals\":%ld,\"ref\":",
-                100.0 * (double)r->t[i].n / (double)r->judged, r->t[i].n);
-        if (st)
-            json_str(out, st->ref);
-        else
-            fputs("null", out);
-        fputs(",\"next\":", out);
-        if (st)
-            json_str(out, st->next);
-        else
-            fputs("null", out);
-        fputc('}', out);
-    }
-    fputs("],\"evidence\":[", out);
-    for (i = 0; i < r->nev; i++) {
-        struct series *s = &r->ev[i];
-        const char *ref = ev_ref(r, s->metric);
-        if (!s->n)
+        r->seconds += gt_engine_seconds(snap);
+        if (live && r->seconds - last_shown >= 1) {
+            progress(r->seconds, limit, &shown);
+            last_shown = r->seconds;
+        }
+        if (snap->missing) {
+            r->no_data++;
             continue;
-        qsort(s->v, s->n, sizeof(*s->v), cmp_double);
-        fputs(out_is_first(r, i) ? "{\"metric\":" : ",{\"metric\":", out);
-        json_str(out, ev_title(r, s->metric));
-        fputs(",\"ref\":", out);
-        if (ref)
-            json_str(out, ref);
-        else
-            fputs("null", out);
-        fputs(",\"unit\":", out);
-        json_str(out, ev_unit(r, s->metric));
-        fprintf(out, ",\"min\":%.6g,\"median\":%.6g,\"max\":%.6g}", s->v[0], s->v[s->n / 2],
-                s->v[s->n - 1]);
+        }
+        gt_engine_eval(e, snap, vals);
+        if (record(r, gt_triage_update(t, snap, vals), vals, from, r->seconds) < 0) {
+            rc = -1;
+            break;
+        }
     }
-    fputs("]}\n", out);
+    if (shown)
+        fputs("\r\033[K", stderr);
+    return rc;
 }
 
-static void free_report(struct report *r)
+static void free_report(struct gt_report *r)
 {
     size_t i;
 
@@ -285,58 +224,42 @@ int gt_triage_report(FILE *out, struct gt_sampler *s, struct gt_engine *e,
                      const struct gt_batch_opts *o, volatile sig_atomic_t *stop,
                      struct gt_diag *d)
 {
-    double limit = o->duration_s > 0 ? o->duration_s : GT_TRIAGE_DEFAULT_S;
-    uint64_t start = gt_now_ns();
+    int live = !recorded(src, nsrc);
+    double limit = o->duration_s > 0 ? o->duration_s : live ? GT_TRIAGE_DEFAULT_S : INFINITY;
     struct gt_triage *t = gt_triage_new(l, e);
     double *vals = calloc(gt_engine_nmetrics(e) + 1, sizeof(double));
     struct gt_snapshot snap;
-    struct report r;
+    struct gt_report *r = calloc(1, sizeof(*r));
     int status = -1, ok;
 
-    memset(&r, 0, sizeof(r));
-    r.l = l;
-    ok = t && vals && gt_snapshot_init(&snap, gt_sampler_nslots(s)) == 0;
+    ok = r && t && vals && gt_snapshot_init(&snap, gt_sampler_nslots(s)) == 0;
     if (!ok) {
         gt_diag_set(d, "out of memory");
         gt_triage_free(t);
         free(vals);
+        free(r);
         return -1;
     }
-    pick_evidence(&r);
-    /* Run time is the intervals' own length, so a replay at any speed and a
-     * CSV import report the time they cover. */
-    while (!*stop && r.seconds < limit && (double)(gt_now_ns() - start) / 1e9 < limit) {
-        int got = gt_sampler_take(s, &snap, 200000000ull);
-        if (got < 0)
-            break;
-        if (got == 0)
-            continue;
-        r.seconds += gt_engine_seconds(&snap);
-        if (snap.missing) {
-            r.no_data++;
-            continue;
-        }
-        gt_engine_eval(e, &snap, vals);
-        if (record(&r, gt_triage_update(t, &snap, vals), vals) < 0) {
-            gt_diag_set(d, "out of memory");
-            goto done;
-        }
+    r->l = l;
+    r->interval_s = (double)gt_sampler_interval(s) / 1e9;
+    pick_evidence(r);
+    if (sample_run(r, s, e, t, vals, &snap, limit, live, stop) < 0) {
+        gt_diag_set(d, "out of memory");
+        goto done;
     }
     /* Joined before the report reads the sources' info (a replay's damage
      * message is published then). */
     gt_sampler_stop(s);
-    sort_tallies(&r);
-    if (o->format == GT_FORMAT_JSON)
-        print_json(out, &r, src, nsrc, (double)gt_sampler_interval(s) / 1e9);
-    else
-        print_text(out, &r, src, nsrc, (double)gt_sampler_interval(s) / 1e9);
-    status = r.judged ? 0 : 1;
-    if (!r.judged)
-        gt_diag_set(d, "no interval had the data the triage needs");
+    gt_report_print(out, r, src, nsrc, o->format == GT_FORMAT_JSON);
+    status = gt_report_judged(r) ? 0 : 1;
+    if (status)
+        gt_diag_set(d, "no interval had the data the triage needs%s%s",
+                    r->missing ? ": no data for " : "", r->missing ? r->missing : "");
 done:
     gt_snapshot_free(&snap);
     gt_triage_free(t);
     free(vals);
-    free_report(&r);
+    free_report(r);
+    free(r);
     return status;
 }

@@ -218,7 +218,7 @@ int gt_catalog_add_table(struct gt_catalog *c, const struct gt_counter_table *t,
     int k;
 
     for (i = 0; i < t->ndefs; i++) {
-        const struct gt_counter_def *def = &t->defs[i];
+        const struct gt_counter_def row = gt_counter_table_def(t, i), *def = &row;
         if (gt_catalog_find(c, def->name) >= 0)
             continue;
         if (strcmp(def->block, "constant") == 0) {

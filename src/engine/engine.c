@@ -17,6 +17,17 @@ struct input {
     uint8_t mean, ratio;
 };
 
+/* How an input reduces: a sum, a mean or a ratio of sums. */
+enum { IN_SUM, IN_MEAN, IN_RATIO };
+
+/* Inputs of one kind over the same number of instances: reduced in one
+ * loop whose count the compiler knows (reduce_run). */
+struct in_run {
+    uint8_t kind;
+    uint32_t n;
+    uint32_t begin, end;   /* into gt_engine.order */
+};
+
 /* How a reference reduces its counter's instances: by the layout's
  * aggregate rule, or by the document's suffix (SQ_BUSY_CYCLES_sum,
  * SQ_BUSY_CYCLES_avr) when the catalogue has only the bare name. */
@@ -70,6 +81,9 @@ struct gt_engine {
     double *peak, *pop;    /* of the last gt_engine_eval */
     uint32_t *with_peak;   /* the metrics that have a peak, so evaluation */
     size_t nwith_peak;     /* touches no other metric's definition */
+    uint32_t *order;       /* the counter inputs grouped by kind and count */
+    struct in_run *runs;   /* ... one run per group (plan_inputs) */
+    size_t nruns;
     uint64_t core_mask;    /* shader cores present; 0 unknown */
 };
 
@@ -338,6 +352,52 @@ static int alloc_results(struct gt_engine *e)
     return 0;
 }
 
+static int input_kind(const struct input *in)
+{
+    return in->ratio ? IN_RATIO : in->mean ? IN_MEAN : IN_SUM;
+}
+
+static int input_before(const struct input *x, const struct input *y)
+{
+    if (input_kind(x) != input_kind(y))
+        return input_kind(x) < input_kind(y);
+    return x->n < y->n;
+}
+
+/* Groups the counter inputs (the built-in intervals, n = 0, are filled
+ * apart) by kind and instance count, so that evaluation runs a few tight
+ * loops with no per-input branch. Order within a group: the catalogue's,
+ * so the loads walk the snapshot forward. */
+static int plan_inputs(struct gt_engine *e)
+{
+    size_t i, j, n = 0;
+
+    e->order = malloc((e->ninputs ? e->ninputs : 1) * sizeof(*e->order));
+    e->runs = malloc((e->ninputs ? e->ninputs : 1) * sizeof(*e->runs));
+    if (!e->order || !e->runs)
+        return -1;
+    for (i = 0; i < e->ninputs; i++) {
+        if (!e->inputs[i].n)
+            continue;
+        for (j = n; j > 0 && input_before(&e->inputs[i], &e->inputs[e->order[j - 1]]); j--)
+            e->order[j] = e->order[j - 1];
+        e->order[j] = (uint32_t)i;
+        n++;
+    }
+    for (i = 0; i < n; i++) {
+        const struct input *in = &e->inputs[e->order[i]];
+        struct in_run *r = &e->runs[e->nruns ? e->nruns - 1 : 0];
+        if (!e->nruns || r->kind != input_kind(in) || r->n != in->n) {
+            r = &e->runs[e->nruns++];
+            r->kind = (uint8_t)input_kind(in);
+            r->n = in->n;
+            r->begin = (uint32_t)i;
+        }
+        r->end = (uint32_t)i + 1;
+    }
+    return 0;
+}
+
 struct gt_engine *gt_engine_new(const struct gt_layout *l, const struct gt_catalog *c)
 {
     struct gt_engine *e = calloc(1, sizeof(*e));
@@ -365,7 +425,7 @@ struct gt_engine *gt_engine_new(const struct gt_layout *l, const struct gt_catal
         for (w = 0; w < NEXPRS; w++)
             number_inputs(e, i, w);
     e->prog = gt_program_new(e->ninputs);
-    if (!e->prog)
+    if (!e->prog || plan_inputs(e) < 0)
         goto fail;
     for (i = 0; i < l->nmetrics; i++)
         if (compile_metric(e, i) < 0)
@@ -394,6 +454,8 @@ void gt_engine_free(struct gt_engine *e)
     }
     free(e->m);
     free(e->inputs);
+    free(e->order);
+    free(e->runs);
     free(e->input_of);
     free(e->unres);
     free(e->regs);
@@ -528,7 +590,7 @@ const struct gt_unresolved *gt_engine_unresolved(const struct gt_engine *e, size
 }
 
 /* Four running sums let the additions of a 12-core block overlap. */
-static inline uint64_t sum_slots(const uint64_t *d, uint32_t n)
+static inline uint64_t sum_loop(const uint64_t *d, uint32_t n)
 {
     uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     uint32_t j = 0;
@@ -544,6 +606,35 @@ static inline uint64_t sum_slots(const uint64_t *d, uint32_t n)
     return s0 + s1 + s2 + s3;
 }
 
+/* Up to 16 slots (one front end, 2-4 L2 slices, 1-16 shader cores):
+ * one jump into a run of additions, no loop to control (the loop's control
+ * was a third of an input's cost). Integer sums: any order, same value. */
+static inline uint64_t sum_slots(const uint64_t *d, uint32_t n)
+{
+    uint64_t s = 0;
+
+    switch (n) {
+    case 16: s += d[15]; /* fall through */
+    case 15: s += d[14]; /* fall through */
+    case 14: s += d[13]; /* fall through */
+    case 13: s += d[12]; /* fall through */
+    case 12: s += d[11]; /* fall through */
+    case 11: s += d[10]; /* fall through */
+    case 10: s += d[9]; /* fall through */
+    case 9: s += d[8]; /* fall through */
+    case 8: s += d[7]; /* fall through */
+    case 7: s += d[6]; /* fall through */
+    case 6: s += d[5]; /* fall through */
+    case 5: s += d[4]; /* fall through */
+    case 4: s += d[3]; /* fall through */
+    case 3: s += d[2]; /* fall through */
+    case 2: s += d[1]; /* fall through */
+    case 1: return s + d[0];
+    case 0: return 0;
+    default: return sum_loop(d, n);
+    }
+}
+
 /* The one place a counter's slots become the value expressions see: sums
  * in 64-bit integers first, then the mean and scale as doubles. */
 static inline double reduce(const struct input *in, const uint64_t *d)
@@ -556,6 +647,43 @@ static inline double reduce(const struct input *in, const uint64_t *d)
         v = v / in->n;
     return v * in->scale;
 }
+
+/* reduce() for a count and kind known where it is inlined. */
+static inline double reduce_as(const struct input *in, const uint64_t *d, uint32_t n, int kind)
+{
+    double v = (double)sum_slots(d + in->slot, n);
+
+    if (kind == IN_RATIO)
+        return gt_op_div(in->scale * v, (double)sum_slots(d + in->den_slot, n));
+    if (kind == IN_MEAN)
+        v = v / n;
+    return v * in->scale;
+}
+
+#define RUN_LOOP(N)                                                          \
+    for (k = run->begin; k < run->end; k++) {                                \
+        uint32_t i = e->order[k];                                            \
+        regs[i] = reduce_as(&e->inputs[i], d, (N), run->kind);               \
+    }
+
+/* One group of inputs; the usual counts get loops of their own, where the
+ * sum is straight-line code. */
+static void reduce_run(const struct gt_engine *e, const struct in_run *run, const uint64_t *d,
+                       double *regs)
+{
+    uint32_t k;
+
+    switch (run->n) {
+    case 1: RUN_LOOP(1); break;
+    case 2: RUN_LOOP(2); break;
+    case 4: RUN_LOOP(4); break;
+    case 8: RUN_LOOP(8); break;
+    case 12: RUN_LOOP(12); break;
+    case 16: RUN_LOOP(16); break;
+    default: RUN_LOOP(run->n); break;
+    }
+}
+#undef RUN_LOOP
 
 /* Percent of peak: the layout's pop expression, else 100 * value / peak. */
 static void eval_peaks(struct gt_engine *e, const double *out)
@@ -572,14 +700,12 @@ static void eval_peaks(struct gt_engine *e, const double *out)
 
 void gt_engine_eval(struct gt_engine *e, const struct gt_snapshot *s, double *out)
 {
-    const struct input *in = e->inputs, *end = e->inputs + e->ninputs;
-    double *r = e->regs;
     size_t i;
     int iv = e->input_of[e->c->ncounters * NMODES];
     int is = e->input_of[e->c->ncounters * NMODES + 1];
 
-    for (; in < end; in++, r++)
-        *r = reduce(in, s->deltas);
+    for (i = 0; i < e->nruns; i++)
+        reduce_run(e, &e->runs[i], s->deltas, e->regs);
     if (iv >= 0)
         e->regs[iv] = (double)gt_snapshot_ns(s);
     if (is >= 0)

@@ -309,22 +309,24 @@ static int parse_call(struct parser *p)
     if (p->lx.t != T_COMMA) {
         if (p->lx.t == T_EOF)
             return fail_at(p, line, col, "unbalanced parenthesis: '%s(' is never closed", name);
-        return fail_here(p, "%s() takes two arguments: expected ','", name);
+        return fail_here(p, "%s() takes two or more arguments: expected ','", name);
     }
-    next(&p->lx);
-    p->op_char = 0;
-    b = parse_sum(p);
-    if (b < 0)
-        return -1;
-    if (p->lx.t == T_COMMA)
-        return fail_here(p, "%s() takes two arguments, not more", name);
+    /* max(a, b, c) as max(max(a, b), c): Arm's Valhall references write
+     * three-term maxima (arithmetic unit utilization). */
+    while (p->lx.t == T_COMMA) {
+        next(&p->lx);
+        p->op_char = 0;
+        b = parse_sum(p);
+        if (b < 0 || (a = add_node(p, op, a, b)) < 0)
+            return -1;
+    }
     if (p->lx.t != T_RP) {
         if (p->lx.t == T_EOF)
             return fail_at(p, line, col, "unbalanced parenthesis: '%s(' is never closed", name);
         return fail_here(p, "expected ')' to close %s(", name);
     }
     next(&p->lx);
-    return add_node(p, op, a, b);
+    return a;
 }
 
 static int parse_unary(struct parser *p)
@@ -603,6 +605,10 @@ struct instr {
     uint32_t a, b, c, dst;
 };
 
+/* The instruction after a program's last: its handler returns, so no
+ * instruction tests for the end (two instructions fewer each). */
+#define OP_END (OP_CLAMP + 1)
+
 /* A register's definition, for hash-consing: constants by bit pattern,
  * operations by (op, a, b, c). */
 struct def {
@@ -712,7 +718,7 @@ static long intern(struct gt_program *p, const struct def *d)
         p->defs = nd;
         p->defcap = cap;
     }
-    if (d->op != OP_NUM && p->ncode == p->codecap) {
+    if (d->op != OP_NUM && p->ncode + 1 >= p->codecap) {
         size_t cap = p->codecap ? p->codecap * 2 : 64;
         struct instr *nc = realloc(p->code, cap * sizeof(*nc));
         if (!nc)
@@ -730,6 +736,7 @@ static long intern(struct gt_program *p, const struct def *d)
         in->b = d->b;
         in->c = d->c;
         in->dst = reg;
+        p->code[p->ncode].op = OP_END;
     }
     return (long)reg;
 }
@@ -768,7 +775,8 @@ static long compile_clamp(struct gt_program *p, const struct gt_expr *e, const s
     if (x < 0)
         return -1;
     if (!is_const_reg(p, (uint32_t)lo) || !is_const_reg(p, (uint32_t)hi) ||
-        is_const_reg(p, (uint32_t)x)) {
+        is_const_reg(p, (uint32_t)x) || isnan(const_value(p, (uint32_t)lo)) ||
+        isnan(const_value(p, (uint32_t)hi))) {
         long m = is_const_reg(p, (uint32_t)x) && is_const_reg(p, (uint32_t)hi)
                  ? intern_const(p, gt_op_min(const_value(p, (uint32_t)x), const_value(p, (uint32_t)hi)))
                  : intern_op(p, OP_MIN, x, hi, 0);
@@ -840,6 +848,16 @@ void gt_program_init_regs(const struct gt_program *p, double *regs)
             memcpy(&regs[p->ninputs + i], &p->defs[i].bits, sizeof(double));
 }
 
+/* OP_CLAMP: max(min(x, hi), lo) for bounds compile_clamp made sure are
+ * numbers, so only x needs the NaN test (three fewer than the two calls). */
+static inline double clamp_const(double x, double hi, double lo)
+{
+    if (isnan(x))
+        return NAN;
+    x = x < hi ? x : hi;
+    return x > lo ? x : lo;
+}
+
 /* Threaded dispatch where the compiler has labels as values (GCC, Clang):
  * each instruction jumps straight to the next one's handler, which keeps
  * the interpreter near native speed; a plain switch elsewhere. */
@@ -851,12 +869,13 @@ void gt_program_run(const struct gt_program *p, double *r)
     static const void *const handler[] = {
         [OP_NUM] = &&op_bad, [OP_REF] = &&op_bad, [OP_NEG] = &&op_neg, [OP_ADD] = &&op_add,
         [OP_SUB] = &&op_sub, [OP_MUL] = &&op_mul, [OP_DIV] = &&op_div, [OP_MIN] = &&op_min,
-        [OP_MAX] = &&op_max, [OP_CLAMP] = &&op_clamp,
+        [OP_MAX] = &&op_max, [OP_CLAMP] = &&op_clamp, [OP_END] = &&op_end,
     };
-#define NEXT() do { if (++in == end) return; goto *handler[in->op]; } while (0)
+#define NEXT() do { ++in; goto *handler[in->op]; } while (0)
     if (in == end)
         return;
     goto *handler[in->op];
+op_end: return;
 op_neg: r[in->dst] = -r[in->a]; NEXT();
 op_add: r[in->dst] = r[in->a] + r[in->b]; NEXT();
 op_sub: r[in->dst] = r[in->a] - r[in->b]; NEXT();
@@ -864,7 +883,7 @@ op_mul: r[in->dst] = r[in->a] * r[in->b]; NEXT();
 op_div: r[in->dst] = gt_op_div(r[in->a], r[in->b]); NEXT();
 op_min: r[in->dst] = gt_op_min(r[in->a], r[in->b]); NEXT();
 op_max: r[in->dst] = gt_op_max(r[in->a], r[in->b]); NEXT();
-op_clamp: r[in->dst] = gt_op_max(gt_op_min(r[in->a], r[in->b]), r[in->c]); NEXT();
+op_clamp: r[in->dst] = clamp_const(r[in->a], r[in->b], r[in->c]); NEXT();
 op_bad: r[in->dst] = NAN; NEXT();
 #undef NEXT
 #else
@@ -878,7 +897,7 @@ op_bad: r[in->dst] = NAN; NEXT();
         case OP_DIV: r[in->dst] = gt_op_div(a, b); break;
         case OP_MIN: r[in->dst] = gt_op_min(a, b); break;
         case OP_MAX: r[in->dst] = gt_op_max(a, b); break;
-        case OP_CLAMP: r[in->dst] = gt_op_max(gt_op_min(a, b), r[in->c]); break;
+        case OP_CLAMP: r[in->dst] = clamp_const(a, b, r[in->c]); break;
         default: r[in->dst] = NAN; break;
         }
     }

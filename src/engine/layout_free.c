@@ -26,6 +26,7 @@ void gt_layout_rule_free(struct gt_triage_rule *r)
     free(r->metric);
     free(r->label);
     free(r->verdict);
+    free(r->next);
 }
 
 void gt_layout_free(struct gt_layout *l)

@@ -184,15 +184,15 @@ static char *trimmed_dup(const char *s, const char *end)
 
 int gt_lp_triage(struct parse *p, const struct line *ln)
 {
-    const char *s = ln->val, *end = ln->val + ln->vallen, *bar1, *bar2;
+    const char *s = ln->val, *end = ln->val + ln->vallen, *bar1, *bar2, *bar3 = NULL;
     struct gt_triage_rule *t;
     const char *kw_end;
 
     kw_end = s;
     while (kw_end < end && !isspace((unsigned char)*kw_end))
         kw_end++;
-    if ((kw_end - s == 4 && memcmp(s, "step", 4) == 0) ||
-        (kw_end - s == 4 && memcmp(s, "hold", 4) == 0)) {
+    if (kw_end - s == 4 && (memcmp(s, "step", 4) == 0 || memcmp(s, "hold", 4) == 0 ||
+                            memcmp(s, "note", 4) == 0 || memcmp(s, "band", 4) == 0)) {
         char err[256];
         size_t off = 0;
         if (gt_layout_triage_parse(p->l, ln->no, s, ln->vallen, err, sizeof(err), &off) < 0)
@@ -202,12 +202,14 @@ int gt_lp_triage(struct parse *p, const struct line *ln)
     if (!((kw_end - s == 5 && memcmp(s, "queue", 5) == 0) ||
           (kw_end - s == 4 && memcmp(s, "unit", 4) == 0)))
         return gt_lp_fail(p, ln->no, ln->vallen ? gt_lp_col(ln, s) : (int)ln->len + 1,
-                          "triage rules start with 'queue', 'unit', 'step' or 'hold'");
+                          "triage lines start with 'queue', 'unit', 'step', 'note', 'hold' or 'band'");
     bar1 = memchr(kw_end, '|', (size_t)(end - kw_end));
     if (!bar1)
         return gt_lp_fail(p, ln->no, (int)ln->len + 1,
                           "triage rule needs 'METRIC | LABEL' after '%.*s'", (int)(kw_end - s), s);
     bar2 = memchr(bar1 + 1, '|', (size_t)(end - bar1 - 1));
+    if (bar2)
+        bar3 = memchr(bar2 + 1, '|', (size_t)(end - bar2 - 1));
     if (gt_lp_grow(&p->l->triage, p->l->ntriage, sizeof(*t)) < 0)
         return gt_lp_oom(p, ln);
     t = &p->l->triage[p->l->ntriage++];
@@ -215,8 +217,9 @@ int gt_lp_triage(struct parse *p, const struct line *ln)
     t->kind = gt_lp_dup(s, (size_t)(kw_end - s));
     t->metric = trimmed_dup(kw_end, bar1);
     t->label = trimmed_dup(bar1 + 1, bar2 ? bar2 : end);
-    t->verdict = bar2 ? trimmed_dup(bar2 + 1, end) : NULL;
-    if (!t->kind || !t->metric || !t->label || (bar2 && !t->verdict))
+    t->verdict = bar2 ? trimmed_dup(bar2 + 1, bar3 ? bar3 : end) : NULL;
+    t->next = bar3 ? trimmed_dup(bar3 + 1, end) : NULL;
+    if (!t->kind || !t->metric || !t->label || (bar2 && !t->verdict) || (bar3 && !t->next))
         return gt_lp_oom(p, ln);
     if (!t->metric[0] || !t->label[0])
         return gt_lp_fail(p, ln->no, gt_lp_col(ln, bar1),

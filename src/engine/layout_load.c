@@ -55,10 +55,17 @@ struct gt_layout *gt_layout_load(const char *name_or_path, struct gt_diag *d)
     for (i = 0; i < gt_embedded_layout_count(); i++) {
         if (strcmp(gt_embedded_layout_name(i), name_or_path) != 0)
             continue;
-        const char *t = gt_embedded_layout_text(i, &len);
+        text = gt_embedded_layout_copy(i, &len);
+        if (!text) {
+            gt_diag_set(d, "built-in layout '%s' cannot be unpacked (out of memory, or a "
+                        "damaged build)", name_or_path);
+            return NULL;
+        }
         /* Messages name what the user knows: the name, not our source tree. */
         snprintf(label, sizeof(label), "built-in layout %s", name_or_path);
-        return gt_layout_parse(label, t, len, d);
+        l = gt_layout_parse(label, text, len, d);
+        free(text);
+        return l;
     }
     if (!strchr(name_or_path, '/') && !strstr(name_or_path, ".layout")) {
         FILE *f = fopen(name_or_path, "rb");
@@ -92,12 +99,28 @@ const char *gt_embedded_layout_name(size_t i)
     return i < gt_embedded_layouts_count ? gt_embedded_layouts[i].path : NULL;
 }
 
-const char *gt_embedded_layout_text(size_t i, size_t *len)
+char *gt_embedded_layout_copy(size_t i, size_t *len)
 {
+    const struct gt_embedded_file *f;
+    size_t plain;
+    char *text;
+
     if (i >= gt_embedded_layouts_count)
         return NULL;
-    *len = gt_embedded_layouts[i].len;
-    return (const char *)gt_embedded_layouts[i].data;
+    f = &gt_embedded_layouts[i];
+    plain = f->plain_len ? f->plain_len : f->len;
+    text = malloc(plain + 1);
+    if (!text)
+        return NULL;
+    if (!f->plain_len)
+        memcpy(text, f->data, plain);
+    else if (gt_unpack(f->data, f->len, text, plain) != (long)plain) {
+        free(text);
+        return NULL;
+    }
+    text[plain] = '\0';
+    *len = plain;
+    return text;
 }
 
 enum gt_agg gt_layout_agg_for(const struct gt_layout *l, const char *block)

@@ -74,7 +74,9 @@ int gt_layout_append(struct gt_layout *dst, struct gt_layout *src, struct gt_dia
         dst->metrics[m0 + i].section += (int)s0;
         dst->metrics[m0 + i].group += (int)g0;
     }
-    memcpy(dst->options + dst->noptions, src->options, src->noptions * sizeof(*src->options));
+    /* a layout without option lines has no array: memcpy from NULL is undefined */
+    if (src->noptions)
+        memcpy(dst->options + dst->noptions, src->options, src->noptions * sizeof(*src->options));
     dst->nsections += src->nsections;
     dst->ngroups += src->ngroups;
     dst->nmetrics += src->nmetrics;

@@ -1,5 +1,6 @@
 /* Layout lines of the triage decision tree: 'triage step' (a verdict and the
- * conditions that give it) and 'triage hold' (hysteresis), parsed and checked. */
+ * conditions that give it), 'triage note' (a side finding), 'triage hold'
+ * and 'triage band' (hysteresis in time and in value), parsed and checked. */
 #include "gputop/triage.h"
 
 #include <ctype.h>
@@ -56,6 +57,28 @@ static int parse_hold(struct gt_layout *l, const char *s, const char *e, const c
         return err_at(err, errlen, off, (size_t)(s - val),
                       "triage hold needs a number of intervals (1..100), not '%s'", buf);
     l->triage_hold = (int)n;
+    return 0;
+}
+
+static int parse_band(struct gt_layout *l, const char *s, const char *e, const char *val,
+                      char *err, size_t errlen, size_t *off)
+{
+    char buf[32], *end;
+    double b;
+    size_t len;
+
+    while (s < e && isspace((unsigned char)*s))
+        s++;
+    len = (size_t)(e - s);
+    if (len == 0 || len >= sizeof(buf))
+        return err_at(err, errlen, off, (size_t)(s - val), "triage band needs a number (0..50)");
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    b = strtod(buf, &end);
+    if (*end || !(b >= 0 && b <= 50))
+        return err_at(err, errlen, off, (size_t)(s - val),
+                      "triage band needs a number (0..50), not '%s'", buf);
+    l->triage_band = b;
     return 0;
 }
 
@@ -128,7 +151,7 @@ static int parse_conds(struct gt_triage_step *st, const char *s, const char *e, 
     return 0;
 }
 
-static int parse_step(struct gt_layout *l, int line, const char *s, const char *e,
+static int parse_step(struct gt_layout *l, int line, int note, const char *s, const char *e,
                       const char *val, char *err, size_t errlen, size_t *off)
 {
     const char *bar[3], *p = s;
@@ -139,7 +162,8 @@ static int parse_step(struct gt_layout *l, int line, const char *s, const char *
         bar[i] = memchr(p, '|', (size_t)(e - p));
         if (!bar[i])
             return err_at(err, errlen, off, (size_t)(e - val),
-                          "triage step needs 'VERDICT | CONDITIONS | REF | NEXT STEP'");
+                          "triage %s needs 'VERDICT | CONDITIONS | REF | NEXT STEP'",
+                          note ? "note" : "step");
         p = bar[i] + 1;
     }
     st = realloc(l->steps, (l->nsteps + 1) * sizeof(*st));
@@ -149,6 +173,7 @@ static int parse_step(struct gt_layout *l, int line, const char *s, const char *
     st = &l->steps[l->nsteps++];
     memset(st, 0, sizeof(*st));
     st->line = line;
+    st->note = note;
     st->verdict = trim_dup(s, bar[0]);
     st->ref = trim_dup(bar[1] + 1, bar[2]);
     st->next = trim_dup(bar[2] + 1, e);
@@ -156,7 +181,8 @@ static int parse_step(struct gt_layout *l, int line, const char *s, const char *
         return err_at(err, errlen, off, 0, "out of memory");
     if (!st->verdict[0] || !st->ref[0] || !st->next[0])
         return err_at(err, errlen, off, (size_t)(s - val),
-                      "triage step needs a verdict, a guide reference and a next step");
+                      "triage %s needs a verdict, a guide reference and a next step",
+                      note ? "note" : "step");
     return parse_conds(st, bar[0] + 1, bar[1], val, err, errlen, off);
 }
 
@@ -169,9 +195,12 @@ int gt_layout_triage_parse(struct gt_layout *l, int line, const char *val, size_
         kw_end++;
     if (kw_end - val == 4 && memcmp(val, "hold", 4) == 0)
         return parse_hold(l, kw_end, e, val, err, errlen, off);
-    if (kw_end - val == 4 && memcmp(val, "step", 4) == 0)
-        return parse_step(l, line, kw_end, e, val, err, errlen, off);
-    return err_at(err, errlen, off, 0, "triage lines start with 'queue', 'unit', 'step' or 'hold'");
+    if (kw_end - val == 4 && memcmp(val, "band", 4) == 0)
+        return parse_band(l, kw_end, e, val, err, errlen, off);
+    if (kw_end - val == 4 && (memcmp(val, "step", 4) == 0 || memcmp(val, "note", 4) == 0))
+        return parse_step(l, line, val[0] == 'n', kw_end, e, val, err, errlen, off);
+    return err_at(err, errlen, off, 0,
+                  "triage lines start with 'queue', 'unit', 'step', 'note', 'hold' or 'band'");
 }
 
 static int has_rule(const struct gt_layout *l, const char *kind)
@@ -191,12 +220,15 @@ static int resolve_cond(const struct gt_layout *l, struct gt_triage_cond *c, cha
     size_t j;
     int found = -1, n = 0;
 
-    if (strcmp(c->name, "unit") == 0 || strcmp(c->name, "queue") == 0) {
-        c->metric = c->name[0] == 'u' ? GT_TRIAGE_UNIT : GT_TRIAGE_QUEUE;
-        if (has_rule(l, c->name))
+    if (strcmp(c->name, "unit") == 0 || strcmp(c->name, "queue") == 0 ||
+        strcmp(c->name, "queue sum") == 0) {
+        const char *kind = c->name[0] == 'u' ? "unit" : "queue";
+        c->metric = c->name[0] == 'u' ? GT_TRIAGE_UNIT
+                  : c->name[5] ? GT_TRIAGE_QUEUE_SUM : GT_TRIAGE_QUEUE;
+        if (has_rule(l, kind))
             return 0;
         snprintf(err, errlen, "triage condition on '%s' but the layout has no 'triage %s' line",
-                 c->name, c->name);
+                 c->name, kind);
         return -1;
     }
     for (j = 0; j < l->nmetrics; j++) {
@@ -217,6 +249,16 @@ static int resolve_cond(const struct gt_layout *l, struct gt_triage_cond *c, cha
     return 0;
 }
 
+/* The index of the last 'triage step' (notes may follow it). */
+static size_t last_step(const struct gt_layout *l)
+{
+    size_t i = l->nsteps;
+
+    while (i > 0 && l->steps[i - 1].note)
+        i--;
+    return i ? i - 1 : 0;
+}
+
 int gt_layout_triage_resolve(struct gt_layout *l, char *err, size_t errlen, int *line)
 {
     size_t i, k;
@@ -231,7 +273,11 @@ int gt_layout_triage_resolve(struct gt_layout *l, char *err, size_t errlen, int 
             snprintf(err, errlen, "triage step 'unit-bound' but the layout has no 'triage unit' line");
             return -1;
         }
-        if (st->nconds == 0 && i + 1 < l->nsteps) {
+        if (st->note && st->nconds == 0) {
+            snprintf(err, errlen, "triage note '%s' needs a condition", st->verdict);
+            return -1;
+        }
+        if (!st->note && st->nconds == 0 && last_step(l) != i) {
             snprintf(err, errlen, "triage step '%s' has no condition, so the steps after it "
                      "are never reached; it must come last", st->verdict);
             return -1;

@@ -1,59 +1,101 @@
-/* The triage engine: walks a layout's triage steps on each interval, keeps
- * the evidence, and holds a verdict until a new one has lasted 'triage hold'
- * intervals so that it does not flicker between samples. Also the export's
- * older busiest-unit verdict (gt_triage_verdict). */
-#include "gputop/triage.h"
+/* The triage engine: judges every condition of a layout's triage tree on
+ * each interval (triage_cond.c), takes the first step that holds as the
+ * interval's verdict, and holds a verdict until a new one has lasted
+ * 'triage hold' intervals so that it does not flicker between samples.
+ * Also the export's older busiest-unit verdict (gt_triage_verdict). */
+#include "triage_int.h"
 #include "gputop/export.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct gt_triage {
-    const struct gt_layout *l;
-    const struct gt_engine *e;
-    int *rule_metric;               /* per triage rule: its metric, -1 none */
-    struct gt_triage_evidence *ev;  /* room for every condition */
-    size_t nev_max;
-    struct gt_triage_result r;
-    const char *cand;               /* verdict being confirmed */
-    int cand_step, cand_n;
-    int held_step;
-    const struct gt_snapshot *snap; /* of the interval being judged, or NULL */
-};
+static int alloc_loads(struct gt_triage *t)
+{
+    const struct gt_layout *l = t->l;
+    size_t i;
+
+    t->units = calloc(l->ntriage + 1, sizeof(*t->units));
+    t->queues = calloc(l->ntriage + 1, sizeof(*t->queues));
+    t->unit_rule = calloc(l->ntriage + 1, sizeof(*t->unit_rule));
+    t->queue_rule = calloc(l->ntriage + 1, sizeof(*t->queue_rule));
+    t->held_units = calloc(l->ntriage + 1, 1);
+    if (!t->units || !t->queues || !t->unit_rule || !t->queue_rule || !t->held_units)
+        return -1;
+    for (i = 0; i < l->ntriage; i++) {
+        int unit = strcmp(l->triage[i].kind, "unit") == 0;
+        struct gt_triage_load *ld = unit ? &t->units[t->nunits] : &t->queues[t->nqueues];
+        ld->label = l->triage[i].label;
+        ld->verdict = unit ? l->triage[i].verdict : NULL;
+        ld->value = NAN;
+        if (unit)
+            t->unit_rule[t->nunits++] = i;
+        else
+            t->queue_rule[t->nqueues++] = i;
+    }
+    return 0;
+}
 
 struct gt_triage *gt_triage_new(const struct gt_layout *l, const struct gt_engine *e)
 {
     struct gt_triage *t = calloc(1, sizeof(*t));
-    size_t i;
+    size_t i, n;
 
     if (!t)
         return NULL;
     t->l = l;
     t->e = e;
-    for (i = 0; i < l->nsteps; i++)
+    t->ev_first = calloc(l->nsteps + 1, sizeof(*t->ev_first));
+    for (i = 0; t->ev_first && i < l->nsteps; i++) {
+        t->ev_first[i] = t->nev_max;
         t->nev_max += l->steps[i].nconds;
-    t->ev = calloc(t->nev_max + 1, sizeof(*t->ev));
+    }
+    n = t->nev_max + 1;
+    t->ev = calloc(n, sizeof(*t->ev));
+    t->latch = malloc(n);
+    t->load_latch = malloc(n * (l->ntriage + 1));
     t->rule_metric = calloc(l->ntriage + 1, sizeof(int));
-    if (!t->ev || !t->rule_metric) {
+    if (!t->ev_first || !t->ev || !t->latch || !t->load_latch || !t->rule_metric ||
+        alloc_loads(t) < 0) {
         gt_triage_free(t);
         return NULL;
     }
+    memset(t->latch, -1, n);
+    memset(t->load_latch, -1, n * (l->ntriage + 1));
     for (i = 0; i < l->ntriage; i++)
         t->rule_metric[i] = gt_layout_find_metric(l, l->triage[i].metric);
     t->r.verdict = t->r.raw = GT_TRIAGE_NO_DATA;
-    t->r.step = t->held_step = t->cand_step = -1;
+    t->r.step = t->r.raw_step = -1;
     t->r.unit = t->r.queue = NAN;
     t->r.ev = t->ev;
+    t->r.nev = t->nev_max;
+    t->r.units = t->units;
+    t->r.nunits = t->nunits;
+    t->r.queues = t->queues;
+    t->r.nqueues = t->nqueues;
     return t;
 }
 
 void gt_triage_free(struct gt_triage *t)
 {
+    size_t i;
+
     if (!t)
         return;
+    for (i = 0; i < t->nnames; i++)
+        free(t->names[i]);
+    free(t->names);
     free(t->ev);
+    free(t->ev_first);
+    free(t->latch);
+    free(t->load_latch);
     free(t->rule_metric);
+    free(t->units);
+    free(t->queues);
+    free(t->unit_rule);
+    free(t->queue_rule);
+    free(t->held_units);
     free(t);
 }
 
@@ -87,124 +129,150 @@ long gt_triage_best_rule(const struct gt_layout *l, const struct gt_engine *e,
     return win;
 }
 
-static double best_of(const struct gt_triage *t, const double *vals, const char *kind,
-                      const char **label, const char **verdict)
+/* A verdict made of several units' ("arithmetic-bound + texture-bound"),
+ * kept for the triage's life so that results can point at it. */
+static const char *intern(struct gt_triage *t, const char *s)
 {
-    double best;
-    long r = gt_triage_best_rule(t->l, t->e, t->rule_metric, vals, kind, &best);
-
-    *label = r >= 0 ? t->l->triage[r].label : NULL;
-    *verdict = r >= 0 ? t->l->triage[r].verdict : NULL;
-    return best;
-}
-
-/* A metric with one value per instance (CPU clusters) is judged by its
- * busiest instance: the guides' CPU-bound sign is ONE thread or cluster
- * running all the time, which a mean over clusters would hide. */
-static double cond_value(const struct gt_triage *t, int m, const double *vals)
-{
-    double best = NAN, v;
-    uint32_t i, n;
-
-    if (!t->e || !t->snap || !gt_engine_instanced(t->e, (size_t)m))
-        return vals[m];
-    n = gt_engine_instances(t->e, (size_t)m);
-    for (i = 0; i < n; i++) {
-        v = gt_engine_eval_instance(t->e, t->snap, (size_t)m, i);
-        if (!isnan(v) && (isnan(best) || v > best))
-            best = v;
-    }
-    return isnan(best) ? vals[m] : best;
-}
-
-static int holds(const struct gt_triage_cond *c, double v)
-{
-    if (isnan(v))
-        return -1;
-    switch (c->op) {
-    case GT_TRIAGE_LT: return v < c->threshold;
-    case GT_TRIAGE_LE: return v <= c->threshold;
-    case GT_TRIAGE_GT: return v > c->threshold;
-    case GT_TRIAGE_GE: return v >= c->threshold;
-    }
-    return -1;
-}
-
-/* Evaluates one step: 1 holds, 0 fails, -1 no data for some condition
- * (a failing condition decides even when another has no data). */
-static int eval_step(struct gt_triage *t, size_t si, const double *vals, const char *uverdict)
-{
-    const struct gt_triage_step *st = &t->l->steps[si];
-    int all = 1, unknown = 0;
-    size_t k;
-
-    for (k = 0; k < st->nconds; k++) {
-        const struct gt_triage_cond *c = &st->conds[k];
-        struct gt_triage_evidence *ev = &t->ev[t->r.nev++];
-        ev->step = si;
-        ev->cond = k;
-        if (c->metric == GT_TRIAGE_UNIT) {
-            ev->value = t->r.unit;
-            ev->what = t->r.unit_label ? t->r.unit_label : "most loaded unit";
-        } else if (c->metric == GT_TRIAGE_QUEUE) {
-            ev->value = t->r.queue;
-            ev->what = t->r.queue_label ? t->r.queue_label : "busiest queue";
-        } else {
-            ev->value = cond_value(t, c->metric, vals);
-            ev->what = t->l->metrics[c->metric].title;
-        }
-        ev->met = holds(c, ev->value);
-        if (ev->met == 0)
-            all = 0;
-        if (ev->met < 0)
-            unknown = 1;
-    }
-    if (strcmp(st->verdict, "unit-bound") == 0 && !uverdict)
-        unknown = 1;
-    return !all ? 0 : unknown ? -1 : 1;
-}
-
-/* This interval's own verdict: the first step that holds. The first step
- * is the sample's validity check: without its data there is no verdict.
- * A later step without data is passed over (its evidence says so), but
- * then the unconditional last step ("nothing above holds") cannot be
- * given either. */
-static const char *judge(struct gt_triage *t, const double *vals, int *step)
-{
-    const char *uverdict;
+    char **p;
     size_t i;
-    int res, unknown = 0;
 
-    t->r.nev = 0;
-    t->r.unit = best_of(t, vals, "unit", &t->r.unit_label, &uverdict);
-    t->r.queue = best_of(t, vals, "queue", &t->r.queue_label, &(const char *){ NULL });
+    for (i = 0; i < t->nnames; i++)
+        if (strcmp(t->names[i], s) == 0)
+            return t->names[i];
+    p = realloc(t->names, (t->nnames + 1) * sizeof(*p));
+    if (!p)
+        return NULL;
+    t->names = p;
+    if (!(p[t->nnames] = strdup(s)))
+        return NULL;
+    return p[t->nnames++];
+}
+
+/* Every unit over its threshold is named, in the layout's order: two
+ * limiters are both limiters, and a tie is not settled silently. */
+static const char *unit_verdict(struct gt_triage *t)
+{
+    char buf[512];
+    size_t i, n = 0, len = 0;
+    const char *one = NULL;
+
+    buf[0] = '\0';
+    for (i = 0; i < t->nunits; i++) {
+        if (!t->units[i].on || !t->units[i].verdict)
+            continue;
+        one = t->units[i].verdict;
+        len += (size_t)snprintf(buf + len, len < sizeof(buf) ? sizeof(buf) - len : 0, "%s%s",
+                                n++ ? " + " : "", one);
+    }
+    if (n <= 1)
+        return one;
+    return len < sizeof(buf) ? intern(t, buf) : one;
+}
+
+/* The verdict a step gives: its own, or the units' for "unit-bound". */
+static const char *step_verdict(struct gt_triage *t, size_t si)
+{
+    const char *v = t->l->steps[si].verdict;
+
+    return strcmp(v, "unit-bound") == 0 ? unit_verdict(t) : v;
+}
+
+/* This interval's own verdict: the first step that holds. A step without
+ * data for a condition is passed over, and a verdict reached past it is
+ * provisional and names what was missing; the unconditional last step
+ * ("nothing above holds") is then not known at all. */
+static const char *judge(struct gt_triage *t, int *step)
+{
+    const char *missing = NULL, *v;
+    size_t i;
+
+    t->r.raw_provisional = 0;
+    t->r.raw_missing = NULL;
     *step = -1;
     for (i = 0; i < t->l->nsteps; i++) {
-        if (t->l->steps[i].nconds == 0 && unknown)
-            return GT_TRIAGE_NO_DATA; /* "nothing above holds" is not known */
-        res = eval_step(t, i, vals, uverdict);
-        if (res < 0 && i == 0)
-            return GT_TRIAGE_NO_DATA;
-        unknown |= res < 0;
+        const struct gt_triage_step *st = &t->l->steps[i];
+        const char *partial = NULL;
+        int res;
+        if (st->note)
+            continue;
+        res = gt_triage_step_holds(t, i, &partial);
+        if (res < 0 && !missing)
+            missing = partial;
         if (res <= 0)
             continue;
+        if (st->nconds == 0 && missing)
+            break;
+        v = step_verdict(t, i);
+        if (!v)
+            continue;
         *step = (int)i;
-        if (strcmp(t->l->steps[i].verdict, "unit-bound") == 0)
-            return uverdict;
-        return t->l->steps[i].verdict;
+        t->r.raw_missing = missing ? missing : partial;
+        t->r.raw_provisional = t->r.raw_missing != NULL;
+        return v;
     }
-    return t->l->nsteps ? GT_TRIAGE_NO_LIMITER : GT_TRIAGE_NO_DATA;
+    t->r.raw_missing = missing;
+    return t->l->nsteps ? (missing || i < t->l->nsteps ? GT_TRIAGE_NO_DATA : GT_TRIAGE_NO_LIMITER)
+                        : GT_TRIAGE_NO_DATA;
+}
+
+static void judge_notes(struct gt_triage *t)
+{
+    const char *partial;
+    size_t i;
+
+    t->r.nnotes = 0;
+    for (i = 0; i < t->l->nsteps && t->r.nnotes < GT_TRIAGE_MAX_NOTES; i++)
+        if (t->l->steps[i].note && gt_triage_step_holds(t, i, &partial) > 0)
+            t->r.notes[t->r.nnotes++] = (int)i;
+}
+
+static int is_unit_step(const struct gt_triage *t, int step)
+{
+    return step >= 0 && strcmp(t->l->steps[step].verdict, "unit-bound") == 0;
+}
+
+/* A unit verdict's guide sections and advice are its units' own, joined
+ * when several units are named; fallback when none gives any. */
+static const char *units_text(struct gt_triage *t, int want_next, const char *fallback)
+{
+    char buf[1024];
+    const char *s;
+    size_t i, len = 0;
+    int n = 0;
+
+    buf[0] = '\0';
+    for (i = 0; i < t->nunits; i++) {
+        const struct gt_triage_rule *r = &t->l->triage[t->unit_rule[i]];
+        int m = t->rule_metric[t->unit_rule[i]];
+        s = want_next ? r->next : m >= 0 ? t->l->metrics[m].ref : NULL;
+        if (!t->units[i].on || !s)
+            continue;
+        len += (size_t)snprintf(buf + len, len < sizeof(buf) ? sizeof(buf) - len : 0, "%s%s",
+                                n++ ? (want_next ? " " : ", ") : "", s);
+    }
+    if (!n || len >= sizeof(buf))
+        return fallback;
+    s = intern(t, buf);
+    return s ? s : fallback;
 }
 
 static void set_held(struct gt_triage *t, const char *v, int step)
 {
     const struct gt_triage_step *st = step >= 0 ? &t->l->steps[step] : NULL;
+    size_t i;
 
     t->r.verdict = v;
-    t->held_step = step;
     t->r.step = step;
     t->r.ref = st ? st->ref : NULL;
     t->r.next = st ? st->next : NULL;
+    if (is_unit_step(t, step)) {
+        t->r.ref = units_text(t, 0, t->r.ref);
+        t->r.next = units_text(t, 1, t->r.next);
+    }
+    t->r.provisional = t->r.raw_provisional;
+    t->r.missing = t->r.raw_missing;
+    for (i = 0; i < t->nunits; i++)
+        t->held_units[i] = is_unit_step(t, step) && t->units[i].on;
 }
 
 const struct gt_triage_result *gt_triage_update(struct gt_triage *t, const struct gt_snapshot *s,
@@ -212,24 +280,28 @@ const struct gt_triage_result *gt_triage_update(struct gt_triage *t, const struc
 {
     int step, hold = t->l->triage_hold > 1 ? t->l->triage_hold : 1;
     const char *v;
+    size_t i;
 
     t->snap = s;
-    v = judge(t, vals, &step);
+    gt_triage_eval_all(t, vals);
+    v = judge(t, &step);
+    judge_notes(t);
     t->snap = NULL;
 
     t->r.raw = v;
+    t->r.raw_step = step;
     if (t->cand && strcmp(t->cand, v) == 0) {
         t->cand_n++;
     } else {
         t->cand = v;
         t->cand_n = 1;
     }
-    t->cand_step = step;
-    /* Leaving "not enough data" needs no confirmation: there was nothing to
-     * flicker from. Any other change must last 'hold' intervals. */
-    if (strcmp(t->r.verdict, v) == 0 || t->cand_n >= hold ||
-        strcmp(t->r.verdict, GT_TRIAGE_NO_DATA) == 0)
+    /* Every change of verdict, the first of the run included, must last
+     * 'hold' intervals: the first interval is as noisy as any other. */
+    if (strcmp(t->r.verdict, v) == 0 || t->cand_n >= hold)
         set_held(t, v, step);
+    for (i = 0; i < t->nunits; i++)
+        t->units[i].held = t->held_units[i];
     return &t->r;
 }
 
@@ -238,10 +310,8 @@ const char *gt_triage_current(const struct gt_triage *t)
     return t->r.verdict;
 }
 
-/* The export's (Prometheus label, trace event) verdict until it follows the
- * tree above: the unit rule whose metric is highest, whatever its load and
- * whether the GPU is busy at all (issue 16's complaint). Kept as the
- * export branch wrote it. */
+/* The export's (Prometheus label, trace event) verdict for a layout
+ * without a tree: the unit rule whose metric is highest. */
 const char *gt_triage_verdict(const struct gt_layout *l, const struct gt_engine *e,
                               const int *rule_metric, const double *vals, long *unit_rule)
 {

@@ -164,8 +164,11 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
         } else {
             in_run = 0;
             gt_engine_eval(e, &snap, vals);
-            if (w.triage)
-                w.verdict = gt_triage_update(w.triage, &snap, vals)->verdict;
+            if (w.triage) {
+                const struct gt_triage_result *tr = gt_triage_update(w.triage, &snap, vals);
+                w.verdict = tr->verdict;
+                w.verdict_raw = tr->raw;
+            }
             if (o->tap.fn)
                 o->tap.fn(o->tap.arg, &snap, vals);
             write_record(&w, &snap, vals);

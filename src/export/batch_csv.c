@@ -21,7 +21,9 @@ static void csv_field(FILE *f, const char *s)
 
 /* One header line, each name followed by its unit in brackets
  * ("Bytes read [bytes/s]"): a spreadsheet or pandas takes the first line as
- * the column names, and a second header line would land among the data. */
+ * the column names, and a second header line would land among the data.
+ * A column of estimates (multiplexed counters) starts with '~', as text
+ * values do; its values stay plain numbers for the readers. */
 void gt_batch_csv_header(const struct writer *w)
 {
     char name[sizeof(w->cols->title) + 96], unit[80];
@@ -29,13 +31,15 @@ void gt_batch_csv_header(const struct writer *w)
 
     fputs("time_s,interval_s", w->f);
     for (i = 0; i < w->ncols; i++) {
+        const char *est = gt_engine_estimated(w->e, w->cols[i].metric) ? "~" : "";
         gt_batch_unit_of(unit, sizeof(unit), gt_batch_unit_metric(w->l, &w->cols[i]), w->o->per_second);
-        snprintf(name, sizeof(name), unit[0] ? "%s [%s]" : "%s", w->cols[i].title, unit);
+        snprintf(name, sizeof(name), unit[0] ? "%s%s [%s]" : "%s%s", est, w->cols[i].title, unit);
         fputc(',', w->f);
         csv_field(w->f, name);
     }
+    /* The held verdict (what the dashboard shows), then the interval's own. */
     if (w->triage)
-        fputs(",triage", w->f);
+        fputs(",triage (held),triage (this interval)", w->f);
     fputc('\n', w->f);
 }
 
@@ -58,6 +62,8 @@ void gt_batch_csv_record(const struct writer *w, const struct gt_snapshot *s, co
     if (w->verdict) {
         fputc(',', w->f);
         csv_field(w->f, w->verdict);
+        fputc(',', w->f);
+        csv_field(w->f, w->verdict_raw);
     }
     fputc('\n', w->f);
 }
@@ -74,5 +80,7 @@ void gt_batch_csv_no_data(const struct writer *w, const struct gt_snapshot *s)
     fprintf(w->f, ",%s", num);
     for (i = 0; i < w->ncols; i++)
         fputc(',', w->f);
+    if (w->triage)
+        fputs(",,", w->f); /* as many fields as the header */
     fputc('\n', w->f);
 }

@@ -176,6 +176,8 @@ void gt_batch_json_record(const struct writer *w, const struct gt_snapshot *s,
     if (w->verdict) {
         fputs(",\"triage\":", w->f);
         gt_json_string(w->f, w->verdict);
+        fputs(",\"triage_interval\":", w->f);
+        gt_json_string(w->f, w->verdict_raw);
     }
     fputs("}\n", w->f);
 }

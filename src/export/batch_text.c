@@ -112,7 +112,9 @@ void gt_batch_text_record(const struct writer *w, const struct gt_snapshot *s,
     print_fitted(w->f, line, w->tc.width, 0);
     fputc('\n', w->f);
     if (w->verdict) {
-        snprintf(line, sizeof(line), "  triage: %s", w->verdict);
+        snprintf(line, sizeof(line), "  triage (held): %s%s%s", w->verdict,
+                 strcmp(w->verdict, w->verdict_raw) ? "; this interval: " : "",
+                 strcmp(w->verdict, w->verdict_raw) ? w->verdict_raw : "");
         print_fitted(w->f, line, w->tc.width, 0);
         fputc('\n', w->f);
     }
@@ -131,8 +133,11 @@ void gt_batch_text_record(const struct writer *w, const struct gt_snapshot *s,
         num[0] = '~';
         gt_batch_format_value(num + 1, sizeof(num) - 1, v, w->o->digits);
         gt_batch_unit_of(unit, sizeof(unit), gt_batch_unit_metric(w->l, &w->cols[i]), w->o->per_second);
+        /* n/a: the source has no such counter (a CM without that event),
+         * unlike '-', no data this interval */
         text_metric(w, w->cols[i].title,
-                    isnan(v) ? "-" : num + !gt_engine_estimated(w->e, w->cols[i].metric), unit);
+                    !isnan(v) ? num + !gt_engine_estimated(w->e, w->cols[i].metric)
+                    : gt_engine_unavailable(w->e, w->cols[i].metric) ? "n/a" : "-", unit);
     }
     fputc('\n', w->f);
 }

@@ -33,7 +33,8 @@ struct writer {
     size_t nsources;
     char error[GT_DIAG_MSG + 64];   /* the sampler's last error, for no-data rows */
     struct gt_triage *triage;       /* the layout's decision tree, NULL without one */
-    const char *verdict;            /* its verdict for the record being written */
+    const char *verdict;            /* its held verdict for the record being written */
+    const char *verdict_raw;        /* that interval's own verdict (before hold and band) */
 };
 
 /* batch_columns.c: values and units as every format writes them */

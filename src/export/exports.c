@@ -67,6 +67,12 @@ fail:
     return NULL;
 }
 
+void gt_exports_set_processes(struct gt_exports *x, struct gt_fdinfo_watch *w, unsigned top)
+{
+    if (x && x->prom)
+        gt_prom_set_processes(x->prom, w, top);
+}
+
 struct gt_tap gt_exports_tap(struct gt_exports *x)
 {
     struct gt_tap t = { NULL, NULL };

@@ -6,6 +6,7 @@
 #include "gputop/export.h"
 #include "gputop/triage.h"
 #include "gputop/batch.h"
+#include "gputop/fdinfo.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -36,12 +37,14 @@ struct gt_prom {
     char labels[768];            /* device="...",gpu="...",layout="..." */
     int *rule_metric;
     struct gt_triage *triage;  /* the layout's triage tree; NULL: rules only */
+    struct gt_fdinfo_watch *procs;   /* --processes: per-client series; NULL none */
+    unsigned procs_top;
     pthread_mutex_t lock;
     /* Under lock: */
     double *latest;              /* per layout metric, NaN: no data yet */
     double *total;               /* counts summed over every interval */
     double *inst_latest, *inst_total;  /* the same per instance (--per-core) */
-    char verdict[64];
+    char verdict[128], verdict_raw[128];  /* held, and the interval's own */
 };
 
 /* An output buffer that grows; a failed allocation sticks. */
@@ -307,13 +310,15 @@ static void publish_instances(struct gt_prom *p, const struct gt_snapshot *s)
 void gt_prom_publish(void *prom, const struct gt_snapshot *s, const double *vals)
 {
     struct gt_prom *p = prom;
+    const struct gt_triage_result *r = NULL;
     const char *verdict;
     size_t i;
 
     if (s->missing)
         return;
-    verdict = p->triage ? gt_triage_update(p->triage, s, vals)->verdict
-                        : gt_triage_verdict(p->l, p->e, p->rule_metric, vals, NULL);
+    if (p->triage)
+        r = gt_triage_update(p->triage, s, vals);
+    verdict = r ? r->verdict : gt_triage_verdict(p->l, p->e, p->rule_metric, vals, NULL);
     pthread_mutex_lock(&p->lock);
     for (i = 0; i < p->l->nmetrics; i++) {
         p->latest[i] = vals[i];
@@ -322,6 +327,7 @@ void gt_prom_publish(void *prom, const struct gt_snapshot *s, const double *vals
     }
     publish_instances(p, s);
     snprintf(p->verdict, sizeof(p->verdict), "%s", verdict ? verdict : "");
+    snprintf(p->verdict_raw, sizeof(p->verdict_raw), "%s", r ? r->raw : "");
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -443,11 +449,114 @@ static void render_sampler(struct out *o, const struct gt_prom *p)
                st.state == states[i]);
 }
 
+/* ---- per-process series (--serve ... --processes N) ---- */
+
+#define PROC_ROWS 256
+
+void gt_prom_set_processes(struct gt_prom *p, struct gt_fdinfo_watch *w, unsigned top)
+{
+    p->procs = w;
+    p->procs_top = top;
+}
+
+/* Busiest first, then the most resident memory, then the lowest pid: so
+ * that idle clients holding memory still make the top N. */
+static int proc_before(const struct gt_fdinfo_row *a, const struct gt_fdinfo_row *b)
+{
+    if (a->busy_pct != b->busy_pct)
+        return a->busy_pct > b->busy_pct;
+    if (a->mem_resident != b->mem_resident)
+        return a->mem_resident > b->mem_resident;
+    return a->pid < b->pid;
+}
+
+static void top_rows(struct gt_fdinfo_row *r, size_t n)
+{
+    size_t i, j;
+
+    for (i = 1; i < n; i++) {
+        struct gt_fdinfo_row x = r[i];
+        for (j = i; j > 0 && proc_before(&x, &r[j - 1]); j--)
+            r[j] = r[j - 1];
+        r[j] = x;
+    }
+}
+
+static void proc_sample(struct out *o, const struct gt_prom *p, const char *name,
+                        const struct gt_fdinfo_row *r, double v)
+{
+    char pid[16];
+    const char *keys[] = { "pid", "comm", "container", "driver", "drm_pdev" };
+    const char *vals[] = { pid, r->comm, r->container, r->driver, r->pdev };
+    size_t i;
+
+    snprintf(pid, sizeof(pid), "%d", r->pid);
+    out_str(o, name);
+    out_str(o, "{");
+    out_str(o, p->labels);
+    for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        out_fmt(o, ",%s=\"", keys[i]);
+        label_value(o, vals[i]);
+        out_str(o, "\"");
+    }
+    out_str(o, "} ");
+    value(o, v);
+    out_str(o, "\n");
+}
+
+/* One family a figure, each the top N clients by use; memory families
+ * only for clients whose driver prints that figure. */
+static void render_processes(struct out *o, const struct gt_prom *p)
+{
+    static const struct { const char *name, *help; } fam[] = {
+        { "gputop_process_gpu_busy_percent", "the client's busiest engine over the watcher's "
+          "last second, not clamped (a driver summing work that ran at once can pass 100)" },
+        { "gputop_process_memory_resident_bytes", "GPU memory the client holds resident "
+          "(drm-resident-*), shared buffers included" },
+        { "gputop_process_memory_private_bytes", "GPU memory only this client holds "
+          "(drm-total-* less drm-shared-*): sum these, not resident" },
+        { "gputop_process_memory_vram_bytes", "resident in VRAM (amdgpu; on an APU the "
+          "carve-out)" },
+        { "gputop_process_memory_gtt_bytes", "resident in GTT, system memory the GPU maps "
+          "(amdgpu; most of a compute job's memory on an APU)" },
+    };
+    struct gt_fdinfo_row *rows;
+    uint64_t updates;
+    size_t n, i, f;
+    int off;
+
+    if (!p->procs || !(rows = malloc(PROC_ROWS * sizeof(*rows))))
+        return;
+    n = gt_fdinfo_watch_rows(p->procs, rows, PROC_ROWS, &off, &updates);
+    top_rows(rows, n);
+    family(o, "gputop_processes_clients", "gauge", "DRM clients the watcher lists; the "
+           "gputop_process_* series carry the top N of them by use");
+    sample(o, p, "gputop_processes_clients", NULL, NULL, (double)n);
+    if (n > p->procs_top)
+        n = p->procs_top;
+    for (f = 0; f < sizeof(fam) / sizeof(fam[0]); f++) {
+        family(o, fam[f].name, "gauge", fam[f].help);
+        for (i = 0; i < n; i++) {
+            const struct gt_fdinfo_row *r = &rows[i];
+            if (f == 0)
+                proc_sample(o, p, fam[f].name, r, r->busy_pct);
+            else if (f == 1)
+                proc_sample(o, p, fam[f].name, r, (double)r->mem_resident);
+            else if (f == 2 && r->has_private)
+                proc_sample(o, p, fam[f].name, r, (double)r->mem_private);
+            else if (f >= 3 && r->has_vram_gtt)
+                proc_sample(o, p, fam[f].name, r,
+                            (double)(f == 3 ? r->mem_vram : r->mem_gtt));
+        }
+    }
+    free(rows);
+}
+
 long gt_prom_render(struct gt_prom *p, char **text)
 {
     size_t n = p->l->nmetrics + 1;
     double *latest = malloc(n * sizeof(double)), *total = malloc(n * sizeof(double));
-    char verdict[sizeof(p->verdict)];
+    char verdict[sizeof(p->verdict)], raw[sizeof(p->verdict_raw)];
     struct out o = { 0 };
 
     *text = NULL;
@@ -460,16 +569,24 @@ long gt_prom_render(struct gt_prom *p, char **text)
     memcpy(latest, p->latest, p->l->nmetrics * sizeof(double));
     memcpy(total, p->total, p->l->nmetrics * sizeof(double));
     memcpy(verdict, p->verdict, sizeof(verdict));
+    memcpy(raw, p->verdict_raw, sizeof(raw));
     family(&o, "gputop_info", "gauge", "the device, GPU and layout gputop reports on");
     sample(&o, p, "gputop_info", "version", GPUTOP_VERSION, 1);
     /* Under the lock: the per-instance values are read in place. */
     render_metrics(&o, p, latest, total);
     pthread_mutex_unlock(&p->lock);
     render_sampler(&o, p);
+    render_processes(&o, p);
     family(&o, "gputop_triage_verdict", "gauge",
-           "1 with the triage verdict of the latest interval (what the work is bound by)");
+           "1 with the held triage verdict (after the layout's triage hold and band, as the "
+           "dashboard shows it): what the work is bound by");
     if (verdict[0])
         sample(&o, p, "gputop_triage_verdict", "verdict", verdict, 1);
+    if (raw[0]) {
+        family(&o, "gputop_triage_interval_verdict", "gauge",
+               "1 with the latest interval's own triage verdict, before hold and band");
+        sample(&o, p, "gputop_triage_interval_verdict", "verdict", raw, 1);
+    }
     free(latest);
     free(total);
     if (o.oom) {

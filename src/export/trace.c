@@ -26,7 +26,7 @@ struct gt_trace {
     struct gt_triage *triage;  /* the layout's triage tree; NULL: rules only */
     uint64_t t0;
     int have_t0, missing, failed;
-    char verdict[64];
+    char verdict[128];
 };
 
 static int track_taken(const struct gt_trace *t, size_t upto, int section, const char *name)

@@ -157,6 +157,8 @@ int tui_handle_key(struct tui *t, int ch)
         t->help = 0;
         return ch == 'q' || ch == KEY_F(10);
     }
+    if (t->triage_panel && tui_triage_panel_key(t, ch))
+        return 0;
     if (t->triage_panel && ch != KEY_RESIZE && ch != KEY_MOUSE && ch != ' ' && ch != 12) {
         t->triage_panel = 0;
         return ch == 'q' || ch == KEY_F(10);
@@ -181,8 +183,10 @@ int tui_handle_key(struct tui *t, int ch)
     case '-': case '_': change_interval(t, -1); return 0;
     case 'c': toggle_percore(t); return 0;
     case 'v':
-        if (t->triage)
+        if (t->triage) {
             t->triage_panel = 1;
+            t->triage_scroll = -1; /* follow the deciding step */
+        }
         else
             snprintf(t->message, sizeof(t->message), " this layout has no triage tree");
         return 0;

@@ -84,7 +84,8 @@ void tui_draw_footer(struct tui *t)
     char buf[512];
     struct gt_text h;
 
-    if (LINES > 3 && !t->alert_shown && t->selected >= 0)
+    /* the Processes view writes its own line there (view_processes.c) */
+    if (LINES > 3 && !t->alert_shown && t->selected >= 0 && !t->procs_view)
         draw_selected(t, LINES - 2);
     if (t->searching) {
         snprintf(buf, sizeof(buf), "/%s", t->search);

@@ -186,7 +186,8 @@ static size_t header_pieces(struct tui *t, const struct gt_sampler_stats *st, ch
     char *exports = text[4];
     size_t n = 0, short_busy;
 
-    snprintf(cores, sizeof(text[0]), "%u cores", in->shader_cores);
+    snprintf(cores, sizeof(text[0]), "%u %s", in->shader_cores,
+             in->core_noun[0] ? in->core_noun : "cores");
     tui_period_text(period, sizeof(text[1]) - 16, gt_sampler_interval(t->cfg->sampler));
     if (t->per_second)
         strcat(period, " (rates /s)");

@@ -114,7 +114,8 @@ static struct tab_fit fit_tabs(const struct tui *t)
 
 static int draw_tab(struct tui *t, int x, size_t i, const struct tab_fit *f)
 {
-    int cur = i == t->section, w = tab_width(t, i, f);
+    /* under the Processes view no section is the one shown */
+    int cur = i == t->section && !t->procs_view, w = tab_width(t, i, f);
     enum style st = cur ? ST_TAB : ST_PLAIN;
     char key[2] = { (char)t->l->sections[i].key, 0 };
     int wide = f->form == FORM_TITLE || f->form == FORM_LABEL_WIDE;

@@ -3,6 +3,7 @@
  * views (header.c, view_*.c, footer.c, help.c) live apart. Each refresh
  * composes the frame in a cell buffer and sends only the cells that changed. */
 #include "tui_internal.h"
+#include "gputop/fdinfo.h"
 #include "gputop/history.h"
 
 #include <errno.h>
@@ -17,6 +18,10 @@
 
 static void draw(struct tui *t)
 {
+    /* The Processes watcher reads /proc only while its rows are on screen
+     * (hidden, its walk and re-reads cost ~1 ms/s with 90 processes). */
+    if (t->cfg->procs)
+        gt_fdinfo_watch_want(t->cfg->procs, t->procs_view && !t->help && !t->triage_panel);
     if (gt_cellbuf_begin(t->cells, LINES, COLS) < 0)
         return;
     tui_build_rows(t);
@@ -40,6 +45,32 @@ static void draw(struct tui *t)
         tui_draw_footer(t);
     }
     tui_flush_cells(t);
+}
+
+/* Whether any metric of section sec can have a value here. */
+static int section_computable(const struct tui *t, long sec)
+{
+    size_t m;
+
+    for (m = 0; m < t->l->nmetrics; m++)
+        if (t->l->metrics[m].section == sec && !gt_engine_unavailable(t->cfg->engine, m))
+            return 1;
+    return 0;
+}
+
+/* A section none of whose metrics this source can compute (an AMD GPU's
+ * counter rows without root) is not where the dashboard opens: the first
+ * that has some is. */
+static long computable_from(const struct tui *t, long first)
+{
+    long sec;
+
+    if (section_computable(t, first))
+        return first;
+    for (sec = 0; sec < (long)t->l->nsections; sec++)
+        if (section_computable(t, sec))
+            return sec;
+    return first;
 }
 
 static int init_state(struct tui *t, const struct gt_tui_config *cfg)
@@ -72,10 +103,10 @@ static int init_state(struct tui *t, const struct gt_tui_config *cfg)
         gt_snapshot_init(&t->snap, gt_sampler_nslots(cfg->sampler)) < 0)
         return -1;
     /* Start on --section, else on the section with the triage line (GPU
-     * activity), else on the first. */
+     * activity), else on the first; one with something to show. */
     first = cfg->section ? gt_layout_find_section(t->l, cfg->section, NULL) : -1;
     if (first < 0)
-        first = t->triage_section >= 0 ? t->triage_section : 0;
+        first = computable_from(t, t->triage_section >= 0 ? t->triage_section : 0);
     tui_go_section(t, (size_t)first);
     /* Said once, where it can be read: stderr is behind the screen. */
     if (cfg->serve_url)
@@ -122,7 +153,7 @@ static int take_sample(struct tui *t)
     /* Judged on the interval's own values, before counts are averaged. */
     if (t->triage) {
         t->verdict = gt_triage_update(t->triage, &t->snap, t->vals);
-        tui_count_verdict(t, t->verdict->raw);
+        tui_count_verdict(t, t->verdict->verdict);
     }
     for (i = 0; i < t->l->nmetrics; i++) {
         t->vals[i] = tui_per_interval(t, i, t->vals[i]);

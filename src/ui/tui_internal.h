@@ -59,6 +59,7 @@ struct tui {
     struct gt_triage *triage;    /* the layout's decision tree, NULL without one */
     const struct gt_triage_result *verdict; /* the last interval's, NULL before data */
     int triage_panel;            /* the triage panel is open ('v') */
+    int triage_scroll;           /* its first step line shown; -1: follow the deciding step */
     struct { const char *verdict; long n; } tally[32]; /* intervals per verdict */
     size_t ntally;
     long ntallied;
@@ -144,6 +145,8 @@ void tui_draw_triage(struct tui *t, int y);
 /* view_triage_panel.c: the evidence chain and the verdicts' shares */
 void tui_count_verdict(struct tui *t, const char *verdict);
 void tui_draw_triage_panel(struct tui *t);
+/* Arrow and page keys scroll the open panel: 1 when ch was one. */
+int tui_triage_panel_key(struct tui *t, int ch);
 
 /* footer.c, help.c */
 void tui_draw_footer(struct tui *t);

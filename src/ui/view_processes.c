@@ -1,6 +1,9 @@
 /* The Processes view (key P, in every layout): DRM clients from
  * /proc/PID/fdinfo as the watcher last read them, one row each, sorted by
- * GPU use, memory, pid or name (key o), like nvtop's process list. */
+ * GPU use, memory, pid, name or container (key o), like nvtop's process
+ * list. Columns appear as the rows need them: CONTAINER when a process
+ * runs in one, DEVICE when clients of two GPUs are listed, VRAM and GTT
+ * when a driver prints those regions (amdgpu). */
 #include "tui_internal.h"
 #include "gputop/fdinfo.h"
 
@@ -10,23 +13,36 @@
 
 #define MAX_SHOWN 256
 
-static const char *const sort_names[] = { "GPU%", "memory", "pid", "name" };
+enum { SORT_GPU, SORT_MEM, SORT_PID, SORT_NAME, SORT_CONTAINER, NSORTS };
+
+static const char *const sort_names[NSORTS] = { "GPU%", "memory", "pid", "name", "container" };
+
+struct cols {
+    int container, device, vram_gtt, over;
+};
 
 static int compare(const struct gt_fdinfo_row *x, const struct gt_fdinfo_row *y, int key)
 {
+    int c;
+
     switch (key) {
-    case 1:
-        if (x->mem_bytes != y->mem_bytes)
-            return x->mem_bytes < y->mem_bytes ? 1 : -1;
+    case SORT_MEM:
+        if (x->mem_resident != y->mem_resident)
+            return x->mem_resident < y->mem_resident ? 1 : -1;
         break;
-    case 2:
+    case SORT_PID:
         break;
-    case 3: {
-        int c = strcmp(x->comm, y->comm);
-        if (c)
+    case SORT_NAME:
+        if ((c = strcmp(x->comm, y->comm)) != 0)
             return c;
         break;
-    }
+    case SORT_CONTAINER:
+        /* those in none last */
+        if (!x->container[0] != !y->container[0])
+            return x->container[0] ? -1 : 1;
+        if ((c = strcmp(x->container, y->container)) != 0)
+            return c;
+        break;
     default:
         if (x->busy_pct != y->busy_pct)
             return x->busy_pct < y->busy_pct ? 1 : -1;
@@ -49,9 +65,11 @@ static void sort_rows(struct gt_fdinfo_row *rows, size_t n, int key)
     }
 }
 
-static void mem_text(uint64_t b, char *buf, size_t len)
+static void mem_text(uint64_t b, int known, char *buf, size_t len)
 {
-    if (b >= (1ull << 30))
+    if (!known)
+        snprintf(buf, len, "?");
+    else if (b >= (1ull << 30))
         snprintf(buf, len, "%.1fG", (double)b / (1ull << 30));
     else if (b >= (1ull << 20))
         snprintf(buf, len, "%.1fM", (double)b / (1ull << 20));
@@ -63,23 +81,177 @@ static void mem_text(uint64_t b, char *buf, size_t len)
 
 void tui_processes_next_sort(struct tui *t)
 {
-    t->procs_sort = (t->procs_sort + 1) % (int)(sizeof(sort_names) / sizeof(sort_names[0]));
+    t->procs_sort = (t->procs_sort + 1) % NSORTS;
 }
 
-static void draw_row(struct tui *t, int y, const struct gt_fdinfo_row *r)
+static struct cols columns(const struct gt_fdinfo_row *rows, size_t n)
 {
-    char line[256], mem[16];
+    struct cols c = { 0, 0, 0, 0 };
+    size_t i;
 
-    mem_text(r->mem_bytes, mem, sizeof(mem));
-    snprintf(line, sizeof(line), "%7d  %-15.15s %-9.9s %5.1f%%  %7s  %s", r->pid, r->comm,
-             r->driver, r->busy_pct, mem, r->engines);
-    tui_put_clipped(t, y, 0, line, COLS, tui_level_style(r->busy_pct));
+    for (i = 0; i < n; i++) {
+        c.container |= rows[i].container[0] != '\0';
+        c.vram_gtt |= rows[i].has_vram_gtt;
+        c.over |= rows[i].over;
+        c.device |= strcmp(rows[i].driver, rows[0].driver) != 0 ||
+                    strcmp(rows[i].pdev, rows[0].pdev) != 0;
+    }
+    return c;
+}
+
+/* A row's text, or the heading's when r is NULL; *sort_x and *sort_w
+ * get where the sorted column's title is. */
+static void row_text(const struct tui *t, const struct cols *c, const struct gt_fdinfo_row *r,
+                     char *line, size_t len, int *sort_x, int *sort_w)
+{
+    char res[16], priv[16], vram[16], gtt[16], busy[16];
+    int n = 0, x[NSORTS], w[NSORTS] = { 4, 3, 3, 4, 9 };
+
+    x[SORT_PID] = 4;
+    n += snprintf(line + n, len - (size_t)n, "%7s  ", r ? "" : "PID");
+    if (r && r->pid > 0)
+        snprintf(line, len, "%7d  ", r->pid);
+    else if (r)   /* a uid's row (gpu_work_period): no one process */
+        snprintf(line, len, "%7s  ", "-");
+    x[SORT_NAME] = n;
+    n += snprintf(line + n, len - (size_t)n, "%-15.15s ", r ? r->comm : "NAME");
+    x[SORT_CONTAINER] = n;
+    if (c->container)
+        n += snprintf(line + n, len - (size_t)n, "%-20.20s ",
+                      r ? (r->container[0] ? r->container : "-") : "CONTAINER");
+    if (c->device)
+        n += snprintf(line + n, len - (size_t)n, "%-12.12s ",
+                      r ? (r->pdev[0] ? r->pdev : "-") : "DEVICE");
+    n += snprintf(line + n, len - (size_t)n, "%-9.9s ", r ? r->driver : "DRIVER");
+    if (r && r->over)
+        snprintf(busy, sizeof(busy), ">100%%");
+    else if (r)
+        snprintf(busy, sizeof(busy), "%5.1f%%", r->busy_pct);
+    x[SORT_GPU] = n + 2;
+    n += snprintf(line + n, len - (size_t)n, "%6s ", r ? busy : "GPU%");
+    if (r) {
+        mem_text(r->mem_resident, 1, res, sizeof(res));
+        mem_text(r->mem_private, r->has_private, priv, sizeof(priv));
+    }
+    x[SORT_MEM] = n + 4;
+    n += snprintf(line + n, len - (size_t)n, " %6s %6s", r ? res : "RES", r ? priv : "PRIV");
+    if (c->vram_gtt) {
+        if (r) {
+            mem_text(r->mem_vram, r->has_vram_gtt, vram, sizeof(vram));
+            mem_text(r->mem_gtt, r->has_vram_gtt, gtt, sizeof(gtt));
+        }
+        n += snprintf(line + n, len - (size_t)n, " %6s %6s", r ? vram : "VRAM", r ? gtt : "GTT");
+    }
+    snprintf(line + n, len - (size_t)n, "  %s", r ? r->engines : "ENGINES");
+    *sort_x = x[t->procs_sort];
+    *sort_w = w[t->procs_sort];
+}
+
+/* The heading, the sorted column's title marked (reverse, and an arrow
+ * or '*' so that it reads without colour too). */
+static void draw_heading(struct tui *t, int y, const struct cols *c)
+{
+    char line[320];
+    int sx, sw;
+
+    row_text(t, c, NULL, line, sizeof(line), &sx, &sw);
+    tui_put_clipped(t, y, 0, line, COLS, ST_HEADER);
+    if (sx + sw < COLS) {
+        char title[16];
+        snprintf(title, sizeof(title), "%.*s", sw, line + sx);
+        tui_put(t, y, sx, title, sw, ST_SELECTED);
+        if (sx + sw + 1 < COLS && line[sx + sw] == ' ')
+            tui_put(t, y, sx + sw, t->ascii ? "*" : "\u25bc", 1, ST_SELECTED);
+    }
+}
+
+static void draw_row(struct tui *t, int y, const struct cols *c, const struct gt_fdinfo_row *r)
+{
+    char line[320];
+    int sx, sw;
+
+    row_text(t, c, r, line, sizeof(line), &sx, &sw);
+    tui_put_clipped(t, y, 0, line, COLS, tui_level_style(r->over ? 100 : r->busy_pct));
+}
+
+/* Each driver's own switch (panfrost: 0/1; panthor: a mask, 3 for
+ * engine time: panthor_drv.c, sysfs-driver-panthor-profiling). */
+static int draw_profiling(struct tui *t, int y, int bits)
+{
+    static const struct { int bit; const char *why, *cmd; } advice[] = {
+        { GT_FDINFO_PROF_PANFROST_OFF,
+          " panfrost prints no engine time: its 'profiling' switch is off; to turn it on:",
+          "   echo 1 | sudo tee /sys/bus/platform/drivers/panfrost/*/profiling" },
+        { GT_FDINFO_PROF_PANTHOR_OFF,
+          " panthor prints no engine time: its 'profiling' mask is 0; for engine time:",
+          "   echo 3 | sudo tee /sys/bus/platform/drivers/panthor/*/profiling" },
+        { GT_FDINFO_PROF_PANTHOR_CYCLES,
+          " panthor prints cycles but no engine time (its 'profiling' mask is 1: cycles "
+          "only); for engine time:",
+          "   echo 3 | sudo tee /sys/bus/platform/drivers/panthor/*/profiling" },
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(advice) / sizeof(advice[0]); i++) {
+        if (!(bits & advice[i].bit))
+            continue;
+        tui_put_clipped(t, y++, 0, advice[i].why, COLS, ST_ALERT);
+        tui_put_clipped(t, y++, 0, advice[i].cmd, COLS, ST_ALERT);
+    }
+    return y;
+}
+
+/* Why the list is empty, when it is. 1 when it said so. */
+static int draw_empty(struct tui *t, int y, size_t n, uint64_t updates)
+{
+    char msg[512];
+    const char *root;
+
+    if (!updates) {
+        tui_put_clipped(t, y, 0, " reading /proc ...", COLS, ST_DIM);
+        return 1;
+    }
+    if (n)
+        return 0;
+    root = gt_fdinfo_watch_root(t->cfg->procs);
+    if (!gt_fdinfo_watch_procs(t->cfg->procs)) {
+        snprintf(msg, sizeof(msg), " no process directories below %s/proc: is --proc-root "
+                 "right?", root);
+        tui_put_clipped(t, y, 0, msg, COLS, ST_ALERT);
+        return 1;
+    }
+    tui_put_clipped(t, y, 0, " no process has a GPU open (read from /proc/*/fdinfo; other "
+                    "users' processes need root)", COLS, ST_DIM);
+    /* Arm's kbase (/dev/mali0, Android) prints no fdinfo at all */
+    if (gt_fdinfo_watch_kbase(t->cfg->procs)) {
+        const char *why = gt_fdinfo_watch_gpu_work_why(t->cfg->procs);
+        tui_put_clipped(t, y + 1, 0, " this GPU is driven by Arm's kbase (/dev/mali*), which "
+                        "prints no per-process use in fdinfo", COLS, ST_DIM);
+        snprintf(msg, sizeof(msg), " GPU time per app (power/gpu_work_period): %s",
+                 why[0] ? why : "no app used the GPU in the last second");
+        tui_put_clipped(t, y + 2, 0, msg, COLS, ST_DIM);
+    }
+    return 1;
+}
+
+/* The description line (above the key hints): what the columns mean. */
+static void draw_note(struct tui *t, const struct cols *c)
+{
+    const char *note = c->over
+        ? " >100%: the driver counted more engine time than passed (amdgpu sums its rings "
+          "and contexts, panthor groups that ran at once)"
+        : " RES resident, PRIV private (total less shared: a sum of PRIV counts no buffer "
+          "shared with the compositor twice)";
+
+    if (LINES > 4)
+        tui_put_clipped(t, LINES - 2, 0, note, COLS, c->over ? ST_ALERT : ST_DIM);
 }
 
 void tui_draw_processes(struct tui *t)
 {
     struct gt_fdinfo_row rows[MAX_SHOWN];
-    int top = 2, h = LINES - 4, off = 0, y = 0;
+    struct cols c;
+    int top = 2, h = LINES - 2, off = 0, y = 0;
     uint64_t updates = 0;
     size_t n = 0, i;
     char head[160];
@@ -94,24 +266,12 @@ void tui_draw_processes(struct tui *t)
         tui_put_clipped(t, top + y, 0, " not reading /proc (--no-processes)", COLS, ST_DIM);
         return;
     }
-    if (off) {
-        tui_put_clipped(t, top + y++, 0, " panfrost/panthor print no engine time: their "
-                        "'profiling' switch is off; to turn it on:", COLS, ST_ALERT);
-        tui_put_clipped(t, top + y++, 0, "   echo 1 | sudo tee "
-                        "/sys/bus/platform/drivers/{panfrost,panthor}/*/profiling", COLS,
-                        ST_ALERT);
-    }
-    if (!updates) {
-        tui_put_clipped(t, top + y, 0, " reading /proc ...", COLS, ST_DIM);
+    y = draw_profiling(t, top + y, off) - top;
+    if (draw_empty(t, top + y, n, updates))
         return;
-    }
-    if (!n) {
-        tui_put_clipped(t, top + y, 0, " no process has a GPU open (read from "
-                        "/proc/*/fdinfo; other users' processes need root)", COLS, ST_DIM);
-        return;
-    }
-    tui_put_clipped(t, top + y++, 0, "    PID  NAME            DRIVER     GPU%   MEMORY  ENGINES",
-                    COLS, ST_HEADER);
-    for (i = 0; i < n && y < h; i++)
-        draw_row(t, top + y++, &rows[i]);
+    c = columns(rows, n);
+    draw_heading(t, top + y++, &c);
+    for (i = 0; i < n && top + y < h; i++)
+        draw_row(t, top + y++, &c, &rows[i]);
+    draw_note(t, &c);
 }

@@ -245,12 +245,18 @@ static void peak_text(const struct tui *t, size_t m, char *buf, size_t len)
     double pop = peak_percent(t, m);
     struct gt_text s;
 
+    char num[16] = "-";
+    size_t w;
+
     gt_text_init(&s, buf, len);
     gt_text_add(&s, "peak ");
-    if (isnan(peak))
-        gt_text_add(&s, "-");
-    else
-        gt_text_si(&s, peak);
+    if (!isnan(peak))
+        gt_fmt_si(num, sizeof(num), peak);
+    /* Padded to the widest SI figure ("29.7k"), so the percents line up
+     * whether the peak reads 5 or 29.7k. */
+    gt_text_add(&s, num);
+    for (w = strlen(num); w < 5; w++)
+        gt_text_add(&s, " ");
     gt_text_add(&s, " ");
     if (isnan(pop))
         gt_text_add(&s, "    -");

@@ -1,6 +1,7 @@
-/* The fake amdgpu kernel (fake_amdgpu.h): facts from
- * ../shared/reference/amd/kernel-interfaces.md, decoded at raw offsets. */
-#include "fakes/fake_amdgpu.h"
+/* The fake amdgpu kernel (fake_amdgpu.h): files, ioctls and sysfs, facts
+ * from ../shared/reference/amd/kernel-interfaces.md decoded at raw
+ * offsets; the GC registers and counters are in fake_amdgpu_regs.c. */
+#include "fakes/fake_amdgpu_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,11 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NFDS 32
+#define NFDS FA_NFDS
 #define FD_BASE 1000
-#define NREGS 512
-#define NRATES 256
-#define MAXINST 64
+#define MS 1000000ull
 
 /* Ioctl numbers as the kernel defines them (x86_64/aarch64). */
 #define IOC_DRM_VERSION   0xC0406400ul   /* _IOWR('d', 0x00, struct drm_version: 64 B) */
@@ -22,70 +21,13 @@
 #define IOC_REGS2_V1      0xC0282000ul
 #define IOC_REGS2_V2      0xC02C2001ul
 
-enum fd_type { FD_FREE, FD_NODE, FD_RUNTIME, FD_METRICS, FD_DRI_DIR, FD_REGS2, FD_GFXOFF,
-               FD_DEAD };      /* opened before an unbind: ENODEV for good */
+/* soc21_allowed_read_registers (soc21.c, gc_11_0_0_offset.h offsets in GC
+ * segment 0): GRBM_STATUS, GRBM_STATUS2, GRBM_STATUS_SE0..3, CP_STAT. (The
+ * CP_STALLED, CP_CPF/CPC and GB_ADDR_CONFIG entries are left out: their
+ * offsets are not in the reference notes, and gputop reads none.) */
+static const uint32_t whitelist[] = { 0x0da4, 0x0da2, 0x0da5, 0x0da6, 0x0dae, 0x0daf, 0x0f40 };
 
-enum dom { D_GPU, D_SE, D_SA, D_WGP, D_CU, D_GL2C };
-
-/* GC 11.5 counter banks: select and LO data dwords (segment 1 = 0xA000). */
-static const struct {
-    const char *name;
-    enum dom dom;
-    unsigned n;
-    uint32_t sel[8], data[8];
-    uint32_t selmask;
-} bank[] = {
-    { "GRBM", D_GPU, 2, { 0x3840, 0x3841 }, { 0x3040, 0x3043 }, 0x3ff },
-    { "SQG", D_SE, 8, { 0x39d0, 0x39d1, 0x39d2, 0x39d3, 0x39d4, 0x39d5, 0x39d6, 0x39d7 },
-      { 0x31e4, 0x31e6, 0x31e8, 0x31ea, 0x31ec, 0x31ee, 0x31f0, 0x31f2 }, 0x1ff },
-    { "SQ_WGP", D_WGP, 8, { 0x39c0, 0x39c2, 0x39c4, 0x39c6, 0x39c8, 0x39ca, 0x39cc, 0x39ce },
-      { 0x31c0, 0x31c2, 0x31c4, 0x31c6, 0x31c8, 0x31ca, 0x31cc, 0x31ce }, 0x1ff },
-    { "TCP", D_CU, 4, { 0x3b40, 0x3b42, 0x3b44, 0x3b45 }, { 0x3340, 0x3342, 0x3344, 0x3346 },
-      0x3ff },
-    { "GL1C", D_SA, 4, { 0x3ba0, 0x3ba2, 0x3ba3, 0x3ba4 }, { 0x33a0, 0x33a2, 0x33a4, 0x33a6 },
-      0x3ff },
-    { "GL2C", D_GL2C, 4, { 0x3b80, 0x3b82, 0x3b84, 0x3b85 }, { 0x3380, 0x3382, 0x3384, 0x3386 },
-      0x3ff },
-};
-#define NBANK (sizeof(bank) / sizeof(bank[0]))
-#define SEG1 0xA000u
-#define CP_PERFMON_CNTL (SEG1 + 0x3808u)
-#define SQ_WGP_BANK 2
-#define SQG_BANK 1
-#define SQG_PERFCOUNTER_CTRL (SEG1 + 0x39d8u)
-#define SQG_STAGES 0x55u          /* PS_EN, GS_EN, HS_EN, CS_EN */
-
-/* soc21_allowed_read_registers, absolute dwords with GC seg0 = 0x1260. */
-/* (The CP_STALLED, CP_CPF/CPC and GB_ADDR_CONFIG entries are left out:
- * their offsets are not in the reference notes, and gputop reads none.) */
-static const uint32_t whitelist[] = {
-    0x2004, 0x2002, 0x2005, 0x2006, 0x200e, 0x200f,  /* GRBM_STATUS, 2, SE0..3 */
-    0x21a0,                                          /* CP_STAT */
-};
-
-struct fake_amdgpu {
-    struct gt_sys sys;
-    struct fa_config cfg;
-    struct { enum fd_type type; uint32_t se, sh, inst; int v2_state; } fd[NFDS];
-    char power[32];
-    int has_power;
-    unsigned char blob[264];
-    size_t blob_len;
-    uint32_t grbm[64][2];
-    unsigned ngrbm, grbm_pos;
-    struct { unsigned bank, event, inst; uint64_t per_pass; } rate[NRATES];
-    unsigned nrates;
-    uint64_t ctr[NBANK][8][MAXINST];
-    struct { uint32_t dword, value, initial; int written; } reg[NREGS];
-    unsigned nregs;
-    unsigned perfmon;          /* PERFMON_STATE */
-    uint32_t sensor[16];
-    uint32_t ctx_alloc;
-    int unplugged;
-    struct fa_stats st;
-};
-
-static void protocol_error(struct fake_amdgpu *fa, const char *fmt, ...)
+void fa_protocol_error(struct fake_amdgpu *fa, const char *fmt, ...)
 {
     va_list ap;
 
@@ -106,145 +48,34 @@ static int asleep(const struct fake_amdgpu *fa)
     return fa->has_power && strcmp(fa->power, "active") != 0;
 }
 
-/* ---- registers ---- */
+/* ---- GFXOFF ---- */
 
-static int reg_index(struct fake_amdgpu *fa, uint32_t dword)
+int fa_gfx_held(const struct fake_amdgpu *fa)
 {
-    unsigned i;
-
-    for (i = 0; i < fa->nregs; i++)
-        if (fa->reg[i].dword == dword)
-            return (int)i;
-    if (fa->nregs == NREGS)
-        return -1;
-    /* Power-on values nobody would write, so a restore is visible. */
-    fa->reg[fa->nregs].dword = dword;
-    fa->reg[fa->nregs].initial = fa->reg[fa->nregs].value = 0x5a000000u | (dword & 0xffff);
-    if (dword == CP_PERFMON_CNTL || dword == SQG_PERFCOUNTER_CTRL)
-        fa->reg[fa->nregs].initial = fa->reg[fa->nregs].value = 0;   /* disabled */
-    return (int)fa->nregs++;
+    return fa->st.gfxoff_refs > 0 || fa->st.pstate > 0;
 }
 
-static uint32_t domain_instance(const struct fake_amdgpu *fa, enum dom dom, int f)
+/* An idle GFX powers down (GFXOFF) once nothing has asked for it for
+ * GFX_OFF_DELAY_ENABLE, 100 ms (amdgpu_gfx.c amdgpu_gfx_off_ctrl); every
+ * READ_MMR_REG asks for it while it reads (amdgpu_kms.c wraps the reads in
+ * amdgpu_gfx_off_ctrl(false) / (true)), as do amdgpu_gfxoff requests and a
+ * profile pstate (gfx_v11_0_set_powergating_state UNGATE). */
+static int gfx_off_now(const struct fake_amdgpu *fa, unsigned long long now)
 {
-    uint32_t se = fa->fd[f].se == 0xffffffffu ? 0 : fa->fd[f].se;
-    uint32_t sh = fa->fd[f].sh == 0xffffffffu ? 0 : fa->fd[f].sh;
-    uint32_t in = fa->fd[f].inst == 0xffffffffu ? 0 : fa->fd[f].inst;
-
-    switch (dom) {
-    case D_GPU:  return 0;
-    case D_SE:   return se;
-    case D_SA:   return se * 2 + sh;
-    case D_WGP:  return (se * 2 + sh) * 5 + in;
-    case D_CU:   return (se * 2 + sh) * 10 + in;
-    case D_GL2C: return in;
-    }
-    return 0;
+    return !fa_gfx_held(fa) && now - fa->gfx_released_ns >= 100 * MS;
 }
 
-/* A data register: bank, counter, and 0 for LO / 1 for HI; -1 if none. */
-static int data_reg(uint32_t dword, unsigned *b, unsigned *n)
+/* GFX is asked for now: count the GFXOFF it comes out of. */
+static void gfx_wake(struct fake_amdgpu *fa)
 {
-    for (*b = 0; *b < NBANK; (*b)++)
-        for (*n = 0; *n < bank[*b].n; (*n)++) {
-            if (dword == SEG1 + bank[*b].data[*n])
-                return 0;
-            if (dword == SEG1 + bank[*b].data[*n] + 1 && *b != SQ_WGP_BANK)
-                return 1;
-        }
-    return -1;
+    if (gfx_off_now(fa, gt_now_ns()))
+        fa->gfxoff_done++;
 }
 
-static uint64_t rate_of(const struct fake_amdgpu *fa, unsigned b, unsigned event, unsigned inst)
+/* The request ends now (or a hold is released). */
+static void gfx_release(struct fake_amdgpu *fa)
 {
-    unsigned i;
-
-    for (i = 0; i < fa->nrates; i++)
-        if (fa->rate[i].bank == b && fa->rate[i].event == event && fa->rate[i].inst == inst)
-            return fa->rate[i].per_pass;
-    return 0;
-}
-
-static unsigned ninst(enum dom dom)
-{
-    switch (dom) {
-    case D_GPU:  return 1;
-    case D_SE:   return 2;
-    case D_SA:   return 4;
-    case D_WGP:  return 20;
-    case D_CU:   return 40;
-    case D_GL2C: return 4;
-    }
-    return 1;
-}
-
-/* One pass's worth of counting, by what each select register holds; SQG
- * counts only waves of the stages SQG_PERFCOUNTER_CTRL enables. */
-static void count_pass(struct fake_amdgpu *fa)
-{
-    int ctrl = reg_index(fa, SQG_PERFCOUNTER_CTRL);
-    unsigned b, n, i;
-
-    for (b = 0; b < NBANK; b++)
-        for (n = 0; n < bank[b].n; n++) {
-            if (b == SQG_BANK && (ctrl < 0 || !(fa->reg[ctrl].value & SQG_STAGES)))
-                continue;
-            int r = reg_index(fa, SEG1 + bank[b].sel[n]);
-            unsigned ev = r < 0 ? 0 : fa->reg[r].value & bank[b].selmask;
-            for (i = 0; i < ninst(bank[b].dom); i++) {
-                fa->ctr[b][n][i] += rate_of(fa, b, ev, i);
-                if (b == SQ_WGP_BANK)
-                    fa->ctr[b][n][i] &= 0xffffffffu;   /* low halves only */
-            }
-        }
-}
-
-static void write_perfmon(struct fake_amdgpu *fa, uint32_t v)
-{
-    unsigned state = v & 0xf;
-
-    if (state == 0) {
-        memset(fa->ctr, 0, sizeof(fa->ctr));
-    } else if (state == 1) {
-        if (fa->perfmon != 1)
-            fa->st.passes++;
-    } else if (state == 2 && fa->perfmon == 1) {
-        count_pass(fa);
-    }
-    fa->perfmon = state;
-}
-
-static uint32_t read_reg(struct fake_amdgpu *fa, int f, uint32_t dword)
-{
-    unsigned b, n;
-    int hi = data_reg(dword, &b, &n), r;
-    uint64_t v;
-
-    if (hi >= 0) {
-        /* The kernel takes any instance number (it checks only SE and SH);
-         * a unit the GPU does not have answers nothing. */
-        uint32_t i = domain_instance(fa, bank[b].dom, f);
-        v = i < MAXINST ? fa->ctr[b][n][i] : 0;
-        return (uint32_t)(hi ? v >> 32 : v);
-    }
-    r = reg_index(fa, dword);
-    return r < 0 ? 0 : fa->reg[r].value;
-}
-
-static void write_reg(struct fake_amdgpu *fa, int f, uint32_t dword, uint32_t v)
-{
-    int r = reg_index(fa, dword);
-
-    if (r < 0)
-        return;
-    if (fa->fd[f].se != 0xffffffffu || fa->fd[f].sh != 0xffffffffu ||
-        fa->fd[f].inst != 0xffffffffu)
-        protocol_error(fa, "register 0x%x written to one instance; gputop writes broadcast",
-                       dword);
-    fa->reg[r].value = v;
-    fa->reg[r].written = 1;
-    if (dword == CP_PERFMON_CNTL)
-        write_perfmon(fa, v);
+    fa->gfx_released_ns = gt_now_ns();
 }
 
 /* ---- file descriptors ---- */
@@ -256,7 +87,7 @@ static int slot(int fd)
     return f >= 0 && f < NFDS ? f : -1;
 }
 
-static int new_fd(struct fake_amdgpu *fa, enum fd_type t)
+static int new_fd(struct fake_amdgpu *fa, enum fa_fd_type t)
 {
     int f;
 
@@ -269,6 +100,35 @@ static int new_fd(struct fake_amdgpu *fa, enum fd_type t)
             return FD_BASE + f;
         }
     return err(EMFILE);
+}
+
+static int text_fd(struct fake_amdgpu *fa, const char *text)
+{
+    int fd = new_fd(fa, FD_TEXT);
+
+    if (fd >= 0)
+        snprintf(fa->fd[fd - FD_BASE].text, sizeof(fa->fd[0].text), "%s", text);
+    return fd;
+}
+
+/* amdgpu_discovery.c: ip_discovery/die/<die>/<hw_id>/<instance>/base_addr
+ * prints one "0x%08X" line per segment; GC is hw_id 11 (soc15_hw_ip.h).
+ * Only the first two segments are modelled. */
+static int base_addr_file(struct fake_amdgpu *fa)
+{
+    char text[64];
+
+    if (fa->cfg.no_ip_discovery)
+        return err(ENOENT);
+    snprintf(text, sizeof(text), "0x%08X\n0x%08X\n", fa->base[0], fa->base[1]);
+    return text_fd(fa, text);
+}
+
+/* security/lockdown/lockdown.c: the modes with the current one bracketed. */
+static int lockdown_file(struct fake_amdgpu *fa)
+{
+    return text_fd(fa, fa->cfg.lockdown ? "none [integrity] confidentiality\n"
+                                        : "[none] integrity confidentiality\n");
 }
 
 static int fa_open(void *ctx, const char *path, int flags)
@@ -291,6 +151,10 @@ static int fa_open(void *ctx, const char *path, int flags)
         return fa->has_power ? new_fd(fa, FD_RUNTIME) : err(ENOENT);
     if (strcmp(path, "/sys/class/drm/renderD128/device/gpu_metrics") == 0)
         return fa->blob_len ? new_fd(fa, FD_METRICS) : err(ENOENT);
+    if (strcmp(path, "/sys/class/drm/renderD128/device/ip_discovery/die/0/11/0/base_addr") == 0)
+        return base_addr_file(fa);
+    if (strcmp(path, "/sys/kernel/security/lockdown") == 0)
+        return lockdown_file(fa);
     if (strncmp(path, dbg, strlen(dbg)) == 0) {
         if (fa->cfg.no_debugfs)
             return err(ENOENT);
@@ -298,6 +162,10 @@ static int fa_open(void *ctx, const char *path, int flags)
             return err(EACCES);   /* debugfs is mounted 0700 */
         if (strcmp(path, dbg) == 0)
             return new_fd(fa, FD_DRI_DIR);
+        /* fs/debugfs/file.c: under lockdown, files with write or ioctl
+         * operations refuse to open, root included (-EPERM). */
+        if (fa->cfg.lockdown)
+            return err(EPERM);
         if (strcmp(path, "/sys/kernel/debug/dri/0/amdgpu_regs2") == 0)
             return new_fd(fa, FD_REGS2);
         if (strcmp(path, "/sys/kernel/debug/dri/0/amdgpu_gfxoff") == 0)
@@ -349,13 +217,16 @@ static ssize_t fa_pread(void *ctx, int fd, void *buf, size_t len, off_t off)
         if (asleep(fa))
             return err(EPERM);   /* kernels since ~6.13: pm_runtime_get_if_active */
         return copy_out(fa->blob, fa->blob_len, buf, len, off);
+    case FD_TEXT:
+        return copy_out(fa->fd[f].text, strlen(fa->fd[f].text), buf, len, off);
     case FD_REGS2:
         if (asleep(fa))
             fa->st.woken++;
         if (len % 4 || off % 4)
             return err(EINVAL);
         for (i = 0; i < len / 4; i++) {
-            uint32_t v = read_reg(fa, f, (uint32_t)(off / 4 + (off_t)i));
+            uint32_t v = fa_reg_read(fa, fa->fd[f].se, fa->fd[f].sh, fa->fd[f].inst,
+                                     (uint32_t)(off / 4 + (off_t)i));
             memcpy((char *)buf + 4 * i, &v, 4);
         }
         return (ssize_t)len;
@@ -375,10 +246,10 @@ static ssize_t fa_read(void *ctx, int fd, void *buf, size_t len)
 
     /* Whole-file reads of sysfs text start at 0 each open; files are
      * small enough to come in one piece. */
-    if (f >= 0 && fa->fd[f].type == FD_RUNTIME) {
-        ssize_t n = fa_pread(ctx, fd, buf, len, (off_t)fa->fd[f].v2_state);
+    if (f >= 0 && (fa->fd[f].type == FD_RUNTIME || fa->fd[f].type == FD_TEXT)) {
+        ssize_t n = fa_pread(ctx, fd, buf, len, (off_t)fa->fd[f].pos);
         if (n > 0)
-            fa->fd[f].v2_state += (int)n;
+            fa->fd[f].pos += (int)n;
         return n;
     }
     return fa_pread(ctx, fd, buf, len, 0);
@@ -399,12 +270,14 @@ static ssize_t fa_pwrite(void *ctx, int fd, const void *buf, size_t len, off_t o
         if (len != 4)
             return err(EINVAL);
         memcpy(&v, buf, 4);
-        if (v == 0)
+        if (v == 0) {
+            gfx_wake(fa);
             fa->st.gfxoff_refs++;
-        else if (fa->st.gfxoff_refs == 0)
-            protocol_error(fa, "amdgpu_gfxoff: allowing GFXOFF with no request held (WARN)");
-        else
-            fa->st.gfxoff_refs--;
+        } else if (fa->st.gfxoff_refs == 0) {
+            fa_protocol_error(fa, "amdgpu_gfxoff: allowing GFXOFF with no request held (WARN)");
+        } else if (--fa->st.gfxoff_refs == 0) {
+            gfx_release(fa);
+        }
         return 4;
     }
     if (fa->fd[f].type != FD_REGS2)
@@ -415,7 +288,8 @@ static ssize_t fa_pwrite(void *ctx, int fd, const void *buf, size_t len, off_t o
         return err(EINVAL);
     for (i = 0; i < len / 4; i++) {
         memcpy(&v, (const char *)buf + 4 * i, 4);
-        write_reg(fa, f, (uint32_t)(off / 4 + (off_t)i), v);
+        fa_reg_write(fa, fa->fd[f].se, fa->fd[f].sh, fa->fd[f].inst,
+                     (uint32_t)(off / 4 + (off_t)i), v);
     }
     return (ssize_t)len;
 }
@@ -463,6 +337,18 @@ static int drm_version(struct fake_amdgpu *fa, void *arg)
     return 0;
 }
 
+/* amdgpu_kms.c: cu_active_number is cu_info.number, the CUs set in the
+ * bitmap (gfx_v11_0_get_cu_info). */
+static uint32_t cu_active(const struct fake_amdgpu *fa)
+{
+    uint32_t n = 0;
+
+    for (unsigned se = 0; se < 4; se++)
+        for (unsigned sa = 0; sa < 4; sa++)
+            n += (uint32_t)__builtin_popcount(fa->cu_bitmap[se][sa]);
+    return n;
+}
+
 static int dev_info(struct fake_amdgpu *fa, void *out, uint32_t size)
 {
     unsigned char di[448];
@@ -476,7 +362,10 @@ static int dev_info(struct fake_amdgpu *fa, void *out, uint32_t size)
     put32(di, 28, 100000);                    /* gpu_counter_freq kHz */
     put64(di, 32, navi ? 1905000 : 2900000);  /* max_engine_clock kHz */
     put64(di, 40, 8000000);                   /* max_memory_clock kHz */
-    put32(di, 48, 40);                        /* cu_active_number */
+    put32(di, 48, cu_active(fa));             /* cu_active_number */
+    for (unsigned se = 0; se < 4; se++)       /* cu_bitmap[4][4] at 56 */
+        for (unsigned sa = 0; sa < 4; sa++)
+            put32(di, 56 + 4 * (4 * se + sa), fa->cu_bitmap[se][sa]);
     put32(di, 240, 32);                       /* wave_front_size */
     put32(di, 248, 10);                       /* num_cu_per_sh */
     put32(di, 252, navi ? 16 : 4);            /* num_tcc_blocks */
@@ -494,17 +383,18 @@ static int mmr_read(struct fake_amdgpu *fa, const void *q, void *out, uint32_t s
     fa->st.mmr_reads++;
     if (count > 128 || size < count * 4)
         return err(EINVAL);
+    gfx_wake(fa);
+    gfx_release(fa);
     for (i = 0; i < count; i++) {
-        uint32_t v = 0;
-        for (k = 0; k < sizeof(whitelist) / sizeof(whitelist[0]) && whitelist[k] != dword + i;
-             k++)
+        uint32_t v = 0, r = dword + i - fa->base[0];
+        for (k = 0; k < sizeof(whitelist) / sizeof(whitelist[0]) && whitelist[k] != r; k++)
             ;
         if (k == sizeof(whitelist) / sizeof(whitelist[0]))
             return err(EFAULT);
-        if (fa->ngrbm && (dword + i == 0x2004 || dword + i == 0x2002)) {
-            v = fa->grbm[fa->grbm_pos % fa->ngrbm][dword + i == 0x2002];
+        if (fa->ngrbm && (r == 0x0da4 || r == 0x0da2)) {
+            v = fa->grbm[fa->grbm_pos % fa->ngrbm][r == 0x0da2];
             /* Each pair of reads (STATUS then STATUS2) takes one entry. */
-            if (dword + i == 0x2002)
+            if (r == 0x0da2)
                 fa->grbm_pos++;
         }
         put32(out, 4 * i, v);
@@ -552,6 +442,8 @@ static int amdgpu_ctx(struct fake_amdgpu *fa, void *a)
         put32(a, 4, 0);
         return 0;
     case 2:   /* FREE_CTX: the level it found comes back */
+        if (fa->st.pstate)
+            gfx_release(fa);
         fa->st.pstate = 0;
         return 0;
     case 6:   /* SET_STABLE_PSTATE */
@@ -559,6 +451,10 @@ static int amdgpu_ctx(struct fake_amdgpu *fa, void *a)
             return err(EINVAL);
         if (fa->cfg.pstate_busy)
             return err(EBUSY);
+        if (flags)
+            gfx_wake(fa);
+        else if (fa->st.pstate)
+            gfx_release(fa);
         fa->st.pstate = (int)flags;
         return 0;
     default:
@@ -573,7 +469,7 @@ static int regs2_state(struct fake_amdgpu *fa, int f, unsigned long req, void *a
     if (req == IOC_REGS2_V2 && fa->cfg.no_regs2_v2)
         return err(EINVAL);
     if (get32(arg, 4) != 1)
-        protocol_error(fa, "regs2 SET_STATE without use_grbm");
+        fa_protocol_error(fa, "regs2 SET_STATE without use_grbm");
     if ((se != 0xffffffffu && se >= 2) || (sh != 0xffffffffu && sh >= 2))
         return err(EINVAL);
     fa->fd[f].se = se;
@@ -697,6 +593,17 @@ struct fake_amdgpu *fa_new(const struct fa_config *cfg)
     fa->sys.pwrite = fa_pwrite;
     fa->sys.drm_devices = fa_devices;
     fa->sys.root = "";
+    fa->base[0] = cfg->gc_base[0] ? cfg->gc_base[0] : 0x1260;   /* gc_11_5_0 seg 0 */
+    fa->base[1] = cfg->gc_base[1] ? cfg->gc_base[1] : 0xA000;   /* seg 1 */
+    memcpy(fa->cu_bitmap, cfg->cu_bitmap, sizeof(fa->cu_bitmap));
+    if (!cu_active(fa)) {
+        /* 2 SE x 2 SA x 5 WGP, all present (counter-programming.md §1). */
+        for (unsigned se = 0; se < 2; se++)
+            for (unsigned sa = 0; sa < 2; sa++)
+                fa->cu_bitmap[se][sa] = 0x3ff;
+    }
+    /* Booted idle: GFX has been off since before anyone looked. */
+    fa->gfx_released_ns = gt_now_ns();
     fa_set_power(fa, cfg->power);
     init_blob(fa);
     fa->sensor[1] = 2900;     /* GFX_SCLK MHz */
@@ -704,6 +611,7 @@ struct fake_amdgpu *fa_new(const struct fa_config *cfg)
     fa->sensor[3] = 55000;    /* GPU_TEMP milli-degC */
     fa->sensor[4] = 37;       /* GPU_LOAD % */
     fa->sensor[5] = 42;       /* GPU_AVG_POWER W */
+    fa->sensor[10] = 2900;    /* PEAK_PSTATE_GFX_SCLK MHz: max sclk (smu_v14_0_0_ppt.c) */
     return fa;
 }
 
@@ -730,41 +638,32 @@ void fa_set_grbm(struct fake_amdgpu *fa, const uint32_t *status, const uint32_t 
     }
 }
 
-void fa_set_rate(struct fake_amdgpu *fa, const char *hw_block, unsigned event, unsigned inst,
+void fa_set_rate(struct fake_amdgpu *fa, const char *block, unsigned event, unsigned unit,
                  uint64_t per_pass)
 {
-    unsigned b;
+    int b = fa_bank_by_name(block);
 
-    for (b = 0; b < NBANK && strcmp(bank[b].name, hw_block) != 0; b++)
-        ;
-    if (b == NBANK || fa->nrates == NRATES)
+    if (b < 0 || fa->nrates == FA_NRATES)
         return;
-    fa->rate[fa->nrates].bank = b;
+    fa->rate[fa->nrates].bank = (unsigned)b;
     fa->rate[fa->nrates].event = event;
-    fa->rate[fa->nrates].inst = inst;
+    fa->rate[fa->nrates].unit = unit;
     fa->rate[fa->nrates].per_pass = per_pass;
     fa->nrates++;
 }
 
 void fa_set_power(struct fake_amdgpu *fa, const char *status)
 {
-    unsigned i;
-
     /* Runtime suspend puts the GPU in D3: GC loses its registers, which
      * come back at their power-on values when the driver resumes it. */
-    if (!asleep(fa) && status && strcmp(status, "active") != 0) {
-        for (i = 0; i < fa->nregs; i++)
-            fa->reg[i].value = fa->reg[i].initial;
-        memset(fa->ctr, 0, sizeof(fa->ctr));
-        fa->perfmon = 0;
-    }
+    if (!asleep(fa) && status && strcmp(status, "active") != 0)
+        fa_regs_power_on(fa);
     fa->has_power = status != NULL;
     snprintf(fa->power, sizeof(fa->power), "%s", status ? status : "");
 }
 
 void fa_unplug(struct fake_amdgpu *fa)
 {
-    unsigned i;
     int f;
 
     fa->unplugged = 1;
@@ -773,10 +672,7 @@ void fa_unplug(struct fake_amdgpu *fa)
             fa->fd[f].type = FD_DEAD;
     /* Rebinding resets the GPU: registers at power-on values, and the
      * driver's GFXOFF requests and pstate gone with the old instance. */
-    for (i = 0; i < fa->nregs; i++)
-        fa->reg[i].value = fa->reg[i].initial;
-    memset(fa->ctr, 0, sizeof(fa->ctr));
-    fa->perfmon = 0;
+    fa_regs_power_on(fa);
     fa->st.gfxoff_refs = 0;
     fa->st.pstate = 0;
 }
@@ -802,5 +698,6 @@ const struct fa_stats *fa_stats(struct fake_amdgpu *fa)
             fa->st.regs_written++;
             fa->st.regs_not_restored += fa->reg[i].value != fa->reg[i].initial;
         }
+    fa->st.gfxoff_entries = fa->gfxoff_done + gfx_off_now(fa, gt_now_ns());
     return &fa->st;
 }

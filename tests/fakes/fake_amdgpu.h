@@ -1,11 +1,15 @@
 /* A fake amdgpu kernel behind the system-call seam: DRM discovery, the
  * render node (DRM_IOCTL_VERSION, AMDGPU_INFO DEV_INFO / HW_IP_INFO /
  * SENSOR / READ_MMR_REG with the soc21 whitelist, AMDGPU_CTX stable
- * pstate), sysfs runtime_status and gpu_metrics, debugfs amdgpu_regs2
- * (SET_STATE / SET_STATE_V2, pread/pwrite of MMIO dwords with GRBM
- * banking, performance counters that count while started) and
- * amdgpu_gfxoff. Arguments are decoded at raw byte offsets of the kernel's
- * structs, not through gputop's own, so the two check each other. */
+ * pstate), sysfs runtime_status, gpu_metrics and the IP-discovery GC
+ * bases, debugfs amdgpu_regs2 (SET_STATE / SET_STATE_V2, pread/pwrite of
+ * MMIO dwords with GRBM banking) and amdgpu_gfxoff, kernel lockdown, and a
+ * GC 11.5 performance-counter model as AMD's own headers and tools describe
+ * it (fake_amdgpu_regs.c: SQ vs SQG event lists, SQ_PERFCOUNTER_CTRL/CTRL2,
+ * WGP banking, four GL1C per array, CP_PERFMON_CNTL modes and the sample
+ * latch, perfmon clock gating). Arguments are decoded at raw byte offsets of
+ * the kernel's structs, not through gputop's own, so the two check each
+ * other. */
 #ifndef GPUTOP_TEST_FAKE_AMDGPU_H
 #define GPUTOP_TEST_FAKE_AMDGPU_H
 
@@ -33,7 +37,28 @@ struct fa_config {
     /* DEV_INFO fields overridden: a u32 at byte offset off (0: unused),
      * as a broken or hostile kernel might answer. */
     struct { unsigned off; uint32_t value; } dev_info_patch[4];
+    /* DEV_INFO cu_bitmap[se][sa] (bit n = CU n of the array; a WGP is two
+     * bits); all zero: every array has its 10 CUs (0x3ff). */
+    uint32_t cu_bitmap[4][4];
+    /* GC segment bases (dwords) the IP-discovery sysfs reports and the
+     * registers sit at; 0: 0x1260 and 0xA000. no_ip_discovery: no such
+     * sysfs directory (kernels before it). */
+    uint32_t gc_base[2];
+    int no_ip_discovery;
+    /* The perfmon clock is not gated (GC 11.5 sets AMD_CG_SUPPORT_GFX_PERF_CLK
+     * in soc21.c, so by default it is, unless a profile pstate is held). */
+    int perfclk_ungated;
+    /* Another profiler holds the counters: 1 CP_PERFMON_CNTL counting
+     * (RGP, rocprof), 2 an SPM trace running. */
+    int other_profiler;
+    /* Kernel lockdown (Secure Boot): debugfs refuses root with EPERM. */
+    int lockdown;
 };
+
+/* A unit of a counter block: shader engine, shader array, and the index in
+ * it (the WGP for SQ, the CU for TCP, 0..3 for GL1C, the channel for GL2C
+ * with se = sa = 0). */
+#define FA_UNIT(se, sa, idx) (((unsigned)(se) << 16) | ((unsigned)(sa) << 8) | (unsigned)(idx))
 
 struct fake_amdgpu;
 
@@ -44,11 +69,15 @@ const struct gt_sys *fa_sys(struct fake_amdgpu *fa);
 /* GRBM_STATUS / GRBM_STATUS2 values returned, cycling through n pairs. */
 void fa_set_grbm(struct fake_amdgpu *fa, const uint32_t *status, const uint32_t *status2,
                  unsigned n);
-/* What instance inst of hw_block ("SQG", "SQ_WGP", "TCP", "GL1C", "GL2C",
- * "GRBM") counts per pass for PERF_SEL event: a pass is the time between
- * starting the counters and stopping them. */
-void fa_set_rate(struct fake_amdgpu *fa, const char *hw_block, unsigned event, unsigned inst,
+/* What unit (FA_UNIT) of block counts per pass for the block's own event
+ * number: "SQ" (per WGP, SQ_PERF_SEL), "SQG" (per SE, SQG_PERF_SEL),
+ * "TCP", "GL1C", "GL2C", "GRBM". A pass is the time counting runs between
+ * two CP_PERFMON_CNTL writes. */
+void fa_set_rate(struct fake_amdgpu *fa, const char *block, unsigned event, unsigned unit,
                  uint64_t per_pass);
+/* What the register at GC segment-1 offset off holds now (0x39e0 is
+ * SQ_PERFCOUNTER_CTRL, ...). */
+uint32_t fa_reg_seg1(struct fake_amdgpu *fa, uint32_t off);
 /* Anything but "active" is asleep; falling asleep loses the GC registers
  * (counter selects, CP_PERFMON_CNTL, counts), as D3 does. */
 void fa_set_power(struct fake_amdgpu *fa, const char *runtime_status);
@@ -71,6 +100,8 @@ struct fa_stats {
     int gfxoff_refs;          /* outstanding "keep GFX on" requests */
     int pstate;               /* stable pstate held (flags), 0 none */
     int passes;               /* counter passes started */
+    int gfxoff_entries;       /* times GFX powered down (GFXOFF) while running */
+    int samples_latched;      /* CP_PERFMON_CNTL writes with PERFMON_SAMPLE_ENABLE */
     int protocol_errors;      /* calls a real kernel would have rejected */
     char last_error[256];
 };

@@ -1,5 +1,6 @@
 /* A fake MIPS coherency manager GCR block behind the seam's /dev/mem: the
- * perf registers' documented behaviour, counting on the test's clock. */
+ * perf registers' documented behaviour, counting on the test's clock or
+ * CLOCK_MONOTONIC, qualifier groups, and bus errors as a real SIGBUS. */
 #include "fake_gcr.h"
 
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #define GCR_SIZE  0x8000u
@@ -16,6 +18,15 @@
 #define PAGE      4096u
 #define MAXU32    0xffffffffull
 #define NEV       32
+#define NGROUPS   4
+
+/* An event's qualifier groups (vendor document: "composed of several
+ * groups ... matched in all groups"); the bit layouts are per core (CPS
+ * Software User's Manual), so tests choose their own. */
+struct qual_groups {
+    int n;
+    uint32_t group[NGROUPS], attr;
+};
 
 struct fake_gcr {
     struct gt_sys sys;
@@ -27,8 +38,13 @@ struct fake_gcr {
     uint64_t map_off;
     uint64_t now;              /* CM cycles since the fake began */
     uint32_t rate[NEV];        /* events per 1000 cycles */
+    struct qual_groups qg[NEV];
     int devmem_open;
-    int bus_error;             /* reads give all ones, writes are lost */
+    int memfd;                 /* backs the mapping; -1 before mmap */
+    int bus_error;             /* the memfd is cut: accesses raise SIGBUS */
+    int all_ones;              /* reads give all ones, writes are lost */
+    uint64_t t0_ns, clock_done; /* hz: when the clock began, cycles it gave */
+    uint64_t t_new_ns;         /* when the fake was made (cut_after_ns) */
 };
 
 static void proto(struct fake_gcr *fg, const char *fmt, ...)
@@ -59,24 +75,44 @@ static int stopped(const struct fake_gcr *fg)
 
 /* Cycles until a counter at value v counting event ev (or cycles, ev < 0)
  * reaches 0xffffffff; UINT64_MAX when it never does. */
-static uint64_t cycles_to_max(const struct fake_gcr *fg, int ev, uint32_t v)
+static int qual_matches(const struct fake_gcr *fg, int ev, uint32_t q);
+
+static uint64_t cycles_to_max(const struct fake_gcr *fg, int ev, uint32_t q, uint32_t v)
 {
     uint64_t need = MAXU32 - v, base, target;
 
     if (ev < 0)
         return need;
-    if ((unsigned)ev >= NEV || fg->rate[ev] == 0)
+    if ((unsigned)ev >= NEV || fg->rate[ev] == 0 ||
+        !qual_matches(fg, ev, q))
         return UINT64_MAX;
     base = events_until(fg, (unsigned)ev, fg->now);
     target = (base + need) * 1000;
     return (target + fg->rate[ev] - 1) / fg->rate[ev] - fg->now;
 }
 
+/* Whether event ev counts under qualifier q: every group must match. */
+static int qual_matches(const struct fake_gcr *fg, int ev, uint32_t q)
+{
+    const struct qual_groups *g;
+    int i;
+
+    if (ev < 0 || ev >= NEV)
+        return 1;
+    g = &fg->qg[ev];
+    for (i = 0; i < g->n; i++)
+        if (!(q & g->group[i] & g->attr))
+            return 0;
+    return 1;
+}
+
 /* One counter over step cycles; sets its overflow bit as the document
  * says: on reaching the maximum under Perf_Ovf_Stop, else on rolling over. */
-static void count(struct fake_gcr *fg, uint32_t *v, int ev, uint64_t step, uint32_t ovbit)
+static void count(struct fake_gcr *fg, uint32_t *v, int ev, uint32_t q, uint64_t step,
+                  uint32_t ovbit)
 {
     uint64_t inc = ev < 0 ? step
+                 : !qual_matches(fg, ev, q) ? 0
                  : events_until(fg, (unsigned)ev, fg->now + step) - events_until(fg, (unsigned)ev, fg->now);
     uint64_t nv = *v + inc;
 
@@ -96,11 +132,11 @@ static void step_counters(struct fake_gcr *fg, uint64_t step)
     int e0 = (int)(fg->r.event & 0xff), e1 = (int)(fg->r.event >> 8 & 0xff);
 
     if (fg->r.ctl & (1u << 4))
-        count(fg, &fg->r.cycle, -1, step, 1u);
+        count(fg, &fg->r.cycle, -1, 0, step, 1u);
     if (fg->r.ctl & (1u << 6))
-        count(fg, &fg->r.cnt0, e0, step, 2u);
+        count(fg, &fg->r.cnt0, e0, fg->r.qual0, step, 2u);
     if (fg->r.ctl & (1u << 8))
-        count(fg, &fg->r.cnt1, e1, step, 4u);
+        count(fg, &fg->r.cnt1, e1, fg->r.qual1, step, 4u);
 }
 
 void fg_advance(struct fake_gcr *fg, uint64_t cycles)
@@ -115,11 +151,11 @@ void fg_advance(struct fake_gcr *fg, uint64_t cycles)
         }
         /* Under Perf_Ovf_Stop, stop at the first counter to reach the top. */
         if (fg->r.ctl & (1u << 29)) {
-            if ((fg->r.ctl & (1u << 4)) && (c = cycles_to_max(fg, -1, fg->r.cycle)) < step)
+            if ((fg->r.ctl & (1u << 4)) && (c = cycles_to_max(fg, -1, 0, fg->r.cycle)) < step)
                 step = c;
-            if ((fg->r.ctl & (1u << 6)) && (c = cycles_to_max(fg, e0, fg->r.cnt0)) < step)
+            if ((fg->r.ctl & (1u << 6)) && (c = cycles_to_max(fg, e0, fg->r.qual0, fg->r.cnt0)) < step)
                 step = c;
-            if ((fg->r.ctl & (1u << 8)) && (c = cycles_to_max(fg, e1, fg->r.cnt1)) < step)
+            if ((fg->r.ctl & (1u << 8)) && (c = cycles_to_max(fg, e1, fg->r.qual1, fg->r.cnt1)) < step)
                 step = c;
             if (step == 0)
                 step = 1;
@@ -158,16 +194,66 @@ static int offset_of(struct fake_gcr *fg, const volatile void *addr, uint32_t *o
     return 0;
 }
 
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* A real CM clock runs whether or not anyone looks: the cycles since the
+ * clock began, less those already given. */
+static void clock_tick(struct fake_gcr *fg)
+{
+    __extension__ unsigned __int128 want;
+
+    if (!fg->cfg.hz)
+        return;
+    want = (unsigned __int128)(mono_ns() - fg->t0_ns) * fg->cfg.hz / 1000000000u;
+    if (want > fg->clock_done) {
+        fg_advance(fg, (uint64_t)(want - fg->clock_done));
+        fg->clock_done = (uint64_t)want;
+    }
+}
+
+void fg_set_hz(struct fake_gcr *fg, uint64_t hz)
+{
+    clock_tick(fg);
+    fg->t0_ns = mono_ns();
+    fg->clock_done = 0;
+    fg->cfg.hz = hz;
+}
+
+uint64_t fg_now_cycles(struct fake_gcr *fg)
+{
+    clock_tick(fg);
+    return fg->now;
+}
+
+/* The bus transaction itself: a real load from the mapping, which raises
+ * SIGBUS once the memfd under it is cut (mm: a shared file mapping beyond
+ * end of file faults with SIGBUS). Done before any state changes, so a
+ * handler jumping out leaves the fake consistent. */
+static void touch(struct fake_gcr *fg, const volatile void *addr)
+{
+    if (fg->cfg.cut_after_ns && !fg->bus_error && mono_ns() - fg->t_new_ns >= fg->cfg.cut_after_ns)
+        fg_bus_error(fg, 1);
+    (void)*(const volatile uint32_t *)addr;
+}
+
 static uint32_t fake_read32(void *ctx, const volatile void *addr)
 {
     struct fake_gcr *fg = ctx;
     uint32_t off, *r;
 
-    fg->st.reads++;
-    fg_advance(fg, fg->cfg.access_cycles);
     if (offset_of(fg, addr, &off) < 0)
         return 0xdeadbeef;
-    if (fg->bus_error)
+    touch(fg, addr);
+    fg->st.reads++;
+    clock_tick(fg);
+    fg_advance(fg, fg->cfg.access_cycles);
+    if (fg->all_ones)
         return 0xffffffffu;
     if (off == 0x000)
         return fg->cfg.config;
@@ -203,10 +289,16 @@ static void fake_write32(void *ctx, volatile void *addr, uint32_t v)
     struct fake_gcr *fg = ctx;
     uint32_t off, *r;
 
-    fg->st.writes++;
-    fg_advance(fg, fg->cfg.access_cycles);
-    if (offset_of(fg, addr, &off) < 0 || fg->bus_error)
+    if (offset_of(fg, addr, &off) < 0)
         return;
+    touch(fg, addr);
+    fg->st.writes++;
+    clock_tick(fg);
+    fg_advance(fg, fg->cfg.access_cycles);
+    if (fg->all_ones)
+        return;
+    fg->st.last_off[fg->st.nwrites % 64] = off;
+    fg->st.last_val[fg->st.nwrites++ % 64] = v;
     if (fg->st.nlog < 256) {
         fg->st.log_off[fg->st.nlog] = off;
         fg->st.log_val[fg->st.nlog++] = v;
@@ -283,15 +375,34 @@ static void *fake_mmap(void *ctx, void *addr, size_t len, int prot, int flags, i
         errno = ENXIO;
         return MAP_FAILED;
     }
-    fg->map = malloc(len);
-    if (!fg->map)
+    fg->memfd = memfd_create("fake-gcr", MFD_CLOEXEC);
+    if (fg->memfd < 0)
         return MAP_FAILED;
+    if (ftruncate(fg->memfd, fg->bus_error ? 0 : (off_t)len) < 0 ||
+        (fg->map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fg->memfd, 0)) ==
+            MAP_FAILED) {
+        close(fg->memfd);
+        fg->memfd = -1;
+        fg->map = NULL;
+        return MAP_FAILED;
+    }
     /* Plain loads from it would see this, not registers. */
-    memset(fg->map, 0xa5, len);
+    if (!fg->bus_error)
+        memset(fg->map, 0xa5, len);
     fg->map_len = len;
     fg->map_off = o;
     fg->st.maps++;
     return fg->map;
+}
+
+static void unmap_block(struct fake_gcr *fg)
+{
+    if (fg->map)
+        munmap(fg->map, fg->map_len);
+    if (fg->memfd >= 0)
+        close(fg->memfd);
+    fg->map = NULL;
+    fg->memfd = -1;
 }
 
 static int fake_munmap(void *ctx, void *addr, size_t len)
@@ -303,8 +414,7 @@ static int fake_munmap(void *ctx, void *addr, size_t len)
         errno = EINVAL;
         return -1;
     }
-    free(fg->map);
-    fg->map = NULL;
+    unmap_block(fg);
     fg->st.unmaps++;
     return 0;
 }
@@ -322,6 +432,8 @@ struct fake_gcr *fg_new(const struct fg_config *cfg)
     if (!fg)
         return NULL;
     fg->cfg = *cfg;
+    fg->memfd = -1;
+    fg->t0_ns = fg->t_new_ns = mono_ns();
     if (!fg->cfg.base_readback)
         fg->cfg.base_readback = (uint32_t)cfg->base;
     if (!fg->cfg.rev)
@@ -345,7 +457,7 @@ void fg_free(struct fake_gcr *fg)
 {
     if (!fg)
         return;
-    free(fg->map);
+    unmap_block(fg);
     free(fg);
 }
 
@@ -371,9 +483,29 @@ void fg_set_regs(struct fake_gcr *fg, const struct fg_regs *r)
     fg->r.ctl = (fg->r.ctl & ~0xfu) | fg->cfg.num_cnt;
 }
 
+void fg_set_qual_groups(struct fake_gcr *fg, unsigned ev, const uint32_t *groups, int n,
+                        uint32_t attr)
+{
+    int i;
+
+    if (ev >= NEV || n < 0 || n > NGROUPS)
+        return;
+    fg->qg[ev].n = n;
+    fg->qg[ev].attr = attr;
+    for (i = 0; i < n; i++)
+        fg->qg[ev].group[i] = groups[i];
+}
+
 void fg_bus_error(struct fake_gcr *fg, int on)
 {
     fg->bus_error = on;
+    if (fg->memfd >= 0 && ftruncate(fg->memfd, on ? 0 : (off_t)fg->map_len) < 0)
+        proto(fg, "ftruncate of the fake's memfd failed");
+}
+
+void fg_all_ones(struct fake_gcr *fg, int on)
+{
+    fg->all_ones = on;
 }
 
 void fg_set_rev(struct fake_gcr *fg, uint32_t rev)

@@ -625,6 +625,25 @@ struct fake_kbase *fk_new(const struct fk_config *cfg)
         fk->slices = 2;
         fk->nvalues = 128;
         break;
+    /* Bifrost and Valhall job-manager parts: arch major and product major
+     * as kbase's GPU_ID2_PRODUCT_TGOX = GPU_ID2_MODEL_MAKE(7, 2) and
+     * GPU_ID2_PRODUCT_TBEX = GPU_ID2_MODEL_MAKE(9, 2) (mali_kbase_gpu_id.h),
+     * version r1p0; 64 values a block, like every GPU before G715 (kbase's
+     * KBASE_HWCNT_V5_DEFAULT_VALUES_PER_BLOCK; HWCPipe offers the 64-value
+     * legacy reader only below G715). A G52 MC2 with one L2 slice; a G78
+     * MC10 with two slices and a fused-off core 3 (mask 0x7F7). */
+    case FK_G52:
+        fk->gpu_id = 0x72121000;
+        fk->core_mask = 0x3;
+        fk->slices = 1;
+        fk->nvalues = 64;
+        break;
+    case FK_G78:
+        fk->gpu_id = 0x92021000;
+        fk->core_mask = 0x7F7;
+        fk->slices = 2;
+        fk->nvalues = 64;
+        break;
     }
     if (cfg->gpu_id)
         fk->gpu_id = cfg->gpu_id;

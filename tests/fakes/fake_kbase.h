@@ -15,7 +15,7 @@
 #include "gputop/sys.h"
 
 enum fk_api { FK_PRE_R21, FK_JM, FK_CSF };
-enum fk_gpu { FK_T830, FK_G715, FK_G720 };
+enum fk_gpu { FK_T830, FK_G715, FK_G720, FK_G52, FK_G78 };
 enum { FK_FE = 0, FK_TILER = 1, FK_MEMSYS = 2, FK_SHADER = 3 };
 
 struct fk_config {

@@ -73,6 +73,18 @@ void fproc_add_process(struct fake_proc *p, int pid, const char *comm)
     snprintf(path, sizeof(path), "%s/proc/%d/comm", p->root, pid);
     snprintf(text, sizeof(text), "%s\n", comm);
     write_file(path, text);
+    fproc_set_last_pid(p, pid);
+}
+
+/* fs/proc/loadavg.c: "%lu.%02lu %lu.%02lu %lu.%02lu %u/%d %d\n", the last
+ * field the pid most recently handed out (idr_get_cursor() - 1). */
+void fproc_set_last_pid(struct fake_proc *p, int pid)
+{
+    char path[256], text[96];
+
+    snprintf(path, sizeof(path), "%s/proc/loadavg", p->root);
+    snprintf(text, sizeof(text), "0.00 0.01 0.05 1/123 %d\n", pid);
+    write_file(path, text);
 }
 
 void fproc_add_fd(struct fake_proc *p, int pid, int fd, const char *target, const char *fdinfo)

@@ -14,7 +14,9 @@ struct fake_proc *fproc_new(void);
 void fproc_free(struct fake_proc *p);     /* removes the tree */
 const struct gt_sys *fproc_sys(struct fake_proc *p);
 const char *fproc_root(const struct fake_proc *p);
+/* A process; /proc/loadavg then names pid as the last one handed out. */
 void fproc_add_process(struct fake_proc *p, int pid, const char *comm);
+void fproc_set_last_pid(struct fake_proc *p, int pid);
 /* fd linking to target, with this fdinfo text. */
 void fproc_add_fd(struct fake_proc *p, int pid, int fd, const char *target, const char *fdinfo);
 void fproc_close_fd(struct fake_proc *p, int pid, int fd);

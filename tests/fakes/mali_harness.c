@@ -37,7 +37,7 @@ void kb_start(struct kb *t, struct fake_kbase *fk, const char *spec)
     t->fk = fk;
     t->s = gt_source_open(spec, fk_sys(fk), &t->d);
     cr_assert_not_null(t->s, "%s: %s", spec, t->d.msg);
-    t->l = gt_layout_load(t->s->info.layout, &t->d);
+    t->l = gt_layout_load_for(t->s->info.layout, &t->s->catalog, &t->d);
     cr_assert_not_null(t->l, "%s", t->d.msg);
     t->e = gt_engine_new(t->l, &t->s->catalog);
     cr_assert_not_null(t->e);

@@ -18,12 +18,17 @@
 static int set_rate(struct fake_amdgpu *fa, const char *spec)
 {
     char block[16];
-    unsigned event, inst;
+    unsigned event, se, sa, idx;
     unsigned long long n;
 
-    if (sscanf(spec, "%15[A-Z0-9_]:%u:%u=%llu", block, &event, &inst, &n) != 4)
+    /* BLOCK:EVENT:SE.SA.IDX=N, or BLOCK:EVENT:IDX=N for SE 0, SA 0. */
+    if (sscanf(spec, "%15[A-Z0-9_]:%u:%u.%u.%u=%llu", block, &event, &se, &sa, &idx, &n) == 6) {
+        fa_set_rate(fa, block, event, FA_UNIT(se, sa, idx), n);
+        return 0;
+    }
+    if (sscanf(spec, "%15[A-Z0-9_]:%u:%u=%llu", block, &event, &idx, &n) != 4)
         return -1;
-    fa_set_rate(fa, block, event, inst, n);
+    fa_set_rate(fa, block, event, FA_UNIT(0, 0, idx), n);
     return 0;
 }
 
@@ -74,9 +79,9 @@ int main(int argc, char **argv)
     st = fa_stats(fa);
     fprintf(stderr, "fake-amdgpu: %d registers written, %d not restored, %d GFXOFF requests "
                     "held, %d fds open, woken %d times, stable pstate %d, %d protocol errors, "
-                    "%ld seam calls\n", st->regs_written, st->regs_not_restored,
-            st->gfxoff_refs, st->open_fds, st->woken, st->pstate, st->protocol_errors,
-            atomic_load(&ks.calls));
+                    "%ld seam calls, %d GFXOFF entries\n", st->regs_written,
+            st->regs_not_restored, st->gfxoff_refs, st->open_fds, st->woken, st->pstate,
+            st->protocol_errors, atomic_load(&ks.calls), st->gfxoff_entries);
     fa_free(fa);
     return status;
 }

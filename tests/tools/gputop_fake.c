@@ -29,6 +29,10 @@ static int parse_kernel(struct fk_config *c, char **argv)
         c->gpu = FK_G715;
     else if (strcmp(argv[0], "G720") == 0)
         c->gpu = FK_G720;
+    else if (strcmp(argv[0], "G52") == 0)
+        c->gpu = FK_G52;
+    else if (strcmp(argv[0], "G78") == 0)
+        c->gpu = FK_G78;
     else
         return -1;
     if (strcmp(argv[1], "pre-r21") == 0)
@@ -49,6 +53,8 @@ static int set_variant(struct fk_config *c, const char *spec)
 
     if (sscanf(spec, "values=%llu", &v) == 1)
         c->nvalues = (unsigned)v;
+    else if (sscanf(spec, "id=%llx", &v) == 1)
+        c->gpu_id = v;
     else if (sscanf(spec, "mask=%llx", &v) == 1)
         c->core_mask = v;
     else if (strcmp(spec, "enum=fls") == 0)
@@ -107,7 +113,7 @@ int main(int argc, char **argv)
     int i, status;
 
     if (argc < 5 || parse_kernel(&cfg, argv + 1) < 0) {
-        fprintf(stderr, "usage: gputop-fake T830|G715|G720 pre-r21|jm|csf MAJOR.MINOR "
+        fprintf(stderr, "usage: gputop-fake T830|G715|G720|G52|G78 pre-r21|jm|csf MAJOR.MINOR "
                         "[BLOCK:INST:INDEX=DELTA ...] -- gputop options\n");
         return 2;
     }

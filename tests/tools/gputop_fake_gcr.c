@@ -5,7 +5,12 @@
  * debugger might have left them, and on exit the final state is printed
  * on stderr as "gcr-final: ..."; GPUTOP_KILL_AT signals it at a chosen
  * seam call (kill_sys.h). Time passes 20000 CM cycles per register
- * access, with events 0..17 at 10..180 per 1000 cycles. */
+ * access, with events 0..17 at 10..180 per 1000 cycles. GPUTOP_FAKE_GCR_QUAL=N
+ * gives event N qualifier groups 0x0f and 0xf0 with traffic attributes
+ * 0x11 (the document: an event counts only when every group matches).
+ * GPUTOP_FAKE_GCR_NOTHING=1: nothing answers at the address (every access
+ * raises SIGBUS, as do_be() delivers it on MIPS); GPUTOP_FAKE_GCR_CUT_MS=N:
+ * the block goes away N ms after the start, mid-run. */
 #include "gputop/cli.h"
 #include "fakes/fake_gcr.h"
 #include "fakes/kill_sys.h"
@@ -37,12 +42,21 @@ int main(int argc, char **argv)
     cfg.rev = (uint32_t)strtoul(argv[1], NULL, 0);
     cfg.config = 0x0103;
     cfg.access_cycles = 20000;
+    if (getenv("GPUTOP_FAKE_GCR_CUT_MS"))
+        cfg.cut_after_ns = strtoull(getenv("GPUTOP_FAKE_GCR_CUT_MS"), NULL, 10) * 1000000ull;
     fg = fg_new(&cfg);
     if (!fg)
         return 1;
     fg_set_regs(fg, &start);
     for (ev = 0; ev <= 17; ev++)
         fg_set_rate(fg, ev, 10 * (ev + 1));
+    if (getenv("GPUTOP_FAKE_GCR_NOTHING"))
+        fg_bus_error(fg, 1);
+    if (getenv("GPUTOP_FAKE_GCR_QUAL")) {
+        static const uint32_t groups[] = { 0x0f, 0xf0 };
+        fg_set_qual_groups(fg, (unsigned)strtoul(getenv("GPUTOP_FAKE_GCR_QUAL"), NULL, 0), groups,
+                           2, 0x11);
+    }
     /* argv[2] ("--") stands in for argv[0] */
     if (gt_options_parse(&o, argc - 2, argv + 2, stderr) < 0) {
         fg_free(fg);

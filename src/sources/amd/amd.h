@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gputop/amd_gfx1151.h"
 #include "gputop/diag.h"
 #include "gputop/sys.h"
 
@@ -25,6 +26,7 @@ struct gt_amd_dev {
     uint32_t family;            /* AMDGPU_FAMILY_* */
     uint32_t gc_version;        /* IP discovery 0xMMmmrr; 0 unknown */
     uint32_t num_se, num_sa_per_se, cu_active, cu_per_sa, num_tcc, wave_size;
+    uint32_t cu_bitmap[4][4];   /* DEV_INFO: [se][sa], bit n = CU n; a WGP is 2 bits */
     uint32_t max_sclk_mhz, max_mclk_mhz;
     const char *gfx;            /* "gfx1151", "" unknown */
     const char *name;           /* marketing or code name */
@@ -44,6 +46,10 @@ int gt_amd_find(const struct gt_sys *sys, const char *path, struct gt_amd_dev *d
                 struct gt_diag *d);
 /* Fills gfx, name, rdna3 and pmc_regs from the PCI id, family and GC version. */
 void gt_amd_identify(struct gt_amd_dev *dev);
+/* The GC segment bases (dwords) from sysfs IP discovery
+ * (ip_discovery/die/0/11/0/base_addr): 1 read, 0 no such file (a kernel
+ * without it), -1 unreadable, with path set to the file either way. */
+int gt_amd_gc_bases(const struct gt_amd_dev *dev, uint32_t base[2], char *path, size_t len);
 
 /* ---- amdgpu_info.c ---- */
 
@@ -64,6 +70,9 @@ enum { GT_AMD_SCLK, GT_AMD_MCLK, GT_AMD_TEMP, GT_AMD_LOAD, GT_AMD_POWER, GT_AMD_
  * average power W. ok[i] is 0 where the kernel has no such sensor. */
 int gt_amd_read_sensors(const struct gt_amd_dev *dev, uint32_t v[GT_AMD_NSENSORS],
                         int ok[GT_AMD_NSENSORS]);
+/* One AMDGPU_INFO_SENSOR reading (AMDGPU_INFO_SENSOR_* type); -1 when the
+ * kernel has none. */
+int gt_amd_read_sensor(const struct gt_amd_dev *dev, uint32_t type, uint32_t *out);
 /* One AMDGPU_INFO_READ_MMR_REG of count consecutive dwords. */
 int gt_amd_read_mmr(const struct gt_amd_dev *dev, uint32_t dword, uint32_t count,
                     uint32_t *out);
@@ -114,22 +123,69 @@ int gt_grbm_poll(const struct gt_amd_dev *dev, uint32_t n, uint64_t span_ns,
 /* Adds one pair of register values to c. */
 void gt_grbm_count(struct gt_grbm_counts *c, uint32_t status, uint32_t status2);
 
+/* ---- pmc_power.c ---- */
+
+/* How GFX is kept powered (and the perfmon clock ungated) while counting:
+ * the PEAK profile pstate (the default), or a GFXOFF request only. */
+enum gt_amd_keepon { GT_KEEPON_PSTATE, GT_KEEPON_GFXOFF };
+
+struct gt_amd_hold {
+    int gfxoff_fd;             /* amdgpu_gfxoff while a request is held, else -1 */
+    uint32_t ctx_id;           /* the context holding the pstate, 0 none */
+    uint32_t pstate;           /* AMDGPU_CTX_STABLE_PSTATE_* held, 0 none */
+};
+
+/* Holds what keepon says in h (gfxoff_fd -1 beforehand); -1 with d set
+ * and errno EBUSY when another program holds the stable pstate. */
+int gt_amd_power_hold(const struct gt_amd_dev *dev, enum gt_amd_keepon keepon,
+                      struct gt_amd_hold *h, struct gt_diag *d);
+void gt_amd_power_release(const struct gt_amd_dev *dev, struct gt_amd_hold *h);
+
+/* ---- pmc_units.c ---- */
+
+/* A GRBM_GFX_INDEX selection for a regs2 access (GT_REGS2_BROADCAST =
+ * all). */
+struct gt_amd_addr {
+    uint32_t se, sh, inst;
+};
+
+/* How a counter block is banked. */
+enum gt_amd_bank_unit {
+    GT_UNIT_GLOBAL,      /* one (GRBM), or per SE/SA by the counter's domain */
+    GT_UNIT_WGP,         /* SQ per WGP: INSTANCE_INDEX = wgp << 2 */
+    GT_UNIT_CU,          /* TCP per CU */
+    GT_UNIT_GL1C,        /* four GL1C per shader array */
+    GT_UNIT_CHANNEL,     /* GL2C: INSTANCE_INDEX = channel */
+};
+
+/* The selections whose values add up to instance i of a counter of domain
+ * dom in a block banked by unit (a per-SE SQ counter: every WGP of the
+ * engine; a GL1C array: its four GL1C). At most max; returns how many. */
+size_t gt_amd_unit_addrs(const struct gt_amd_dev *dev, const struct gt_amd_device *g,
+                         enum gt_amd_bank_unit unit, enum gt_amd_domain dom, uint32_t i,
+                         struct gt_amd_addr *out, size_t max);
+
 /* ---- regs2_pmc.c ---- */
 
 struct gt_amd_pmc;
 struct gt_amd_device;
 struct gt_catalog;
 
-enum gt_amd_keepon { GT_KEEPON_GFXOFF, GT_KEEPON_PSTATE };
-
 /* Why counters are out of reach, for the rows that need them. */
-enum gt_amd_pmc_fail { GT_PMC_FAIL_OTHER, GT_PMC_FAIL_ROOT, GT_PMC_FAIL_DEBUGFS };
+enum gt_amd_pmc_fail { GT_PMC_FAIL_OTHER, GT_PMC_FAIL_ROOT, GT_PMC_FAIL_DEBUGFS,
+                       GT_PMC_FAIL_LOCKDOWN, GT_PMC_FAIL_BUSY };
+
+struct gt_amd_pmc_opts {
+    enum gt_amd_keepon keepon;
+    int force;                 /* take the counters from another profiler */
+};
 
 /* Opens debugfs amdgpu_regs2 for the performance counters in c (those of
- * kind GT_AMD_PMC), keeps GFX powered as keepon says and saves every
- * register it will write. NULL with d set and *fail saying why. */
+ * kind GT_AMD_PMC), checks the GC bases and that no other profiler holds
+ * the counters, keeps GFX powered as o says and saves every register it
+ * will write. NULL with d set and *fail saying why. */
 struct gt_amd_pmc *gt_amd_pmc_open(struct gt_amd_dev *dev, const struct gt_amd_device *geom,
-                                   const struct gt_catalog *c, enum gt_amd_keepon keepon,
+                                   const struct gt_catalog *c, const struct gt_amd_pmc_opts *o,
                                    enum gt_amd_pmc_fail *fail, struct gt_diag *d);
 /* Counts only the catalogue counters marked in used (all when NULL), and
  * marks in c those that share registers in turns as multiplexed. */
@@ -138,7 +194,9 @@ void gt_amd_pmc_select(struct gt_amd_pmc *p, const unsigned char *used, struct g
 int gt_amd_pmc_start(struct gt_amd_pmc *p, struct gt_diag *d);
 /* Stops, reads this pass's counters into deltas (by catalogue slot),
  * fills the others with their last pass's values, starts the next pass.
- * *estimated gets how many counters were carried over. */
+ * *estimated gets how many counters were carried over. Returns 0; 1 with d
+ * set when the pass ran too long for the 32-bit counters, which then
+ * repeat their last pass too; -1 with d set on an error. */
 int gt_amd_pmc_sample(struct gt_amd_pmc *p, uint64_t *deltas, unsigned *estimated,
                       struct gt_diag *d);
 /* Restores every register written and lets GFX power down again. */
@@ -148,5 +206,12 @@ unsigned gt_amd_pmc_passes(const struct gt_amd_pmc *p);
 unsigned gt_amd_pmc_ncounters(const struct gt_amd_pmc *p);
 /* One line per register bank: counters, passes, limit. */
 void gt_amd_pmc_describe(const struct gt_amd_pmc *p, char *buf, size_t len);
+/* The longest interval the 32-bit counters in use survive; 0: any. */
+uint64_t gt_amd_pmc_max_interval(const struct gt_amd_pmc *p);
+/* The value counter name was read at in the last sample's pass, if it was
+ * counted then (1), else 0. */
+int gt_amd_pmc_fresh(const struct gt_amd_pmc *p, const char *name, uint64_t *sum);
+/* The power state gputop holds: "PEAK" or "" (a GFXOFF request only). */
+const char *gt_amd_pmc_pstate(const struct gt_amd_pmc *p);
 
 #endif

@@ -30,7 +30,7 @@ struct amd_src {
     int metrics_only;
     uint32_t poll_hz, polls_fixed;
     enum pmc_want pmc_want;
-    enum gt_amd_keepon keepon;
+    struct gt_amd_pmc_opts opts;
     struct gt_amd_pmc *pmc;
     char pmc_why[GT_DIAG_MSG];         /* why no counters ("" with them) */
     int metrics_fd;            /* gpu_metrics, -1 without */
@@ -43,6 +43,13 @@ struct amd_src {
     char node_arg[64];         /* the node asked for ("" the first AMD GPU) */
     unsigned char *used;       /* the last selection, NULL all */
     unsigned warned_pmc;
+    int idle;                  /* the last polls all read GFX idle: back off */
+    int gm_idle;               /* the last gpu_metrics said GFX activity 0 */
+    uint32_t gui_busy, polled; /* this interval's polls: GUI_ACTIVE set, taken */
+    int centi_activity;        /* this PMFW reports GfxActivity x100 */
+    uint32_t peak_mhz;         /* the PEAK pstate's shader clock, 0 unknown */
+    int counting;              /* counters set up at open (fixed after open) */
+    char pstate[8];            /* the pstate held then ("PEAK", ""); fixed */
 };
 
 /* ---- arguments ---- */
@@ -58,6 +65,39 @@ static int parse_uint(const char *v, uint32_t max, uint32_t *out)
     return 0;
 }
 
+/* 1 when one comma-separated item of args is exactly word. */
+static int has_word(const char *args, const char *word)
+{
+    size_t n = strlen(word);
+    const char *s = args;
+
+    for (; s && *s; s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL)
+        if (strncmp(s, word, n) == 0 && (s[n] == ',' || s[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* The positional item that is not "force" into path ("" none); 0 when
+ * one is neither a node nor force. */
+static int node_arg(const char *args, char *path, size_t len)
+{
+    const char *s = args, *end;
+    size_t n;
+
+    path[0] = '\0';
+    for (; s && *s; s = *end ? end + 1 : NULL) {
+        end = strchr(s, ',');
+        end = end ? end : s + strlen(s);
+        n = (size_t)(end - s);
+        if (memchr(s, '=', n) || (n == 5 && strncmp(s, "force", 5) == 0) || n == 0)
+            continue;
+        snprintf(path, len, "%.*s", (int)n, s);
+        if (path[0] != '/')
+            return 0;
+    }
+    return 1;
+}
+
 static int parse_args(struct amd_src *a, const char *args, char *path, size_t len,
                       struct gt_diag *d)
 {
@@ -66,8 +106,13 @@ static int parse_args(struct amd_src *a, const char *args, char *path, size_t le
 
     if (gt_args_check(args, keys, "amdgpu", d) < 0)
         return -1;
-    if (!gt_args_get(args, "", path, len))
-        path[0] = '\0';
+    /* Positional: the node, and the word force (take the counters from
+     * another profiler). */
+    a->opts.force = has_word(args, "force");
+    if (!node_arg(args, path, len)) {
+        gt_diag_set(d, "amdgpu: '%s' is neither a device node (/dev/dri/...) nor 'force'", path);
+        return -1;
+    }
     a->poll_hz = DEFAULT_POLL_HZ;
     if (gt_args_get(args, "poll", buf, sizeof(buf)) &&
         parse_uint(buf, MAX_POLL_HZ, &a->poll_hz) < 0) {
@@ -98,9 +143,9 @@ static int parse_args(struct amd_src *a, const char *args, char *path, size_t le
         }
     }
     if (gt_args_get(args, "keepon", buf, sizeof(buf))) {
-        if (strcmp(buf, "pstate") == 0)
-            a->keepon = GT_KEEPON_PSTATE;
-        else if (strcmp(buf, "gfxoff") != 0) {
+        if (strcmp(buf, "gfxoff") == 0)
+            a->opts.keepon = GT_KEEPON_GFXOFF;
+        else if (strcmp(buf, "pstate") != 0) {
             gt_diag_set(d, "amdgpu: keepon must be gfxoff or pstate, not '%s'", buf);
             return -1;
         }
@@ -249,9 +294,16 @@ static int setup_pmc(struct gt_source *s, struct amd_src *a, struct gt_diag *d)
     else {
         if (add_rows(s, a, 1) < 0)
             return -1;
-        a->pmc = gt_amd_pmc_open(&a->dev, &a->geom, &s->catalog, a->keepon, &fail, &why);
+        a->pmc = gt_amd_pmc_open(&a->dev, &a->geom, &s->catalog, &a->opts, &fail, &why);
         if (a->pmc) {
             gt_amd_pmc_select(a->pmc, NULL, &s->catalog);
+            /* The PEAK profile's shader clock (smu_v14_0_0_ppt.c: the
+             * maximum); the header shows it. */
+            if (gt_amd_read_sensor(&a->dev, GT_AMDGPU_INFO_SENSOR_PEAK_PSTATE_GFX_SCLK,
+                                   &a->peak_mhz) < 0)
+                a->peak_mhz = 0;
+            a->counting = 1;
+            snprintf(a->pstate, sizeof(a->pstate), "%s", gt_amd_pmc_pstate(a->pmc));
             return 0;
         }
         gt_catalog_free(&s->catalog);
@@ -293,10 +345,22 @@ static void geometry(struct amd_src *a)
     a->geom.max_waves_per_cu = RDNA_WAVES_PER_CU;
 }
 
+/* "pstate PEAK set by gputop (GFX 2900 MHz)" or "". */
+static void pstate_text(const struct amd_src *a, char *buf, size_t len)
+{
+    const char *ps = a->pmc ? gt_amd_pmc_pstate(a->pmc) : "";
+
+    buf[0] = '\0';
+    if (ps[0] && a->peak_mhz)
+        snprintf(buf, len, "pstate %s set by gputop (GFX %u MHz)", ps, a->peak_mhz);
+    else if (ps[0])
+        snprintf(buf, len, "pstate %s set by gputop", ps);
+}
+
 static void describe(struct gt_source *s, const struct amd_src *a)
 {
     const struct gt_amd_dev *dev = &a->dev;
-    char pmc[160] = "";
+    char pmc[160] = "", ps[96];
 
     snprintf(s->info.device, sizeof(s->info.device), "%s",
              dev->drm.render[0] ? dev->drm.render : dev->drm.primary);
@@ -306,17 +370,21 @@ static void describe(struct gt_source *s, const struct amd_src *a)
     snprintf(s->info.family, sizeof(s->info.family), "%s", dev->gfx[0] ? dev->gfx : "amdgpu");
     s->info.gpu_id = dev->drm.device;
     s->info.shader_cores = a->geom.cu;
+    snprintf(s->info.core_noun, sizeof(s->info.core_noun), "CUs");   /* not cores */
     s->info.l2_slices = a->geom.gl2c;
     /* The per-block plan is in --probe; the header line has room for a summary. */
     if (a->pmc)
         snprintf(pmc, sizeof(pmc), "%u counters rotated over %u pass%s",
                  gt_amd_pmc_ncounters(a->pmc), gt_amd_pmc_passes(a->pmc),
                  gt_amd_pmc_passes(a->pmc) == 1 ? "" : "es");
-    snprintf(s->info.detail, sizeof(s->info.detail), "amdgpu %d.%d.%d, %u CUs @ %.0f MHz, "
-             "%s, %s; counters: %.100s", dev->drv_major, dev->drv_minor, dev->drv_patch,
-             a->geom.cu, a->geom.max_sclk_mhz, a->metrics_only ? "gpu_metrics only"
-             : "GRBM polled", a->have_metrics ? "gpu_metrics" : "sensors",
-             a->pmc ? pmc : a->pmc_why);
+    pstate_text(a, ps, sizeof(ps));
+    snprintf(s->info.detail, sizeof(s->info.detail), "amdgpu %d.%d.%d, %u CUs @ %u MHz, "
+             "%.48s%s%s, %s; counters: %.80s", dev->drv_major, dev->drv_minor, dev->drv_patch,
+             a->geom.cu, (unsigned)a->geom.max_sclk_mhz, ps, ps[0] ? ", " : "",
+             a->metrics_only ? "gpu_metrics only" : "GRBM polled",
+             a->have_metrics ? "gpu_metrics" : "sensors", a->pmc ? pmc : a->pmc_why);
+    /* The per-WGP SQ counters are 32-bit: the sampler keeps under this. */
+    s->info.max_interval_ns = a->pmc ? gt_amd_pmc_max_interval(a->pmc) : 0;
 }
 
 /* ---- the source ---- */
@@ -408,18 +476,40 @@ static void put(struct gt_source *s, const char *name, uint64_t v, struct gt_sna
         out->deltas[s->catalog.counters[k].slot] += v;
 }
 
+/* Every READ_MMR_REG takes GFX out of GFXOFF, and the kernel lets it
+ * power down again only 100 ms after the last one (amdgpu_kms.c wraps the
+ * read in amdgpu_gfx_off_ctrl; amdgpu_gfx.c GFX_OFF_DELAY_ENABLE), so
+ * polling an idle APU 200 times a second keeps it awake. Once the polls
+ * read GFX idle, one poll a sample watches for work, and none while
+ * gpu_metrics (which does not wake GFX) says GFX is idle; busy again, the
+ * full rate resumes. While counting, gputop holds GFX on anyway. */
+static uint64_t polls_wanted(const struct amd_src *a, uint64_t span_ns, uint64_t *spread)
+{
+    *spread = a->polls_fixed ? 0 : span_ns;
+    if (a->idle && !a->pmc) {
+        *spread = 0;
+        return a->gm_idle ? 0 : 1;
+    }
+    if (a->polls_fixed)
+        return a->polls_fixed;
+    span_ns = (uint64_t)((double)a->poll_hz * (double)span_ns / 1e9);
+    return span_ns ? span_ns : 1;
+}
+
 static int sample_activity(struct gt_source *s, struct amd_src *a, uint64_t span_ns,
                            struct gt_snapshot *out, struct gt_diag *d)
 {
     struct gt_grbm_counts c;
-    uint64_t polls = a->polls_fixed ? a->polls_fixed
-                     : (uint64_t)((double)a->poll_hz * (double)span_ns / 1e9);
+    uint64_t spread, polls = polls_wanted(a, span_ns, &spread);
     size_t i;
 
     memset(&c, 0, sizeof(c));
-    if (gt_grbm_poll(&a->dev, polls ? (uint32_t)polls : 1, a->polls_fixed ? 0 : span_ns, &c,
-                     d) < 0)
+    if (polls && gt_grbm_poll(&a->dev, (uint32_t)polls, spread, &c, d) < 0)
         return -1;
+    a->polled = (uint32_t)c.polls;
+    a->gui_busy = (uint32_t)c.busy[0][31];
+    if (c.polls)
+        a->idle = c.busy[0][31] == 0;
     put(s, "GRBM_POLLS", c.polls, out);
     for (i = 0; i < gt_amd_gfx1151_ncounters; i++) {
         const struct gt_amd_counter_def *def = &gt_amd_gfx1151_counters[i];
@@ -428,6 +518,21 @@ static int sample_activity(struct gt_source *s, struct amd_src *a, uint64_t span
                 out);
     }
     return 0;
+}
+
+/* average_gfx_activity in %: older PMFW reports it x100 (smu_v14_0_0_ppt.c
+ * divides the GPU_LOAD sensor by 100 for firmware <= 0x5d4600, but not the
+ * gpu_metrics field). A reading past 100 % shows this firmware's scale,
+ * which holds from then on (readings of 1 % or less before it cannot be
+ * told apart). */
+static uint64_t gfx_activity(struct amd_src *a, uint64_t v)
+{
+    if (v > 100)
+        a->centi_activity = 1;
+    if (a->centi_activity)
+        v /= 100;
+    a->gm_idle = v == 0;
+    return v;
 }
 
 /* The layout shows each row as its sum over GPU_METRICS_READS, so a
@@ -443,6 +548,7 @@ static int sample_power(struct gt_source *s, struct amd_src *a, struct gt_snapsh
     size_t i;
 
     memset(ok, 0, sizeof(ok));
+    a->gm_idle = 0;
     if (a->metrics_fd >= 0) {
         have_m = read_metrics(a, &m, why, sizeof(why)) == 0;
         if (!have_m) {
@@ -459,6 +565,8 @@ static int sample_power(struct gt_source *s, struct amd_src *a, struct gt_snapsh
         if (def->kind != GT_AMD_METRIC)
             continue;
         if (have_m && gt_amd_metrics_at_v3(&m, def->event, &v)) {
+            if (def->event == GT_GM30_AVERAGE_GFX_ACTIVITY)
+                v = gfx_activity(a, v);
             put(s, def->name, v, out);
             continue;
         }
@@ -503,7 +611,7 @@ static int rebound(struct gt_source *s, struct amd_src *a, uint64_t now, struct 
     a->slept = 0;
     open_metrics(a);
     if (had_pmc) {
-        a->pmc = gt_amd_pmc_open(&a->dev, &a->geom, &s->catalog, a->keepon, &fail, &why);
+        a->pmc = gt_amd_pmc_open(&a->dev, &a->geom, &s->catalog, &a->opts, &fail, &why);
         if (a->pmc)
             gt_amd_pmc_select(a->pmc, a->used, &s->catalog);
         if (!a->pmc || gt_amd_pmc_start(a->pmc, &why) < 0) {
@@ -531,13 +639,31 @@ static int resume_pmc(struct gt_source *s, struct amd_src *a, uint64_t now, stru
     return -1;
 }
 
+/* GC 11.5 gates the perfmon clock with GFX clock gating (soc21.c sets
+ * AMD_CG_SUPPORT_GFX_PERF_CLK) unless a profile pstate is held: then no
+ * counter moves. GRBM_GUI_ACTIVE staying 0 while GRBM_STATUS reads busy
+ * tells it; the interval's counts are no data, not zeros. */
+static int gated(const struct amd_src *a, struct gt_diag *d)
+{
+    uint64_t active;
+
+    if (!a->gui_busy || !gt_amd_pmc_fresh(a->pmc, "GRBM_GUI_ACTIVE", &active) || active)
+        return 0;
+    gt_diag_set(d, "counters are clock-gated: GRBM_GUI_ACTIVE counted 0 while GRBM_STATUS read "
+                   "the GPU busy in %u of %u polls. GC 11.5 gates the perfmon clock with GFX "
+                   "clock gating unless a profile power state is held: run with keepon=pstate "
+                   "(the default), not keepon=gfxoff; this interval's counts are not shown",
+                a->gui_busy, a->polled);
+    return 1;
+}
+
 static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
 {
     struct amd_src *a = s->priv;
     uint64_t start = gt_now_ns(), span = start > a->last_call ? start - a->last_call : 0;
     struct gt_diag ignored;
     unsigned est = 0;
-    int power;
+    int power, pmc;
     char state[32];
 
     out->nsamples = 1;
@@ -561,13 +687,17 @@ static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     power = sample_power(s, a, out, d);
     /* The counters' pass ends here even then, so the next interval holds
      * its own counts only (this one's are dropped with the sample). */
-    if (a->pmc && gt_amd_pmc_sample(a->pmc, out->deltas, &est, power < 0 ? &ignored : d) < 0 &&
-        power == 0)
+    pmc = a->pmc ? gt_amd_pmc_sample(a->pmc, out->deltas, &est, power < 0 ? &ignored : d) : 0;
+    if (pmc < 0 && power == 0)
         return errno == ENODEV ? rebound(s, a, start, d) : -1;
     out->t_start_ns = a->last_ns;
     out->t_end_ns = a->last_ns = gt_now_ns();
     if (power < 0)
         return -1;
+    if (a->pmc && gated(a, d))
+        return -1;
+    if (pmc > 0)
+        return 2;     /* d says the 32-bit counters repeat their last pass */
     if (est) {
         gt_diag_set(d, "estimated: %u of %u counters were not counted this interval (the "
                        "blocks' counter limits rotate them over %u passes); they repeat their "
@@ -575,6 +705,33 @@ static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
         return 2;
     }
     return 0;
+}
+
+/* For the header: the power state gputop holds and its clock, or whether
+ * the GRBM polls of the interval kept GFX out of GFXOFF. Reads only what
+ * open() set (the sampler thread may set the counters up again) and snap. */
+static void amd_activity(const struct gt_source *s, const struct gt_snapshot *snap, char *buf,
+                         size_t len)
+{
+    const struct amd_src *a = s->priv;
+    int k = gt_catalog_find(&s->catalog, "GRBM_POLLS");
+    uint64_t polls;
+
+    buf[0] = '\0';
+    if (a->counting && a->pstate[0]) {
+        if (a->peak_mhz)
+            snprintf(buf, len, "%s pstate, GFX %u MHz", a->pstate, a->peak_mhz);
+        else
+            snprintf(buf, len, "%s pstate", a->pstate);
+        return;
+    }
+    if (a->counting)
+        snprintf(buf, len, "GFX held on (GFXOFF off)");
+    if (a->counting || k < 0 || !snap || !snap->deltas)
+        return;
+    polls = snap->deltas[s->catalog.counters[k].slot];
+    snprintf(buf, len, "%s", polls > 1 ? "GRBM polls keep GFX on"
+                             : "GFX idle, polls backed off");
 }
 
 static int amd_available(const struct gt_sys *sys, char *why, size_t len)
@@ -592,7 +749,7 @@ static int amd_available(const struct gt_sys *sys, char *why, size_t len)
 const struct gt_source_type gt_source_amdgpu = {
     .name = "amdgpu",
     .help = "AMD GPU through the amdgpu driver: amdgpu[:/dev/dri/renderDN][,poll=HZ]"
-            "[,polls=N][,mode=full|metrics][,pmc=auto|on|off][,keepon=gfxoff|pstate]",
+            "[,polls=N][,mode=full|metrics][,pmc=auto|on|off][,keepon=pstate|gfxoff][,force]",
     .kind = GT_SOURCE_HARDWARE,
     .available = amd_available,
     .open = amd_open,
@@ -600,9 +757,23 @@ const struct gt_source_type gt_source_amdgpu = {
     .start = amd_start,
     .sample = amd_sample,
     .close = amd_close,
+    .activity = amd_activity,
 };
 
 /* ---- what --probe shows ---- */
+
+static void gc_bases_line(const struct amd_src *a, FILE *out)
+{
+    uint32_t base[2];
+    char path[160];
+    int r = gt_amd_gc_bases(&a->dev, base, path, sizeof(path));
+
+    if (r > 0)
+        fprintf(out, "GC bases:         0x%X, 0x%X (%s)\n", base[0], base[1], path);
+    else
+        fprintf(out, "GC bases:         0x%X, 0x%X assumed (%s: %s)\n", GT_GC_SEG0, GT_GC_SEG1,
+                path, r == 0 ? "absent" : "unreadable");
+}
 
 void gt_amd_describe_source(const struct gt_source *s, FILE *out)
 {
@@ -646,7 +817,13 @@ void gt_amd_describe_source(const struct gt_source *s, FILE *out)
     if (a->pmc) {
         gt_amd_pmc_describe(a->pmc, buf, sizeof(buf));
         fprintf(out, "counters:         %s/amdgpu_regs2: %s\n", dev->debugfs, buf);
-        fprintf(out, "                  SQ counts cover only queues with PERFCOUNT_ENABLE set\n");
+        fprintf(out, "                  SQ: SQ_PERFCOUNTER_CTRL all stages, CTRL2 FORCE_EN for "
+                     "all VMIDs; 32-bit, so intervals <= %.1f ms\n",
+                (double)gt_amd_pmc_max_interval(a->pmc) / 1e6);
+        pstate_text(a, buf, sizeof(buf));
+        fprintf(out, "power state:      %s\n", buf[0] ? buf : "GFXOFF held off "
+                "(keepon=gfxoff); the perfmon clock may be gated");
+        gc_bases_line(a, out);
     } else {
         fprintf(out, "counters:         %s\n", a->pmc_why);
     }

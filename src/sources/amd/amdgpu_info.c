@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int info_ioctl(const struct gt_amd_dev *dev, struct drm_amdgpu_info *q)
@@ -102,6 +103,7 @@ static int read_dev_info(struct gt_amd_dev *dev, const char *node, struct gt_dia
     dev->wave_size = di.wave_front_size;
     dev->max_sclk_mhz = (uint32_t)(di.max_engine_clock / 1000);
     dev->max_mclk_mhz = (uint32_t)(di.max_memory_clock / 1000);
+    memcpy(dev->cu_bitmap, di.cu_bitmap, sizeof(dev->cu_bitmap));
     dev->info_read = 1;
     return check_shape(dev, node, d);
 }
@@ -202,6 +204,43 @@ int gt_amd_read_sensors(const struct gt_amd_dev *dev, uint32_t v[GT_AMD_NSENSORS
         any |= ok[i];
     }
     return any ? 0 : -1;
+}
+
+int gt_amd_read_sensor(const struct gt_amd_dev *dev, uint32_t type, uint32_t *out)
+{
+    struct drm_amdgpu_info q;
+
+    memset(&q, 0, sizeof(q));
+    *out = 0;
+    q.return_pointer = (uint64_t)(uintptr_t)out;
+    q.return_size = sizeof(*out);
+    q.query = AMDGPU_INFO_SENSOR;
+    q.sensor_info.type = type;
+    return info_ioctl(dev, &q);
+}
+
+/* amdgpu_discovery.c prints one "0x%08X" line per segment; GC is hw_id 11
+ * (soc15_hw_ip.h), die 0, instance 0. */
+int gt_amd_gc_bases(const struct gt_amd_dev *dev, uint32_t base[2], char *path, size_t len)
+{
+    char buf[256], *end;
+    unsigned long v;
+    ssize_t n;
+    int i;
+
+    snprintf(path, len, "%s/ip_discovery/die/0/11/0/base_addr", dev->sysfs);
+    n = gt_sys_read_file(dev->sys, path, buf, sizeof(buf));
+    if (n < 0)
+        return errno == ENOENT ? 0 : -1;
+    end = buf;
+    for (i = 0; i < 2; i++) {
+        char *at = end;
+        v = strtoul(at, &end, 16);
+        if (end == at || v > 0xffffffffu)
+            return -1;
+        base[i] = (uint32_t)v;
+    }
+    return 1;
 }
 
 int gt_amd_read_mmr(const struct gt_amd_dev *dev, uint32_t dword, uint32_t count, uint32_t *out)

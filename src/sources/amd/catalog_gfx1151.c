@@ -8,13 +8,18 @@
 /* PMC rows. Event numbers are rocprofiler-sdk's config.yaml values for
  * gfx1150-1152 (rdna35.md §3), which differ from soc21_enum.h in the TCP
  * high region (TCP_REQ_MISS is 17 there, 18 in the enum).
- * Register bank: Mesa's gfx11 table lets the per-SE SQG counters select
- * 0..36 and the per-WGP SQ counters 0..511 (kernel-interfaces.md §7), so
- * SQ_WAVES, SQ_BUSY_CYCLES, SQ_WAVE_CYCLES and the two WAIT counters are
- * SQG (per shader engine, as the document's SQ_BUSY_CYCLES_avr "mean of
- * per-shader-engine" says) and the instruction and SQC counters are per
- * WGP. That split is our reading of the selector ranges, not a vendor
- * statement. SQC counters belong to the SQ IP block (rdna35.md §1). */
+ * Register bank: every SQ event, SQ_WAVES and SQ_BUSY_CYCLES included,
+ * is an SQ_PERF_SEL number programmed in the per-WGP SQ_PERFCOUNTERn
+ * registers, as aqlprofile does on gfx11 (the SQG registers decode another
+ * list, SQG_PERF_SEL: soc21_enum.h). SQ_BUSY_CYCLES, SQ_WAVES,
+ * SQ_WAVE_CYCLES and the two WAIT counters are shown per shader engine
+ * (the document's SQ_BUSY_CYCLES_avr is a "mean of per-shader-engine"),
+ * each the sum of the engine's WGPs; that per-SE grouping of per-WGP reads
+ * is ASSUMPTION (README, "unverified"). The instruction and SQC counters
+ * are per WGP. SQC counters belong to the SQ IP block (rdna35.md §1).
+ * Instances (Mesa ac_perfcounter_gfx11.c, aqlprofile gfx11_block_table.h):
+ * GL1C four per shader array, summed by the source into the array's row;
+ * TCP one per CU; GL2C one per channel (num_tcc_blocks). */
 #define PMC(n, b, hw, dom, ev, u) { n, b, hw, GT_AMD_PMC, dom, ev, 0, u }
 #define BUSY(n, reg, bit) { n, "GRBM_STATUS", reg, GT_AMD_BUSY, GT_AMD_GPU, bit, 0, "polls" }
 #define METRIC(n, off, w, u) { n, "gpu_metrics", "gpu_metrics", GT_AMD_METRIC, GT_AMD_GPU, off, w, u }
@@ -23,12 +28,12 @@ const struct gt_amd_counter_def gt_amd_gfx1151_counters[] = {
     /* GRBM: global, 2 counters. */
     PMC("GRBM_COUNT",            "GRBM", "GRBM",   GT_AMD_GPU, 0, "cycles"),
     PMC("GRBM_GUI_ACTIVE",       "GRBM", "GRBM",   GT_AMD_GPU, 2, "cycles"),
-    /* SQ per shader engine (SQG_PERFCOUNTER0..7). */
-    PMC("SQ_BUSY_CYCLES",        "SQ",   "SQG",    GT_AMD_SE, 3, "cycles"),
-    PMC("SQ_WAVES",              "SQ",   "SQG",    GT_AMD_SE, 4, "waves"),
-    PMC("SQ_WAVE_CYCLES",        "SQ",   "SQG",    GT_AMD_SE, 24, "quad-cycles"),
-    PMC("SQ_WAIT_INST_ANY",      "SQ",   "SQG",    GT_AMD_SE, 26, "quad-cycles"),
-    PMC("SQ_WAIT_ANY",           "SQ",   "SQG",    GT_AMD_SE, 35, "quad-cycles"),
+    /* SQ per shader engine: the sum of its WGPs' SQ_PERFCOUNTERn. */
+    PMC("SQ_BUSY_CYCLES",        "SQ",   "SQ_WGP", GT_AMD_SE, 3, "cycles"),
+    PMC("SQ_WAVES",              "SQ",   "SQ_WGP", GT_AMD_SE, 4, "waves"),
+    PMC("SQ_WAVE_CYCLES",        "SQ",   "SQ_WGP", GT_AMD_SE, 24, "quad-cycles"),
+    PMC("SQ_WAIT_INST_ANY",      "SQ",   "SQ_WGP", GT_AMD_SE, 26, "quad-cycles"),
+    PMC("SQ_WAIT_ANY",           "SQ",   "SQ_WGP", GT_AMD_SE, 35, "quad-cycles"),
     /* SQ per WGP (SQ_PERFCOUNTER0..15, low halves only). */
     PMC("SQ_INSTS_ALL",          "SQ",   "SQ_WGP", GT_AMD_WGP, 48, "instructions"),
     PMC("SQ_INSTS_VALU",         "SQ",   "SQ_WGP", GT_AMD_WGP, 62, "instructions"),
@@ -43,7 +48,7 @@ const struct gt_amd_counter_def gt_amd_gfx1151_counters[] = {
     /* TCP (vector L0) per CU, 4 counters (1 per pass in practice). */
     PMC("TCP_REQ",               "TCP",  "TCP",    GT_AMD_CU, 9, "requests"),
     PMC("TCP_REQ_MISS",          "TCP",  "TCP",    GT_AMD_CU, 17, "requests"),
-    /* GL1C per shader array, 4 counters. */
+    /* GL1C per shader array (the sum of its four GL1C), 4 counters. */
     PMC("GL1C_GL2_REQ_READ_128B", "GL1C", "GL1C",  GT_AMD_SA, 5, "requests"),
     PMC("GL1C_GL2_REQ_READ_32B", "GL1C", "GL1C",   GT_AMD_SA, 6, "requests"),
     PMC("GL1C_GL2_REQ_READ_64B", "GL1C", "GL1C",   GT_AMD_SA, 7, "requests"),

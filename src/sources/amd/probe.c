@@ -41,6 +41,7 @@ static int probe_one(const char *spec, const struct gt_sys *sys, FILE *out)
     struct gt_source *s;
     struct gt_diag d;
     int r, status = 1;
+    uint64_t wait = 100000000ull;
 
     gt_diag_clear(&d);
     s = gt_source_open(spec, sys, &d);
@@ -56,7 +57,11 @@ static int probe_one(const char *spec, const struct gt_sys *sys, FILE *out)
         fprintf(out, "first sample:     failed: %s\n", d.msg[0] ? d.msg : "out of memory");
         goto out;
     }
-    nanosleep(&(struct timespec){ 0, 100000000L }, NULL);
+    /* 100 ms, or less when 32-bit counters would not survive the pass
+     * (the sample's polls add most of the wait again). */
+    wait = s->info.max_interval_ns && s->info.max_interval_ns / 4 < wait
+           ? s->info.max_interval_ns / 4 : wait;
+    nanosleep(&(struct timespec){ 0, (long)wait }, NULL);
     gt_diag_clear(&d);
     r = s->type->sample(s, &snap, &d);
     if (r < 0) {

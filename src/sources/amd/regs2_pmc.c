@@ -1,8 +1,11 @@
-/* Performance counters through debugfs amdgpu_regs2 (root): select
- * registers written in broadcast, LO/HI data read per instance with
- * GRBM_GFX_INDEX banking, counter groups rotated across samples when a
- * block has more counters than registers, and every register written
- * restored on close. Register addresses: kernel-interfaces.md §7. */
+/* Performance counters through debugfs amdgpu_regs2 (root), programmed as
+ * AMD's own tools do (aqlprofile, Mesa, PAL): select registers written in
+ * broadcast, SQ enabled in SQ_PERFCOUNTER_CTRL/CTRL2, CP_PERFMON_CNTL
+ * started in mode 0 and stopped with the sample bit, LO/HI read per
+ * instance with GRBM_GFX_INDEX banking (pmc_units.c), counter groups
+ * rotated across samples when a block has more counters than registers,
+ * and every register written restored on close. Register addresses:
+ * counter-programming.md §4. */
 #include "amd.h"
 #include "gputop/amd_gfx1151.h"
 #include "gputop/amdgpu_uapi.h"
@@ -17,32 +20,40 @@
 #define MAX_REGS 8
 #define MAX_SAVED 64
 #define MAX_PASSES 16
+#define MAX_ADDRS 128          /* selections one instance sums (an SE's WGPs) */
 
-/* One register bank: how many counters run at once, their select and
- * data registers (offsets in GC segment 1), and the data width. */
+/* One register bank: how it is banked, how many counters run at once,
+ * their select and data registers (offsets in GC segment 1), and the data
+ * width. */
 struct bank {
     const char *hw_block;
+    enum gt_amd_bank_unit unit;
     unsigned limit;
     uint32_t sel[MAX_REGS], data[MAX_REGS];
     unsigned width;            /* bytes read: 8 for LO/HI, 4 for LO only */
 };
 
-/* TCP has four registers but counts one event per pass in practice on
- * gfx1151 (rdna35.md §1, ROCm/rocm-systems PR #10041). GRBM, GL1C and
- * GL2C addresses are Mesa's; GL1C's select fields are presumed to be the
- * TCP/GL2C layout (PERF_SEL in the low bits), which no header confirms.
- * The SQG / SQ_WGP split is the catalogue's reading of the selector
- * ranges (src/sources/amd/catalog_gfx1151.c). All UNVERIFIED on hardware. */
+/* Counters per pass: Mesa ac_perfcounter_gfx11.c and aqlprofile
+ * gfx11_block_info.h (GRBM 2, SQ 8 data registers, GL1C 4, GL2C 4). TCP
+ * has four registers but counts one event per pass in practice on gfx1151
+ * (rdna35.md §1, ROCm/rocm-systems PR #10041; UNVERIFIED). Addresses:
+ * gc_11_5_0_offset.h (SQ, TCP), Mesa's gfx11 table (GRBM, GL1C, GL2C).
+ * GL1C's select fields are presumed to be the TCP/GL2C layout (PERF_SEL
+ * in the low bits), which no header confirms. */
 static const struct bank banks[] = {
-    { "GRBM", 2, { 0x3840, 0x3841 }, { 0x3040, 0x3043 }, 8 },
-    { "SQG", 8, { 0x39d0, 0x39d1, 0x39d2, 0x39d3, 0x39d4, 0x39d5, 0x39d6, 0x39d7 },
-      { 0x31e4, 0x31e6, 0x31e8, 0x31ea, 0x31ec, 0x31ee, 0x31f0, 0x31f2 }, 8 },
-    /* Selects 0, 2, .., 14 feed the eight low-half-only data registers. */
-    { "SQ_WGP", 8, { 0x39c0, 0x39c2, 0x39c4, 0x39c6, 0x39c8, 0x39ca, 0x39cc, 0x39ce },
+    { "GRBM", GT_UNIT_GLOBAL, 2, { 0x3840, 0x3841 }, { 0x3040, 0x3043 }, 8 },
+    /* SQ per WGP, every SQ event (aqlprofile programs SQ_WAVES,
+     * SQ_BUSY_CYCLES, ... here, never in the SQG registers, whose
+     * SQG_PERF_SEL list is another). Selects 0, 2, .., 14 feed the eight
+     * low-half-only data registers (aqlprofile; PAL): 32-bit counters. */
+    { "SQ_WGP", GT_UNIT_WGP, 8, { 0x39c0, 0x39c2, 0x39c4, 0x39c6, 0x39c8, 0x39ca, 0x39cc, 0x39ce },
       { 0x31c0, 0x31c2, 0x31c4, 0x31c6, 0x31c8, 0x31ca, 0x31cc, 0x31ce }, 4 },
-    { "TCP", 1, { 0x3b40, 0x3b42, 0x3b44, 0x3b45 }, { 0x3340, 0x3342, 0x3344, 0x3346 }, 8 },
-    { "GL1C", 4, { 0x3ba0, 0x3ba2, 0x3ba3, 0x3ba4 }, { 0x33a0, 0x33a2, 0x33a4, 0x33a6 }, 8 },
-    { "GL2C", 4, { 0x3b80, 0x3b82, 0x3b84, 0x3b85 }, { 0x3380, 0x3382, 0x3384, 0x3386 }, 8 },
+    { "TCP", GT_UNIT_CU, 1, { 0x3b40, 0x3b42, 0x3b44, 0x3b45 },
+      { 0x3340, 0x3342, 0x3344, 0x3346 }, 8 },
+    { "GL1C", GT_UNIT_GL1C, 4, { 0x3ba0, 0x3ba2, 0x3ba3, 0x3ba4 },
+      { 0x33a0, 0x33a2, 0x33a4, 0x33a6 }, 8 },
+    { "GL2C", GT_UNIT_CHANNEL, 4, { 0x3b80, 0x3b82, 0x3b84, 0x3b85 },
+      { 0x3380, 0x3382, 0x3384, 0x3386 }, 8 },
 };
 #define NBANKS (sizeof(banks) / sizeof(banks[0]))
 
@@ -65,6 +76,7 @@ static const char *const together[][5] = {
 
 struct ctr {
     int cat;                   /* catalogue index */
+    const char *name;
     uint32_t slot, n;
     uint32_t event;
     enum gt_amd_domain domain;
@@ -72,6 +84,9 @@ struct ctr {
     int set;                   /* index in together[], -1 if none */
     int used;
     uint64_t *last;            /* n values of its latest pass */
+    int fresh;                 /* counted in the last sample's pass */
+    struct gt_amd_addr *addr;  /* instance i sums addr[first[i] .. first[i + 1]) */
+    uint32_t *first;
 };
 
 struct saved {
@@ -82,8 +97,8 @@ struct gt_amd_pmc {
     struct gt_amd_dev *dev;
     struct gt_amd_device geom;
     int fd, v2;                /* regs2; V2 ioctl works */
-    int gfxoff_fd;             /* amdgpu_gfxoff while held, else -1 */
-    uint32_t ctx_id;           /* stable-pstate context, 0 if none */
+    struct gt_amd_hold power; /* what keeps GFX on and the perfmon clock running */
+    uint64_t pass_ns;          /* when the pass counting now started */
     struct ctr *ctr;
     size_t nctr;
     unsigned ngroups[NBANKS];
@@ -302,48 +317,14 @@ void gt_amd_pmc_select(struct gt_amd_pmc *p, const unsigned char *used, struct g
 {
     size_t i;
 
+    /* GRBM_GUI_ACTIVE always counts: it tells a gated perfmon clock (it
+     * stays 0 while GRBM_STATUS reads busy). */
     for (i = 0; i < p->nctr; i++)
-        p->ctr[i].used = !used || used[p->ctr[i].cat];
+        p->ctr[i].used = !used || used[p->ctr[i].cat] ||
+                         strcmp(p->ctr[i].name, "GRBM_GUI_ACTIVE") == 0;
     plan(p);
     for (i = 0; i < p->nctr; i++)
         c->counters[p->ctr[i].cat].estimated = p->ctr[i].used && p->ngroups[p->ctr[i].bank] > 1;
-}
-
-/* ---- instances: what GRBM_GFX_INDEX selects for instance i ---- */
-
-static void instance_of(const struct gt_amd_pmc *p, enum gt_amd_domain dom, uint32_t i,
-                        uint32_t *se, uint32_t *sh, uint32_t *inst)
-{
-    const struct gt_amd_device *g = &p->geom;
-    uint32_t nsa = g->se * g->sa_per_se, per_sa;
-
-    *se = *sh = *inst = GT_REGS2_BROADCAST;
-    switch (dom) {
-    case GT_AMD_GPU:
-        return;
-    case GT_AMD_SE:
-        *se = i;
-        *sh = 0;
-        *inst = 0;
-        return;
-    case GT_AMD_SA:
-        *se = i / g->sa_per_se;
-        *sh = i % g->sa_per_se;
-        *inst = 0;
-        return;
-    case GT_AMD_WGP:
-    case GT_AMD_CU:
-        /* Harvested CUs are not modelled: active CUs split evenly. */
-        per_sa = gt_amd_instances(g, dom) / (nsa ? nsa : 1);
-        per_sa = per_sa ? per_sa : 1;
-        *se = (i / per_sa) / g->sa_per_se;
-        *sh = (i / per_sa) % g->sa_per_se;
-        *inst = i % per_sa;
-        return;
-    case GT_AMD_GL2C:
-        *inst = i;
-        return;
-    }
 }
 
 /* ---- counting ---- */
@@ -364,6 +345,7 @@ static int program(struct gt_amd_pmc *p)
     if (wr_saved(p, GT_REG_CP_PERFMON_CNTL, GT_PERFMON_RESET) < 0 ||
         wr_saved(p, GT_REG_CP_PERFMON_CNTL, GT_PERFMON_START) < 0)
         return -1;
+    p->pass_ns = gt_now_ns();
     p->counting = 1;
     return 0;
 }
@@ -381,45 +363,106 @@ static int fail(struct gt_amd_pmc *p, struct gt_diag *d, const char *what)
 int gt_amd_pmc_start(struct gt_amd_pmc *p, struct gt_diag *d)
 {
     p->pass = 0;
-    /* SQ counts only waves of the stages enabled here, and only from
-     * queues whose PERFCOUNT_ENABLE is set (README, "AMD"). */
-    if (wr_saved(p, GT_GC_SEG1 + 0x39d8u, GT_SQG_CTRL_ALL_STAGES) < 0)
-        return fail(p, d, "enabling SQ counting (SQG_PERFCOUNTER_CTRL)");
+    /* SQ counts only the stages enabled in SQ_PERFCOUNTER_CTRL, and on
+     * gfx11 only with CTRL2's FORCE_EN for the VMIDs in VMID_EN (or queues
+     * with COMPUTE_PERFCOUNT_ENABLE): aqlprofile, radeonsi and RADV write
+     * both before counting. */
+    if (wr_saved(p, GT_REG_SQ_PERFCOUNTER_CTRL, GT_SQ_CTRL_ALL_STAGES) < 0 ||
+        wr_saved(p, GT_REG_SQ_PERFCOUNTER_CTRL2, GT_SQ_CTRL2_FORCE_ALL_VMIDS) < 0)
+        return fail(p, d, "enabling SQ counting (SQ_PERFCOUNTER_CTRL/CTRL2)");
     if (program(p) < 0)
         return fail(p, d, "programming the counter selects");
     return 0;
 }
 
+/* Instance i is the sum of its selections (an SE's WGPs, an array's four
+ * GL1C); a 32-bit counter is read as its low half only. */
 static int read_ctr(struct gt_amd_pmc *p, struct ctr *c, uint64_t *deltas)
 {
     const struct bank *bk = &banks[c->bank];
-    uint32_t i, se, sh, inst;
+    uint32_t i, k;
 
     for (i = 0; i < c->n; i++) {
-        uint64_t v = 0;
-        instance_of(p, c->domain, i, &se, &sh, &inst);
-        if (set_state(p, se, sh, inst) < 0 ||
-            rd(p, GT_GC_SEG1 + bk->data[c->reg], &v, bk->width) < 0)
-            return -1;
-        c->last[i] = v;
-        deltas[c->slot + i] = v;
+        uint64_t sum = 0;
+        for (k = c->first[i]; k < c->first[i + 1]; k++) {
+            const struct gt_amd_addr *a = &c->addr[k];
+            uint64_t v = 0;
+            if (set_state(p, a->se, a->sh, a->inst) < 0 ||
+                rd(p, GT_GC_SEG1 + bk->data[c->reg], &v, bk->width) < 0)
+                return -1;
+            sum += v;
+        }
+        c->last[i] = sum;
+        deltas[c->slot + i] = sum;
+    }
+    c->fresh = 1;
+    return 0;
+}
+
+uint64_t gt_amd_pmc_max_interval(const struct gt_amd_pmc *p)
+{
+    /* A per-WGP wave-cycle counter adds up to its wave slots / 4 a clock
+     * (quad-cycles of every resident wave): 2 CUs x max_waves_per_cu / 4. */
+    double per_clk = p->geom.max_waves_per_cu * 2.0 / 4.0, hz = p->geom.max_sclk_mhz * 1e6;
+    size_t i;
+
+    for (i = 0; i < p->nctr; i++)
+        if (p->ctr[i].used && banks[p->ctr[i].bank].width == 4 && per_clk > 0 && hz > 0)
+            return (uint64_t)(4294967296.0 / (hz * per_clk) * 1e9);
+    return 0;
+}
+
+int gt_amd_pmc_fresh(const struct gt_amd_pmc *p, const char *name, uint64_t *sum)
+{
+    size_t i;
+    uint32_t k;
+
+    for (i = 0; i < p->nctr; i++) {
+        const struct ctr *c = &p->ctr[i];
+        if (!c->used || !c->fresh || strcmp(c->name, name) != 0)
+            continue;
+        for (*sum = 0, k = 0; k < c->n; k++)
+            *sum += c->last[k];
+        return 1;
     }
     return 0;
+}
+
+/* The pass ran longer than the 32-bit counters survive (the sampler was
+ * late): they may have wrapped, so they are not read this time; like a
+ * counter rotated out, each repeats its last pass. The interval is kept
+ * (an error would make the sampler back off, and every later pass late). */
+static int wrapped(struct gt_amd_pmc *p, uint64_t now, struct gt_diag *d)
+{
+    uint64_t max = gt_amd_pmc_max_interval(p);
+
+    if (!max || now - p->pass_ns <= max)
+        return 0;
+    gt_diag_set(d, "%s/amdgpu_regs2: this interval's counters ran %.0f ms, longer than the "
+                   "%.1f ms the 32-bit SQ counters survive before they wrap; they repeat "
+                   "their last interval", p->dev->debugfs, (double)(now - p->pass_ns) / 1e6,
+                (double)max / 1e6);
+    return 1;
 }
 
 int gt_amd_pmc_sample(struct gt_amd_pmc *p, uint64_t *deltas, unsigned *estimated,
                       struct gt_diag *d)
 {
+    uint64_t now = gt_now_ns();
+    int late;
     size_t i;
 
     *estimated = 0;
-    if (wr_saved(p, GT_REG_CP_PERFMON_CNTL, GT_PERFMON_STOP) < 0)
+    /* Stop and sample: LO/HI hold what the sample latched. */
+    if (wr_saved(p, GT_REG_CP_PERFMON_CNTL, GT_PERFMON_STOP | GT_PERFMON_SAMPLE) < 0)
         return fail(p, d, "stopping the counters (CP_PERFMON_CNTL)");
+    late = wrapped(p, now, d);
     for (i = 0; i < p->nctr; i++) {
         struct ctr *c = &p->ctr[i];
+        c->fresh = 0;
         if (!c->used)
             continue;
-        if (c->group == p->pass % p->ngroups[c->bank]) {
+        if (c->group == p->pass % p->ngroups[c->bank] && !(late && banks[c->bank].width == 4)) {
             if (read_ctr(p, c, deltas) < 0)
                 return fail(p, d, "reading a counter");
             continue;
@@ -432,90 +475,32 @@ int gt_amd_pmc_sample(struct gt_amd_pmc *p, uint64_t *deltas, unsigned *estimate
     p->pass++;
     if (program(p) < 0)
         return fail(p, d, "programming the next pass");
-    return 0;
-}
-
-/* ---- keeping GFX powered ---- */
-
-static int gfxoff_hold(struct gt_amd_pmc *p, struct gt_diag *d)
-{
-    const struct gt_sys *sys = p->dev->sys;
-    char path[96];
-    uint32_t zero = 0;
-
-    snprintf(path, sizeof(path), "%s/amdgpu_gfxoff", p->dev->debugfs);
-    p->gfxoff_fd = sys->open(sys->ctx, path, O_RDWR | O_CLOEXEC);
-    /* Each 0 written is one reference against GFXOFF; close() does not
-     * drop it, so gt_amd_pmc_close writes the matching 1. */
-    if (p->gfxoff_fd < 0 || sys->pwrite(sys->ctx, p->gfxoff_fd, &zero, 4, 0) != 4) {
-        gt_diag_set(d, "%s: cannot keep GFX powered: %s (try keepon=pstate)", path,
-                    strerror(errno));
-        if (p->gfxoff_fd >= 0)
-            sys->close(sys->ctx, p->gfxoff_fd);
-        p->gfxoff_fd = -1;
-        return -1;
-    }
-    return 0;
-}
-
-static int ctx_op(struct gt_amd_pmc *p, union drm_amdgpu_ctx *a)
-{
-    const struct gt_sys *sys = p->dev->sys;
-
-    return sys->ioctl(sys->ctx, p->dev->fd, DRM_IOCTL_AMDGPU_CTX, a);
-}
-
-/* A context holding the STANDARD profile ungates GFX; only one context
- * on the device may hold a stable pstate (-EBUSY otherwise). */
-static int pstate_hold(struct gt_amd_pmc *p, struct gt_diag *d)
-{
-    union drm_amdgpu_ctx a;
-
-    memset(&a, 0, sizeof(a));
-    a.in.op = AMDGPU_CTX_OP_ALLOC_CTX;
-    if (ctx_op(p, &a) < 0) {
-        gt_diag_set(d, "%s: AMDGPU_CTX alloc failed: %s", p->dev->drm.render, strerror(errno));
-        return -1;
-    }
-    p->ctx_id = a.out.alloc.ctx_id;
-    memset(&a, 0, sizeof(a));
-    a.in.op = AMDGPU_CTX_OP_SET_STABLE_PSTATE;
-    a.in.ctx_id = p->ctx_id;
-    a.in.flags = AMDGPU_CTX_STABLE_PSTATE_STANDARD;
-    if (ctx_op(p, &a) == 0)
-        return 0;
-    if (errno == EBUSY)
-        gt_diag_set(d, "%s: the stable power state is held by another program (a profiler: "
-                       "RGP, rocprof, another gputop): EBUSY; keepon=gfxoff keeps GFX on "
-                       "without it", p->dev->drm.render);
-    else
-        gt_diag_set(d, "%s: SET_STABLE_PSTATE failed: %s", p->dev->drm.render,
-                    strerror(errno));
-    return -1;
-}
-
-static void release_power(struct gt_amd_pmc *p)
-{
-    const struct gt_sys *sys = p->dev->sys;
-    union drm_amdgpu_ctx a;
-    uint32_t one = 1;
-
-    if (p->gfxoff_fd >= 0) {
-        sys->pwrite(sys->ctx, p->gfxoff_fd, &one, 4, 0);
-        sys->close(sys->ctx, p->gfxoff_fd);
-        p->gfxoff_fd = -1;
-    }
-    if (p->ctx_id) {
-        /* Freeing the context restores the level it found. */
-        memset(&a, 0, sizeof(a));
-        a.in.op = AMDGPU_CTX_OP_FREE_CTX;
-        a.in.ctx_id = p->ctx_id;
-        ctx_op(p, &a);
-        p->ctx_id = 0;
-    }
+    return late ? 1 : 0;
 }
 
 /* ---- open and close ---- */
+
+/* The selections each instance reads, laid out once. */
+static int addresses(struct gt_amd_pmc *p, struct ctr *k)
+{
+    struct gt_amd_addr buf[MAX_ADDRS];
+    uint32_t i, total = 0;
+    size_t n;
+
+    k->first = calloc(k->n + 1, sizeof(uint32_t));
+    k->addr = calloc((size_t)k->n * MAX_ADDRS, sizeof(*k->addr));
+    if (!k->first || !k->addr)
+        return -1;
+    for (i = 0; i < k->n; i++) {
+        n = gt_amd_unit_addrs(p->dev, &p->geom, banks[k->bank].unit, k->domain, i, buf,
+                              MAX_ADDRS);
+        k->first[i] = total;
+        memcpy(k->addr + total, buf, n * sizeof(*buf));
+        total += (uint32_t)n;
+    }
+    k->first[k->n] = total;
+    return 0;
+}
 
 static int build(struct gt_amd_pmc *p, const struct gt_catalog *c)
 {
@@ -531,6 +516,7 @@ static int build(struct gt_amd_pmc *p, const struct gt_catalog *c)
         if (!def || def->kind != GT_AMD_PMC || (b = bank_of(def->hw_block)) < 0)
             continue;
         k->cat = (int)i;
+        k->name = def->name;
         k->slot = c->counters[i].slot;
         k->n = c->counters[i].instances;
         k->event = (uint32_t)def->event;
@@ -539,20 +525,44 @@ static int build(struct gt_amd_pmc *p, const struct gt_catalog *c)
         k->set = set_of(def->name);
         k->used = 1;
         k->last = calloc(k->n, sizeof(uint64_t));
-        if (!k->last)
-            return -1;
         p->nctr++;
+        if (!k->last || addresses(p, k) < 0)
+            return -1;
     }
     plan(p);
     return 0;
 }
 
-static const char *debugfs_why(const struct gt_amd_dev *dev, int err, enum gt_amd_pmc_fail *f)
+/* debugfs refuses root with EPERM under kernel lockdown (fs/debugfs/
+ * file.c: files with write or ioctl operations, regs2 among them); a user
+ * without root meets the 0700 mount point first (EACCES). */
+static const char *lockdown_why(const struct gt_amd_dev *dev, char *buf, size_t len)
+{
+    char mode[96] = "";
+    const char *at, *end;
+
+    if (gt_sys_read_file(dev->sys, "/sys/kernel/security/lockdown", mode, sizeof(mode)) > 0 &&
+        (at = strchr(mode, '[')) && (end = strchr(at, ']')))
+        snprintf(buf, len, "the kernel is locked down (lockdown: %.*s, as Secure Boot sets "
+                 "it), which closes debugfs register access even to root; GRBM busy bits and "
+                 "gpu_metrics still work", (int)(end - at - 1), at + 1);
+    else
+        snprintf(buf, len, "the kernel is locked down (Secure Boot), which closes debugfs "
+                 "register access even to root; GRBM busy bits and gpu_metrics still work");
+    return buf;
+}
+
+static const char *debugfs_why(const struct gt_amd_dev *dev, int err, enum gt_amd_pmc_fail *f,
+                               char *buf, size_t len)
 {
     const struct gt_sys *sys = dev->sys;
     int fd;
 
-    if (err == EACCES || err == EPERM) {
+    if (err == EPERM) {
+        *f = GT_PMC_FAIL_LOCKDOWN;
+        return lockdown_why(dev, buf, len);
+    }
+    if (err == EACCES) {
         *f = GT_PMC_FAIL_ROOT;
         return "needs root (debugfs is root-only)";
     }
@@ -576,13 +586,13 @@ static const char *debugfs_why(const struct gt_amd_dev *dev, int err, enum gt_am
 static int open_regs2(struct gt_amd_pmc *p, enum gt_amd_pmc_fail *f, struct gt_diag *d)
 {
     const struct gt_sys *sys = p->dev->sys;
-    char path[96];
+    char path[96], buf[256];
 
     snprintf(path, sizeof(path), "%s/amdgpu_regs2", p->dev->debugfs);
     p->fd = sys->open(sys->ctx, path, O_RDWR | O_CLOEXEC);
     if (p->fd < 0) {
         int err = errno;
-        const char *why = debugfs_why(p->dev, err, f);
+        const char *why = debugfs_why(p->dev, err, f, buf, sizeof(buf));
         gt_diag_set(d, "%s/amdgpu_regs2: %s%s%s", p->dev->debugfs, strerror(err),
                     why[0] ? ": " : "", why);
         return -1;
@@ -596,8 +606,54 @@ static int open_regs2(struct gt_amd_pmc *p, enum gt_amd_pmc_fail *f, struct gt_d
     return 0;
 }
 
+/* The registers are written at GC 11.5's segment bases; IP discovery says
+ * where this part has them, and a write at a wrong base would land on
+ * other registers. */
+static int check_bases(const struct gt_amd_dev *dev, struct gt_diag *d)
+{
+    uint32_t base[2];
+    char path[160];
+    int r = gt_amd_gc_bases(dev, base, path, sizeof(path));
+
+    if (r == 0)
+        return 0;      /* a kernel without the sysfs: GC 11.5's own bases */
+    if (r < 0) {
+        gt_diag_set(d, "%s: unreadable, so where the GC registers are is unknown: not writing "
+                       "any register", path);
+        return -1;
+    }
+    if (base[0] == GT_GC_SEG0 && base[1] == GT_GC_SEG1)
+        return 0;
+    gt_diag_set(d, "%s says the GC register segments start at 0x%X and 0x%X; gputop knows the "
+                   "counter registers at 0x%X and 0x%X only: not writing any register (they "
+                   "would land on others)", path, base[0], base[1], GT_GC_SEG0, GT_GC_SEG1);
+    return -1;
+}
+
+/* RGP, rocprof or another gputop counting (PERFMON_STATE 1) or tracing
+ * (SPM_PERFMON_STATE 1) holds CP_PERFMON_CNTL; a stopped state (2) is what
+ * a finished session leaves. */
+static int check_idle(struct gt_amd_pmc *p, int force, struct gt_diag *d)
+{
+    uint32_t v = 0;
+
+    if (rd(p, GT_REG_CP_PERFMON_CNTL, &v, sizeof(v)) < 0) {
+        gt_diag_set(d, "%s/amdgpu_regs2: reading CP_PERFMON_CNTL failed: %s", p->dev->debugfs,
+                    strerror(errno));
+        return -1;
+    }
+    if (force || (GT_PERFMON_STATE(v) != GT_PERFMON_START &&
+                  GT_PERFMON_SPM_STATE(v) != GT_PERFMON_START))
+        return 0;
+    gt_diag_set(d, "another profiler holds the counters (RGP, rocprof or another gputop): "
+                   "CP_PERFMON_CNTL is 0x%x (%s); gputop leaves them alone (add 'force' to "
+                   "take them)", v, GT_PERFMON_STATE(v) == GT_PERFMON_START
+                   ? "PERFMON_STATE counting" : "SPM_PERFMON_STATE: an SPM trace running");
+    return -1;
+}
+
 struct gt_amd_pmc *gt_amd_pmc_open(struct gt_amd_dev *dev, const struct gt_amd_device *geom,
-                                   const struct gt_catalog *c, enum gt_amd_keepon keepon,
+                                   const struct gt_catalog *c, const struct gt_amd_pmc_opts *o,
                                    enum gt_amd_pmc_fail *f, struct gt_diag *d)
 {
     struct gt_amd_pmc *p = calloc(1, sizeof(*p));
@@ -610,20 +666,26 @@ struct gt_amd_pmc *gt_amd_pmc_open(struct gt_amd_dev *dev, const struct gt_amd_d
     p->dev = dev;
     p->geom = *geom;
     p->fd = -1;
-    p->gfxoff_fd = -1;
+    p->power.gfxoff_fd = -1;
     if (!dev->pmc_regs) {
         gt_diag_set(d, "%s: gputop knows the counter registers of GC 11.5 (gfx1150-1153) "
                        "only, not of this %s", dev->drm.render, dev->name);
         goto fail;
     }
-    if (open_regs2(p, f, d) < 0)
+    if (check_bases(dev, d) < 0 || open_regs2(p, f, d) < 0)
         goto fail;
+    if (check_idle(p, o->force, d) < 0) {
+        *f = GT_PMC_FAIL_BUSY;
+        goto fail;
+    }
     if (build(p, c) < 0) {
         gt_diag_set(d, "out of memory");
         goto fail;
     }
-    if ((keepon == GT_KEEPON_PSTATE ? pstate_hold(p, d) : gfxoff_hold(p, d)) < 0)
+    if (gt_amd_power_hold(dev, o->keepon, &p->power, d) < 0) {
+        *f = errno == EBUSY ? GT_PMC_FAIL_BUSY : GT_PMC_FAIL_OTHER;
         goto fail;
+    }
     return p;
 fail:
     gt_amd_pmc_close(p);
@@ -639,7 +701,7 @@ static void restore(struct gt_amd_pmc *p)
     if (p->fd < 0 || broadcast(p) < 0)
         return;
     if (p->counting)
-        wr(p, GT_REG_CP_PERFMON_CNTL, GT_PERFMON_STOP);
+        wr(p, GT_REG_CP_PERFMON_CNTL, GT_PERFMON_STOP | GT_PERFMON_SAMPLE);
     for (i = p->nsaved; i-- > 0;)
         wr(p, p->saved[i].dword, p->saved[i].value);
     p->nsaved = 0;
@@ -652,11 +714,19 @@ void gt_amd_pmc_close(struct gt_amd_pmc *p)
     if (!p)
         return;
     restore(p);
-    release_power(p);
+    gt_amd_power_release(p->dev, &p->power);
     if (p->fd >= 0)
         p->dev->sys->close(p->dev->sys->ctx, p->fd);
-    for (i = 0; i < p->nctr; i++)
+    for (i = 0; i < p->nctr; i++) {
         free(p->ctr[i].last);
+        free(p->ctr[i].addr);
+        free(p->ctr[i].first);
+    }
     free(p->ctr);
     free(p);
+}
+
+const char *gt_amd_pmc_pstate(const struct gt_amd_pmc *p)
+{
+    return p->power.pstate == AMDGPU_CTX_STABLE_PSTATE_PEAK ? "PEAK" : "";
 }

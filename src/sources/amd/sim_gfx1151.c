@@ -353,11 +353,12 @@ static void describe(struct gt_source *s, const struct sim_amd *m)
     const char *scene = m->scene == SC_CYCLE ? "cycle" : scene_names[m->scene];
 
     snprintf(s->info.device, sizeof(s->info.device), "simulated");
-    snprintf(s->info.gpu, sizeof(s->info.gpu), "Radeon 8060S (gfx1151, %u CUs)", m->dev.cu);
+    snprintf(s->info.gpu, sizeof(s->info.gpu), "Radeon 8060S (gfx1151)");   /* the CUs follow */
     snprintf(s->info.layout, sizeof(s->info.layout), "amd-gfx1151");
     snprintf(s->info.family, sizeof(s->info.family), "amd-gfx1151");
     s->info.gpu_id = 0x1586;
     s->info.shader_cores = m->dev.cu;
+    snprintf(s->info.core_noun, sizeof(s->info.core_noun), "CUs");   /* not cores */
     s->info.l2_slices = m->dev.gl2c;
     s->info.bus_width_bits = 256;
     snprintf(s->info.detail, sizeof(s->info.detail), "scene %s, seed %llu%s", scene,

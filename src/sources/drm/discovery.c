@@ -93,7 +93,9 @@ static const char *what_gputop_reads(const char *driver)
         { "i915", "per-process use: Processes view, key P" },
         { "xe", "per-process use: Processes view, key P" },
         { "v3d", "per-process use: Processes view, key P" },
-        { "etnaviv", "per-process use: Processes view, key P" },
+        /* etnaviv_drv.c's show_fdinfo prints memory stats only */
+        { "etnaviv", "per-process memory: Processes view, key P (etnaviv prints no engine "
+                     "time: no busy share per process or GPU-wide)" },
         { "lima", "per-process use: Processes view, key P" },
     };
     size_t i;

@@ -1,7 +1,9 @@
 /* Per-process GPU use from /proc/PID/fdinfo: the fds found to be DRM
- * clients are re-read every update, the walk over all processes for new
- * ones runs every walk_every updates, and clients shared by several fds or
- * processes (dup, fork) are counted once, by (driver, pdev, client id).
+ * clients are re-read every update; new ones are found by one full walk
+ * at the start, then by the finder (fdinfo_find.c: new pids at once, the
+ * rest a slice per update, all of /proc every walk_every updates); clients
+ * shared by several fds or processes (dup, fork) are counted once, by
+ * (driver, pdev, client id).
  * The seam has no directory calls, so the walk uses opendir/readlinkat
  * below sys->root, which is how the tests point it at a fake /proc. */
 #include "gputop/fdinfo.h"
@@ -15,9 +17,13 @@
 #include <unistd.h>
 
 #define FDINFO_MAX 8192
+/* CPU a rotation's slice may take per update: 1 ms (the watcher updates
+ * once a second), so 30,000 processes cost ~1 ms/s, not ~87. */
+#define FIND_BUDGET_NS 1000000ull
 
 struct slot {
     struct gt_fdinfo_client c;
+    int named_pid;            /* the pid comm and container were read from */
     uint64_t prev_ns[GT_FDINFO_ENGINES], prev_cycles[GT_FDINFO_ENGINES];
     uint64_t prev_total[GT_FDINFO_ENGINES];
     uint64_t prev_t;
@@ -31,7 +37,9 @@ struct known_fd {
 
 struct gt_fdinfo {
     const struct gt_sys *sys;
-    unsigned walk_every, since_walk;
+    struct gt_fdinfo_finder *finder;  /* between full walks, with walk_every */
+    size_t procs_listed;              /* by the last full walk */
+    uint64_t prev_update_ns;          /* now_ns of the last update, 0 before */
     uint64_t walk_period_ns, last_walk_ns;
     int walked;
     struct slot *slots;
@@ -96,8 +104,9 @@ static struct gt_fdinfo_engine *engine(struct gt_fdinfo_client *c, const char *n
 }
 
 struct mem_sums {
-    uint64_t total, resident, legacy;
-    int have_total, have_resident;
+    uint64_t total, shared, resident, legacy;
+    uint64_t vram, gtt, legacy_vram, legacy_gtt;
+    int have_total, have_resident, have_region;
 };
 
 static void parse_engine_key(struct gt_fdinfo_client *c, const char *k, size_t klen,
@@ -108,6 +117,7 @@ static void parse_engine_key(struct gt_fdinfo_client *c, const char *k, size_t k
         { "drm-cycles-", 2 }, { "drm-maxfreq-", 3 }, { "drm-curfreq-", 5 },
     };
     size_t i;
+    unsigned again;
 
     for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
         size_t plen = strlen(keys[i].prefix);
@@ -117,16 +127,20 @@ static void parse_engine_key(struct gt_fdinfo_client *c, const char *k, size_t k
         e = engine(c, k + plen, klen - plen);
         if (!e)
             return;
+        /* A name printed twice in one file is two engines' time under one
+         * name (amdgpu_fdinfo.c names UVD and VCN_DEC both "dec", VCE and
+         * VCN_ENC both "enc"): summed, not the last one kept. */
+        again = (e->keys >> keys[i].what) & 1;
         e->keys |= 1u << keys[i].what;
         if (keys[i].what == 0) {
-            e->ns = strtoull(v, NULL, 10);
+            e->ns = (again ? e->ns : 0) + strtoull(v, NULL, 10);
             e->has_ns = 1;
+        } else if (keys[i].what == 2) {
+            e->cycles = (again ? e->cycles : 0) + strtoull(v, NULL, 10);
         } else if (keys[i].what == 1) {
             e->capacity = (uint32_t)strtoul(v, NULL, 10);
             if (!e->capacity)
                 e->capacity = 1;
-        } else if (keys[i].what == 2) {
-            e->cycles = strtoull(v, NULL, 10);
         } else if (keys[i].what == 4) {
             e->total_cycles = strtoull(v, NULL, 10);
         } else if (keys[i].what == 3) {
@@ -138,17 +152,41 @@ static void parse_engine_key(struct gt_fdinfo_client *c, const char *k, size_t k
     }
 }
 
+/* drm-{total,shared,resident}-REGION and the deprecated drm-memory-REGION
+ * (an alias of resident, which amdgpu still prints beside the new keys:
+ * amdgpu_fdinfo.c, so it counts only when no drm-resident-* came). */
 static void parse_mem_key(const char *k, const char *v, struct mem_sums *m)
 {
+    uint64_t n = parse_size(v);
+
     if (strncmp(k, "drm-total-", 10) == 0) {
-        m->total += parse_size(v);
+        m->total += n;
         m->have_total = 1;
+    } else if (strncmp(k, "drm-shared-", 11) == 0) {
+        m->shared += n;
     } else if (strncmp(k, "drm-resident-", 13) == 0) {
-        m->resident += parse_size(v);
+        m->resident += n;
         m->have_resident = 1;
+        m->vram += strcmp(k + 13, "vram") == 0 ? n : 0;
+        m->gtt += strcmp(k + 13, "gtt") == 0 ? n : 0;
+        m->have_region |= strcmp(k + 13, "vram") == 0 || strcmp(k + 13, "gtt") == 0;
     } else if (strncmp(k, "drm-memory-", 11) == 0) {
-        m->legacy += parse_size(v);
+        m->legacy += n;
+        m->legacy_vram += strcmp(k + 11, "vram") == 0 ? n : 0;
+        m->legacy_gtt += strcmp(k + 11, "gtt") == 0 ? n : 0;
+        m->have_region |= strcmp(k + 11, "vram") == 0 || strcmp(k + 11, "gtt") == 0;
     }
+}
+
+static void settle_memory(struct gt_fdinfo_client *c, const struct mem_sums *m)
+{
+    c->mem_resident = m->have_resident ? m->resident : m->legacy;
+    c->mem_vram = m->have_resident ? m->vram : m->legacy_vram;
+    c->mem_gtt = m->have_resident ? m->gtt : m->legacy_gtt;
+    c->has_vram_gtt = m->have_region;
+    c->has_private = m->have_total;
+    c->mem_private = m->have_total && m->total > m->shared ? m->total - m->shared : 0;
+    c->mem_bytes = m->have_total ? c->mem_private : c->mem_resident;
 }
 
 static void parse_line(struct gt_fdinfo_client *c, const char *line, size_t len,
@@ -190,11 +228,12 @@ static void parse_line(struct gt_fdinfo_client *c, const char *line, size_t len,
 
 int gt_fdinfo_parse(const char *text, struct gt_fdinfo_client *c)
 {
-    struct mem_sums m = { 0, 0, 0, 0, 0 };
+    struct mem_sums m;
     int is_drm = 0;
     const char *p = text;
 
     memset(c, 0, sizeof(*c));
+    memset(&m, 0, sizeof(m));
     while (*p) {
         size_t len = strcspn(p, "\n");
         parse_line(c, p, len, &m, &is_drm);
@@ -202,7 +241,7 @@ int gt_fdinfo_parse(const char *text, struct gt_fdinfo_client *c)
         if (*p)
             p++;
     }
-    c->mem_bytes = m.have_total ? m.total : m.have_resident ? m.resident : m.legacy;
+    settle_memory(c, &m);
     return is_drm ? 0 : -1;
 }
 
@@ -235,6 +274,24 @@ static void read_comm(struct gt_fdinfo *f, int pid, char *comm, size_t len)
     snprintf(comm, len, "%.*s", (int)len - 1, buf);
 }
 
+/* Name and container of the pid that now holds the client: a client
+ * shared by fork keeps going when its first holder exits, and is then
+ * shown under the child's pid with the child's name (was: the exited
+ * parent's). Read again only when that pid changes. */
+static void name_slot(struct gt_fdinfo *f, struct slot *s)
+{
+    char path[64], buf[2048];
+
+    if (s->named_pid == s->c.pid)
+        return;
+    s->named_pid = s->c.pid;
+    read_comm(f, s->c.pid, s->c.comm, sizeof(s->c.comm));
+    snprintf(path, sizeof(path), "/proc/%d/cgroup", s->c.pid);
+    if (gt_sys_read_file(f->sys, path, buf, sizeof(buf)) < 0)
+        buf[0] = '\0';
+    gt_fdinfo_container(buf, s->c.container, sizeof(s->c.container));
+}
+
 /* Values only move forward: a smaller one (the kernel's counts may dip
  * for a moment) keeps the larger one seen before. */
 static void merge(struct slot *s, const struct gt_fdinfo_client *c, int pid)
@@ -263,7 +320,13 @@ static void merge(struct slot *s, const struct gt_fdinfo_client *c, int pid)
         e->curfreq_hz = n->curfreq_hz;
         e->capacity = n->capacity;
     }
+    s->c.mem_resident = c->mem_resident;
+    s->c.mem_private = c->mem_private;
+    s->c.mem_vram = c->mem_vram;
+    s->c.mem_gtt = c->mem_gtt;
     s->c.mem_bytes = c->mem_bytes;
+    s->c.has_private = c->has_private;
+    s->c.has_vram_gtt = c->has_vram_gtt;
     if (pid < s->c.pid)
         s->c.pid = pid;
     s->seen = 1;
@@ -286,7 +349,8 @@ static struct slot *add_slot(struct gt_fdinfo *f, const struct gt_fdinfo_client 
     s->c = *c;
     s->c.pid = pid;
     s->seen = 1;
-    read_comm(f, pid, s->c.comm, sizeof(s->c.comm));
+    s->named_pid = 0;
+    name_slot(f, s);
     return s;
 }
 
@@ -353,88 +417,6 @@ static int remember(struct gt_fdinfo *f, int pid, int fd)
     return 0;
 }
 
-static int number(const char *s)
-{
-    char *end;
-    long v;
-
-    if (*s < '0' || *s > '9')
-        return -1;
-    v = strtol(s, &end, 10);
-    return *end || v > 0x7FFFFFFF ? -1 : (int)v;
-}
-
-/* A DRM client's fd links to a node below /dev/dri; reading the link is
- * far cheaper than opening its fdinfo. */
-static int is_drm_link(int dirfd, const char *name)
-{
-    char target[64];
-    ssize_t n = readlinkat(dirfd, name, target, sizeof(target) - 1);
-
-    return n > 9 && strncmp(target, "/dev/dri/", 9) == 0;
-}
-
-struct fdrefs {
-    struct gt_fdinfo_fdref *v;
-    size_t n, cap;
-};
-
-static int push_ref(struct fdrefs *r, int pid, int fd)
-{
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 32;
-        struct gt_fdinfo_fdref *n = realloc(r->v, cap * sizeof(*n));
-        if (!n)
-            return -1;
-        r->v = n;
-        r->cap = cap;
-    }
-    r->v[r->n].pid = pid;
-    r->v[r->n].fd = fd;
-    r->n++;
-    return 0;
-}
-
-static void scan_process(struct fdrefs *r, const char *root, int pid)
-{
-    char path[4096];
-    DIR *d;
-    struct dirent *e;
-
-    snprintf(path, sizeof(path), "%s/proc/%d/fd", root, pid);
-    d = opendir(path);
-    if (!d)
-        return;
-    while ((e = readdir(d)) != NULL) {
-        int fd = number(e->d_name);
-        if (fd >= 0 && is_drm_link(dirfd(d), e->d_name))
-            push_ref(r, pid, fd);
-    }
-    closedir(d);
-}
-
-long gt_fdinfo_scan(const struct gt_sys *sys, struct gt_fdinfo_fdref **out)
-{
-    const char *root = sys->root ? sys->root : "";
-    struct fdrefs r = { NULL, 0, 0 };
-    char path[4096];
-    DIR *d;
-    struct dirent *e;
-
-    snprintf(path, sizeof(path), "%s/proc", root);
-    d = opendir(path);
-    if (!d)
-        return -1;
-    while ((e = readdir(d)) != NULL) {
-        int pid = number(e->d_name);
-        if (pid > 0)
-            scan_process(&r, root, pid);
-    }
-    closedir(d);
-    *out = r.v;
-    return (long)r.n;
-}
-
 void gt_fdinfo_adopt(struct gt_fdinfo *f, const struct gt_fdinfo_fdref *fds, size_t n)
 {
     size_t i;
@@ -447,15 +429,120 @@ void gt_fdinfo_adopt(struct gt_fdinfo *f, const struct gt_fdinfo_fdref *fds, siz
 static int walk(struct gt_fdinfo *f)
 {
     struct gt_fdinfo_fdref *fds = NULL;
-    long n = gt_fdinfo_scan(f->sys, &fds);
+    size_t procs;
+    long n = gt_fdinfo_scan_all(f->sys, &fds, &procs);
 
     if (n < 0)
         return -1;
     gt_fdinfo_adopt(f, fds, (size_t)n);
     free(fds);
+    gt_fdinfo_finder_walked(f->finder, procs);
+    f->procs_listed = procs;
     f->st.fds_seen = (uint64_t)n;
     f->st.walks++;
     return 0;
+}
+
+/* A client found on a new or young pid was not there at the previous
+ * update (the pid did not exist, or its fds were probed then without it):
+ * every count it printed was made since, so it counts from 0 over that
+ * interval and its first update already shows its use. Not where a count
+ * is more than the interval can hold (a client inherited from a parent
+ * with history: the reading is then only a baseline), nor for the GPU
+ * clock's own count (drm-total-cycles), which runs from before. */
+static void opened_since(struct slot *s, uint64_t since, uint64_t now)
+{
+    double dt = (double)(now - since), most = GT_FDINFO_OVER_PCT / 100.0;
+    int i;
+
+    if (!since || now <= since)
+        return;
+    for (i = 0; i < s->c.nengines; i++) {
+        const struct gt_fdinfo_engine *e = &s->c.engine[i];
+        int ns_fits = (double)e->ns <= dt * e->capacity * most;
+        int cyc_fits = e->maxfreq_hz && (double)e->cycles <= dt * 1e-9 * (double)e->maxfreq_hz *
+                                                                 e->capacity * most;
+        s->prev_ns[i] = ns_fits ? 0 : e->ns;
+        s->prev_cycles[i] = cyc_fits ? 0 : e->cycles;
+        s->prev_total[i] = e->total_cycles;
+    }
+    s->prev_n = s->c.nengines;
+    s->prev_t = since;
+}
+
+/* Between full walks: new and young pids and a slice of the rotation. */
+static int find(struct gt_fdinfo *f, uint64_t now_ns)
+{
+    struct gt_fdinfo_refs r = { NULL, 0, 0 };
+    int done = gt_fdinfo_finder_tick(f->finder, now_ns, &r);
+    size_t i;
+
+    if (done < 0)
+        return -1;
+    for (i = 0; i < r.n; i++) {
+        size_t before = f->nslots;
+        if (known(f, r.v[i].pid, r.v[i].fd) || read_fd(f, r.v[i].pid, r.v[i].fd) != 1)
+            continue;
+        remember(f, r.v[i].pid, r.v[i].fd);
+        if (r.v[i].young && f->nslots > before)
+            opened_since(&f->slots[f->nslots - 1], f->prev_update_ns, now_ns);
+    }
+    free(r.v);
+    f->st.walks += (uint64_t)done;
+    return 0;
+}
+
+size_t gt_fdinfo_read_refs(const struct gt_sys *sys, const struct gt_fdinfo_fdref *fds, size_t n,
+                           uint64_t now_ns, struct gt_fdinfo_reading *out)
+{
+    char text[FDINFO_MAX], path[64];
+    size_t i, k = 0;
+
+    for (i = 0; i < n; i++) {
+        snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", fds[i].pid, fds[i].fd);
+        if (gt_sys_read_file(sys, path, text, sizeof(text)) < 0)
+            continue;
+        drop_cut_line(text);
+        if (gt_fdinfo_parse(text, &out[k].c) < 0)
+            continue;
+        out[k].pid = fds[i].pid;
+        out[k].fd = fds[i].fd;
+        out[k].t_ns = now_ns;
+        k++;
+    }
+    return k;
+}
+
+/* The reading is the new client's baseline, taken at its own time. */
+static void baseline(struct slot *s, uint64_t t_ns)
+{
+    int i;
+
+    for (i = 0; i < s->c.nengines; i++) {
+        s->prev_ns[i] = s->c.engine[i].ns;
+        s->prev_cycles[i] = s->c.engine[i].cycles;
+        s->prev_total[i] = s->c.engine[i].total_cycles;
+    }
+    s->prev_n = s->c.nengines;
+    s->prev_t = t_ns;
+}
+
+void gt_fdinfo_adopt_readings(struct gt_fdinfo *f, const struct gt_fdinfo_reading *r, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        struct slot *s;
+        if (known(f, r[i].pid, r[i].fd))
+            continue;
+        s = find_slot(f, &r[i].c);
+        if (s)
+            merge(s, &r[i].c, r[i].pid);
+        else if ((s = add_slot(f, &r[i].c, r[i].pid)) != NULL)
+            baseline(s, r[i].t_ns);
+        if (s)
+            remember(f, r[i].pid, r[i].fd);
+    }
 }
 
 /* Known fds re-read; those gone (closed, process exited) forgotten. */
@@ -496,6 +583,7 @@ static void compute(struct slot *s, uint64_t now)
     int i;
 
     s->c.busy_pct = 0;
+    s->c.over = 0;
     for (i = 0; i < s->c.nengines; i++) {
         struct gt_fdinfo_engine *e = &s->c.engine[i];
         int based = s->prev_t && i < s->prev_n;
@@ -505,6 +593,7 @@ static void compute(struct slot *s, uint64_t now)
         e->busy_pct = engine_busy(e, dt);
         if (e->busy_pct > s->c.busy_pct)
             s->c.busy_pct = e->busy_pct;
+        s->c.over |= e->busy_pct > GT_FDINFO_OVER_PCT;
         s->prev_ns[i] = e->ns;
         s->prev_cycles[i] = e->cycles;
         s->prev_total[i] = e->total_cycles;
@@ -536,6 +625,7 @@ static int settle(struct gt_fdinfo *f, uint64_t now)
             continue;
         }
         compute(&f->slots[i], now);
+        name_slot(f, &f->slots[i]);
         i++;
     }
     n = realloc(f->sorted, (f->nslots ? f->nslots : 1) * sizeof(*n));
@@ -552,7 +642,7 @@ static int settle(struct gt_fdinfo *f, uint64_t now)
 static int walk_due(const struct gt_fdinfo *f, uint64_t now_ns)
 {
     if (!f->walk_period_ns)
-        return f->since_walk == 0;
+        return !f->walked;
     return !f->walked || now_ns - f->last_walk_ns >= f->walk_period_ns;
 }
 
@@ -579,8 +669,11 @@ int gt_fdinfo_update(struct gt_fdinfo *f, uint64_t now_ns, int force_walk)
         f->st.walk_ns_last = gt_now_ns() - t1;
         f->walked = 1;
         f->last_walk_ns = now_ns;
+    } else if (!f->walk_period_ns) {
+        r = find(f, now_ns);
+        f->st.walk_ns_last = gt_now_ns() - t1;
     }
-    f->since_walk = (f->since_walk + 1) % f->walk_every;
+    f->prev_update_ns = now_ns;
     if (settle(f, now_ns) < 0)
         return -1;
     return r;
@@ -598,22 +691,36 @@ const struct gt_fdinfo_stats *gt_fdinfo_stats(const struct gt_fdinfo *f)
     return &f->st;
 }
 
+static int profiling_bits(const struct gt_fdinfo_client *c)
+{
+    int k, ns = 0, cycles = 0, panthor = strcmp(c->driver, "panthor") == 0;
+
+    if (!panthor && strcmp(c->driver, "panfrost") != 0)
+        return 0;
+    for (k = 0; k < c->nengines; k++) {
+        ns |= c->engine[k].has_ns;
+        cycles |= (c->engine[k].keys & GT_FDINFO_K_CYCLES) != 0;
+    }
+    if (ns)
+        return 0;
+    if (!panthor)
+        return GT_FDINFO_PROF_PANFROST_OFF;
+    return cycles ? GT_FDINFO_PROF_PANTHOR_CYCLES : GT_FDINFO_PROF_PANTHOR_OFF;
+}
+
 int gt_fdinfo_profiling_off(const struct gt_fdinfo *f)
 {
     size_t i;
-    int k;
+    int bits = 0;
 
-    for (i = 0; i < f->nslots; i++) {
-        const struct gt_fdinfo_client *c = &f->slots[i].c;
-        int any = 0;
-        if (strcmp(c->driver, "panfrost") != 0 && strcmp(c->driver, "panthor") != 0)
-            continue;
-        for (k = 0; k < c->nengines; k++)
-            any |= c->engine[k].has_ns;
-        if (!any)
-            return 1;
-    }
-    return 0;
+    for (i = 0; i < f->nslots; i++)
+        bits |= profiling_bits(&f->slots[i].c);
+    return bits;
+}
+
+size_t gt_fdinfo_procs_listed(const struct gt_fdinfo *f)
+{
+    return f->procs_listed;
 }
 
 struct gt_fdinfo *gt_fdinfo_new(const struct gt_sys *sys, unsigned walk_every)
@@ -628,7 +735,11 @@ struct gt_fdinfo *gt_fdinfo_new(const struct gt_sys *sys, unsigned walk_every)
         return NULL;
     }
     f->sys = sys;
-    f->walk_every = walk_every ? walk_every : 1;
+    f->finder = gt_fdinfo_finder_new(sys, walk_every ? walk_every : 1, FIND_BUDGET_NS);
+    if (!f->finder) {
+        gt_fdinfo_free(f);
+        return NULL;
+    }
     return f;
 }
 
@@ -640,5 +751,16 @@ void gt_fdinfo_free(struct gt_fdinfo *f)
     free(f->fds);
     free(f->sorted);
     free(f->text);
+    gt_fdinfo_finder_free(f->finder);
     free(f);
+}
+
+void gt_fdinfo_set_find_budget(struct gt_fdinfo *f, uint64_t budget_ns)
+{
+    gt_fdinfo_finder_set_budget(f->finder, budget_ns);
+}
+
+const struct gt_fdinfo_find_stats *gt_fdinfo_find_stats(const struct gt_fdinfo *f)
+{
+    return gt_fdinfo_finder_stats(f->finder);
 }

@@ -13,11 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WALK_PERIOD_NS 5000000000ull
+/* The walker's tick, and how many ticks a rotation of all of /proc
+ * takes: new clients found within a second, every process looked at
+ * every 5 s (on big machines less often: each tick's slice is capped at
+ * a thousandth of the tick in CPU). */
+#define WALK_TICK_NS 1000000000ull
+#define WALK_SPREAD 5
 #define NS  GT_FDINFO_K_NS
 #define CYC GT_FDINFO_K_CYCLES
 #define TOT GT_FDINFO_K_TOTAL
 #define CUR GT_FDINFO_K_CURFREQ
+#define MAX GT_FDINFO_K_MAXFREQ
 
 /* The engines each driver prints, in its own order, and which keys. */
 static const struct drv {
@@ -25,12 +31,12 @@ static const struct drv {
     unsigned keys;
     const char *engines[GT_FDINFO_ENGINES];
 } drivers[] = {
-    { "panfrost", NS | CYC | CUR, { "fragment", "vertex-tiler" } },
-    { "panthor", NS | CYC | CUR, { "panthor" } },
-    { "msm", NS | CYC, { "gpu" } },
+    { "panfrost", NS | CYC | CUR | MAX, { "fragment", "vertex-tiler" } },
+    { "panthor", NS | CYC | CUR | MAX, { "panthor" } },
+    { "msm", NS | CYC | MAX, { "gpu" } },
     { "v3d", NS, { "bin", "render", "tfu", "csd", "cache_clean", "cpu" } },
     { "lima", NS, { "gp", "pp" } },
-    { "etnaviv", NS, { NULL } },
+    /* not etnaviv: etnaviv_show_fdinfo prints memory stats only */
     { "i915", NS, { "render", "copy", "video", "video-enhance", "compute" } },
     { "xe", CYC | TOT, { "rcs", "bcs", "vcs", "vecs", "ccs" } },
     { "amdgpu", NS, { "gfx", "compute", "dma", "dec", "enc", "enc_1", "jpeg", "vpe" } },
@@ -40,8 +46,7 @@ struct slot {
     char name[24];
     unsigned keys;
     uint32_t capacity;
-    uint64_t maxfreq_hz;
-    int ns, cycles, total, curfreq;   /* catalogue indices, -1 none */
+    int ns, cycles, total, curfreq, maxfreq;   /* catalogue indices, -1 none */
 };
 
 struct fdsrc {
@@ -51,7 +56,7 @@ struct fdsrc {
     char driver[16], pdev[32];
     struct slot slot[GT_FDINFO_ENGINES];
     int nslots;
-    int samples, clients, active, mem, busiest, prof_off;
+    int samples, clients, active, mem, busiest, prof_off, over;
     char prof_path[200], prof_old[16], hint[256];
     int prof_saved;
     atomic_int ignored;               /* engines past the 8 slots seen */
@@ -120,8 +125,6 @@ static void plan_slots(struct fdsrc *p)
             s->keys |= e->keys;
             if (e->keys & GT_FDINFO_K_CAPACITY)
                 s->capacity = e->capacity;
-            if (e->maxfreq_hz)
-                s->maxfreq_hz = e->maxfreq_hz;
         }
     }
 }
@@ -146,13 +149,14 @@ static int add_slot_counters(struct gt_catalog *c, struct slot *s, int i)
     s->cycles = s->keys & CYC ? add_named(c, "DrmEngine%dCycles", i, s->name, 0, 0) : -1;
     s->total = s->keys & TOT ? add_named(c, "DrmEngine%dTotalCycles", i, s->name, 0, 0) : -1;
     s->curfreq = s->keys & CUR ? add_named(c, "DrmEngine%dCurFreqHz", i, s->name, 0, 0) : -1;
+    /* A level per sample, not a constant of the open: the top clock
+     * comes from whichever client prints it, one started later too. */
+    s->maxfreq = s->keys & MAX ? add_named(c, "DrmEngine%dMaxFreqHz", i, s->name, 0, 0) : -1;
     if (add_named(c, "DrmEngine%dCapacity", i, s->name, 1, s->capacity) < 0)
         return -1;
-    if (s->maxfreq_hz &&
-        add_named(c, "DrmEngine%dMaxFreqHz", i, s->name, 1, (double)s->maxfreq_hz) < 0)
-        return -1;
     return (s->keys & NS && s->ns < 0) || (s->keys & CYC && s->cycles < 0) ||
-           (s->keys & TOT && s->total < 0) || (s->keys & CUR && s->curfreq < 0) ? -1 : 0;
+           (s->keys & TOT && s->total < 0) || (s->keys & CUR && s->curfreq < 0) ||
+           (s->keys & MAX && s->maxfreq < 0) ? -1 : 0;
 }
 
 static int build_catalog(struct gt_source *s, struct fdsrc *p)
@@ -169,8 +173,9 @@ static int build_catalog(struct gt_source *s, struct fdsrc *p)
     p->mem = gt_catalog_add(c, "DrmMemoryBytes", "drm", GT_COUNTER_DELTA, 1, 1.0);
     p->busiest = gt_catalog_add(c, "DrmBusiestNs", "drm", GT_COUNTER_DELTA, 1, 1.0);
     p->prof_off = gt_catalog_add(c, "DrmProfilingOff", "drm", GT_COUNTER_DELTA, 1, 1.0);
+    p->over = gt_catalog_add(c, "DrmOverCapacity", "drm", GT_COUNTER_DELTA, 1, 1.0);
     return p->samples < 0 || p->clients < 0 || p->active < 0 || p->mem < 0 ||
-           p->busiest < 0 || p->prof_off < 0 ? -1 : 0;
+           p->busiest < 0 || p->prof_off < 0 || p->over < 0 ? -1 : 0;
 }
 
 int gt_fdinfo_catalog_full(struct gt_catalog *c)
@@ -184,7 +189,7 @@ int gt_fdinfo_catalog_full(struct gt_catalog *c)
     for (i = 0; i < GT_FDINFO_ENGINES; i++) {
         char name[16];
         snprintf(name, sizeof(name), "engine%u", (unsigned)i & 7);
-        add_slot(p, name, NS | CYC | TOT | CUR)->maxfreq_hz = 1000000000;
+        add_slot(p, name, NS | CYC | TOT | CUR | MAX);
     }
     memset(&s, 0, sizeof(s));
     s.catalog = *c;
@@ -224,8 +229,20 @@ static int choose_device(struct fdsrc *p, struct gt_diag *d)
         return 0;
     }
     gt_diag_set(d, "drm-fdinfo: no DRM device driven by a driver known to print fdinfo "
-                   "engine keys (panfrost, panthor, msm, v3d, lima, etnaviv, i915, xe, amdgpu); "
+                   "engine keys (panfrost, panthor, msm, v3d, lima, i915, xe, amdgpu); "
                    "name the driver: --source drm-fdinfo:driver=NAME");
+    return -1;
+}
+
+/* A driver named that prints no engine time at all: refused, saying
+ * where its memory is shown instead. */
+static int engine_time_printed(const struct fdsrc *p, struct gt_diag *d)
+{
+    if (strcmp(p->driver, "etnaviv") != 0)
+        return 0;
+    gt_diag_set(d, "drm-fdinfo: etnaviv prints no engine time in fdinfo (etnaviv_drv.c: "
+                   "memory only), so there is no busy share to sum; its clients' memory is "
+                   "in the Processes view (key P)");
     return -1;
 }
 
@@ -339,7 +356,7 @@ static int parse_args(struct fdsrc *p, const char *args, struct gt_diag *d)
         p->sys.root = p->root;
     else
         snprintf(p->root, sizeof(p->root), "%s", p->sys.root ? p->sys.root : "");
-    p->walk_ns = WALK_PERIOD_NS;
+    p->walk_ns = WALK_TICK_NS;
     if (gt_args_get(args, "walk", v, sizeof(v))) {
         uint64_t ms;
         if (gt_args_u64(v, &ms) < 0 || ms > 3600000) {
@@ -378,7 +395,7 @@ static int fd_open(struct gt_source *s, const char *args, struct gt_diag *d)
     }
     s->priv = p;
     p->sys = *s->sys;
-    if (parse_args(p, args, d) < 0 || choose_device(p, d) < 0)
+    if (parse_args(p, args, d) < 0 || choose_device(p, d) < 0 || engine_time_printed(p, d) < 0)
         goto fail;
     find_switch(p);
     if (gt_args_get(args, "profiling", v, sizeof(v)) && switch_on(p, d) < 0)
@@ -388,9 +405,9 @@ static int fd_open(struct gt_source *s, const char *args, struct gt_diag *d)
         gt_diag_set(d, "out of memory");
         goto fail;
     }
-    /* walk=0: a walk in every sample (tests); else the reader never walks
-     * after this first one, the walker thread does */
-    gt_fdinfo_set_walk_period(p->f, p->walk_ns ? UINT64_MAX : 0);
+    /* walk=0: a full walk in every sample (tests); else the reader never
+     * walks after this first one, the walker thread finds new clients */
+    gt_fdinfo_set_walk_period(p->f, p->walk_ns ? UINT64_MAX : 1);
     if (gt_fdinfo_update(p->f, gt_now_ns(), 1) < 0) {
         gt_diag_set(d, "drm-fdinfo: cannot list %s/proc: %s", p->root, strerror(errno));
         goto fail;
@@ -413,7 +430,7 @@ static int fd_start(struct gt_source *s, struct gt_diag *d)
 
     p->prev_t = gt_now_ns();
     gt_fdinfo_update(p->f, p->prev_t, 0);
-    if (p->walk_ns && !(p->walker = gt_fdinfo_walker_start(&p->sys, p->walk_ns))) {
+    if (p->walk_ns && !(p->walker = gt_fdinfo_walker_start(&p->sys, p->walk_ns, WALK_SPREAD))) {
         gt_diag_set(d, "drm-fdinfo: cannot start the /proc walk's thread");
         return -1;
     }
@@ -431,6 +448,17 @@ static void put(struct gt_snapshot *out, const struct gt_source *s, int k, uint6
 {
     if (k >= 0)
         out->deltas[s->catalog.counters[k].slot] += v;
+}
+
+/* A level the clients share (a clock): the largest one printed. */
+static void put_max(struct gt_snapshot *out, const struct gt_source *s, int k, uint64_t v)
+{
+    uint64_t *d;
+
+    if (k < 0 || !v)
+        return;
+    d = &out->deltas[s->catalog.counters[k].slot];
+    *d = v > *d ? v : *d;
 }
 
 /* One engine of one client into its slot; 1 when it ran. */
@@ -451,40 +479,47 @@ static int add_engine(struct gt_source *s, struct fdsrc *p, const struct gt_fdin
      * one seen, not their sum. */
     if (e->d_total_cycles > tot_max[i])
         tot_max[i] = e->d_total_cycles;
-    if (sl->curfreq >= 0 && e->curfreq_hz) {
-        uint64_t *v = &out->deltas[s->catalog.counters[sl->curfreq].slot];
-        *v = e->curfreq_hz > *v ? e->curfreq_hz : *v;
-    }
+    put_max(out, s, sl->curfreq, e->curfreq_hz);
+    put_max(out, s, sl->maxfreq, e->maxfreq_hz);
     return e->d_ns || e->d_cycles;
 }
 
+static double got(const struct gt_source *s, const struct gt_snapshot *out, int k)
+{
+    return k >= 0 ? (double)out->deltas[s->catalog.counters[k].slot] : 0;
+}
+
 /* The busiest engine's time in ns: engine time over its capacity, else
- * cycles over the GPU clock's count or over the max clock. */
+ * cycles over the GPU clock's count or over the max clock. *over is set
+ * when one ran past its capacity (GT_FDINFO_OVER_PCT of dt). */
 static uint64_t busiest_ns(const struct gt_source *s, const struct fdsrc *p,
-                           const struct gt_snapshot *out, const uint64_t *tot, uint64_t dt)
+                           const struct gt_snapshot *out, const uint64_t *tot, uint64_t dt,
+                           int *over)
 {
     double best = 0;
     int i;
 
+    *over = 0;
     for (i = 0; i < p->nslots; i++) {
         const struct slot *sl = &p->slot[i];
-        double ns = sl->ns >= 0 ? (double)out->deltas[s->catalog.counters[sl->ns].slot] : 0;
-        double cyc = sl->cycles >= 0 ? (double)out->deltas[s->catalog.counters[sl->cycles].slot]
-                                     : 0;
+        double ns = got(s, out, sl->ns), cyc = got(s, out, sl->cycles);
+        double maxfreq = got(s, out, sl->maxfreq);
         if (ns)
             ns /= sl->capacity;
         else if (cyc && tot[i])
             ns = cyc / (double)tot[i] * (double)dt / sl->capacity;
-        else if (cyc && sl->maxfreq_hz)
-            ns = cyc * 1e9 / (double)sl->maxfreq_hz;
+        else if (cyc && maxfreq)
+            ns = cyc * 1e9 / maxfreq;
         best = ns > best ? ns : best;
+        *over |= dt && ns * 100.0 > GT_FDINFO_OVER_PCT * (double)dt;
     }
     return (uint64_t)(best + 0.5);
 }
 
+/* GT_FDINFO_PROF_* bits of this device's driver, 0 when on. */
 static int profiling_off(const struct fdsrc *p)
 {
-    return p->hint[0] && gt_fdinfo_profiling_off(p->f);
+    return p->hint[0] ? gt_fdinfo_profiling_off(p->f) : 0;
 }
 
 static int fd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
@@ -493,7 +528,7 @@ static int fd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_dia
     const struct gt_fdinfo_client *const *c;
     uint64_t tot[GT_FDINFO_ENGINES] = { 0 }, now = gt_now_ns(), nclients = 0, nactive = 0;
     size_t n, i;
-    int k, off;
+    int k, off, over;
 
     if (p->walker)
         gt_fdinfo_walker_feed(p->walker, p->f);
@@ -517,16 +552,19 @@ static int fd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_dia
     put(out, s, p->samples, 1);
     put(out, s, p->clients, nclients);
     put(out, s, p->active, nactive);
-    put(out, s, p->busiest, busiest_ns(s, p, out, tot, now - p->prev_t));
+    put(out, s, p->busiest, busiest_ns(s, p, out, tot, now - p->prev_t, &over));
+    put(out, s, p->over, (uint64_t)over);
     off = profiling_off(p);
-    put(out, s, p->prof_off, (uint64_t)off);
+    put(out, s, p->prof_off, off != 0);
     out->t_start_ns = p->prev_t;
     out->t_end_ns = now;
     out->nsamples = 1;
     p->prev_t = now;
     if (off && !p->warned_off) {
         p->warned_off = 1;
-        gt_diag_set(d, "no engine time, profiling off: %s (or drm-fdinfo:profiling=on)",
+        gt_diag_set(d, "no engine time, %s: %s (or drm-fdinfo:profiling=on)",
+                    off & GT_FDINFO_PROF_PANTHOR_CYCLES
+                    ? "panthor's profiling mask is 1 (cycles only)" : "profiling off",
                     p->hint);
         return 2;
     }
@@ -555,8 +593,10 @@ static void fd_activity(const struct gt_source *s, const struct gt_snapshot *sna
     if (snap_value(s, snap, p->prof_off))
         snprintf(buf, len, "%s: profiling off, no engine time", p->driver);
     else
-        snprintf(buf, len, "%s: %llu client%s%s", p->driver, (unsigned long long)clients,
+        snprintf(buf, len, "%s: %llu client%s%s%s", p->driver, (unsigned long long)clients,
                  clients == 1 ? "" : "s",
+                 snap_value(s, snap, p->over)
+                 ? "; engine time past 100 %: the driver sums work that ran at once" : "",
                  ignored ? "; engines first seen after start not shown" : "");
 }
 

@@ -273,8 +273,9 @@ static int panfrost_open(struct gt_source *s, const char *args, struct gt_diag *
     if (parse_args(p, args, d) < 0 || open_node(p, d) < 0 || identify(p, d) < 0)
         goto fail;
     if (!gt_kbase_identify(&p->gpu)) {
-        gt_diag_set(d, "%s: %s (GPU id 0x%08llx, %u cores) has no gputop layout yet; through "
-                       "panfrost gputop knows Mali-T820/T830", p->path, p->gpu.name,
+        gt_diag_set(d, "%s: %s (GPU id 0x%08llx, %u cores) has no gputop counter table; through "
+                       "panfrost gputop reads the Midgard and Bifrost GPUs it has tables for "
+                       "(T760, T8x0, G52, G76; the mali source reads any Mali)", p->path, p->gpu.name,
                     (unsigned long long)p->gpu.gpu_id, p->gpu.shader_cores);
         goto fail;
     }

@@ -1,14 +1,18 @@
 /* The csv source: imports counter deltas from a CSV file (one column per
  * Streamline counter instance, or AMD gfx1151 counter instance with
- * gpu=gfx1151, one row per sample; gputop-capture(5)).
+ * gpu=gfx1151, one row per sample; gputop-capture(5)), as spreadsheets
+ * save them too: a UTF-8 byte order mark and quoted fields are accepted.
  * Values are taken as the vendor tools report them, their scale already
  * applied; with the raw option they are hardware deltas and get it. */
 #include "gputop/amd_gfx1151.h"
+#include "gputop/catalog.h"
 #include "gputop/mips_cm.h"
 #include "gputop/source.h"
+#include "csv_fields.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,8 +31,10 @@ enum group_kind { G_DELTA, G_CONSTANT, G_CPU };
 struct group {
     char name[CSV_MAX_NAME + 1];
     enum group_kind kind;
-    const struct gt_counter_def *def;   /* NULL for CPU and AMD counters */
+    struct gt_counter_def def;          /* the Mali or MIPS row, when has_def */
+    int has_def;                        /* 0 for CPU and AMD counters */
     const struct gt_amd_counter_def *amd; /* gpu=gfx1151: the AMD row */
+    const char *extra_block;            /* a name the Mali sources add beside the tables */
     int indexed;
     uint32_t ninst;
     size_t first_field;                 /* for messages */
@@ -65,10 +71,21 @@ struct csv {
     int raw;                            /* values are hardware deltas: apply the scale */
     int amd;                            /* gpu=gfx1151: AMD counter names */
     int ambiguous, ended;
+    double maxclock;                    /* maxclock= in Hz, 0 if none */
 };
 
 static const char *const cpu_names[] = {
     "CPUTicksUser", "CPUTicksSystem", "CPUTicksTotal", "CyclesCPUCycles",
+    "CPUCoreTicksUser", "CPUCoreTicksSystem", "CPUCoreTicksTotal",
+};
+
+/* What the Mali sources add beside the guide's tables (gputop/catalog.h):
+ * the GPU's max clock and the interval's clock cycles, which the layouts'
+ * busy shares (and so the triage) need. */
+static const struct { const char *name, *block; } extra_names[] = {
+    { GT_MALI_MAX_CLOCK_HZ, "constant" },
+    { GT_MALI_GPU_CLOCK_CYCLES, "front-end" },
+    { GT_MALI_SC_CLOCK_CYCLES, "front-end" },
 };
 #define NCPU (sizeof(cpu_names) / sizeof(cpu_names[0]))
 
@@ -139,67 +156,6 @@ static int next_line(struct csv *c, struct gt_diag *d)
         if (c->ln.len)
             return 1;
     return r;
-}
-
-struct field {
-    const char *p;
-    size_t len;
-    size_t col;      /* 1-based */
-};
-
-/* Steps through comma-separated fields of p[0..len), blanks around each
- * trimmed; returns 0 after the last one. *pos starts at 0. */
-static int next_field(const char *p, size_t len, size_t *pos, struct field *f)
-{
-    const char *comma;
-    size_t start = *pos, end;
-
-    if (start > len)
-        return 0;
-    comma = memchr(p + start, ',', len - start);
-    end = comma ? (size_t)(comma - p) : len;
-    *pos = end + 1;
-    while (start < end && (p[start] == ' ' || p[start] == '\t'))
-        start++;
-    while (end > start && (p[end - 1] == ' ' || p[end - 1] == '\t'))
-        end--;
-    f->p = p + start;
-    f->len = end - start;
-    f->col = start + 1;
-    return 1;
-}
-
-static size_t count_fields(const char *p, size_t len)
-{
-    size_t n = 1, i;
-
-    for (i = 0; i < len; i++)
-        n += p[i] == ',';
-    return n;
-}
-
-/* ---- numbers ---- */
-
-/* An unsigned decimal up to 2^64-1: digits only. Returns NULL or why not. */
-static const char *parse_u64(const struct field *f, uint64_t *v)
-{
-    uint64_t x = 0;
-    size_t i;
-
-    if (f->len == 0)
-        return "empty field (write 0 for a zero delta)";
-    if (f->p[0] == '-')
-        return "negative number";
-    for (i = 0; i < f->len; i++) {
-        unsigned dgt = (unsigned char)f->p[i] - '0';
-        if (dgt > 9)
-            return "not an unsigned integer";
-        if (x > (UINT64_MAX - dgt) / 10)
-            return "number out of range (more than 18446744073709551615)";
-        x = x * 10 + dgt;
-    }
-    *v = x;
-    return NULL;
 }
 
 /* ---- the header ---- */
@@ -302,11 +258,13 @@ static const char *closest_name(const char *name, int amd)
             best = gt_amd_gfx1151_counters[i].name;
         }
     for (i = 0; !amd && (t = table_at(i)) != NULL; i++)
-        for (j = 0; j < t->ndefs; j++)
-            if ((dd = distance(name, t->defs[j].name)) < bd) {
+        for (j = 0; j < t->ndefs; j++) {
+            const char *n = gt_counter_table_def(t, j).name;
+            if ((dd = distance(name, n)) < bd) {
                 bd = dd;
-                best = t->defs[j].name;
+                best = n;
             }
+        }
     for (i = 0; i < NCPU; i++)
         if ((dd = distance(name, cpu_names[i])) < bd) {
             bd = dd;
@@ -315,26 +273,30 @@ static const char *closest_name(const char *name, int amd)
     return bd <= 3 + strlen(name) / 4 ? best : NULL;
 }
 
-static const struct gt_counter_def *table_def(const struct gt_counter_table *t, const char *name)
+/* 1 with *out set when t has a row named name, else 0. */
+static int table_def(const struct gt_counter_table *t, const char *name, struct gt_counter_def *out)
 {
     size_t j;
 
-    for (j = 0; j < t->ndefs; j++)
-        if (strcmp(t->defs[j].name, name) == 0)
-            return &t->defs[j];
-    return NULL;
+    for (j = 0; j < t->ndefs; j++) {
+        struct gt_counter_def d = gt_counter_table_def(t, j);
+        if (strcmp(d.name, name) == 0) {
+            *out = d;
+            return 1;
+        }
+    }
+    return 0;
 }
 
-static const struct gt_counter_def *any_def(const char *name)
+static int any_def(const char *name, struct gt_counter_def *out)
 {
     const struct gt_counter_table *t;
-    const struct gt_counter_def *def;
     size_t i;
 
     for (i = 0; (t = table_at(i)) != NULL; i++)
-        if ((def = table_def(t, name)) != NULL)
-            return def;
-    return NULL;
+        if (table_def(t, name, out))
+            return 1;
+    return 0;
 }
 
 static int is_cpu_name(const char *name)
@@ -345,6 +307,16 @@ static int is_cpu_name(const char *name)
         if (strcmp(cpu_names[i], name) == 0)
             return 1;
     return 0;
+}
+
+static const char *extra_block(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(extra_names) / sizeof(extra_names[0]); i++)
+        if (strcmp(extra_names[i].name, name) == 0)
+            return extra_names[i].block;
+    return NULL;
 }
 
 static int unknown_name(struct csv *c, const struct field *f, const char *name, struct gt_diag *d)
@@ -385,8 +357,10 @@ static int new_group(struct csv *c, const char *name, const struct field *f, siz
         g->kind = G_CPU;
     } else if (c->amd && (g->amd = gt_amd_gfx1151_find(name)) != NULL) {
         g->kind = g->amd->kind == GT_AMD_CONSTANT ? G_CONSTANT : G_DELTA;
-    } else if (!c->amd && (g->def = any_def(name)) != NULL) {
-        g->kind = strcmp(g->def->block, "constant") == 0 ? G_CONSTANT : G_DELTA;
+    } else if (!c->amd && (g->has_def = any_def(name, &g->def)) != 0) {
+        g->kind = strcmp(g->def.block, "constant") == 0 ? G_CONSTANT : G_DELTA;
+    } else if (!c->amd && (g->extra_block = extra_block(name)) != NULL) {
+        g->kind = strcmp(g->extra_block, "constant") == 0 ? G_CONSTANT : G_DELTA;
     } else {
         return unknown_name(c, f, name, d);
     }
@@ -399,9 +373,11 @@ static int header_column(struct csv *c, const struct field *f, size_t fieldno, s
     size_t namelen;
     int indexed, gi;
     uint32_t inst = 0;
-    const char *bad = parse_column_name(f, &namelen, &indexed, &inst);
+    const char *bad = f->bad ? f->bad : parse_column_name(f, &namelen, &indexed, &inst);
     struct column *col = &c->cols[c->ncols];
 
+    if (f->bad)
+        return fail_at(d, c, f->col, "field %zu: %s", fieldno, bad);
     if (bad)
         return fail_at(d, c, f->col, "field %zu: %s: '%.*s'", fieldno, bad,
                        (int)(f->len < CSV_SHOW ? f->len : CSV_SHOW), f->p);
@@ -481,9 +457,14 @@ static int parse_header(struct csv *c, struct gt_diag *d)
         c->ln.no = 0;
         return fail_at(d, c, 0, "empty file (expected a header line 'interval_ns,NAME,...')");
     }
-    n = count_fields(c->ln.p, c->ln.len);
-    next_field(c->ln.p, c->ln.len, &pos, &f);
-    if (f.len != 11 || memcmp(f.p, "interval_ns", 11) != 0)
+    /* A UTF-8 byte order mark, as spreadsheets save CSV files. */
+    if (c->ln.len >= 3 && memcmp(c->ln.p, "\xEF\xBB\xBF", 3) == 0) {
+        memmove(c->ln.p, c->ln.p + 3, c->ln.len - 3);
+        c->ln.len -= 3;
+    }
+    n = gt_csv_count_fields(c->ln.p, c->ln.len);
+    gt_csv_next_field(c->ln.p, c->ln.len, &pos, &f);
+    if (f.bad || f.len != 11 || memcmp(f.p, "interval_ns", 11) != 0)
         return fail_at(d, c, f.col, "bad header: the first column must be 'interval_ns', "
                        "found '%.*s'", (int)(f.len < CSV_SHOW ? f.len : CSV_SHOW), f.p);
     if (n < 2)
@@ -495,7 +476,7 @@ static int parse_header(struct csv *c, struct gt_diag *d)
     c->groups = calloc(n - 1, sizeof(*c->groups));
     if (!c->cols || !c->groups)
         return fail_at(d, c, 0, "out of memory");
-    while (next_field(c->ln.p, c->ln.len, &pos, &f))
+    while (gt_csv_next_field(c->ln.p, c->ln.len, &pos, &f))
         if (header_column(c, &f, ++fieldno, d) < 0)
             return -1;
     return check_instances(c, d);
@@ -523,13 +504,14 @@ static const struct gt_counter_table *best_table(const struct csv *c, char *gpu_
                                                  int *ambiguous)
 {
     const struct gt_counter_table *t, *best = NULL;
+    struct gt_counter_def row;
     size_t i, g, n, most = 0;
 
     gpu_names[0] = '\0';
     *ambiguous = 0;
     for (i = 0; (t = table_at(i)) != NULL; i++) {
         for (g = n = 0; g < c->ngroups; g++)
-            n += c->groups[g].kind != G_CPU && table_def(t, c->groups[g].name) != NULL;
+            n += c->groups[g].kind != G_CPU && table_def(t, c->groups[g].name, &row);
         if (n == 0 || n < most)
             continue;
         if (n > most) {
@@ -554,22 +536,26 @@ static const struct gt_counter_table *best_table(const struct csv *c, char *gpu_
 static int add_group(struct gt_catalog *cat, struct group *g, const struct gt_counter_table *t,
                      int raw)
 {
-    const struct gt_counter_def *def = g->def;
+    struct gt_counter_def *def = &g->def;
     struct gt_counter *k;
 
     if (g->kind == G_CPU)
-        return g->counter = gt_catalog_add(cat, g->name, "cluster", GT_COUNTER_DELTA, g->ninst, 1.0);
+        return g->counter = gt_catalog_add(cat, g->name,
+                                           strncmp(g->name, "CPUCore", 7) == 0 ? "cpu" : "cluster",
+                                           GT_COUNTER_DELTA, g->ninst, 1.0);
     if (g->kind == G_CONSTANT)
         return g->counter = gt_catalog_add_constant(cat, g->name, 0);
+    if (g->extra_block)
+        return g->counter = gt_catalog_add(cat, g->name, g->extra_block, GT_COUNTER_DELTA,
+                                           g->ninst, 1.0);
     if (g->amd) {
         g->counter = gt_catalog_add(cat, g->name, g->amd->block, GT_COUNTER_DELTA, g->ninst, 1.0);
         if (g->counter >= 0)
             cat->counters[g->counter].hw_index = g->amd->event;
         return g->counter;
     }
-    if (t && table_def(t, g->name))
-        def = table_def(t, g->name);
-    g->def = def;
+    if (t)
+        table_def(t, g->name, def);   /* the named GPU's row, else any_def's */
     g->counter = gt_catalog_add(cat, g->name, def->block, GT_COUNTER_DELTA, g->ninst,
                                 raw ? def->scale : 1.0);
     if (g->counter < 0)
@@ -582,16 +568,16 @@ static int add_group(struct gt_catalog *cat, struct group *g, const struct gt_co
 }
 
 static int add_cpu_ratio(struct csv *c, struct gt_catalog *cat, const char *name,
-                         const char *num, struct gt_diag *d)
+                         const char *num, const char *total, struct gt_diag *d)
 {
-    int n = gt_catalog_find(cat, num), t = gt_catalog_find(cat, "CPUTicksTotal");
+    int n = gt_catalog_find(cat, num), t = gt_catalog_find(cat, total);
 
     if (n < 0 || t < 0)
         return 0;
     if (cat->counters[n].instances != cat->counters[t].instances) {
         c->ln.no = 1;
-        return fail_at(d, c, 0, "%s has %u instances but CPUTicksTotal has %u", num,
-                       cat->counters[n].instances, cat->counters[t].instances);
+        return fail_at(d, c, 0, "%s has %u instances but %s has %u", num,
+                       cat->counters[n].instances, total, cat->counters[t].instances);
     }
     if (gt_catalog_add_ratio(cat, name, n, t, 100.0) < 0)
         return fail_at(d, c, 0, "out of memory");
@@ -604,8 +590,8 @@ static uint32_t block_instances(const struct csv *c, const char *block)
     size_t g;
 
     for (g = 0; g < c->ngroups; g++)
-        if (c->groups[g].kind == G_DELTA && c->groups[g].def &&
-            strcmp(c->groups[g].def->block, block) == 0 &&
+        if (c->groups[g].kind == G_DELTA && c->groups[g].has_def &&
+            strcmp(c->groups[g].def.block, block) == 0 &&
             c->groups[g].ninst > n)
             n = c->groups[g].ninst;
     return n;
@@ -616,7 +602,9 @@ static uint32_t block_instances(const struct csv *c, const char *block)
 static int derive_constant(struct gt_catalog *cat, const struct gt_counter_table *t,
                            const char *name, uint32_t n)
 {
-    if (!t || n == 0 || gt_catalog_find(cat, name) >= 0 || !table_def(t, name))
+    struct gt_counter_def row;
+
+    if (!t || n == 0 || gt_catalog_find(cat, name) >= 0 || !table_def(t, name, &row))
         return 0;
     return gt_catalog_add_constant(cat, name, n) < 0 ? -1 : 0;
 }
@@ -664,8 +652,13 @@ static int build_catalog(struct csv *c, struct gt_source *s, struct gt_diag *d)
     for (g = 0; g < c->ngroups; g++)
         if (add_group(&s->catalog, &c->groups[g], t, c->raw) < 0)
             return fail_at(d, c, 0, "cannot add counter '%s' (out of memory)", c->groups[g].name);
-    if (add_cpu_ratio(c, &s->catalog, "CPUActivityUser", "CPUTicksUser", d) < 0 ||
-        add_cpu_ratio(c, &s->catalog, "CPUActivitySystem", "CPUTicksSystem", d) < 0)
+    if (add_cpu_ratio(c, &s->catalog, "CPUActivityUser", "CPUTicksUser", "CPUTicksTotal", d) < 0 ||
+        add_cpu_ratio(c, &s->catalog, "CPUActivitySystem", "CPUTicksSystem", "CPUTicksTotal",
+                      d) < 0 ||
+        add_cpu_ratio(c, &s->catalog, "CPUCoreActivityUser", "CPUCoreTicksUser",
+                      "CPUCoreTicksTotal", d) < 0 ||
+        add_cpu_ratio(c, &s->catalog, "CPUCoreActivitySystem", "CPUCoreTicksSystem",
+                      "CPUCoreTicksTotal", d) < 0)
         return -1;
     if (c->amd)
         return describe_amd(c, s) < 0 ? fail_at(d, c, 0, "out of memory") : 0;
@@ -705,7 +698,7 @@ static int map_slots(struct csv *c, const struct gt_catalog *cat, struct gt_diag
  * The first row sets the constants; later rows must repeat them. */
 static int parse_row(struct csv *c, uint64_t *interval, uint64_t *deltas, struct gt_diag *d)
 {
-    size_t pos = 0, i = 0, n = count_fields(c->ln.p, c->ln.len);
+    size_t pos = 0, i = 0, n = gt_csv_count_fields(c->ln.p, c->ln.len);
     struct field f;
     const char *bad;
     uint64_t v;
@@ -713,13 +706,13 @@ static int parse_row(struct csv *c, uint64_t *interval, uint64_t *deltas, struct
     if (n != c->ncols + 1)
         return fail_at(d, c, 0, "%s row: %zu fields, the header has %zu",
                        n < c->ncols + 1 ? "short" : "long", n, c->ncols + 1);
-    next_field(c->ln.p, c->ln.len, &pos, &f);
-    if ((bad = parse_u64(&f, interval)) != NULL)
+    gt_csv_next_field(c->ln.p, c->ln.len, &pos, &f);
+    if ((bad = f.bad ? f.bad : gt_csv_parse_u64(&f, interval)) != NULL)
         return fail_at(d, c, f.col, "field 1 (interval_ns): %s: '%.*s'", bad,
                        (int)(f.len < CSV_SHOW ? f.len : CSV_SHOW), f.p);
-    for (i = 0; next_field(c->ln.p, c->ln.len, &pos, &f); i++) {
+    for (i = 0; gt_csv_next_field(c->ln.p, c->ln.len, &pos, &f); i++) {
         struct group *g = &c->groups[c->cols[i].group];
-        if ((bad = parse_u64(&f, &v)) != NULL)
+        if ((bad = f.bad ? f.bad : gt_csv_parse_u64(&f, &v)) != NULL)
             return fail_at(d, c, f.col, "field %zu (%s): %s: '%.*s'", i + 2, g->name, bad,
                            (int)(f.len < CSV_SHOW ? f.len : CSV_SHOW), f.p);
         if (c->slot[i] != UINT32_MAX) {
@@ -830,6 +823,38 @@ static void describe(struct gt_source *s, const struct csv *c)
     s->info.self_paced = 1;
 }
 
+/* maxclock=HZ: the GPU's max clock, which a vendor export does not carry
+ * and the layouts' busy share of max-clock time needs; a column
+ * MaliConstantsGPUMaxClockHz must agree with it. */
+static int parse_maxclock(struct csv *c, const char *args, struct gt_diag *d)
+{
+    char buf[32], *end;
+
+    if (!gt_args_get(args, "maxclock", buf, sizeof(buf)))
+        return 0;
+    c->maxclock = strtod(buf, &end);
+    if (*end || !isfinite(c->maxclock) || c->maxclock < 1e6 || c->maxclock > 1e11) {
+        gt_diag_set(d, "csv: maxclock '%s' is not a clock in Hz (1e6 to 1e11, e.g. "
+                    "maxclock=850000000)", buf);
+        return -1;
+    }
+    return 0;
+}
+
+static int apply_maxclock(struct csv *c, struct gt_source *s, struct gt_diag *d)
+{
+    int k = gt_catalog_find(&s->catalog, GT_MALI_MAX_CLOCK_HZ);
+
+    if (!c->maxclock)
+        return 0;
+    if (k >= 0 && s->catalog.counters[k].value != c->maxclock)
+        return fail_at(d, c, 0, "maxclock=%.0f but the file's %s is %.0f", c->maxclock,
+                       GT_MALI_MAX_CLOCK_HZ, s->catalog.counters[k].value);
+    if (k < 0 && gt_catalog_add_constant(&s->catalog, GT_MALI_MAX_CLOCK_HZ, c->maxclock) < 0)
+        return fail_at(d, c, 0, "out of memory");
+    return 0;
+}
+
 /* "FILE[,raw][,gpu=NAME]": the first bare word is the file, later bare
  * words are flags (gt_args_get would give the last bare word). */
 static int parse_words(struct csv *c, const char *args, struct gt_diag *d)
@@ -848,7 +873,7 @@ static int parse_words(struct csv *c, const char *args, struct gt_diag *d)
             } else if (n == 3 && memcmp(p, "raw", 3) == 0) {
                 c->raw = 1;
             } else {
-                gt_diag_set(d, "csv: unknown option '%.*s' (csv:FILE[,raw][,gpu=NAME])",
+                gt_diag_set(d, "csv: unknown option '%.*s' (csv:FILE[,raw][,gpu=NAME][,maxclock=HZ])",
                             (int)n, p);
                 return -1;
             }
@@ -864,7 +889,7 @@ static int parse_words(struct csv *c, const char *args, struct gt_diag *d)
 
 static int csv_open(struct gt_source *s, const char *args, struct gt_diag *d)
 {
-    static const char *const keys[] = { "", "gpu", NULL };
+    static const char *const keys[] = { "", "gpu", "maxclock", NULL };
     struct csv *c;
 
     if (gt_args_check(args, keys, "csv", d) < 0)
@@ -875,7 +900,7 @@ static int csv_open(struct gt_source *s, const char *args, struct gt_diag *d)
         return -1;
     }
     s->priv = c;
-    if (parse_words(c, args, d) < 0) {
+    if (parse_words(c, args, d) < 0 || parse_maxclock(c, args, d) < 0) {
         csv_close(s);
         return -1;
     }
@@ -899,6 +924,10 @@ static int csv_open(struct gt_source *s, const char *args, struct gt_diag *d)
         return -1;
     }
     set_constants(c, s);
+    if (apply_maxclock(c, s, d) < 0) {
+        csv_close(s);
+        return -1;
+    }
     describe(s, c);
     return 0;
 }
@@ -956,7 +985,8 @@ static int csv_available(const struct gt_sys *sys, char *why, size_t len)
 const struct gt_source_type gt_source_csv = {
     .name = "csv",
     .help = "counter values from a CSV file as the vendor tools export them: "
-            "csv:FILE[,raw][,gpu=T820|T830|G715|G720|gfx1151|mips-cm] (gputop-capture(5))",
+            "csv:FILE[,raw][,gpu=T820|T830|G715|G720|gfx1151|mips-cm][,maxclock=HZ] "
+            "(gputop-capture(5))",
     .kind = GT_SOURCE_VIRTUAL,
     .available = csv_available,
     .open = csv_open,

@@ -142,9 +142,17 @@ static ssize_t reread_stat(struct cpu_src *p, const char *path)
         p->stat_fd = gt_sys_open_below(&p->sys, path);
     if (p->stat_fd < 0)
         return -1;
-    n = gt_sys_reread(&p->sys, p->stat_fd, p->buf, p->buflen);
-    if (n >= 0)
+    /* One pread: the kernel writes /proc/stat out whole for a read from
+     * its start (fs/proc/stat.c: single_open_size), so a read short of
+     * the buffer is all of it; reading on to the end-of-file would make it
+     * write everything out again (fs/seq_file.c, seq_read_iter, for a read
+     * at another offset): every CPU's and interrupt's counts, cold, half
+     * this source's cost. A full buffer is grown by read_growing. */
+    n = p->sys.pread(p->sys.ctx, p->stat_fd, p->buf, p->buflen - 1, 0);
+    if (n >= 0) {
+        p->buf[n] = '\0';
         return n;
+    }
     /* Opened afresh next time, in case the fd itself went bad. */
     e = errno;
     close_stat(p);

@@ -19,3 +19,22 @@ int gt_catalog_add_cpu(struct gt_catalog *c, uint32_t nclusters)
     return gt_catalog_add(c, "CyclesCPUCycles", "cluster", GT_COUNTER_DELTA, nclusters, 1.0) < 0
            ? -1 : 0;
 }
+
+/* The same tick counters per CPU (block "cpu", one instance per CPU), as
+ * the cpu source names them: $CPUCoreActivityUser / System per CPU. */
+int gt_catalog_add_cpu_cores(struct gt_catalog *c, uint32_t ncpus)
+{
+    int user, sys, total;
+
+    if (ncpus == 0)
+        return -1;
+    user = gt_catalog_add(c, "CPUCoreTicksUser", "cpu", GT_COUNTER_DELTA, ncpus, 1.0);
+    sys = gt_catalog_add(c, "CPUCoreTicksSystem", "cpu", GT_COUNTER_DELTA, ncpus, 1.0);
+    total = gt_catalog_add(c, "CPUCoreTicksTotal", "cpu", GT_COUNTER_DELTA, ncpus, 1.0);
+    if (user < 0 || sys < 0 || total < 0)
+        return -1;
+    if (gt_catalog_add_ratio(c, "CPUCoreActivityUser", user, total, 100.0) < 0 ||
+        gt_catalog_add_ratio(c, "CPUCoreActivitySystem", sys, total, 100.0) < 0)
+        return -1;
+    return 0;
+}

@@ -36,15 +36,15 @@ static int add_truncated(struct gt_catalog *c, const struct gt_counter_table *t,
                          const struct gt_device_desc *d)
 {
     struct gt_counter_def *defs = malloc((t->ndefs ? t->ndefs : 1) * sizeof(*defs));
-    struct gt_counter_table cut = { t->gpu, defs, 0 };
+    struct gt_counter_table cut = { t->gpu, defs, 0, NULL, NULL };
     size_t i;
     int r;
 
     if (!defs)
         return -1;
     for (i = 0; i < t->ndefs; i++)
-        if (t->defs[i].index < d->max_hw_index)
-            defs[cut.ndefs++] = t->defs[i];
+        if ((defs[cut.ndefs] = gt_counter_table_def(t, i)).index < d->max_hw_index)
+            cut.ndefs++;
     r = gt_catalog_add_table(c, &cut, device_instances, device_constant, (void *)d);
     free(defs);
     return r;

@@ -272,6 +272,7 @@ int gt_kbase_choose(const struct gt_kbase_dev *dev, int forced, char *why, size_
 
 void gt_kbase_describe_dev(const struct gt_kbase_dev *dev, FILE *out)
 {
+    char why[200];
     const char *api = dev->api == GT_KBASE_API_CSF ? "CSF (command-stream front end)"
                       : dev->api == GT_KBASE_API_JM ? "JM (job manager)" : "pre-r21 (UK)";
 
@@ -288,6 +289,7 @@ void gt_kbase_describe_dev(const struct gt_kbase_dev *dev, FILE *out)
         fprintf(out, "bus width:        unknown (byte metrics unavailable)\n");
     if (dev->gpu.freq_khz_max)
         fprintf(out, "max frequency:    %u MHz\n", dev->gpu.freq_khz_max / 1000);
-    fprintf(out, "layout:           %s\n", dev->gpu.layout ? dev->gpu.layout
-                                                           : "none yet for this GPU");
+    fprintf(out, "layout:           %s\n", gt_kbase_layout_name(&dev->gpu));
+    gt_kbase_layout_why(&dev->gpu, why, sizeof(why));
+    fprintf(out, "                  (%s)\n", why);
 }

@@ -251,39 +251,50 @@ struct model {
  * sysfs gpuinfo names) and Arm's libGPUInfo, which also gives the core
  * counts that tell Immortalis, Mali and the smaller part of one id apart. */
 static const struct model models[] = {
+    /* Midgard (job manager): the T8xx layout follows the T820/T830 guide,
+     * whose counter names T760/T860/T880 share. */
+    { 0x0750, 0, "Mali-T760", "T760", "mali-t8xx" },
     { 0x0820, 0, "Mali-T820", "T820", "mali-t8xx" },
     { 0x0830, 0, "Mali-T830", "T830", "mali-t8xx" },
+    { 0x0860, 0, "Mali-T860", "T860", "mali-t8xx" },
+    { 0x0880, 0, "Mali-T880", "T880", "mali-t8xx" },
+    /* Bifrost (job manager) */
+    { 0x7001, 0, "Mali-G76", "G76", "mali-bifrost" },     /* TNOx */
+    { 0x7002, 0, "Mali-G52", "G52", "mali-bifrost" },     /* TGOx */
+    /* Valhall, job manager */
+    { 0x9000, 0, "Mali-G77", "G77", "mali-valhall-jm" },  /* TTRx */
+    { 0x9001, 0, "Mali-G57", "G57", "mali-valhall-jm" },  /* TNAx */
+    { 0x9003, 0, "Mali-G57", "G57", "mali-valhall-jm" },  /* libGPUInfo, gator TNAXb */
+    { 0x9002, 0, "Mali-G78", "G78", "mali-valhall-jm" },  /* TBEx */
+    { 0x9004, 0, "Mali-G68", "G68", "mali-valhall-jm" },  /* LBEx */
+    { 0x9005, 0, "Mali-G78AE", "G78", "mali-valhall-jm" },/* TBAx: gator reads G78's counters */
+    /* Valhall, command-stream front end */
+    { 0xA002, 0, "Mali-G710", "G710", "mali-valhall-csf" },  /* TODx */
+    { 0xA003, 0, "Mali-G510", "G510", "mali-valhall-csf" },  /* TGRx */
+    { 0xA004, 0, "Mali-G310", "G310", "mali-valhall-csf" },  /* TVAx */
+    { 0xA007, 0, "Mali-G610", "G610", "mali-valhall-csf" },  /* LODx */
     { 0xB002, 10, "Immortalis-G715", "G715", "mali-g715" },
     { 0xB002, 7, "Mali-G715", "G715", "mali-g715" },
     { 0xB002, 0, "Mali-G615", "G715", "mali-g715" },
     { 0xB003, 0, "Mali-G615", "G715", "mali-g715" },    /* LTUx */
+    /* Arm 5th generation (libGPUInfo's architecture name), CSF */
     { 0xC000, 10, "Immortalis-G720", "G720", "mali-g720" },
     { 0xC000, 6, "Mali-G720", "G720", "mali-g720" },
     { 0xC000, 0, "Mali-G620", "G720", "mali-g720" },
     { 0xC001, 0, "Mali-G620", "G720", "mali-g720" },    /* LTIx */
-    /* Named, but gputop has no counter layout for them. */
+    /* TKRx: libGPUInfo names >= 10 cores Immortalis-G925 and >= 6 Mali-G725
+     * and lists no smaller part; gator reads one G725 table for the id. */
+    { 0xD000, 10, "Immortalis-G925", "G725", "mali-g720" },
+    { 0xD000, 0, "Mali-G725", "G725", "mali-g720" },
+    { 0xD001, 0, "Mali-G625", "G625", "mali-g720" },    /* TKRx2 */
+    /* Named, but gputop has no counter table for them: the raw view. */
     { 0x6956, 0, "Mali-T60x", NULL, NULL },
     { 0x0620, 0, "Mali-T620", NULL, NULL },
     { 0x0720, 0, "Mali-T720", NULL, NULL },
-    { 0x0750, 0, "Mali-T760", NULL, NULL },
-    { 0x0860, 0, "Mali-T860", NULL, NULL },
-    { 0x0880, 0, "Mali-T880", NULL, NULL },
     { 0x6000, 0, "Mali-G71", NULL, NULL },     /* TMIx */
     { 0x6001, 0, "Mali-G72", NULL, NULL },     /* THEx */
     { 0x7000, 0, "Mali-G51", NULL, NULL },     /* TSIx */
-    { 0x7001, 0, "Mali-G76", NULL, NULL },     /* TNOx */
-    { 0x7002, 0, "Mali-G52", NULL, NULL },     /* TGOx */
     { 0x7003, 0, "Mali-G31", NULL, NULL },     /* TDVx */
-    { 0x9000, 0, "Mali-G77", NULL, NULL },     /* TTRx */
-    { 0x9001, 0, "Mali-G57", NULL, NULL },     /* TNAx */
-    { 0x9003, 0, "Mali-G57", NULL, NULL },     /* libGPUInfo */
-    { 0x9002, 0, "Mali-G78", NULL, NULL },     /* TBEx */
-    { 0x9004, 0, "Mali-G68", NULL, NULL },     /* LBEx */
-    { 0x9005, 0, "Mali-G78AE", NULL, NULL },   /* TBAx */
-    { 0xA002, 0, "Mali-G710", NULL, NULL },    /* TODx */
-    { 0xA003, 0, "Mali-G510", NULL, NULL },    /* TGRx */
-    { 0xA004, 0, "Mali-G310", NULL, NULL },    /* TVAx */
-    { 0xA007, 0, "Mali-G610", NULL, NULL },    /* LODx */
 };
 
 /* The model: old (Midgard) ids carry a 16-bit product id in bits 31:16
@@ -343,4 +354,41 @@ int gt_kbase_identify(struct gt_kbase_gpu *g)
     g->table = m->table;
     g->layout = m->layout;
     return m->layout != NULL;
+}
+
+const char *gt_kbase_layout_name(const struct gt_kbase_gpu *g)
+{
+    return g->layout ? g->layout : "raw";
+}
+
+/* The architecture a layout serves, for --probe's reason line. */
+static const char *arch_of(const char *layout)
+{
+    static const struct { const char *layout, *arch; } archs[] = {
+        { "mali-t8xx", "Midgard, job manager" },
+        { "mali-bifrost", "Bifrost, job manager" },
+        { "mali-valhall-jm", "Valhall, job manager" },
+        { "mali-valhall-csf", "Valhall, command stream" },
+        { "mali-g715", "Valhall, command stream" },
+        { "mali-g720", "Arm 5th generation, command stream" },
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(archs) / sizeof(archs[0]); i++)
+        if (strcmp(archs[i].layout, layout) == 0)
+            return archs[i].arch;
+    return "";
+}
+
+void gt_kbase_layout_why(const struct gt_kbase_gpu *g, char *out, size_t len)
+{
+    if (g->layout)
+        snprintf(out, len, "product id 0x%04x is %s: counter table %s, %s layout", g->product_key,
+                 g->name, g->table, arch_of(g->layout));
+    else if (g->name[0] && strncmp(g->name, "Mali GPU (unknown", 17) != 0)
+        snprintf(out, len, "product id 0x%04x is %s, which has no counter table in gputop: "
+                 "every counter the kernel delivers, per block, as rates", g->product_key, g->name);
+    else
+        snprintf(out, len, "product id 0x%04x is not one gputop knows: every counter the kernel "
+                 "delivers, per block, as rates", g->product_key);
 }

@@ -106,7 +106,7 @@ static void find_cut(struct kbase_src *k)
     k->cut = 0;
     k->ncut = 0;
     for (i = 0; t && i < t->ndefs; i++)
-        k->ncut += t->defs[i].index >= (int)v;
+        k->ncut += gt_counter_table_def(t, i).index >= (int)v;
     if (k->ncut)
         k->cut = v;
 }
@@ -124,11 +124,54 @@ static int add_cut_reasons(struct gt_source *s, const struct kbase_src *k)
     snprintf(why, sizeof(why), "not delivered: %s gives %u values per block (counters %u..%u)",
              k->iface == IFACE_LEGACY ? "the legacy reader" : "this kernel's kinstr_prfcnt",
              k->cut, k->cut, GT_KB_MAX_VALUES - 1);
-    for (i = 0; i < t->ndefs; i++)
-        if (t->defs[i].index >= (int)k->cut &&
-            gt_catalog_add_absent(&s->catalog, t->defs[i].name, why) < 0)
+    for (i = 0; i < t->ndefs; i++) {
+        struct gt_counter_def def = gt_counter_table_def(t, i);
+        if (def.index >= (int)k->cut && gt_catalog_add_absent(&s->catalog, def.name, why) < 0)
             return -1;
+    }
     return 0;
+}
+
+/* A GPU with no counter table (a newer Mali, or an old one gputop has no
+ * names for): every value the reader delivers past each block's 4-value
+ * header becomes a counter named by block and index ("MaliRawShaderCore26"),
+ * shown by the raw layout. */
+static int add_raw_counters(struct gt_catalog *c, const struct kbase_src *k)
+{
+    static const char *const block[GT_KB_NBLOCKS] = { "front-end", "tiler", "memsys",
+                                                      "shadercore" };
+    static const char *const tag[GT_KB_NBLOCKS] = { "FrontEnd", "Tiler", "Memsys",
+                                                    "ShaderCore" };
+    const struct gt_kbase_gpu *g = &k->dev.gpu;
+    const uint32_t inst[GT_KB_NBLOCKS] = { 1, 1, g->l2_slices, g->shader_cores };
+    char name[48];
+    uint32_t i, n;
+    int b, at;
+
+    for (b = 0; b < GT_KB_NBLOCKS; b++) {
+        n = k->reader.values[b] < GT_KB_MAX_VALUES ? k->reader.values[b] : GT_KB_MAX_VALUES;
+        for (i = 4; i < n; i++) {
+            snprintf(name, sizeof(name), "MaliRaw%s%u", tag[b], i);
+            at = gt_catalog_add(c, name, block[b], GT_COUNTER_DELTA, inst[b], 1.0);
+            if (at < 0)
+                return -1;
+            c->counters[at].hw_index = (int)i;
+        }
+    }
+    if (gt_catalog_add_constant(c, "MaliConstantsShaderCoreCount", g->shader_cores) < 0 ||
+        gt_catalog_add_constant(c, "MaliConstantsL2SliceCount", g->l2_slices) < 0)
+        return -1;
+    return g->bus_width_bits &&
+           gt_catalog_add_constant(c, "MaliConstantsBusWidthBits", g->bus_width_bits) < 0 ? -1 : 0;
+}
+
+static int add_counters(struct gt_catalog *c, const struct kbase_src *k)
+{
+    const struct gt_kbase_gpu *g = &k->dev.gpu;
+    struct gt_device_desc desc = { g->table, g->shader_cores, g->l2_slices, g->bus_width_bits,
+                                   (int)k->cut };
+
+    return g->table ? gt_catalog_add_device(c, &desc) : add_raw_counters(c, k);
 }
 
 /* Counters the reader cannot deliver are left out, so the metrics that
@@ -136,13 +179,12 @@ static int add_cut_reasons(struct gt_source *s, const struct kbase_src *k)
 static int build_catalog(struct gt_source *s, struct kbase_src *k, struct gt_diag *d)
 {
     const struct gt_kbase_gpu *g = &k->dev.gpu;
-    struct gt_device_desc desc = { g->table, g->shader_cores, g->l2_slices, g->bus_width_bits,
-                                   (int)k->cut };
 
-    if (gt_catalog_add_device(&s->catalog, &desc) < 0 ||
+    if (add_counters(&s->catalog, k) < 0 ||
         gt_kbase_map_build(&k->map, &s->catalog) < 0 || add_max_clock(s, k) < 0 ||
         add_cut_reasons(s, k) < 0) {
-        gt_diag_set(d, "%s: cannot build the %s counter catalogue", k->dev.path, g->table);
+        gt_diag_set(d, "%s: cannot build the %s counter catalogue", k->dev.path,
+                    g->table ? g->table : "raw");
         return -1;
     }
     return 0;
@@ -188,8 +230,8 @@ static void describe(struct gt_source *s, const struct kbase_src *k)
 
     snprintf(s->info.device, sizeof(s->info.device), "%s", dev->path);
     gt_mali_name_cores(s->info.gpu, sizeof(s->info.gpu), dev->gpu.name, dev->gpu.shader_cores);
-    snprintf(s->info.layout, sizeof(s->info.layout), "%s", dev->gpu.layout ? dev->gpu.layout : "");
-    snprintf(s->info.family, sizeof(s->info.family), "%s", dev->gpu.layout ? dev->gpu.layout : "");
+    snprintf(s->info.layout, sizeof(s->info.layout), "%s", gt_kbase_layout_name(&dev->gpu));
+    snprintf(s->info.family, sizeof(s->info.family), "%s", gt_kbase_layout_name(&dev->gpu));
     s->info.gpu_id = dev->gpu.gpu_id;
     s->info.shader_cores = dev->gpu.shader_cores;
     s->info.core_mask = dev->gpu.core_mask;
@@ -215,16 +257,6 @@ static void kbase_close(struct gt_source *s)
     s->priv = NULL;
 }
 
-static int no_layout(const struct kbase_src *k, struct gt_diag *d)
-{
-    gt_diag_set(d, "%s: %s (GPU id 0x%llx, %u cores) has no gputop layout yet; gputop knows "
-                   "Mali-T820/T830, Mali-G615/G715/Immortalis-G715 and "
-                   "Mali-G620/G720/Immortalis-G720 (see gputop --probe)",
-                k->dev.path, k->dev.gpu.name, (unsigned long long)k->dev.gpu.gpu_id,
-                k->dev.gpu.shader_cores);
-    return -1;
-}
-
 static int kbase_open(struct gt_source *s, const char *args, struct gt_diag *d)
 {
     struct kbase_src *k = calloc(1, sizeof(*k));
@@ -242,10 +274,6 @@ static int kbase_open(struct gt_source *s, const char *args, struct gt_diag *d)
     if (parse_args(k, args, path, sizeof(path), d) < 0 ||
         gt_kbase_dev_open(&k->dev, s->sys, path, d) < 0)
         goto fail;
-    if (!k->dev.gpu.table) {
-        no_layout(k, d);
-        goto fail;
-    }
     iface = gt_kbase_choose(&k->dev, (int)k->forced, why, sizeof(why));
     if (iface < 0) {
         gt_diag_set(d, "%s: %s", path, why);

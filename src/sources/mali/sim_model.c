@@ -46,7 +46,7 @@ static const double scene_table[NPARAMS][NSCENES] = {
 /* ---- arithmetic that keeps the invariants exact ---- */
 
 /* floor(x * f), saturating instead of overflowing. */
-static uint64_t scale(uint64_t x, double f)
+uint64_t sim_scale(uint64_t x, double f)
 {
     double v = (double)x * f;
 
@@ -81,15 +81,20 @@ static void split(uint64_t total, const double *w, size_t n, uint64_t *out)
     out[n - 1] = total;
 }
 
+uint32_t sim_warp_width(const struct family *f)
+{
+    return f->warps > 1 ? (uint32_t)f->warps : 16;
+}
+
 /* ---- random numbers ---- */
 
 /* 1 +- amp, uniformly. */
-static double jitter(struct sim *m, double amp)
+double sim_jitter(struct sim *m, double amp)
 {
     return 1.0 + amp * (2.0 * gt_sim_unit(&m->rng) - 1.0);
 }
 
-static void put(struct sim *m, enum value v, uint32_t inst, uint64_t x)
+void sim_put(struct sim *m, enum value v, uint32_t inst, uint64_t x)
 {
     m->v[v][inst] = x;
 }
@@ -158,7 +163,7 @@ static void scene_params(struct sim *m, double *p)
     for (i = 0; i < NPARAMS; i++) {
         p[i] = w * scene_table[i][cur] + (1.0 - w) * scene_table[i][prev];
         p[i] = variant_param(m, i, p[i]);
-        p[i] *= jitter(m, 0.04);
+        p[i] *= sim_jitter(m, 0.04);
         if (i < P_NFRACTIONS)
             p[i] = clamp01(p[i]);
     }
@@ -181,10 +186,10 @@ static void queues(struct sim *m, struct work *w)
     w->comp_q = gt_sim_part(w->gpu, p[P_COMP]);
     w->frag_sc = any > 1e-9 ? p[P_FRAG] / any : 0.0;
     w->nf_sc = any > 1e-9 ? 0.95 * nonfrag / any : 0.0;
-    w->other_rd = scale(w->vert_q, 0.05);
-    w->other_wr = scale(w->vert_q, 0.03);
-    put(m, V_GPU_ACTIVE, 0, w->gpu);
-    put(m, V_IRQ_ACTIVE, 0, gt_sim_part(w->gpu, 0.004 * jitter(m, 0.3)));
+    w->other_rd = sim_scale(w->vert_q, 0.05);
+    w->other_wr = sim_scale(w->vert_q, 0.03);
+    sim_put(m, V_GPU_ACTIVE, 0, w->gpu);
+    sim_put(m, V_IRQ_ACTIVE, 0, gt_sim_part(w->gpu, 0.004 * sim_jitter(m, 0.3)));
 }
 
 static uint64_t jobs(const struct work *w, double per_frame)
@@ -193,18 +198,18 @@ static uint64_t jobs(const struct work *w, double per_frame)
 }
 
 /* Job manager front-end (Midgard): fragment queue JS0, non-fragment JS1. */
-static void frontend_jm(struct sim *m, struct work *w)
+void sim_frontend_jm(struct sim *m, struct work *w)
 {
     const double *p = w->p;
     double nonfrag = p[P_VERT] > p[P_COMP] ? p[P_VERT] : p[P_COMP];
     uint64_t js1 = gt_sim_part(w->gpu, nonfrag);
 
     queues(m, w);
-    put(m, V_FRAG_QUEUE, 0, w->frag_q);
-    put(m, V_NONFRAG_QUEUE, 0, js1);
-    put(m, V_TILER_ACTIVE, 0, gt_sim_part(js1, nonfrag > 0 ? 0.9 * p[P_VERT] / nonfrag : 0));
-    put(m, V_FRAG_JOBS, 0, jobs(w, 3.0 * p[P_FRAG]));
-    put(m, V_NONFRAG_JOBS, 0, jobs(w, 3.0 * nonfrag));
+    sim_put(m, V_FRAG_QUEUE, 0, w->frag_q);
+    sim_put(m, V_NONFRAG_QUEUE, 0, js1);
+    sim_put(m, V_TILER_ACTIVE, 0, gt_sim_part(js1, nonfrag > 0 ? 0.9 * p[P_VERT] / nonfrag : 0));
+    sim_put(m, V_FRAG_JOBS, 0, jobs(w, 3.0 * p[P_FRAG]));
+    sim_put(m, V_NONFRAG_JOBS, 0, jobs(w, 3.0 * nonfrag));
 }
 
 /* Command stream front-end (G7xx): three iterators with endpoint stalls. */
@@ -215,88 +220,90 @@ static void frontend_csf(struct sim *m, struct work *w)
     uint64_t fj, vj, cj;
 
     queues(m, w);
-    put(m, V_MCU_ACTIVE, 0, gt_sim_part(w->gpu, 0.03 + 0.1 * p[P_BLOCKED]));
-    put(m, V_ITER_ACTIVE, 0, gt_sim_part(w->gpu, any));
-    put(m, V_FRAG_QUEUE, 0, w->frag_q);
-    put(m, V_VERT_QUEUE, 0, w->vert_q);
-    put(m, V_COMP_QUEUE, 0, w->comp_q);
-    put(m, V_FRAG_BLOCKED, 0, gt_sim_part(w->frag_q, p[P_BLOCKED] * jitter(m, 0.2)));
-    put(m, V_VERT_BLOCKED, 0, gt_sim_part(w->vert_q, p[P_BLOCKED] * jitter(m, 0.2)));
-    put(m, V_COMP_BLOCKED, 0, gt_sim_part(w->comp_q, p[P_BLOCKED] * jitter(m, 0.2)));
-    put(m, V_TILER_ACTIVE, 0, gt_sim_part(w->vert_q, 0.9));
+    sim_put(m, V_MCU_ACTIVE, 0, gt_sim_part(w->gpu, 0.03 + 0.1 * p[P_BLOCKED]));
+    sim_put(m, V_ITER_ACTIVE, 0, gt_sim_part(w->gpu, any));
+    sim_put(m, V_FRAG_QUEUE, 0, w->frag_q);
+    sim_put(m, V_VERT_QUEUE, 0, w->vert_q);
+    sim_put(m, V_COMP_QUEUE, 0, w->comp_q);
+    sim_put(m, V_FRAG_BLOCKED, 0, gt_sim_part(w->frag_q, p[P_BLOCKED] * sim_jitter(m, 0.2)));
+    sim_put(m, V_VERT_BLOCKED, 0, gt_sim_part(w->vert_q, p[P_BLOCKED] * sim_jitter(m, 0.2)));
+    sim_put(m, V_COMP_BLOCKED, 0, gt_sim_part(w->comp_q, p[P_BLOCKED] * sim_jitter(m, 0.2)));
+    sim_put(m, V_TILER_ACTIVE, 0, gt_sim_part(w->vert_q, 0.9));
     fj = jobs(w, 3.0 * p[P_FRAG]);
     vj = jobs(w, 3.0 * p[P_VERT]);
     cj = jobs(w, 8.0 * p[P_COMP]);
-    put(m, V_FRAG_JOBS, 0, fj);
-    put(m, V_VERT_JOBS, 0, vj);
-    put(m, V_COMP_JOBS, 0, cj);
-    put(m, V_IRQ_COUNT, 0, fj + vj + cj);
+    sim_put(m, V_FRAG_JOBS, 0, fj);
+    sim_put(m, V_VERT_JOBS, 0, vj);
+    sim_put(m, V_COMP_JOBS, 0, cj);
+    sim_put(m, V_IRQ_COUNT, 0, fj + vj + cj);
 }
 
 /* Primitives through the culling stages in the order the guides draw them
  * (frustum, scissor, facing, sample): every primitive lands in exactly one
  * culling counter or in the visible counter. */
-static void geometry(struct sim *m, struct work *w)
+void sim_geometry(struct sim *m, struct work *w)
 {
     const double *p = w->p;
     uint64_t rest, frustum, scissor, facing, sample;
 
-    w->prims = scale(w->vert_q, p[P_PRIMS] * m->fam->geom);
+    w->prims = sim_scale(w->vert_q, p[P_PRIMS] * m->fam->geom);
     frustum = gt_sim_part(w->prims, p[P_OFFSCREEN]);
     rest = w->prims - frustum;
     scissor = m->fam->scissor ? gt_sim_part(rest, 0.02) : 0;
     rest -= scissor;
-    facing = gt_sim_part(rest, 0.47 * jitter(m, 0.03));
+    facing = gt_sim_part(rest, 0.47 * sim_jitter(m, 0.03));
     rest -= facing;
     sample = gt_sim_part(rest, p[P_SMALL]);
     w->visible = rest - sample;
-    put(m, V_TRIANGLES, 0, w->prims);
-    put(m, V_FRONT_FACING, 0, w->visible);
-    put(m, V_PRIM_VISIBLE, 0, w->visible);
-    put(m, V_PRIM_FRUSTUM, 0, frustum);
-    put(m, V_PRIM_SCISSOR, 0, scissor);
-    put(m, V_PRIM_FACE, 0, facing);
-    put(m, V_PRIM_SAMPLE, 0, sample);
+    sim_put(m, V_TRIANGLES, 0, w->prims);
+    sim_put(m, V_FRONT_FACING, 0, w->visible);
+    sim_put(m, V_PRIM_VISIBLE, 0, w->visible);
+    sim_put(m, V_PRIM_FRUSTUM, 0, frustum);
+    sim_put(m, V_PRIM_SCISSOR, 0, scissor);
+    sim_put(m, V_PRIM_FACE, 0, facing);
+    sim_put(m, V_PRIM_SAMPLE, 0, sample);
     /* Midgard counts XY-plane and facing culls together, Z-plane apart. */
-    put(m, V_PRIM_CULLED, 0, gt_sim_part(frustum, 0.8) + scissor + facing + sample);
-    put(m, V_PRIM_CLIPPED, 0, frustum - gt_sim_part(frustum, 0.8));
+    sim_put(m, V_PRIM_CULLED, 0, gt_sim_part(frustum, 0.8) + scissor + facing + sample);
+    sim_put(m, V_PRIM_CLIPPED, 0, frustum - gt_sim_part(frustum, 0.8));
 }
 
 /* IDVS: positions are shaded in groups of 4 indices for every input
  * primitive's vertices, varyings only for visible ones. deferred is the share
  * of varying shading moved out of the binning phase (G720). */
-static void idvs(struct sim *m, const struct work *w, double deferred)
+void sim_idvs(struct sim *m, const struct work *w, double deferred)
 {
-    uint64_t pos = scale(w->prims, w->p[P_VPP] / 4.0) + (w->prims ? 1 : 0);
-    uint64_t var = scale(w->visible, 1.2 * (1.0 - deferred) / 4.0);
+    uint64_t pos = sim_scale(w->prims, w->p[P_VPP] / 4.0) + (w->prims ? 1 : 0);
+    uint64_t var = sim_scale(w->visible, 1.2 * (1.0 - deferred) / 4.0);
 
-    put(m, V_POS_REQ, 0, pos);
-    put(m, V_VAR_REQ, 0, min_u64(var, pos));
-    put(m, V_VERT_TASKS, 0, pos / 64);
-    put(m, V_TILER_READS, 0, w->other_rd);
+    sim_put(m, V_POS_REQ, 0, pos);
+    sim_put(m, V_VAR_REQ, 0, min_u64(var, pos));
+    sim_put(m, V_VERT_TASKS, 0, pos / 64);
+    sim_put(m, V_TILER_READS, 0, w->other_rd);
 }
 
 /* A core's active cycles and fragment flow: rasterized quads, early ZS,
- * forward pixel kill, then warps of 16 threads (4 quads). */
+ * forward pixel kill, then warps of the family's width (16 threads, 4 quads,
+ * on Valhall; 8 on Bifrost's G52). */
 static void core_cycles(struct sim *m, const struct work *w, uint32_t c, struct core *k)
 {
     const double *p = w->p;
     const struct family *f = m->fam;
 
-    k->any = gt_sim_part(w->gpu, p[P_CORE] * m->core_skew[c] * jitter(m, 0.01));
+    k->any = gt_sim_part(w->gpu, p[P_CORE] * m->core_skew[c] * sim_jitter(m, 0.01));
     k->frag = gt_sim_part(k->any, w->frag_sc);
     k->nf = gt_sim_part(k->any, w->nf_sc);
-    k->exec = gt_sim_part(k->any, p[P_EXEC] * jitter(m, 0.02));
-    k->quads = scale(k->frag, p[P_QUADS] * f->perf * jitter(m, 0.03));
-    k->ezs_test = gt_sim_part(k->quads, 0.93 * jitter(m, 0.02));
+    k->exec = gt_sim_part(k->any, p[P_EXEC] * sim_jitter(m, 0.02));
+    k->quads = sim_scale(k->frag, p[P_QUADS] * f->perf * sim_jitter(m, 0.03));
+    k->ezs_test = gt_sim_part(k->quads, 0.93 * sim_jitter(m, 0.02));
     k->ezs_kill = gt_sim_part(k->ezs_test, p[P_EZS_KILL]);
     k->reach = k->quads - k->ezs_kill;
-    k->shaded = gt_sim_part(k->reach, 0.94 * jitter(m, 0.02));
-    k->warps = k->shaded / 4;
+    k->shaded = gt_sim_part(k->reach, 0.94 * sim_jitter(m, 0.02));
+    k->warps = k->shaded / (sim_warp_width(f) / 4);
     /* Midgard counts every thread of a shaded quad; warps run partly full. */
-    k->threads = f->warps ? gt_sim_part(k->warps * 16, 0.9 * jitter(m, 0.03)) : 4 * k->shaded;
-    k->nf_threads = scale(k->nf, p[P_NF_TPC] * f->perf);
-    k->pixels = scale(k->threads, 1.0 / p[P_OVERDRAW]);
+    k->threads = f->warps ? gt_sim_part(k->warps * sim_warp_width(f), 0.9 * sim_jitter(m, 0.03))
+                          : 4 * k->shaded;
+    k->nf_threads = sim_scale(k->nf, p[P_NF_TPC] * f->perf);
+    k->pixels = sim_scale(k->threads, 1.0 / p[P_OVERDRAW]);
     k->tiles = (k->pixels + f->tile_px - 1) / f->tile_px;
 }
 
@@ -306,11 +313,11 @@ static void core_units(struct sim *m, const struct work *w, struct core *k)
     static const double ls_mix[5] = { 0.45, 0.15, 0.25, 0.10, 0.05 };
     const double *p = w->p;
 
-    k->arith = gt_sim_part(k->exec, p[P_ARITH] * jitter(m, 0.03));
-    k->tex = gt_sim_part(k->exec, p[P_TEX] * jitter(m, 0.03));
-    k->ls = gt_sim_part(k->exec, p[P_LS] * jitter(m, 0.03));
-    k->vary = gt_sim_part(k->exec, p[P_VARY] * jitter(m, 0.03));
-    k->rt_box = gt_sim_part(k->exec, p[P_RT] * jitter(m, 0.03));
+    k->arith = gt_sim_part(k->exec, p[P_ARITH] * sim_jitter(m, 0.03));
+    k->tex = gt_sim_part(k->exec, p[P_TEX] * sim_jitter(m, 0.03));
+    k->ls = gt_sim_part(k->exec, p[P_LS] * sim_jitter(m, 0.03));
+    k->vary = gt_sim_part(k->exec, p[P_VARY] * sim_jitter(m, 0.03));
+    k->rt_box = gt_sim_part(k->exec, p[P_RT] * sim_jitter(m, 0.03));
     k->rt_tri = gt_sim_part(k->exec, 0.45 * p[P_RT]);
     split(k->ls, ls_mix, 5, k->ls_part);
 }
@@ -323,18 +330,18 @@ static void core_traffic(const struct work *w, struct core *k)
     double miss = 1.0 - p[P_L2HIT];
     uint64_t writes = k->ls_part[2] + k->ls_part[3];
 
-    k->rd_tex = scale(k->tex, 0.6 * p[P_BYTES] / 16.0);
-    k->rd_ls = scale(k->ls_part[0] + k->ls_part[1], p[P_BYTES] / 16.0);
-    k->rd_ftc = scale(k->frag, 0.01);
+    k->rd_tex = sim_scale(k->tex, 0.6 * p[P_BYTES] / 16.0);
+    k->rd_ls = sim_scale(k->ls_part[0] + k->ls_part[1], p[P_BYTES] / 16.0);
+    k->rd_ftc = sim_scale(k->frag, 0.01);
     k->rd_tex_ext = gt_sim_part(k->rd_tex, miss);
     k->rd_ls_ext = gt_sim_part(k->rd_ls, miss);
     k->rd_ftc_ext = gt_sim_part(k->rd_ftc, miss);
-    k->wr_wb = scale(writes, 0.25 * p[P_BYTES] / 16.0);
-    k->wr_other = scale(writes, 0.1 * p[P_BYTES] / 16.0);
-    k->wr_tib = scale(k->pixels, 4.0 * 0.5 * (1.0 - p[P_TE]) / 16.0);
+    k->wr_wb = sim_scale(writes, 0.25 * p[P_BYTES] / 16.0);
+    k->wr_other = sim_scale(writes, 0.1 * p[P_BYTES] / 16.0);
+    k->wr_tib = sim_scale(k->pixels, 4.0 * 0.5 * (1.0 - p[P_TE]) / 16.0);
 }
 
-static void cores(struct sim *m, const struct work *w, struct core *k)
+void sim_cores(struct sim *m, const struct work *w, struct core *k)
 {
     uint32_t c;
 
@@ -362,25 +369,25 @@ static void slice(struct sim *m, const struct work *w, uint32_t s, uint64_t rd, 
     /* The sixth share is the guide's derived 384+ bucket: not a counter. */
     split(rd, wt, 6, bucket);
     for (i = 0; i < 5; i++)
-        put(m, (enum value)(V_LAT0 + i), s, bucket[i]);
-    put(m, V_EXT_RD_BEATS, s, rd);
-    put(m, V_EXT_WR_BEATS, s, wr);
-    put(m, V_EXT_RD, s, rd / 4);
-    put(m, V_EXT_WR, s, wr / 4);
-    put(m, V_RD_STALL, s, gt_sim_part(w->gpu, p[P_STALL] * (0.4 + 0.8 * ru) * m->slice_skew[s]));
-    put(m, V_WR_STALL, s, gt_sim_part(w->gpu, 0.5 * p[P_STALL] * (0.4 + 0.8 * wu) * m->slice_skew[s]));
-    lookups = scale(rd / 4, 1.0 / (1.0 - 0.9 * p[P_L2HIT]));
-    put(m, V_L2_RD_LOOKUP, s, lookups);
-    put(m, V_L2_RD_HIT, s, lookups - min_u64(lookups, rd / 4));
-    put(m, V_L2_WR_LOOKUP, s, scale(wr / 4, 1.2));
-    put(m, V_L2_WR_HIT, s, gt_sim_part(scale(wr / 4, 1.2), 0.8));
-    put(m, V_L2_ANY_LOOKUP, s, lookups + scale(wr / 4, 1.2));
+        sim_put(m, (enum value)(V_LAT0 + i), s, bucket[i]);
+    sim_put(m, V_EXT_RD_BEATS, s, rd);
+    sim_put(m, V_EXT_WR_BEATS, s, wr);
+    sim_put(m, V_EXT_RD, s, rd / 4);
+    sim_put(m, V_EXT_WR, s, wr / 4);
+    sim_put(m, V_RD_STALL, s, gt_sim_part(w->gpu, p[P_STALL] * (0.4 + 0.8 * ru) * m->slice_skew[s]));
+    sim_put(m, V_WR_STALL, s, gt_sim_part(w->gpu, 0.5 * p[P_STALL] * (0.4 + 0.8 * wu) * m->slice_skew[s]));
+    lookups = sim_scale(rd / 4, 1.0 / (1.0 - 0.9 * p[P_L2HIT]));
+    sim_put(m, V_L2_RD_LOOKUP, s, lookups);
+    sim_put(m, V_L2_RD_HIT, s, lookups - min_u64(lookups, rd / 4));
+    sim_put(m, V_L2_WR_LOOKUP, s, sim_scale(wr / 4, 1.2));
+    sim_put(m, V_L2_WR_HIT, s, gt_sim_part(sim_scale(wr / 4, 1.2), 0.8));
+    sim_put(m, V_L2_ANY_LOOKUP, s, lookups + sim_scale(wr / 4, 1.2));
 }
 
 /* External traffic is what the cores miss plus the tiler's. The bus moves
  * at most about one beat per cycle per slice, so demand beyond that is cut
  * back at the cores (fewer misses served in the interval). */
-static void memory(struct sim *m, const struct work *w, struct core *k)
+void sim_memory(struct sim *m, const struct work *w, struct core *k)
 {
     const struct family *f = m->fam;
     uint64_t demand = w->other_rd, cap = 0, wr = w->other_wr, rb[SIM_MAX_INST], wb[SIM_MAX_INST];
@@ -388,7 +395,7 @@ static void memory(struct sim *m, const struct work *w, struct core *k)
     uint32_t c, s;
 
     for (s = 0; s < f->slices; s++) {
-        weight[s] = m->slice_skew[s] * jitter(m, 0.004);
+        weight[s] = m->slice_skew[s] * sim_jitter(m, 0.004);
         cap += gt_sim_part(w->gpu, 0.92 * m->slice_skew[s]);
     }
     for (c = 0; c < f->cores; c++)
@@ -411,53 +418,54 @@ static void memory(struct sim *m, const struct work *w, struct core *k)
 
 /* Fragment tasks cover task_px pixels each (T8xx 16x16, G715 32x32,
  * G720 64x64), which is how the guides count pixels. */
-static void fragment_tasks(struct sim *m, const struct core *k)
+void sim_fragment_tasks(struct sim *m, const struct core *k)
 {
     uint64_t pixels = 0;
     uint32_t c;
 
     for (c = 0; c < m->fam->cores; c++)
         pixels += k[c].pixels;
-    put(m, V_FRAG_TASKS, 0, (pixels + m->fam->task_px - 1) / m->fam->task_px);
+    sim_put(m, V_FRAG_TASKS, 0, (pixels + m->fam->task_px - 1) / m->fam->task_px);
 }
 
 /* A CSF core's fragment path and warps (G715 and G720 alike). */
-static void put_core_frag_csf(struct sim *m, const struct work *w, uint32_t c,
+void sim_put_core_frag_csf(struct sim *m, const struct work *w, uint32_t c,
                               const struct core *k)
 {
     const double *p = w->p;
-    uint64_t nf_warps = k->nf_threads / 16, warps = k->warps + nf_warps;
-    uint64_t lzs = gt_sim_part(4 * k->warps, p[P_LZS]);
+    uint32_t qpw = sim_warp_width(m->fam) / 4;   /* quads a warp holds */
+    uint64_t nf_warps = k->nf_threads / sim_warp_width(m->fam), warps = k->warps + nf_warps;
+    uint64_t lzs = gt_sim_part(qpw * k->warps, p[P_LZS]);
 
-    put(m, V_CORE_ACTIVE, c, k->any);
-    put(m, V_FRAG_ACTIVE, c, k->frag);
-    put(m, V_NONFRAG_ACTIVE, c, k->nf);
-    put(m, V_EXEC_ACTIVE, c, k->exec);
-    put(m, V_FPK_ACTIVE, c, gt_sim_part(k->frag, fpk_share(m) * jitter(m, 0.05)));
-    put(m, V_FRAG_PRIMS, c, scale(w->visible, 1.5 / m->fam->cores));
-    put(m, V_QUADS, c, k->quads);
-    put(m, V_PARTIAL_QUADS, c, gt_sim_part(k->quads, 0.08 + 2.0 * p[P_SMALL]));
-    put(m, V_COARSE_QUADS, c, gt_sim_part(k->quads, p[P_COARSE]));
-    put(m, V_EZS_TEST, c, k->ezs_test);
-    put(m, V_EZS_UPDATE, c, gt_sim_part(k->ezs_test, 0.5 * jitter(m, 0.05)));
-    put(m, V_EZS_KILL, c, k->ezs_kill);
+    sim_put(m, V_CORE_ACTIVE, c, k->any);
+    sim_put(m, V_FRAG_ACTIVE, c, k->frag);
+    sim_put(m, V_NONFRAG_ACTIVE, c, k->nf);
+    sim_put(m, V_EXEC_ACTIVE, c, k->exec);
+    sim_put(m, V_FPK_ACTIVE, c, gt_sim_part(k->frag, fpk_share(m) * sim_jitter(m, 0.05)));
+    sim_put(m, V_FRAG_PRIMS, c, sim_scale(w->visible, 1.5 / m->fam->cores));
+    sim_put(m, V_QUADS, c, k->quads);
+    sim_put(m, V_PARTIAL_QUADS, c, gt_sim_part(k->quads, 0.08 + 2.0 * p[P_SMALL]));
+    sim_put(m, V_COARSE_QUADS, c, gt_sim_part(k->quads, p[P_COARSE]));
+    sim_put(m, V_EZS_TEST, c, k->ezs_test);
+    sim_put(m, V_EZS_UPDATE, c, gt_sim_part(k->ezs_test, 0.5 * sim_jitter(m, 0.05)));
+    sim_put(m, V_EZS_KILL, c, k->ezs_kill);
     /* FPK kills what passed early ZS but never reached a warp. */
-    put(m, V_FPK_KILLER, c, gt_sim_part(k->reach - 4 * k->warps, 0.8));
-    put(m, V_LZS_TEST, c, lzs);
-    put(m, V_LZS_KILL, c, gt_sim_part(lzs, 0.3));
-    put(m, V_FRAG_WARPS, c, k->warps);
-    put(m, V_FRAG_THREADS, c, k->threads);
-    put(m, V_NONFRAG_WARPS, c, nf_warps);
-    put(m, V_CORE_NF_TASKS, c, nf_warps / 16);
-    put(m, V_REG64_WARPS, c, gt_sim_part(warps, 0.1 + 0.3 * p[P_COMP]));
-    put(m, V_FULL_WARPS, c, gt_sim_part(warps, 0.8));
-    put(m, V_TILES, c, k->tiles);
+    sim_put(m, V_FPK_KILLER, c, gt_sim_part(k->reach - qpw * k->warps, 0.8));
+    sim_put(m, V_LZS_TEST, c, lzs);
+    sim_put(m, V_LZS_KILL, c, gt_sim_part(lzs, 0.3));
+    sim_put(m, V_FRAG_WARPS, c, k->warps);
+    sim_put(m, V_FRAG_THREADS, c, k->threads);
+    sim_put(m, V_NONFRAG_WARPS, c, nf_warps);
+    sim_put(m, V_CORE_NF_TASKS, c, nf_warps / 16);
+    sim_put(m, V_REG64_WARPS, c, gt_sim_part(warps, 0.1 + 0.3 * p[P_COMP]));
+    sim_put(m, V_FULL_WARPS, c, gt_sim_part(warps, 0.8));
+    sim_put(m, V_TILES, c, k->tiles);
     /* The guides divide unchanged tiles by 4 x tiles: 4 blocks per tile. */
-    put(m, V_TILES_UNCHANGED, c, gt_sim_part(4 * k->tiles, p[P_TE]));
+    sim_put(m, V_TILES_UNCHANGED, c, gt_sim_part(4 * k->tiles, p[P_TE]));
 }
 
 /* A CSF core's execution units (G715 and G720 alike). */
-static void put_core_exec_csf(struct sim *m, const struct work *w, uint32_t c,
+void sim_put_core_exec_csf(struct sim *m, const struct work *w, uint32_t c,
                               const struct core *k)
 {
     const double *p = w->p;
@@ -465,82 +473,82 @@ static void put_core_exec_csf(struct sim *m, const struct work *w, uint32_t c,
 
     /* Mix chosen so the guides' arithmetic estimate equals k->arith on
      * G715 and 7/8 of it on G720: FMA issues two per cycle. */
-    fma = scale(k->arith, 1.5);
+    fma = sim_scale(k->arith, 1.5);
     cvt = gt_sim_part(k->arith, 0.17);
     sfu = gt_sim_part(k->arith, 0.08);
-    put(m, V_FMA, c, fma);
-    put(m, V_CVT, c, cvt);
-    put(m, V_SFU, c, sfu);
-    put(m, V_NARROW, c, gt_sim_part(fma + cvt + sfu, 0.3));
-    put(m, V_DIVERGED, c, gt_sim_part(fma + cvt + sfu, 0.03 + 0.05 * p[P_COMP]));
-    put(m, V_BLEND_CALLS, c, gt_sim_part(k->warps / 4, 0.03));
-    put(m, V_VARY_SLOT16, c, 4 * gt_sim_part(k->vary, 0.6));
-    put(m, V_VARY_SLOT32, c, 4 * (k->vary - gt_sim_part(k->vary, 0.6)));
-    put(m, V_VARY_INSTR, c, k->vary / 2);
-    put(m, V_ATTR_INSTR, c, scale(k->nf, 0.05));
-    put(m, V_TEX_FILT, c, k->tex);
-    put(m, V_TEX_MSG, c, scale(k->tex, 0.9));
-    put(m, V_TEX_IN_BUS, c, gt_sim_part(k->exec, 0.7 * p[P_TEX]));
-    put(m, V_LS_READ_FULL, c, k->ls_part[0]);
-    put(m, V_LS_READ_SHORT, c, k->ls_part[1]);
-    put(m, V_LS_WRITE_FULL, c, k->ls_part[2]);
-    put(m, V_LS_WRITE_SHORT, c, k->ls_part[3]);
-    put(m, V_LS_ATOMIC, c, k->ls_part[4]);
+    sim_put(m, V_FMA, c, fma);
+    sim_put(m, V_CVT, c, cvt);
+    sim_put(m, V_SFU, c, sfu);
+    sim_put(m, V_NARROW, c, gt_sim_part(fma + cvt + sfu, 0.3));
+    sim_put(m, V_DIVERGED, c, gt_sim_part(fma + cvt + sfu, 0.03 + 0.05 * p[P_COMP]));
+    sim_put(m, V_BLEND_CALLS, c, gt_sim_part(k->warps / 4, 0.03));
+    sim_put(m, V_VARY_SLOT16, c, 4 * gt_sim_part(k->vary, 0.6));
+    sim_put(m, V_VARY_SLOT32, c, 4 * (k->vary - gt_sim_part(k->vary, 0.6)));
+    sim_put(m, V_VARY_INSTR, c, k->vary / 2);
+    sim_put(m, V_ATTR_INSTR, c, sim_scale(k->nf, 0.05));
+    sim_put(m, V_TEX_FILT, c, k->tex);
+    sim_put(m, V_TEX_MSG, c, sim_scale(k->tex, 0.9));
+    sim_put(m, V_TEX_IN_BUS, c, gt_sim_part(k->exec, 0.7 * p[P_TEX]));
+    sim_put(m, V_LS_READ_FULL, c, k->ls_part[0]);
+    sim_put(m, V_LS_READ_SHORT, c, k->ls_part[1]);
+    sim_put(m, V_LS_WRITE_FULL, c, k->ls_part[2]);
+    sim_put(m, V_LS_WRITE_SHORT, c, k->ls_part[3]);
+    sim_put(m, V_LS_ATOMIC, c, k->ls_part[4]);
 }
 
-static void put_core_beats(struct sim *m, uint32_t c, const struct core *k)
+void sim_put_core_beats(struct sim *m, uint32_t c, const struct core *k)
 {
-    put(m, V_RD_FTC, c, k->rd_ftc);
-    put(m, V_RD_FTC_EXT, c, k->rd_ftc_ext);
-    put(m, V_RD_LSC, c, k->rd_ls);
-    put(m, V_RD_LSC_EXT, c, k->rd_ls_ext);
-    put(m, V_RD_TEX, c, k->rd_tex);
-    put(m, V_RD_TEX_EXT, c, k->rd_tex_ext);
-    put(m, V_RD_OTHER, c, scale(k->nf, 0.005));
-    put(m, V_WR_LSC_WB, c, k->wr_wb);
-    put(m, V_WR_LSC_OTHER, c, k->wr_other);
-    put(m, V_WR_TIB, c, k->wr_tib);
+    sim_put(m, V_RD_FTC, c, k->rd_ftc);
+    sim_put(m, V_RD_FTC_EXT, c, k->rd_ftc_ext);
+    sim_put(m, V_RD_LSC, c, k->rd_ls);
+    sim_put(m, V_RD_LSC_EXT, c, k->rd_ls_ext);
+    sim_put(m, V_RD_TEX, c, k->rd_tex);
+    sim_put(m, V_RD_TEX_EXT, c, k->rd_tex_ext);
+    sim_put(m, V_RD_OTHER, c, sim_scale(k->nf, 0.005));
+    sim_put(m, V_WR_LSC_WB, c, k->wr_wb);
+    sim_put(m, V_WR_LSC_OTHER, c, k->wr_other);
+    sim_put(m, V_WR_TIB, c, k->wr_tib);
 }
 
 /* Ray tracing: box and triangle tests of a warp against a node; the
  * coherency histograms split exactly those totals by active rays. */
-static void put_core_rt(struct sim *m, const struct work *w, uint32_t c, const struct core *k)
+void sim_put_core_rt(struct sim *m, const struct work *w, uint32_t c, const struct core *k)
 {
     double coh = w->p[P_COHERENT];
     double box_w[4] = { 0.25 * (1 - coh), 0.35 * (1 - coh), 0.40 * (1 - coh), coh };
     double tri_w[4] = { 0.35 * (1 - coh), 0.35 * (1 - coh), 0.30 * (1 - coh), 0.7 * coh };
-    uint64_t box = scale(k->rt_box, 0.7), tri = scale(k->rt_tri, 0.6), rays, opaque;
+    uint64_t box = sim_scale(k->rt_box, 0.7), tri = sim_scale(k->rt_tri, 0.6), rays, opaque;
     uint64_t bins[4];
     int i;
 
-    put(m, V_RT_BOX_ISSUED, c, k->rt_box);
-    put(m, V_RT_TRI_ISSUED, c, k->rt_tri);
-    put(m, V_RT_BOX, c, box);
-    put(m, V_RT_TRI, c, tri);
+    sim_put(m, V_RT_BOX_ISSUED, c, k->rt_box);
+    sim_put(m, V_RT_TRI_ISSUED, c, k->rt_tri);
+    sim_put(m, V_RT_BOX, c, box);
+    sim_put(m, V_RT_TRI, c, tri);
     split(box, box_w, 4, bins);
     for (i = 0; i < 4; i++)
-        put(m, (enum value)(V_RT_BOX_BIN0 + i), c, bins[i]);
+        sim_put(m, (enum value)(V_RT_BOX_BIN0 + i), c, bins[i]);
     split(tri, tri_w, 4, bins);
     for (i = 0; i < 4; i++)
-        put(m, (enum value)(V_RT_TRI_BIN0 + i), c, bins[i]);
-    rays = scale(box, 0.35);
+        sim_put(m, (enum value)(V_RT_TRI_BIN0 + i), c, bins[i]);
+    rays = sim_scale(box, 0.35);
     opaque = gt_sim_part(rays, 0.45);
-    put(m, V_RT_RAYS, c, rays);
-    put(m, V_RT_OPAQUE, c, opaque);
-    put(m, V_RT_NON_OPAQUE, c, gt_sim_part(rays, 0.12));
-    put(m, V_RT_MISS, c, gt_sim_part(rays, 0.3));
-    put(m, V_RT_FIRST_HIT, c, gt_sim_part(opaque, 0.5));
+    sim_put(m, V_RT_RAYS, c, rays);
+    sim_put(m, V_RT_OPAQUE, c, opaque);
+    sim_put(m, V_RT_NON_OPAQUE, c, gt_sim_part(rays, 0.12));
+    sim_put(m, V_RT_MISS, c, gt_sim_part(rays, 0.3));
+    sim_put(m, V_RT_FIRST_HIT, c, gt_sim_part(opaque, 0.5));
 }
 
-static void compute_tasks(struct sim *m, const struct core *k)
+void sim_compute_tasks(struct sim *m, const struct core *k)
 {
     uint64_t threads = 0;
     uint32_t c;
 
     for (c = 0; c < m->fam->cores; c++)
         threads += k[c].nf_threads;
-    put(m, V_COMP_TASKS, 0, threads / 256);
-    put(m, V_NONFRAG_TASKS, 0, threads / 256);
+    sim_put(m, V_COMP_TASKS, 0, threads / 256);
+    sim_put(m, V_NONFRAG_TASKS, 0, threads / 256);
 }
 
 /* ---- one model per family ---- */
@@ -553,33 +561,33 @@ static void put_core_jm(struct sim *m, const struct work *w, uint32_t c, const s
     uint64_t lzs = gt_sim_part(k->threads, p[P_LZS]);
     uint64_t read = gt_sim_part(k->ls, 0.6), write = gt_sim_part(k->ls - read, 0.85);
 
-    put(m, V_FRAG_ACTIVE, c, k->frag);
-    put(m, V_NONFRAG_ACTIVE, c, k->nf);
-    put(m, V_EXEC_ACTIVE, c, k->exec);
-    put(m, V_FPK_ACTIVE, c, gt_sim_part(k->frag, fpk_share(m) * jitter(m, 0.05)));
-    put(m, V_FRAG_PRIMS, c, scale(w->visible, 1.5 / m->fam->cores));
-    put(m, V_QUADS, c, k->quads);
-    put(m, V_EZS_TEST, c, k->ezs_test);
-    put(m, V_EZS_KILL, c, k->ezs_kill);
-    put(m, V_FRAG_THREADS, c, k->threads);
-    put(m, V_HELPER_THREADS, c, gt_sim_part(k->threads, 0.04 + 2.0 * p[P_SMALL]));
-    put(m, V_LZS_TEST, c, lzs);
-    put(m, V_LZS_KILL, c, gt_sim_part(lzs, 0.3));
-    put(m, V_TILES, c, k->tiles);
-    put(m, V_TILES_UNCHANGED, c, gt_sim_part(k->tiles, p[P_TE]));
-    put(m, V_NONFRAG_THREADS, c, k->nf_threads);
-    put(m, V_CORE_NF_TASKS, c, k->nf_threads / 256);
-    put(m, V_ARITH_WORDS, c, k->arith);
-    put(m, V_TEX_FILT, c, k->tex);
+    sim_put(m, V_FRAG_ACTIVE, c, k->frag);
+    sim_put(m, V_NONFRAG_ACTIVE, c, k->nf);
+    sim_put(m, V_EXEC_ACTIVE, c, k->exec);
+    sim_put(m, V_FPK_ACTIVE, c, gt_sim_part(k->frag, fpk_share(m) * sim_jitter(m, 0.05)));
+    sim_put(m, V_FRAG_PRIMS, c, sim_scale(w->visible, 1.5 / m->fam->cores));
+    sim_put(m, V_QUADS, c, k->quads);
+    sim_put(m, V_EZS_TEST, c, k->ezs_test);
+    sim_put(m, V_EZS_KILL, c, k->ezs_kill);
+    sim_put(m, V_FRAG_THREADS, c, k->threads);
+    sim_put(m, V_HELPER_THREADS, c, gt_sim_part(k->threads, 0.04 + 2.0 * p[P_SMALL]));
+    sim_put(m, V_LZS_TEST, c, lzs);
+    sim_put(m, V_LZS_KILL, c, gt_sim_part(lzs, 0.3));
+    sim_put(m, V_TILES, c, k->tiles);
+    sim_put(m, V_TILES_UNCHANGED, c, gt_sim_part(k->tiles, p[P_TE]));
+    sim_put(m, V_NONFRAG_THREADS, c, k->nf_threads);
+    sim_put(m, V_CORE_NF_TASKS, c, k->nf_threads / 256);
+    sim_put(m, V_ARITH_WORDS, c, k->arith);
+    sim_put(m, V_TEX_FILT, c, k->tex);
     /* Trilinear and 3D samples take 2-4 cycles: CPI above 1. */
-    put(m, V_TEX_REQ, c, scale(k->tex, 1.0 / (1.4 * jitter(m, 0.05))));
-    put(m, V_LS_ISSUES, c, k->ls);
-    put(m, V_LS_WORDS, c, gt_sim_part(k->ls, 0.9));
-    put(m, V_LSC_READ, c, read);
-    put(m, V_LSC_READ_HITS, c, gt_sim_part(read, 0.85));
-    put(m, V_LSC_WRITE, c, write);
-    put(m, V_LSC_WRITE_HITS, c, gt_sim_part(write, 0.9));
-    put(m, V_LSC_ATOMIC, c, k->ls - read - write);
+    sim_put(m, V_TEX_REQ, c, sim_scale(k->tex, 1.0 / (1.4 * sim_jitter(m, 0.05))));
+    sim_put(m, V_LS_ISSUES, c, k->ls);
+    sim_put(m, V_LS_WORDS, c, gt_sim_part(k->ls, 0.9));
+    sim_put(m, V_LSC_READ, c, read);
+    sim_put(m, V_LSC_READ_HITS, c, gt_sim_part(read, 0.85));
+    sim_put(m, V_LSC_WRITE, c, write);
+    sim_put(m, V_LSC_WRITE_HITS, c, gt_sim_part(write, 0.9));
+    sim_put(m, V_LSC_ATOMIC, c, k->ls - read - write);
 }
 
 /* Midgard T8xx: job manager queues, no ray tracing. */
@@ -588,12 +596,12 @@ static void model_t8xx(struct sim *m, struct work *w)
     struct core k[SIM_MAX_INST];
     uint32_t c;
 
-    frontend_jm(m, w);
-    geometry(m, w);
-    cores(m, w, k);
-    memory(m, w, k);
-    fragment_tasks(m, k);
-    compute_tasks(m, k);
+    sim_frontend_jm(m, w);
+    sim_geometry(m, w);
+    sim_cores(m, w, k);
+    sim_memory(m, w, k);
+    sim_fragment_tasks(m, k);
+    sim_compute_tasks(m, k);
     for (c = 0; c < m->fam->cores; c++)
         put_core_jm(m, w, c, &k[c]);
 }
@@ -605,21 +613,21 @@ static void model_g715(struct sim *m, struct work *w)
     uint32_t c;
 
     frontend_csf(m, w);
-    geometry(m, w);
-    idvs(m, w, 0.0);
-    cores(m, w, k);
-    memory(m, w, k);
-    fragment_tasks(m, k);
-    compute_tasks(m, k);
+    sim_geometry(m, w);
+    sim_idvs(m, w, 0.0);
+    sim_cores(m, w, k);
+    sim_memory(m, w, k);
+    sim_fragment_tasks(m, k);
+    sim_compute_tasks(m, k);
     for (c = 0; c < m->fam->cores; c++) {
         uint64_t fxr = gt_sim_part(k[c].tex, 0.55);
-        put_core_frag_csf(m, w, c, &k[c]);
-        put_core_exec_csf(m, w, c, &k[c]);
-        put_core_beats(m, c, &k[c]);
-        put_core_rt(m, w, c, &k[c]);
-        put(m, V_TEX_FXR, c, fxr);
-        put(m, V_TEX_FST, c, gt_sim_part(k[c].tex - fxr, 0.5));
-        put(m, V_TEX_OUT_BUS, c, scale(k[c].tex, 1.2));
+        sim_put_core_frag_csf(m, w, c, &k[c]);
+        sim_put_core_exec_csf(m, w, c, &k[c]);
+        sim_put_core_beats(m, c, &k[c]);
+        sim_put_core_rt(m, w, c, &k[c]);
+        sim_put(m, V_TEX_FXR, c, fxr);
+        sim_put(m, V_TEX_FST, c, gt_sim_part(k[c].tex - fxr, 0.5));
+        sim_put(m, V_TEX_OUT_BUS, c, sim_scale(k[c].tex, 1.2));
     }
 }
 
@@ -639,26 +647,34 @@ static void model_g720(struct sim *m, struct work *w)
     size_t i;
 
     frontend_csf(m, w);
-    geometry(m, w);
-    idvs(m, w, 0.4);
-    cores(m, w, k);
-    memory(m, w, k);
-    fragment_tasks(m, k);
-    compute_tasks(m, k);
+    sim_geometry(m, w);
+    sim_idvs(m, w, 0.4);
+    sim_cores(m, w, k);
+    sim_memory(m, w, k);
+    sim_fragment_tasks(m, k);
+    sim_compute_tasks(m, k);
     for (c = 0; c < m->fam->cores; c++) {
-        put_core_frag_csf(m, w, c, &k[c]);
-        put_core_exec_csf(m, w, c, &k[c]);
-        put_core_beats(m, c, &k[c]);
-        put_core_rt(m, w, c, &k[c]);
+        sim_put_core_frag_csf(m, w, c, &k[c]);
+        sim_put_core_exec_csf(m, w, c, &k[c]);
+        sim_put_core_beats(m, c, &k[c]);
+        sim_put_core_rt(m, w, c, &k[c]);
         for (i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
-            put(m, stages[i].v, c, gt_sim_part(k[c].exec, stages[i].share * w->p[P_TEX]));
-        put(m, V_TEX_MSG_1Q, c, gt_sim_part(scale(k[c].tex, 0.9), 0.15));
+            sim_put(m, stages[i].v, c, gt_sim_part(k[c].exec, stages[i].share * w->p[P_TEX]));
+        sim_put(m, V_TEX_MSG_1Q, c, gt_sim_part(sim_scale(k[c].tex, 0.9), 0.15));
     }
 }
 
+/* G52 MC2 with one L2 slice (as the small Bifrost parts in phones); a
+ * G78 MC10 with two slices and core 3 fused off (0x7F7). Bifrost and
+ * Valhall references count fragment tasks of 32x32 pixels (Pixels =
+ * tasks x 1024) on 16x16 tiles; G52 warps are 8 wide, G78's 16. */
 static const struct family families[] = {
     { "mali-t8xx", "T830", "Mali-T830 MP4", 0x0830, 4, 1, 128, 650.0, 0.7, 0.3,
       256, 256, 0, 0, 0, model_t8xx, 0xF },
+    { "mali-bifrost", "G52", "Mali-G52 MC2", 0x7212, 2, 1, 128, 850.0, 0.5, 0.3,
+      1024, 256, 8, 0, 0, sim_model_bifrost, 0x3 },
+    { "mali-valhall-jm", "G78", "Mali-G78 MC10", 0x9202, 10, 2, 128, 850.0, 0.8, 0.8,
+      1024, 256, 16, 0, 0, sim_model_valhall_jm, 0x7F7 },
     { "mali-g715", "G715", "Mali-G715 MC7", 0xB002, 7, 2, 128, 850.0, 1.0, 1.0,
       1024, 256, 1, 0, 1, model_g715, 0x177 },
     { "mali-g720", "G720", "Immortalis-G720 MC12", 0xC000, 12, 4, 128, 1000.0, 1.3, 1.3,
@@ -701,8 +717,8 @@ void sim_model_interval(struct sim *m, uint64_t dt_ns)
     scene_params(m, w.p);
     w.dt_ns = dt_ns;
     /* DVFS with a little wander; never above the family's top clock. */
-    mhz = m->fam->top_mhz * (w.p[P_DVFS] < 0.99 ? w.p[P_DVFS] : 0.99) * jitter(m, 0.01);
-    clock = scale(dt_ns, mhz / 1000.0);
+    mhz = m->fam->top_mhz * (w.p[P_DVFS] < 0.99 ? w.p[P_DVFS] : 0.99) * sim_jitter(m, 0.01);
+    clock = sim_scale(dt_ns, mhz / 1000.0);
     w.gpu = gt_sim_part(clock, w.p[P_BUSY]);
     /* A value the model does not set this interval reads 0. Selected, the
      * values read were cleared as they were scattered, and the others are
@@ -710,7 +726,7 @@ void sim_model_interval(struct sim *m, uint64_t dt_ns)
     if (!m->sel)
         memset(m->v, 0, sizeof(m->v));
     /* One clock domain: the shader cores run at the top-level clock. */
-    put(m, V_CLOCK_GPU, 0, clock);
-    put(m, V_CLOCK_SC, 0, clock);
+    sim_put(m, V_CLOCK_GPU, 0, clock);
+    sim_put(m, V_CLOCK_SC, 0, clock);
     m->fam->model(m, &w);
 }

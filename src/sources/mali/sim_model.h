@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../sim/scenes.h"
+#include "../sim/cpu.h"
 
 #define SIM_MAX_INST   16                 /* shader cores or L2 slices */
 #define SIM_SCENE_NS   8000000000ull      /* a scene's share of scene=cycle */
@@ -64,7 +65,8 @@ struct family {
     double geom;              /* primitive rate relative to a G715 */
     uint32_t task_px;         /* pixels per fragment task, as the guide counts them */
     uint32_t tile_px;         /* pixels per physical tile */
-    int warps;                /* 1: threads run in 16-wide warps (G7xx) */
+    int warps;                /* 0: no warps (Midgard); 1 or 16: 16-wide warps
+                                 (Valhall); 8: 8-wide (Bifrost's G52, G76) */
     int scissor;              /* 1: a scissor culling stage with its counter */
     int has_rt;
     void (*model)(struct sim *m, struct work *w);
@@ -84,6 +86,7 @@ struct sim {
     struct sim_put *sel;      /* after select(): the counters written, else NULL */
     size_t nsel;
     uint64_t v[NVALUES][SIM_MAX_INST];
+    struct sim_cpu cpu;       /* the simulated phone's CPUs (sim/cpu.c) */
 };
 
 /* A selected counter: where its deltas go and which value they are. */
@@ -118,6 +121,27 @@ const struct family *sim_family_find(const char *name);
 const struct family *sim_family_default(void);
 size_t sim_family_count(void);
 const struct family *sim_family_at(size_t i);
+
+/* Steps shared by the families' models (sim_model.c); each family's model
+ * strings them together (model_t8xx and the CSF ones in sim_model.c,
+ * Bifrost in sim_bifrost.c, Valhall job manager in sim_valhall_jm.c). */
+uint64_t sim_scale(uint64_t x, double f);
+double sim_jitter(struct sim *m, double amp);
+void sim_put(struct sim *m, enum value v, uint32_t inst, uint64_t x);
+uint32_t sim_warp_width(const struct family *f);
+void sim_frontend_jm(struct sim *m, struct work *w);
+void sim_geometry(struct sim *m, struct work *w);
+void sim_idvs(struct sim *m, const struct work *w, double deferred);
+void sim_cores(struct sim *m, const struct work *w, struct core *k);
+void sim_memory(struct sim *m, const struct work *w, struct core *k);
+void sim_fragment_tasks(struct sim *m, const struct core *k);
+void sim_compute_tasks(struct sim *m, const struct core *k);
+void sim_put_core_frag_csf(struct sim *m, const struct work *w, uint32_t c, const struct core *k);
+void sim_put_core_exec_csf(struct sim *m, const struct work *w, uint32_t c, const struct core *k);
+void sim_put_core_beats(struct sim *m, uint32_t c, const struct core *k);
+void sim_put_core_rt(struct sim *m, const struct work *w, uint32_t c, const struct core *k);
+void sim_model_bifrost(struct sim *m, struct work *w);
+void sim_model_valhall_jm(struct sim *m, struct work *w);
 
 /* One interval of dt_ns: every modelled value into m->v. */
 void sim_model_interval(struct sim *m, uint64_t dt_ns);

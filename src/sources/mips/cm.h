@@ -6,6 +6,7 @@
 #ifndef GPUTOP_SOURCES_MIPS_CM_H
 #define GPUTOP_SOURCES_MIPS_CM_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "gputop/diag.h"
@@ -64,17 +65,24 @@ int cm_event_find(const char *counter);
 /* Register-state counters for the bring-up view: each sample adds the
  * current value, so value / $CMSamples is the state (a mean if merged). */
 enum { CM_R_SAMPLES, CM_R_P0EVENT, CM_R_P1EVENT, CM_R_COUNTON, CM_R_OVFSTOP, CM_R_OVERFLOWS,
-       CM_R_PAIRS, CM_NREG };
+       CM_R_PAIRS, CM_R_QUAL0, CM_R_QUAL1, CM_R_WRAPS, CM_NREG };
 
-/* Catalogue slots of the CM counters. */
+#define CM_NO_SLOT UINT32_MAX
+
+/* Catalogue slots of the CM counters; CM_NO_SLOT for an event this CM
+ * lacks (its metrics then say so instead of showing 0). */
 struct cm_slots {
-    uint32_t cycles, event[CM_NEVENTS], reg[CM_NREG];
+    uint32_t cycles, event[CM_NEVENTS], age[CM_NEVENTS], qual[CM_NEVENTS], reg[CM_NREG];
 };
 
 struct gt_catalog;
-/* Adds CMCycles, one counter per event (cm_events order) and the register
- * counters; returns 0 or -1 out of memory. */
-int cm_catalog_add(struct gt_catalog *cat, struct cm_slots *slots);
+/* Adds CMCycles, one counter per event present (cm_events order; NULL:
+ * all), its age (NAMEAge) and qualifier in use (NAMEQual) as register-state
+ * counters, and the register counters; returns 0 or -1 out of memory. */
+int cm_catalog_add(struct gt_catalog *cat, struct cm_slots *slots, const int *present);
+/* Which events a CM has: IOCU events by GCR_CONFIG's IOCU count, L2
+ * events on a CM2.5 or later (the L2 inside the CM). */
+void cm_events_present(uint32_t rev, uint32_t config, int *present);
 /* Marks the used events' counters as estimates when they take turns. */
 void cm_catalog_mark(struct gt_catalog *cat, const int *used, int multiplexed);
 
@@ -95,7 +103,26 @@ struct cm_gcr {
     char how[64];            /* where the base came from */
     struct cm_regs saved;
     int saved_ok, touched;
+    int gone;                /* a bus error: the block no longer answers */
+    uint32_t fault_off;      /* the register whose access faulted */
+    int foreign;             /* another agent reprogrammed the counters */
+    int caught;              /* our SIGBUS handler is installed */
+    struct sigaction old_bus;
+    int lock_fd;             /* flock held on lock_path, -1 none */
+    char lock_path[256];
 };
+
+#define CM_BUS_ERROR (-2)
+/* Runs fn with bus errors (SIGBUS) from GCR accesses caught: fn's result,
+ * or CM_BUS_ERROR when an access faulted (then g->gone is set and
+ * g->fault_off names the register; nothing touches the block again). */
+int cm_guarded(struct cm_gcr *g, int (*fn)(struct cm_gcr *g, void *arg), void *arg);
+const char *cm_reg_name(uint32_t off);
+/* Takes the lock that keeps two gputops off one block (flock on a file in
+ * /run/lock, else /tmp, below sys->root); 0, or -1 with d naming the
+ * holder. Without a lock directory, 0 and no lock. */
+int  cm_gcr_lock(struct cm_gcr *g, struct gt_diag *d);
+void cm_gcr_unlock(struct cm_gcr *g);
 
 /* Finds the base: arg (a number, or "default" for the opt-in built-in
  * address), else the device tree's mti,mips-cm node. Returns 0 or -1. */
@@ -117,7 +144,8 @@ void cm_gcr_read_regs(const struct cm_gcr *g, struct cm_regs *r);
 
 /* Event multiplexing: the events in use, paired onto the two counters and
  * rotated one pair per sample; each event's rate per counted cycle is kept
- * from its latest counted window and applied to every interval. */
+ * from its latest counted window and applied to every interval, and its
+ * age (records since that window ended) says how old the estimate is. */
 struct cm_mux {
     int events[CM_NEVENTS];  /* cm_events indices in use */
     uint32_t qual[CM_NEVENTS];  /* qualifier per cm_events index */
@@ -125,6 +153,7 @@ struct cm_mux {
     /* per cm_events index: counts and enabled cycles of the last window */
     uint64_t count[CM_NEVENTS], enabled[CM_NEVENTS];
     int have[CM_NEVENTS];
+    uint32_t age[CM_NEVENTS];   /* 0: counted in the window just recorded */
 };
 
 void   cm_mux_init(struct cm_mux *m, const int *events, size_t n, const uint32_t *qual);
@@ -137,5 +166,16 @@ void   cm_mux_record(struct cm_mux *m, uint64_t c0, uint64_t c1, uint64_t enable
  * not multiplexed; -1 while the event has not been counted yet. */
 int64_t cm_mux_estimate(const struct cm_mux *m, int e, uint64_t cycles);
 void   cm_mux_next(struct cm_mux *m);
+
+/* Where an event's qualifier came from. */
+enum { CM_QUAL_UNMEASURED, CM_QUAL_LAYOUT, CM_QUAL_ZERO, CM_QUAL_ALL, CM_QUAL_NONE };
+/* Counts event number on both counters for window_ns, qualifier 0 on
+ * counter 0 and all ones on counter 1; ctl is the control word to keep
+ * (interrupts off), whose P0/P1 bits are left off afterwards. */
+void cm_qual_measure(struct cm_gcr *g, uint32_t ctl, unsigned number, long window_ns,
+                     uint32_t *with0, uint32_t *withall);
+/* The qualifier to use: 0 (the reset value) when it counted, else all ones
+ * when that counted, else 0 with how CM_QUAL_NONE. */
+uint32_t cm_qual_choose(uint32_t with0, uint32_t withall, int *how);
 
 #endif

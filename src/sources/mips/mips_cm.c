@@ -1,41 +1,18 @@
 /* The mips-cm source: the MIPS coherency manager's cycle counter and two
- * event counters (GCR debug block, through /dev/mem), with the layout's
- * events rotated over the two counters and scaled to estimates. */
-#include "gputop/source.h"
-#include "cm.h"
+ * event counters (GCR debug block, through /dev/mem). Opening, options
+ * (overflow, events=, force, the layout's qualifiers) and the detail line
+ * live here; counting lives in cm_run.c. */
+#include "cm_src.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#define WARMUP_NS   1000000L   /* per pair at start, so every event has a rate */
 #define MAX_INTERVAL_NS 1000000000ull
-
-struct cm_src {
-    struct cm_gcr gcr;
-    struct cm_mux mux;
-    uint32_t qual[CM_NEVENTS];
-    int used[CM_NEVENTS];
-    int ovf_stop;
-    struct cm_slots slot;
-    uint32_t run_ctl;          /* the control word while counting, without reset bits */
-    uint32_t prev_cycle, prev_c0, prev_c1, pair_cycle;
-    uint64_t prev_ns;
-    double hz;                 /* CM clock measured by the last sample, 0 before */
-    int garbled;               /* the block read wrong: start over once it reads right */
-};
-
-static int count_bits(uint32_t v)
-{
-    int n = 0;
-
-    for (; v; v &= v - 1)
-        n++;
-    return n;
-}
+#define QUAL_WINDOW_NS  5000000L       /* default qualifier test per event */
+#define QUAL_WINDOW_MAX 1000000000L
 
 static int cm_available(const struct gt_sys *sys, char *why, size_t len)
 {
@@ -51,29 +28,61 @@ static int cm_available(const struct gt_sys *sys, char *why, size_t len)
     return 0;
 }
 
-/* The detail line (and a capture's header) says what is counted how. */
-static void describe(struct gt_source *s)
+static size_t put(char *p, size_t n, size_t cap, const char *fmt, unsigned long a)
+{
+    int r;
+
+    if (n >= cap)
+        return n;
+    r = snprintf(p + n, cap - n, fmt, a);
+    return r < 0 ? n : n + (size_t)r;
+}
+
+/* Event numbers whose qualifier came about as how, as "0,1,5". */
+static size_t list_quals(const struct cm_src *c, int how, char *p, size_t n, size_t cap,
+                         const char *label)
+{
+    size_t i, first = 1;
+
+    for (i = 0; i < c->mux.nevents; i++) {
+        int e = c->mux.events[i];
+        if (c->qual_how[e] != how)
+            continue;
+        n = put(p, n, cap, first ? label : ",", 0);
+        n = put(p, n, cap, "%lu", cm_events[e].number);
+        first = 0;
+    }
+    return n;
+}
+
+/* The detail line (and a capture's header, JSON's) says what is counted
+ * how, and where each qualifier came from. */
+void cm_describe(struct gt_source *s)
 {
     struct cm_src *c = s->priv;
     uint32_t major = c->gcr.rev >> 8 & 0xff, minor = c->gcr.rev & 0xff;
-    size_t i, n;
+    size_t i, n, cap = sizeof(s->info.detail);
     char *p = s->info.detail;
 
-    n = (size_t)snprintf(p, sizeof(s->info.detail), "CM%s GCR_REV %u.%u, %u cores, %u IOCU; ",
+    n = (size_t)snprintf(p, cap, "CM%s GCR_REV %u.%u, %u cores, %u IOCU; ",
                          major == 6 ? "2" : major == 7 ? "2.5" : "3", major, minor,
                          (c->gcr.config & 0xff) + 1, c->gcr.config >> 8 & 0xf);
     if (c->mux.nevents > 2)
-        n += (size_t)snprintf(p + n, sizeof(s->info.detail) - n, "%zu events over 2 counters "
-                              "(multiplexed, estimates)", c->mux.nevents);
+        n = put(p, n, cap, "%lu events over 2 counters (multiplexed, estimates)",
+                c->mux.nevents);
     else
-        n += (size_t)snprintf(p + n, sizeof(s->info.detail) - n, "%zu events, exact",
-                              c->mux.nevents);
-    for (i = 0; i < c->mux.nevents && n < sizeof(s->info.detail); i++) {
+        n = put(p, n, cap, c->pinned ? "%lu events pinned (events=), exact" : "%lu events, exact",
+                c->mux.nevents);
+    for (i = 0; i < c->mux.nevents; i++) {
         int e = c->mux.events[i];
-        if (c->qual[e])
-            n += (size_t)snprintf(p + n, sizeof(s->info.detail) - n, "; %s qual 0x%08x",
-                                  cm_events[e].counter, c->qual[e]);
+        if (c->qual_how[e] == CM_QUAL_LAYOUT && c->qual[e] && n < cap)
+            n += (size_t)snprintf(p + n, cap - n, "; %s qual 0x%08x", cm_events[e].counter,
+                                  c->qual[e]);
     }
+    n = list_quals(c, CM_QUAL_ALL, p, n, cap, "; qual 0xffffffff (measured, 0 counted nothing): ");
+    n = list_quals(c, CM_QUAL_NONE, p, n, cap, "; nothing counted with qual 0 or 0xffffffff: ");
+    if (n >= cap)
+        p[cap - 1] = '\0';
 }
 
 static void set_events(struct cm_src *c)
@@ -82,20 +91,152 @@ static void set_events(struct cm_src *c)
     size_t n = 0;
 
     for (i = 0; i < CM_NEVENTS; i++)
-        if (c->used[i])
+        if (c->used[i] && c->present[i])
             ev[n++] = i;
     cm_mux_init(&c->mux, ev, n, c->qual);
 }
 
-static int cm_open(struct gt_source *s, const char *args, struct gt_diag *d)
+static int event_by_number(unsigned long n)
 {
-    static const char *const keys[] = { "gcr-base", "overflow", NULL };
-    char arg[64], ovf[16];
-    struct cm_src *c;
-    uint64_t base;
     int i;
 
-    if (gt_args_check(args, keys, "mips-cm", d) < 0)
+    for (i = 0; i < CM_NEVENTS; i++)
+        if (cm_events[i].number == n)
+            return i;
+    return -1;
+}
+
+/* events=A[,B]: up to two event numbers (the document's), counted exactly
+ * with no rotation. The list's comma is the argument separator too, so a
+ * bare number right after events= belongs to it; any other bare word is
+ * refused. Returns how many, or -1 with d set. */
+static int parse_events(const char *args, int *pin, struct gt_diag *d)
+{
+    const char *s = args, *end;
+    int n = 0, in_list = 0, e;
+    char item[64], *stop;
+    unsigned long v;
+
+    while (s && *s) {
+        size_t len;
+        end = strchr(s, ',');
+        len = end ? (size_t)(end - s) : strlen(s);
+        snprintf(item, sizeof(item), "%.*s", (int)(len < sizeof(item) ? len : sizeof(item) - 1), s);
+        s = end ? end + 1 : NULL;
+        if (strncmp(item, "events=", 7) == 0) {
+            in_list = 1;
+            memmove(item, item + 7, strlen(item + 7) + 1);
+        } else if (strchr(item, '=') || !in_list || strcmp(item, "force") == 0) {
+            if (!strchr(item, '=') && item[0] && strcmp(item, "force") != 0) {
+                gt_diag_set(d, "mips-cm: '%s': not an option (events=A,B takes up to two event "
+                               "numbers)", item);
+                return -1;
+            }
+            in_list = 0;
+            continue;
+        }
+        errno = 0;
+        v = strtoul(item, &stop, 10);
+        if (errno || *stop || stop == item || (e = event_by_number(v)) < 0) {
+            gt_diag_set(d, "mips-cm: events=%s: not an event number of the document's list "
+                           "(0-6, 8, 9, 16, 17)", item);
+            return -1;
+        }
+        if (n == 2) {
+            gt_diag_set(d, "mips-cm: events= takes at most two events: the CM has two counters");
+            return -1;
+        }
+        pin[e] = 1;
+        n++;
+    }
+    return n;
+}
+
+/* A bare word given as an option ("force"). */
+static int has_flag(const char *args, const char *flag)
+{
+    size_t n = strlen(flag);
+    const char *s = args;
+
+    while (s && *s) {
+        if (strncmp(s, flag, n) == 0 && (s[n] == ',' || s[n] == '\0'))
+            return 1;
+        s = strchr(s, ',');
+        s = s ? s + 1 : NULL;
+    }
+    return 0;
+}
+
+/* Counting already on when found: a debugger, a driver or another tool
+ * owns the counters, and their counts would be lost. */
+static int refuse_running(const struct cm_src *c, struct gt_diag *d)
+{
+    uint32_t ctl = c->gcr.saved.ctl;
+
+    if (!(ctl & CM_CTL_COUNTON))
+        return 0;
+    gt_diag_set(d, "mips-cm: the counters at 0x%" PRIx64 " are already running "
+                   "(GCR_DB_PC_CTL 0x%08x, events %u and %u): a debugger, a driver or another "
+                   "tool may be using them; add ',force' to take them over (their settings are "
+                   "put back at exit, their counts cannot be)", c->gcr.base, ctl,
+                c->gcr.saved.event & 0xff, c->gcr.saved.event >> 8 & 0xff);
+    return -1;
+}
+
+static int open_block(struct gt_source *s, struct cm_src *c, const char *args, struct gt_diag *d)
+{
+    char arg[64];
+    uint64_t base;
+
+    if (cm_find_base(s->sys, gt_args_get(args, "gcr-base", arg, sizeof(arg)), &base,
+                     c->gcr.how, sizeof(c->gcr.how), d) < 0 ||
+        cm_gcr_open(&c->gcr, s->sys, base, d) < 0)
+        return -1;
+    if (cm_gcr_lock(&c->gcr, d) < 0 ||
+        (!has_flag(args, "force") && refuse_running(c, d) < 0)) {
+        cm_gcr_close(&c->gcr);
+        return -1;
+    }
+    return 0;
+}
+
+/* qual-window=N[us|ms]: how long each event is counted with qualifier 0
+ * and with all ones at start (0: not measured; qualifiers stay 0 unless
+ * the layout gives them). */
+static int parse_window(const char *args, long *ns, struct gt_diag *d)
+{
+    char v[32], *end;
+    unsigned long long n;
+
+    *ns = QUAL_WINDOW_NS;
+    if (!gt_args_get(args, "qual-window", v, sizeof(v)))
+        return 0;
+    errno = 0;
+    n = strtoull(v, &end, 10);
+    if (errno || end == v || v[0] == '-' ||
+        (*end && strcmp(end, "ms") != 0 && strcmp(end, "us") != 0) ||
+        n > (unsigned long long)QUAL_WINDOW_MAX / 1000) {
+        gt_diag_set(d, "mips-cm: qual-window=%s: expected a time up to 1000ms, such as 5ms, "
+                       "200us or 0", v);
+        return -1;
+    }
+    *ns = (long)n * (strcmp(end, "us") == 0 ? 1000L : 1000000L);
+    if (*ns > QUAL_WINDOW_MAX) {
+        gt_diag_set(d, "mips-cm: qual-window=%s: at most 1000ms", v);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_options(struct cm_src *c, const char *args, int *pin, struct gt_diag *d)
+{
+    static const char *const keys[] = { "gcr-base", "overflow", "events", "force", "qual-window",
+                                        "", NULL };
+    char ovf[16];
+    int n;
+
+    if (gt_args_check(args, keys, "mips-cm", d) < 0 || (n = parse_events(args, pin, d)) < 0 ||
+        parse_window(args, &c->qual_window_ns, d) < 0)
         return -1;
     if (!gt_args_get(args, "overflow", ovf, sizeof(ovf)))
         snprintf(ovf, sizeof(ovf), "wrap");
@@ -103,41 +244,69 @@ static int cm_open(struct gt_source *s, const char *args, struct gt_diag *d)
         gt_diag_set(d, "mips-cm: overflow=%s: expected wrap or stop", ovf);
         return -1;
     }
+    c->ovf_stop = strcmp(ovf, "stop") == 0;
+    c->pinned = n > 0;
+    return 0;
+}
+
+/* Pinned events must be ones this CM has. */
+static int keep_pinned(struct cm_src *c, const int *pin, struct gt_diag *d)
+{
+    int i;
+
+    for (i = 0; i < CM_NEVENTS && c->pinned; i++) {
+        if (pin[i] && !c->present[i]) {
+            gt_diag_set(d, "mips-cm: events=%u: this CM has no %s (GCR_REV 0x%04x, GCR_CONFIG "
+                           "0x%08x)", cm_events[i].number, cm_events[i].title, c->gcr.rev & 0xffff,
+                        c->gcr.config);
+            return -1;
+        }
+        c->present[i] = pin[i];
+    }
+    return 0;
+}
+
+static int cm_open(struct gt_source *s, const char *args, struct gt_diag *d)
+{
+    int pin[CM_NEVENTS] = { 0 };
+    struct cm_src *c;
+    int i;
+
     if (!(c = calloc(1, sizeof(*c)))) {
         gt_diag_set(d, "out of memory");
         return -1;
     }
-    c->ovf_stop = strcmp(ovf, "stop") == 0;
-    if (cm_find_base(s->sys, gt_args_get(args, "gcr-base", arg, sizeof(arg)), &base,
-                     c->gcr.how, sizeof(c->gcr.how), d) < 0 ||
-        cm_gcr_open(&c->gcr, s->sys, base, d) < 0) {
+    if (parse_options(c, args, pin, d) < 0 || open_block(s, c, args, d) < 0) {
         free(c);
         return -1;
     }
     s->priv = c;
-    if (cm_catalog_add(&s->catalog, &c->slot) < 0) {
-        gt_diag_set(d, "out of memory");
+    cm_events_present(c->gcr.rev, c->gcr.config, c->present);
+    if (keep_pinned(c, pin, d) < 0 || cm_catalog_add(&s->catalog, &c->slot, c->present) < 0) {
+        if (!d->msg[0])
+            gt_diag_set(d, "out of memory");
         cm_gcr_close(&c->gcr);
         free(c);
         s->priv = NULL;
         return -1;
     }
     for (i = 0; i < CM_NEVENTS; i++)
-        c->used[i] = 1;
+        c->used[i] = c->present[i];
     set_events(c);
     cm_catalog_mark(&s->catalog, c->used, cm_mux_multiplexed(&c->mux));
-    snprintf(s->info.device, sizeof(s->info.device), "/dev/mem GCR 0x%" PRIx64 " (%s)", base,
-             c->gcr.how);
+    snprintf(s->info.device, sizeof(s->info.device), "/dev/mem GCR 0x%" PRIx64 " (%s)",
+             c->gcr.base, c->gcr.how);
     snprintf(s->info.layout, sizeof(s->info.layout), "mips-cm");
     snprintf(s->info.family, sizeof(s->info.family), "mips-cm");
     s->info.max_interval_ns = MAX_INTERVAL_NS;
-    describe(s);
+    cm_describe(s);
     return 0;
 }
 
 /* Settings from the layout's 'option mips-cm ...' lines: qual.EVENT=VALUE,
  * a raw 32-bit qualifier or the preset 'reset' (0, the register's reset
- * state; the document gives no qualifier bit layouts to name others). */
+ * state; the document gives no qualifier bit layouts to name others). An
+ * event without one gets its qualifier measured at start (qual.c). */
 static int cm_configure(struct gt_source *s, const char *key, const char *value,
                         struct gt_diag *d)
 {
@@ -163,8 +332,9 @@ static int cm_configure(struct gt_source *s, const char *key, const char *value,
         }
         c->qual[e] = (uint32_t)v;
     }
+    c->qual_how[e] = CM_QUAL_LAYOUT;
     set_events(c);
-    describe(s);
+    cm_describe(s);
     return 0;
 }
 
@@ -180,191 +350,8 @@ static int cm_select(struct gt_source *s, const unsigned char *used, struct gt_d
     }
     set_events(c);
     cm_catalog_mark(&s->catalog, c->used, cm_mux_multiplexed(&c->mux));
-    describe(s);
+    cm_describe(s);
     return 0;
-}
-
-/* Selects the current pair and resets and starts both event counters in
- * one write; the cycle counter runs on untouched. */
-static void program_pair(struct cm_src *c)
-{
-    int e0, e1;
-
-    cm_mux_pair(&c->mux, c->mux.cur, &e0, &e1);
-    cm_wr(&c->gcr, CM_PC_CTL, c->run_ctl & ~(CM_CTL_P0_COUNTON | CM_CTL_P1_COUNTON));
-    cm_wr(&c->gcr, CM_PC_EVENT, (e0 >= 0 ? cm_events[e0].number : 0) |
-                                (e1 >= 0 ? cm_events[e1].number : 0) << 8);
-    cm_wr(&c->gcr, CM_PC_QUAL0, e0 >= 0 ? c->mux.qual[e0] : 0);
-    cm_wr(&c->gcr, CM_PC_QUAL1, e1 >= 0 ? c->mux.qual[e1] : 0);
-    cm_wr(&c->gcr, CM_PC_CTL, c->run_ctl | CM_CTL_P0_RESET | CM_CTL_P1_RESET);
-    /* Whether reset bits read back is not documented: leave none set. */
-    cm_wr(&c->gcr, CM_PC_CTL, c->run_ctl);
-    c->pair_cycle = cm_rd(&c->gcr, CM_PC_CYCLE);
-    c->prev_c0 = cm_rd(&c->gcr, CM_PC_CNT0);
-    c->prev_c1 = cm_rd(&c->gcr, CM_PC_CNT1);
-}
-
-/* All three counters reset and started by a single control write, as the
- * document allows; overflow bits cleared first (write 1 to clear). */
-static void start_all(struct cm_src *c)
-{
-    cm_wr(&c->gcr, CM_PC_CTL, c->run_ctl & ~CM_CTL_COUNTON);
-    cm_wr(&c->gcr, CM_PC_OV, CM_OV_ALL);
-    cm_wr(&c->gcr, CM_PC_CTL, c->run_ctl | CM_CTL_RESETS);
-    cm_wr(&c->gcr, CM_PC_CTL, c->run_ctl);
-    c->prev_cycle = cm_rd(&c->gcr, CM_PC_CYCLE);
-    program_pair(c);
-}
-
-static void read_pair(struct cm_src *c, uint32_t cyc)
-{
-    uint32_t c0 = cm_rd(&c->gcr, CM_PC_CNT0), c1 = cm_rd(&c->gcr, CM_PC_CNT1);
-
-    cm_mux_record(&c->mux, (uint32_t)(c0 - c->prev_c0), (uint32_t)(c1 - c->prev_c1),
-                  (uint32_t)(cyc - c->pair_cycle));
-    c->prev_c0 = c0;
-    c->prev_c1 = c1;
-    c->pair_cycle = cyc;
-}
-
-/* Every pair counted once for a moment, so the first sample already has
- * a rate for each event. */
-static void warm_up(struct cm_src *c)
-{
-    struct timespec ts = { 0, WARMUP_NS };
-    size_t p;
-
-    if (!cm_mux_multiplexed(&c->mux))
-        return;
-    for (p = 0; p < c->mux.npairs; p++) {
-        nanosleep(&ts, NULL);
-        read_pair(c, cm_rd(&c->gcr, CM_PC_CYCLE));
-        cm_mux_next(&c->mux);
-        program_pair(c);
-    }
-}
-
-static int cm_start(struct gt_source *s, struct gt_diag *d)
-{
-    struct cm_src *c = s->priv;
-
-    (void)d;
-    /* Interrupts off (we poll), overflow stop as asked; other bits kept. */
-    c->run_ctl = (c->gcr.saved.ctl & ~(CM_CTL_INT_EN | CM_CTL_OVF_STOP | CM_CTL_COUNTON |
-                                       CM_CTL_RESETS)) | CM_CTL_COUNTON;
-    if (c->ovf_stop)
-        c->run_ctl |= CM_CTL_OVF_STOP;
-    c->mux.cur = 0;
-    start_all(c);
-    warm_up(c);
-    c->prev_ns = gt_now_ns();
-    return 0;
-}
-
-static void put_regs(struct cm_src *c, struct gt_snapshot *out, uint32_t ov)
-{
-    uint32_t ctl = cm_rd(&c->gcr, CM_PC_CTL), ev = cm_rd(&c->gcr, CM_PC_EVENT);
-
-    out->deltas[c->slot.reg[CM_R_SAMPLES]] = 1;
-    out->deltas[c->slot.reg[CM_R_P0EVENT]] = ev & 0xff;
-    out->deltas[c->slot.reg[CM_R_P1EVENT]] = ev >> 8 & 0xff;
-    out->deltas[c->slot.reg[CM_R_COUNTON]] = (uint64_t)count_bits(ctl & CM_CTL_COUNTON);
-    out->deltas[c->slot.reg[CM_R_OVFSTOP]] = !!(ctl & CM_CTL_OVF_STOP);
-    out->deltas[c->slot.reg[CM_R_OVERFLOWS]] = (uint64_t)count_bits(ov & CM_OV_ALL);
-    out->deltas[c->slot.reg[CM_R_PAIRS]] = c->mux.npairs;
-}
-
-/* Wrap mode: a delta modulo 2^32 is exact after at most one wrap. With an
- * overflow bit set and an interval as long as 2^32 cycles, a second wrap
- * cannot be ruled out. */
-static int check_overflow(struct cm_src *c, uint32_t ov, double secs, struct gt_diag *d)
-{
-    double hz = c->hz;
-
-    if (!(ov & CM_OV_ALL))
-        return 0;
-    if (c->ovf_stop) {
-        gt_diag_set(d, "mips-cm: overflow (GCR_DB_PC_OV 0x%x): a counter reached 0xffffffff and "
-                       "Perf_Ovf_Stop stopped all three; this sample is short, counters "
-                       "restarted", ov);
-        return 2;
-    }
-    cm_wr(&c->gcr, CM_PC_OV, ov & CM_OV_ALL);
-    if (hz > 0 && secs * hz >= 4294967296.0) {
-        gt_diag_set(d, "mips-cm: counter wrapped (GCR_DB_PC_OV 0x%x) in %.3f s at %.0f MHz: "
-                       "a second wrap may have been missed, values may be short", ov, secs,
-                    hz / 1e6);
-        return 2;
-    }
-    return 0;
-}
-
-/* Register loads cannot fail, but they can lie: a bus error reads all
- * ones, and another block answering (or a CM reset) shows another
- * GCR_REV or counter count. Then nothing read this interval is a count;
- * once the block reads right again the counters start over, since what
- * they hold since is unknown. Two reads a sample. */
-static int check_block(struct gt_source *s, struct cm_src *c, uint64_t now, struct gt_diag *d)
-{
-    uint32_t rev = cm_rd(&c->gcr, CM_GCR_REV), ctl = cm_rd(&c->gcr, CM_PC_CTL);
-
-    if (rev != c->gcr.rev || (ctl & CM_CTL_NUM_CNT) != 2) {
-        gt_diag_set(d, "mips-cm: %s reads GCR_REV 0x%08x (0x%04x at start), GCR_DB_PC_CTL "
-                       "0x%08x%s: no counts this interval; counting starts over when it reads "
-                       "right", s->info.device, rev, c->gcr.rev, ctl, rev == 0xffffffffu
-                       ? " (all ones: a bus error)" : "");
-        c->garbled = 1;
-        c->prev_ns = now;
-        return -1;
-    }
-    if (!c->garbled)
-        return 0;
-    c->garbled = 0;
-    start_all(c);
-    c->prev_ns = now;
-    gt_diag_set(d, "mips-cm: %s reads right again; counters started over, counting resumes "
-                   "next interval", s->info.device);
-    return -1;
-}
-
-static int cm_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
-{
-    struct cm_src *c = s->priv;
-    uint64_t now = gt_now_ns();
-    uint32_t cyc, dcyc, ov;
-    double secs = (double)(now - c->prev_ns) / 1e9;
-    int i, res;
-    int64_t est;
-
-    if (check_block(s, c, now, d) < 0)
-        return -1;
-    cyc = cm_rd(&c->gcr, CM_PC_CYCLE);
-    dcyc = cyc - c->prev_cycle;
-    read_pair(c, cyc);
-    ov = cm_rd(&c->gcr, CM_PC_OV);
-    gt_snapshot_zero(out);
-    out->t_start_ns = c->prev_ns;
-    out->t_end_ns = now;
-    out->nsamples = 1;
-    out->deltas[c->slot.cycles] = dcyc;
-    for (i = 0; i < CM_NEVENTS; i++)
-        if (c->used[i] && (est = cm_mux_estimate(&c->mux, i, dcyc)) > 0)
-            out->deltas[c->slot.event[i]] = (uint64_t)est;
-    put_regs(c, out, ov);
-    res = check_overflow(c, ov, secs, d);
-    if (!(ov & CM_OV_ALL) || !c->ovf_stop)
-        c->hz = secs > 0 ? dcyc / secs : 0;
-    c->prev_ns = now;
-    c->prev_cycle = cyc;
-    if (cm_mux_multiplexed(&c->mux))
-        cm_mux_next(&c->mux);
-    /* With Perf_Ovf_Stop, restart all three once the cycle counter is past
-     * half its range, so that it never stops the others by itself. */
-    if (c->ovf_stop && (res == 2 || cyc >= 0x80000000u))
-        start_all(c);
-    else if (cm_mux_multiplexed(&c->mux))
-        program_pair(c);
-    return res;
 }
 
 static void cm_close(struct gt_source *s)
@@ -383,12 +370,13 @@ static void cm_close(struct gt_source *s)
 const struct gt_source_type gt_source_mips_cm = {
     .name = "mips-cm",
     .help = "MIPS coherency manager counters via /dev/mem (root): "
-            "mips-cm[:gcr-base=0x...|default][,overflow=wrap|stop]",
+            "mips-cm[:gcr-base=0x...|default][,overflow=wrap|stop][,events=A,B]"
+            "[,qual-window=5ms][,force]",
     .kind = GT_SOURCE_COMPANION,
     .available = cm_available,
     .open = cm_open,
-    .start = cm_start,
-    .sample = cm_sample,
+    .start = cm_run_start,
+    .sample = cm_run_sample,
     .close = cm_close,
     .select = cm_select,
     .configure = cm_configure,

@@ -1,8 +1,8 @@
 /* Multiplexing the coherency manager's events over its two counters: the
- * events in use are paired and the pairs rotated, one per sample; each
- * event's count is scaled by the share of cycles it was counted (its rate
- * per counted cycle, from its latest window, times the interval's cycles),
- * as perf does when it rotates counter groups. */
+ * events in use are paired and the pairs rotated, one per sample. Between
+ * its turns an event's latest rate per counted cycle is held and applied
+ * to each interval's cycles, so the estimate is as old as that window:
+ * its age (samples since it was counted) goes out with it. */
 #include "cm.h"
 
 #include <math.h>
@@ -38,12 +38,16 @@ void cm_mux_record(struct cm_mux *m, uint64_t c0, uint64_t c1, uint64_t enabled)
     if (m->npairs == 0)
         return;
     cm_mux_pair(m, m->cur, &e0, &e1);
+    for (size_t i = 0; i < m->nevents; i++)
+        m->age[m->events[i]]++;
     if (e0 >= 0) {
+        m->age[e0] = 0;
         m->count[e0] = c0;
         m->enabled[e0] = enabled;
         m->have[e0] = 1;
     }
     if (e1 >= 0) {
+        m->age[e1] = 0;
         m->count[e1] = c1;
         m->enabled[e1] = enabled;
         m->have[e1] = 1;

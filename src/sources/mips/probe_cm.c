@@ -1,5 +1,7 @@
 /* --probe for the coherency manager: where the GCR block is, what it is,
- * and what its perf registers hold now, without writing any of them. */
+ * what its perf registers hold now, and — when nobody is counting — what
+ * each event counts with qualifier 0 and with all bits set, the registers
+ * put back afterwards. */
 #include "gputop/mips_cm.h"
 #include "gputop/source.h"
 #include "cm.h"
@@ -44,7 +46,70 @@ static void print_regs(const struct cm_regs *r, FILE *out)
     fprintf(out, "counts:           cycles %u, P0 %u, P1 %u\n", r->cycle, r->cnt0, r->cnt1);
     if (r->ctl & CM_CTL_COUNTON)
         fprintf(out, "in use:           counting is on: someone (a debugger, a driver) may own "
-                     "the counters; gputop would put this state back when it exits\n");
+                     "the counters; gputop refuses them unless given 'force', and would then "
+                     "put their settings back at exit\n");
+    fprintf(out, "left as found:    control, event select, qualifiers and counts are put back "
+                 "at exit, overflow bits already set are kept (not with overflow=stop, whose "
+                 "start resets them); not the counts the owner's events would have made "
+                 "meanwhile\n");
+}
+
+#define PROBE_WINDOW_NS 20000000L
+
+struct measure {
+    const int *present;
+    FILE *out;
+};
+
+/* Each event on both counters, qualifier 0 on one, all ones on the other,
+ * over the same window (qual.c); what the run would choose. */
+static int measure_all(struct cm_gcr *g, void *arg)
+{
+    struct measure *m = arg;
+    uint32_t ctl = g->saved.ctl & ~(CM_CTL_INT_EN | CM_CTL_OVF_STOP | CM_CTL_COUNTON |
+                                    CM_CTL_RESETS | CM_CTL_NUM_CNT);
+    uint32_t with0, withall, q;
+    int i, how;
+
+    for (i = 0; i < CM_NEVENTS; i++) {
+        if (!m->present[i])
+            continue;
+        cm_qual_measure(g, ctl, cm_events[i].number, PROBE_WINDOW_NS, &with0, &withall);
+        q = cm_qual_choose(with0, withall, &how);
+        fprintf(m->out, "qualifier test:   event %2u %-29s qual 0x0: %10u  qual 0xffffffff: "
+                        "%10u  -> %s\n", cm_events[i].number, cm_events[i].title, with0, withall,
+                how == CM_QUAL_NONE ? "0x0 (neither counted: idle, or the qualifier must come "
+                                      "from the core's manual)"
+                : q ? "0xffffffff" : "0x0");
+    }
+    return 0;
+}
+
+static void qualifier_test(struct cm_gcr *g, const struct cm_regs *r, FILE *out)
+{
+    int present[CM_NEVENTS];
+    struct measure m = { present, out };
+    struct gt_diag d;
+
+    if (r->ctl & CM_CTL_COUNTON) {
+        fprintf(out, "qualifier test:   not run: the counters are in use\n");
+        return;
+    }
+    gt_diag_clear(&d);
+    if (cm_gcr_lock(g, &d) < 0) {
+        fprintf(out, "qualifier test:   not run: %s\n", d.msg);
+        return;
+    }
+    cm_events_present(g->rev, g->config, present);
+    if (cm_guarded(g, measure_all, &m) == CM_BUS_ERROR)
+        fprintf(out, "qualifier test:   bus error (SIGBUS) at %s: the block stopped answering; "
+                     "its perf registers may be left programmed\n", cm_reg_name(g->fault_off));
+}
+
+static int read_regs(struct cm_gcr *g, void *arg)
+{
+    cm_gcr_read_regs(g, arg);
+    return 0;
 }
 
 int gt_mips_cm_probe(const char *args, const struct gt_sys *sys, FILE *out)
@@ -73,8 +138,14 @@ int gt_mips_cm_probe(const char *args, const struct gt_sys *sys, FILE *out)
     fprintf(out, "counters:         one 32-bit cycle counter, 2 32-bit event counters; "
                  "%s\n", major >= 8 ? "counting refused: the CM3 perf-register layout is not "
                  "known to gputop" : "usable with --source mips-cm");
-    cm_gcr_read_regs(&g, &r);
+    if (cm_guarded(&g, read_regs, &r) == CM_BUS_ERROR) {
+        fprintf(out, "registers:        bus error (SIGBUS) reading %s\n", cm_reg_name(g.fault_off));
+        cm_gcr_close(&g);
+        return 1;
+    }
     print_regs(&r, out);
+    if (major < 8)
+        qualifier_test(&g, &r, out);
     cm_gcr_close(&g);
     return 0;
 }

@@ -1,9 +1,11 @@
 /* sim:mips-cm: a simulated MIPS coherency manager beside a simulated GPU.
- * A memory-path load that drifts slowly; every count follows from the bus
- * cycles, so no bus is busier than the CM has cycles and no sub-class
- * (sharing misses, coherent requests) exceeds the requests it belongs to.
- * Events take turns on two counters as on the hardware, so the same
- * values are marked as estimates; the model's values themselves are exact. */
+ * A memory-path load per scene (drifting slowly, or stepping); every count
+ * follows from the bus cycles, so no bus is busier than the CM has cycles
+ * and no sub-class (sharing misses, coherent requests) exceeds the
+ * requests it belongs to. Events take turns on two counters as on the
+ * hardware (mux.c): only the pair counted in an interval is fresh, the
+ * others hold their last rate, so a step shows the same lag and ages a
+ * real CM would. A CM2.5 with one IOCU: the 2nd IOCU's event is absent. */
 #include "../sim/args.h"
 #include "gputop/source.h"
 #include "cm.h"
@@ -17,13 +19,18 @@
 #define SIM_CM_MHZ   800.0
 #define SIM_T0_NS    1000000000ull   /* stepped time starts here, as sim's does */
 #define SIM_MAX_STEP 60000000000ull
+#define SIM_REV      0x0700u          /* CM2.5 */
+#define SIM_CONFIG   0x0103u          /* 4 cores, 1 IOCU */
+#define STEP_PERIOD  2.0              /* seconds of each level in scene=step */
 
 enum { E_REQ, E_COH, E_WR, E_CMD, E_RD, E_SHARE, E_RESP, E_L2PIPE, E_L2HM, E_IOCU0, E_IOCU1 };
+
+enum { SCENE_DRIFT, SCENE_STEP };
 
 struct sim_cm {
     struct cm_slots slot;
     struct cm_mux mux;
-    int used[CM_NEVENTS];
+    int used[CM_NEVENTS], present[CM_NEVENTS], scene;
     uint32_t qual[CM_NEVENTS];
     uint64_t seed, step_ns, last_ns, own_ns;
 };
@@ -31,10 +38,23 @@ struct sim_cm {
 
 static int parse_args(struct sim_cm *m, const char *args, struct gt_diag *d)
 {
-    static const char *const keys[] = { "", "seed", "step", NULL };
+    static const char *const keys[] = { "", "seed", "step", "scene", NULL };
+    char scene[32];
 
     if (gt_args_check(args, keys, "sim", d) < 0)
         return -1;
+    if (!gt_args_get(args, "scene", scene, sizeof(scene)))
+        snprintf(scene, sizeof(scene), "drift");
+    if (strcmp(scene, "drift") == 0) {
+        m->scene = SCENE_DRIFT;
+    } else if (strcmp(scene, "step") == 0) {
+        m->scene = SCENE_STEP;
+    } else {
+        gt_diag_set(d, "sim: mips-cm: scene=%s: expected drift (a load drifting over a "
+                       "minute) or step (the load stepping between 10 %% and 80 %% every 2 s)",
+                    scene);
+        return -1;
+    }
     return gt_sim_seed_step(args, SIM_MAX_STEP, &m->seed, &m->step_ns, d);
 }
 
@@ -44,7 +64,7 @@ static void set_events(struct sim_cm *m)
     size_t n = 0;
 
     for (i = 0; i < CM_NEVENTS; i++)
-        if (m->used[i])
+        if (m->used[i] && m->present[i])
             ev[n++] = i;
     cm_mux_init(&m->mux, ev, n, m->qual);
 }
@@ -54,8 +74,9 @@ static void describe(struct gt_source *s, const struct sim_cm *m)
     size_t n, i;
     char *p = s->info.detail;
 
-    n = (size_t)snprintf(p, sizeof(s->info.detail), "simulated CM2.5 at %.0f MHz, seed %llu; "
+    n = (size_t)snprintf(p, sizeof(s->info.detail), "simulated CM2.5 at %.0f MHz, seed %llu%s; "
                          "%zu events%s", SIM_CM_MHZ, (unsigned long long)m->seed,
+                         m->scene == SCENE_STEP ? ", scene step" : "",
                          m->mux.nevents, cm_mux_multiplexed(&m->mux)
                          ? " over 2 counters (multiplexed, estimates)" : ", exact");
     for (i = 0; i < CM_NEVENTS && n < sizeof(s->info.detail); i++)
@@ -80,14 +101,15 @@ static int sim_cm_open(struct gt_source *s, const char *args, struct gt_diag *d)
         return -1;
     }
     s->priv = m;
-    if (parse_args(m, args, d) < 0 || cm_catalog_add(&s->catalog, &m->slot) < 0) {
+    cm_events_present(SIM_REV, SIM_CONFIG, m->present);
+    if (parse_args(m, args, d) < 0 || cm_catalog_add(&s->catalog, &m->slot, m->present) < 0) {
         if (!d->msg[0])
             gt_diag_set(d, "sim: out of memory");
         sim_cm_close(s);
         return -1;
     }
     for (i = 0; i < CM_NEVENTS; i++)
-        m->used[i] = 1;
+        m->used[i] = m->present[i];
     set_events(m);
     cm_catalog_mark(&s->catalog, m->used, cm_mux_multiplexed(&m->mux));
     snprintf(s->info.device, sizeof(s->info.device), "simulated");
@@ -98,21 +120,38 @@ static int sim_cm_open(struct gt_source *s, const char *args, struct gt_diag *d)
     return 0;
 }
 
+static void model(const struct sim_cm *m, uint64_t cycles, uint64_t v[CM_NEVENTS]);
+
+/* Like the hardware source's warm-up: each pair counted for a moment at
+ * the start, so every event has a rate for the first interval. */
 static int sim_cm_start(struct gt_source *s, struct gt_diag *d)
 {
     struct sim_cm *m = s->priv;
+    uint64_t v[CM_NEVENTS], warm = (uint64_t)(SIM_CM_MHZ * 1e3);   /* 1 ms */
+    size_t p;
+    int e0, e1;
 
     (void)d;
     m->last_ns = m->step_ns ? SIM_T0_NS : gt_now_ns();
     m->own_ns = 0;
+    m->mux.cur = 0;
+    model(m, warm, v);
+    for (p = 0; p < m->mux.npairs; p++) {
+        cm_mux_pair(&m->mux, m->mux.cur, &e0, &e1);
+        cm_mux_record(&m->mux, e0 >= 0 ? v[e0] : 0, e1 >= 0 ? v[e1] : 0, warm);
+        cm_mux_next(&m->mux);
+    }
     return 0;
 }
 
-/* The load at a time: a read share drifting over a minute, seeded phase. */
+/* The load at a time: a read share drifting over a minute with a seeded
+ * phase, or stepping between two levels. */
 static double read_share(const struct sim_cm *m)
 {
     double t = (double)m->own_ns / 1e9 + (double)(m->seed % 97);
 
+    if (m->scene == SCENE_STEP)
+        return fmod((double)m->own_ns / 1e9, 2 * STEP_PERIOD) < STEP_PERIOD ? 0.10 : 0.80;
     return 0.35 + 0.25 * sin(t * 0.21) + 0.05 * sin(t * 1.7);
 }
 
@@ -132,7 +171,7 @@ static void model(const struct sim_cm *m, uint64_t cycles, uint64_t v[CM_NEVENTS
     v[E_L2PIPE] = v[E_REQ] + v[E_REQ] / 10;
     v[E_L2HM] = v[E_REQ] * 9 / 10;
     v[E_IOCU0] = v[E_REQ] * 15 / 100;    /* the GPU's DMA through the first IOCU */
-    v[E_IOCU1] = 0;                      /* one IOCU in this configuration */
+    v[E_IOCU1] = 0;                      /* absent: one IOCU in this configuration */
 }
 
 static int sim_cm_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
@@ -153,16 +192,26 @@ static int sim_cm_sample(struct gt_source *s, struct gt_snapshot *out, struct gt
     cycles = (uint64_t)((double)dt * SIM_CM_MHZ / 1e3);
     model(m, cycles, v);
     out->deltas[m->slot.cycles] = cycles;
-    for (i = 0; i < CM_NEVENTS; i++)
-        if (m->used[i])
-            out->deltas[m->slot.event[i]] = v[i];
+    /* the pair on the counters sees this interval; the others hold */
     cm_mux_pair(&m->mux, m->mux.cur, &e0, &e1);
+    cm_mux_record(&m->mux, e0 >= 0 ? v[e0] : 0, e1 >= 0 ? v[e1] : 0, cycles);
+    for (i = 0; i < CM_NEVENTS; i++) {
+        int64_t est = cm_mux_estimate(&m->mux, i, cycles);
+        if (!m->used[i] || !m->present[i] || est < 0)
+            continue;
+        out->deltas[m->slot.event[i]] = (uint64_t)est;
+        out->deltas[m->slot.age[i]] = m->mux.age[i];
+        out->deltas[m->slot.qual[i]] = m->qual[i];
+    }
     out->deltas[m->slot.reg[CM_R_SAMPLES]] = 1;
     out->deltas[m->slot.reg[CM_R_P0EVENT]] = e0 >= 0 ? cm_events[e0].number : 0;
     out->deltas[m->slot.reg[CM_R_P1EVENT]] = e1 >= 0 ? cm_events[e1].number : 0;
     out->deltas[m->slot.reg[CM_R_COUNTON]] = 3;
     out->deltas[m->slot.reg[CM_R_PAIRS]] = m->mux.npairs;
-    cm_mux_next(&m->mux);
+    out->deltas[m->slot.reg[CM_R_QUAL0]] = e0 >= 0 ? m->qual[e0] : 0;
+    out->deltas[m->slot.reg[CM_R_QUAL1]] = e1 >= 0 ? m->qual[e1] : 0;
+    if (cm_mux_multiplexed(&m->mux))
+        cm_mux_next(&m->mux);
     return 0;
 }
 
@@ -206,6 +255,7 @@ static int sim_cm_configure(struct gt_source *s, const char *key, const char *va
         }
     }
     m->qual[e] = (uint32_t)v;
+    set_events(m);
     describe(s, m);
     return 0;
 }
@@ -213,7 +263,7 @@ static int sim_cm_configure(struct gt_source *s, const char *key, const char *va
 /* Reached through sim's open ("sim:mips-cm"), which hands the source over. */
 const struct gt_source_type gt_source_sim_cm = {
     .name = "sim",
-    .help = "simulated MIPS coherency manager: sim:mips-cm[,seed=N][,step=NS]",
+    .help = "simulated MIPS coherency manager: sim:mips-cm[,scene=drift|step][,seed=N][,step=NS]",
     .kind = GT_SOURCE_VIRTUAL,
     .open = sim_cm_open,
     .start = sim_cm_start,

@@ -61,7 +61,12 @@ struct sim_variant {
     int param[SIM_VARIANT_MAXSET];
     double value[SIM_VARIANT_MAXSET];
     double fpk;               /* FPK buffer non-empty share of fragment-active cycles */
+    double cpu;               /* the render thread's CPU busy share; 0: the base scene's */
 };
+
+/* The CPU load a scene models (sim/cpu.c): the render thread's CPU and
+ * every other CPU, busy shares. */
+void sim_scene_cpu(int scene, double *render, double *others);
 
 /* The variant with scene number scene, or NULL for a base scene. */
 const struct sim_variant *sim_variant(int scene);

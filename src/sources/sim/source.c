@@ -103,6 +103,7 @@ static const struct value_name value_names[] = {
     { V_REG64_WARPS, "shadercore", "WARP_REG_SIZE_64" },
     { V_FULL_WARPS, "shadercore", "FULL_QUAD_WARPS" },
     { V_ARITH_WORDS, "shadercore", "ARITH_WORDS" },
+    { V_ARITH_WORDS, "shadercore", "EXEC_INSTR_COUNT" },      /* Bifrost */
     { V_FMA, "shadercore", "EXEC_INSTR_FMA" },
     { V_CVT, "shadercore", "EXEC_INSTR_CVT" },
     { V_SFU, "shadercore", "EXEC_INSTR_SFU" },
@@ -116,6 +117,7 @@ static const struct value_name value_names[] = {
     { V_TEX_FILT, "shadercore", "TEX_ISSUES" },
     { V_TEX_FILT, "shadercore", "TEX_FILT_NUM_OPERATIONS" },
     { V_TEX_REQ, "shadercore", "TEX_WORDS" },
+    { V_TEX_REQ, "shadercore", "TEX_MSGI_NUM_QUADS" },        /* Bifrost: quads */
     { V_TEX_FXR, "shadercore", "TEX_FILT_NUM_FXR_OPERATIONS" },
     { V_TEX_FST, "shadercore", "TEX_FILT_NUM_FST_OPERATIONS" },
     { V_TEX_MSG, "shadercore", "TEX_MSGO_NUM_MSG" },
@@ -283,7 +285,8 @@ static int parse_args(struct sim *m, const char *args, struct gt_diag *d)
         return -1;
     m->fam = sim_family_default();
     if (gt_args_get(args, "", buf, sizeof(buf)) && !(m->fam = sim_family_find(buf))) {
-        gt_diag_set(d, "sim: unknown GPU family '%s' (known: mali-t8xx, mali-g715, mali-g720, "
+        gt_diag_set(d, "sim: unknown GPU family '%s' (known: mali-t8xx, mali-bifrost, "
+                    "mali-valhall-jm, mali-g715, mali-g720, "
                     "amd-gfx1151, mips-cm)",
                     buf);
         return -1;
@@ -386,7 +389,8 @@ static int sim_open(struct gt_source *s, const char *args, struct gt_diag *d)
     dev.l2_slices = m->fam->slices;
     dev.bus_width_bits = m->fam->bus_bits;
     if (gt_catalog_add_device(&s->catalog, &dev) < 0 ||
-        add_clock_counters(&s->catalog, m->fam) < 0 || bind_counters(&s->catalog, m) < 0) {
+        add_clock_counters(&s->catalog, m->fam) < 0 || sim_cpu_catalog(&m->cpu, &s->catalog) < 0 ||
+        bind_counters(&s->catalog, m) < 0) {
         gt_diag_set(d, "sim: cannot build the %s counter catalogue", dev.gpu);
         sim_close(s);
         return -1;
@@ -425,6 +429,17 @@ static void sim_activity(const struct gt_source *s, const struct gt_snapshot *sn
              sim_scene_name(scene));
 }
 
+/* The CPU load of the scene playing (scene=cycle: the one at own_ns). */
+static void sim_cpu_sample(const struct gt_source *s, struct sim *m, struct gt_snapshot *out,
+                           uint64_t dt)
+{
+    int scene = m->scene == SCENE_CYCLE ? sim_scene_at(m, m->own_ns) : m->scene;
+    double render, others;
+
+    sim_scene_cpu(scene, &render, &others);
+    sim_cpu_interval(&m->cpu, &s->catalog, render, others, dt, out->deltas);
+}
+
 static int sim_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
 {
     struct sim *m = s->priv;
@@ -443,6 +458,7 @@ static int sim_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     m->own_ns += dt;
     sim_model_interval(m, dt);
     scatter(s, m, out);
+    sim_cpu_sample(s, m, out, dt);
     out->nsamples = 1;
     return 0;
 }
@@ -469,6 +485,7 @@ static int sim_select(struct gt_source *s, const unsigned char *used, struct gt_
     free(m->sel);
     m->sel = sel;
     m->nsel = n;
+    sim_cpu_select(&m->cpu, used);
     return 0;
 }
 
@@ -482,7 +499,8 @@ static int sim_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_sim = {
     .name = "sim",
-    .help = "simulated GPU: sim[:mali-t8xx|mali-g715|mali-g720|amd-gfx1151][,scene=NAME]"
+    .help = "simulated GPU: sim[:mali-t8xx|mali-bifrost|mali-valhall-jm|mali-g715|mali-g720|"
+            "amd-gfx1151][,scene=NAME]"
             "[,seed=N][,step=NS]; sim:mips-cm a MIPS coherency manager",
     .kind = GT_SOURCE_VIRTUAL,
     .available = sim_available,

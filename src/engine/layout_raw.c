@@ -1,0 +1,129 @@
+/* The raw layout ("--layout raw", and what a Mali source picks for a GPU
+ * with no counter table): every counter of the catalogue as a rate, one
+ * section per block, titled with the counter's index in its hardware block,
+ * written as layout text and parsed like any other layout. */
+#include "gputop/layout.h"
+#include "gputop/catalog.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_BLOCKS 9   /* sections get the keys 1..9 */
+
+struct text {
+    char *p;
+    size_t len, cap;
+    int failed;
+};
+
+static void put(struct text *t, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (t->failed)
+        return;
+    for (;;) {
+        va_start(ap, fmt);
+        n = vsnprintf(t->p + t->len, t->cap - t->len, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            t->failed = 1;
+            return;
+        }
+        if ((size_t)n < t->cap - t->len)
+            break;
+        char *q = realloc(t->p, t->cap * 2 + (size_t)n);
+        if (!q) {
+            t->failed = 1;
+            return;
+        }
+        t->p = q;
+        t->cap = t->cap * 2 + (size_t)n;
+    }
+    t->len += (size_t)n;
+}
+
+/* A counter a raw view shows: counted events, not constants or ratios. */
+static int shown(const struct gt_counter *k)
+{
+    return k->kind == GT_COUNTER_DELTA && k->block && k->block[0];
+}
+
+/* The distinct blocks of c in first-seen order (at most MAX_BLOCKS). */
+static size_t blocks_of(const struct gt_catalog *c, const char **out)
+{
+    size_t i, j, n = 0;
+
+    for (i = 0; i < c->ncounters; i++) {
+        if (!shown(&c->counters[i]))
+            continue;
+        for (j = 0; j < n && strcmp(out[j], c->counters[i].block) != 0; j++)
+            ;
+        if (j == n && n < MAX_BLOCKS)
+            out[n++] = c->counters[i].block;
+    }
+    return n;
+}
+
+static void put_metric(struct text *t, const struct gt_counter *k)
+{
+    if (k->hw_index >= 0)
+        put(t, "    metric %s %d\n", k->block, k->hw_index);
+    else
+        put(t, "    metric %s\n", k->name);
+    put(t, "      expr $%s / $GputopIntervalSeconds\n      unit /s\n      show value\n", k->name);
+    if (k->hw_index >= 0)
+        put(t, "      desc Counter %d of the %s block (%s)%s, per second.\n", k->hw_index,
+            k->block, k->hw_name ? k->hw_name : k->name,
+            k->instances > 1 ? ", summed over instances" : "");
+    else
+        put(t, "      desc %s per second%s.\n", k->name,
+            k->instances > 1 ? ", summed over instances" : "");
+}
+
+char *gt_layout_raw_text(const struct gt_catalog *c, size_t *len)
+{
+    const char *blocks[MAX_BLOCKS];
+    struct text t = { malloc(4096), 0, 4096, 0 };
+    size_t nb = blocks_of(c, blocks), b, i;
+
+    if (!t.p)
+        return NULL;
+    put(&t, "gputop-layout 1\nname raw\ntitle Raw counters\nfamily raw\n");
+    for (b = 0; b < nb; b++) {
+        put(&t, "\nsection %s counters\n  key %zu\n  group %s counters, per second\n", blocks[b],
+            b + 1, blocks[b]);
+        for (i = 0; i < c->ncounters; i++)
+            if (shown(&c->counters[i]) && strcmp(c->counters[i].block, blocks[b]) == 0)
+                put_metric(&t, &c->counters[i]);
+    }
+    if (t.failed) {
+        free(t.p);
+        return NULL;
+    }
+    *len = t.len;
+    return t.p;
+}
+
+struct gt_layout *gt_layout_load_for(const char *name_or_path, const struct gt_catalog *c,
+                                     struct gt_diag *d)
+{
+    struct gt_layout *l;
+    char *text;
+    size_t len;
+
+    if (strcmp(name_or_path, "raw") != 0)
+        return gt_layout_load(name_or_path, d);
+    gt_diag_clear(d);
+    text = gt_layout_raw_text(c, &len);
+    if (!text) {
+        gt_diag_set(d, "out of memory building the raw layout");
+        return NULL;
+    }
+    l = gt_layout_parse("raw layout", text, len, d);
+    free(text);
+    return l;
+}

@@ -1,0 +1,35 @@
+/* The triage engine's state, shared by triage.c (verdicts and their hold)
+ * and triage_cond.c (conditions, units and queues, hysteresis in value). */
+#ifndef GPUTOP_TRIAGE_INT_H
+#define GPUTOP_TRIAGE_INT_H
+
+#include "gputop/triage.h"
+
+struct gt_triage {
+    const struct gt_layout *l;
+    const struct gt_engine *e;
+    int *rule_metric;               /* per triage rule: its metric, -1 none */
+    struct gt_triage_evidence *ev;  /* every condition of every step */
+    size_t nev_max;
+    size_t *ev_first;               /* per step: its first condition in ev */
+    signed char *latch;             /* per condition: -1 unknown, 0 fails, 1 holds */
+    signed char *load_latch;        /* per condition x rule: the same for each unit / queue */
+    struct gt_triage_load *units, *queues;
+    size_t nunits, nqueues;
+    size_t *unit_rule, *queue_rule; /* their rule indices */
+    unsigned char *held_units;      /* units named by the held verdict */
+    char **names; size_t nnames;    /* verdicts naming several units */
+    struct gt_triage_result r;
+    const char *cand;               /* verdict being confirmed */
+    int cand_n;
+    const struct gt_snapshot *snap; /* of the interval being judged, or NULL */
+};
+
+/* Judges every condition of every step on this interval (t->snap set). */
+void gt_triage_eval_all(struct gt_triage *t, const double *vals);
+/* A step's state from gt_triage_eval_all: 1 holds, 0 fails, -1 no data.
+ * *missing: with -1 the first condition without data; with 1 a unit or
+ * queue without data that a condition over several passed over; else NULL. */
+int gt_triage_step_holds(const struct gt_triage *t, size_t step, const char **missing);
+
+#endif

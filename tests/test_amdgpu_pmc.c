@@ -1,0 +1,409 @@
+/* The amdgpu source's performance counters against a fake GC 11.5 that
+ * follows AMD's own headers and tools (fake_amdgpu_regs.c): SQ events in
+ * the SQ registers, SQ_PERFCOUNTER_CTRL/CTRL2, WGP banking from cu_bitmap,
+ * four GL1C per array, CP_PERFMON_CNTL mode 0 and the sample latch, the
+ * perfmon clock, 32-bit wrap, the GC bases from IP discovery, another
+ * profiler, kernel lockdown and the SMU's activity scale. Expected values
+ * are worked out by hand in the comments. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fakes/amd_harness.h"
+
+#define HAS AM_HAS
+#define NEAR AM_NEAR
+
+/* SQ_PERF_SEL numbers (soc21_enum.h, rocprofiler-compute gfx1151). */
+enum { SQ_BUSY_CYCLES = 3, SQ_WAVES = 4, SQ_WAVE_CYCLES = 24, SQ_WAIT_INST_ANY = 26,
+       SQ_WAIT_ANY = 35, SQ_INSTS_VALU = 62 };
+
+/* Why a row has no value; it must have none. */
+static const char *reason(struct am *t, const char *title)
+{
+    const char *why = am_unavailable(t, title);
+
+    cr_assert_not_null(why, "%s has a value", title);
+    return why;
+}
+
+static struct fake_amdgpu *root_fake(void)
+{
+    return am_fake(1, FA_METRICS_V3_0);
+}
+
+/* Every WGP of the default 2 SE x 2 SA x 5 WGP part gets n of event. */
+static void every_wgp(struct fake_amdgpu *fa, unsigned event, uint64_t n)
+{
+    for (unsigned se = 0; se < 2; se++)
+        for (unsigned sa = 0; sa < 2; sa++)
+            for (unsigned w = 0; w < 5; w++)
+                fa_set_rate(fa, "SQ", event, FA_UNIT(se, sa, w), n);
+}
+
+static void samples(struct am *t, int n)
+{
+    for (int i = 0; i < n; i++)
+        cr_assert_geq(am_sample(t), 0, "%s", t->d.msg);
+}
+
+/* Item 1: SQ_BUSY_CYCLES, SQ_WAVES, SQ_WAVE_CYCLES and the two WAIT
+ * counters are SQ_PERF_SEL events, read through SQ_PERFCOUNTERn per WGP
+ * (aqlprofile). In the SQG registers the same numbers are other events
+ * (SQG_PERF_SEL 3 = EXP_REQ1_BUS_BUSY, 0x18 = ITEMS, 0x23 none). */
+Test(amdgpu_pmc, sq_events_are_counted_in_the_sq_registers)
+{
+    struct am t;
+
+    am_start(&t, root_fake(), "amdgpu:polls=1");
+    every_wgp(t.fa, SQ_BUSY_CYCLES, 1000);
+    every_wgp(t.fa, SQ_WAVE_CYCLES, 4000);
+    every_wgp(t.fa, SQ_WAIT_ANY, 1000);
+    every_wgp(t.fa, SQ_WAIT_INST_ANY, 400);
+    for (unsigned se = 0; se < 2; se++) {      /* what the SQG list would give */
+        fa_set_rate(t.fa, "SQG", 3, FA_UNIT(se, 0, 0), 7);
+        fa_set_rate(t.fa, "SQG", 0x18, FA_UNIT(se, 0, 0), 7);
+    }
+    samples(&t, 3);
+    /* Per shader engine: the sum of its 10 WGPs, 10 x 1000. */
+    cr_expect_eq(am_counter(&t, "SQ_BUSY_CYCLES", 0), 10000);
+    cr_expect_eq(am_counter(&t, "SQ_BUSY_CYCLES", 1), 10000);
+    /* 100 x 20 x 1000 / (20 x 4000) = 25 %; 100 x 20 x 400 / 80000 = 10 %. */
+    NEAR(am_metric(&t, "Wave Dependency Wait"), 25.0);
+    NEAR(am_metric(&t, "Wave Issue Wait"), 10.0);
+    /* sum(SQ_WAVE_CYCLES) / mean over SEs of SQ_BUSY_CYCLES = 80000 / 10000. */
+    NEAR(am_metric(&t, "Wavefront Occupancy"), 8.0);
+    am_stop(&t);
+}
+
+/* Item 2: SQ counts only with SQ_PERFCOUNTER_CTRL's stage enables and,
+ * on gfx11, SQ_PERFCOUNTER_CTRL2 FORCE_EN | VMID_EN (aqlprofile gfx11
+ * sq_control_enable_value / sq_control2_enable_value); am_stop checks both
+ * are put back. */
+Test(amdgpu_pmc, sq_ctrl_and_ctrl2_are_enabled_as_aqlprofile_does)
+{
+    struct am t;
+
+    am_start(&t, root_fake(), "amdgpu:polls=1");
+    /* PS_EN 0 | GS_EN 2 | HS_EN 4 | CS_EN 6 = 0x55. */
+    cr_expect_eq(fa_reg_seg1(t.fa, 0x39e0), 0x55u, "SQ_PERFCOUNTER_CTRL %#x",
+                 fa_reg_seg1(t.fa, 0x39e0));
+    /* FORCE_EN bit 0 | VMID_EN 0xffff << 1 = 0x1ffff. */
+    cr_expect_eq(fa_reg_seg1(t.fa, 0x39e2), 0x1ffffu, "SQ_PERFCOUNTER_CTRL2 %#x",
+                 fa_reg_seg1(t.fa, 0x39e2));
+    every_wgp(t.fa, SQ_INSTS_VALU, 3);
+    samples(&t, 3);
+    cr_expect_eq(am_counter(&t, "SQ_INSTS_VALU", 19), 3);
+    am_stop(&t);
+}
+
+/* Item 3: a harvested part (the 32-CU Radeon 8050S shape, uneven): WGPs
+ * come from DEV_INFO cu_bitmap, and WGP w of an array is INSTANCE_INDEX
+ * w << 2 (aqlprofile grbm_se_sh_wgp_index_value). */
+Test(amdgpu_pmc, wgps_and_cus_come_from_cu_bitmap)
+{
+    /* SE0: 10 + 8 CUs, SE1: 8 + 6 CUs = 32; WGPs 5 + 4 + 4 + 3 = 16. */
+    static const uint32_t map[2][2] = { { 0x3ff, 0x0ff }, { 0x0ff, 0x03f } };
+    static const unsigned nwgp[2][2] = { { 5, 4 }, { 4, 3 } };
+    struct fa_config c;
+    struct am t;
+    unsigned k = 0;
+
+    memset(&c, 0, sizeof(c));
+    c.root = 1;
+    c.metrics = FA_METRICS_V3_0;
+    for (unsigned se = 0; se < 2; se++)
+        for (unsigned sa = 0; sa < 2; sa++)
+            c.cu_bitmap[se][sa] = map[se][sa];
+    am_start(&t, am_fake_with(c), "amdgpu:polls=1");
+    cr_expect_eq(am_constant(&t, "cu_per_gpu"), 32.0);
+    /* WGP k in (SE, SA, WGP) order counts k + 1; every WGP 100 busy cycles. */
+    for (unsigned se = 0; se < 2; se++)
+        for (unsigned sa = 0; sa < 2; sa++)
+            for (unsigned w = 0; w < nwgp[se][sa]; w++, k++) {
+                fa_set_rate(t.fa, "SQ", SQ_INSTS_VALU, FA_UNIT(se, sa, w), k + 1);
+                fa_set_rate(t.fa, "SQ", SQ_BUSY_CYCLES, FA_UNIT(se, sa, w), 100);
+            }
+    /* CU 5 of SE1/SA1 is CU 10 + 8 + 8 + 5 = 31 of the GPU. */
+    fa_set_rate(t.fa, "TCP", 9, FA_UNIT(1, 1, 5), 9);
+    samples(&t, 3);
+    for (k = 0; k < 16; k++)
+        cr_expect_eq(am_counter(&t, "SQ_INSTS_VALU", k), k + 1, "WGP %u: %llu", k,
+                     (unsigned long long)am_counter(&t, "SQ_INSTS_VALU", k));
+    /* SE0 has 9 WGPs, SE1 7: 900 and 700. */
+    cr_expect_eq(am_counter(&t, "SQ_BUSY_CYCLES", 0), 900);
+    cr_expect_eq(am_counter(&t, "SQ_BUSY_CYCLES", 1), 700);
+    cr_expect_eq(am_counter(&t, "TCP_REQ", 31), 9);
+    cr_expect_eq(am_counter(&t, "TCP_REQ", 30), 0);
+    am_stop(&t);
+}
+
+/* Item 4: four GL1C per shader array (Mesa {&gfx11_GL1C, 83, 4}), all
+ * read and summed into their array. */
+Test(amdgpu_pmc, all_four_gl1c_of_an_array_are_summed)
+{
+    struct am t;
+
+    am_start(&t, root_fake(), "amdgpu:polls=1");
+    for (unsigned se = 0; se < 2; se++)
+        for (unsigned sa = 0; sa < 2; sa++) {
+            for (unsigned k = 0; k < 4; k++)
+                fa_set_rate(t.fa, "GL1C", 14, FA_UNIT(se, sa, k), 100 * (k + 1));  /* REQ */
+            fa_set_rate(t.fa, "GL1C", 18, FA_UNIT(se, sa, 3), 400);                 /* MISS */
+        }
+    samples(&t, 3);
+    /* 100 + 200 + 300 + 400 per array. */
+    cr_expect_eq(am_counter(&t, "GL1C_REQ", 2), 1000);
+    cr_expect_eq(am_counter(&t, "GL1C_REQ_MISS", 2), 400);
+    /* 100 x (4000 - 1600) / 4000 = 60 %. */
+    NEAR(am_metric(&t, "GL1C Hit Rate"), 60.0);
+    am_stop(&t);
+}
+
+/* Item 5: start with PERFMON_ENABLE_MODE 0 (1 is RESERVED_1; the fake
+ * reports it), stop with PERFMON_SAMPLE_ENABLE so LO/HI hold the counts
+ * (Mesa si_pc_emit_stop, radv_pc_stop_and_sample). */
+Test(amdgpu_pmc, counters_start_in_mode_0_and_are_sampled_when_stopped)
+{
+    struct am t;
+
+    am_start(&t, root_fake(), "amdgpu:polls=1");
+    fa_set_rate(t.fa, "GRBM", 0, 0, 1000);     /* GRBM_COUNT */
+    fa_set_rate(t.fa, "GRBM", 2, 0, 777);      /* GRBM_GUI_ACTIVE */
+    samples(&t, 1);
+    cr_expect_eq(am_counter(&t, "GRBM_GUI_ACTIVE", 0), 777);
+    NEAR(am_metric(&t, "GPU busy"), 77.7);
+    cr_expect_geq(fa_stats(t.fa)->samples_latched, 1);
+    am_stop(&t);   /* no protocol error: mode 1 was never written */
+}
+
+/* Items 6, 7: the default holds the PEAK profile, which ungates the
+ * perfmon clock (soc21_update_umd_stable_pstate); keepon=gfxoff does not,
+ * and with the clock gated the source says so instead of showing zeros. */
+Test(amdgpu_pmc, default_holds_peak_and_says_so)
+{
+    struct am t;
+
+    am_start(&t, root_fake(), "amdgpu:polls=1");
+    cr_expect_eq(fa_stats(t.fa)->pstate, 4, "PEAK is 4 (amdgpu_drm.h)");
+    HAS(t.s->info.detail, "pstate PEAK");
+    HAS(t.s->info.detail, "2900 MHz");   /* PEAK_PSTATE_GFX_SCLK */
+    am_stop(&t);
+}
+
+Test(amdgpu_pmc, keepon_pstate_asks_for_peak_not_standard)
+{
+    struct am t;
+
+    am_start(&t, root_fake(), "amdgpu:keepon=pstate,polls=1");
+    cr_expect_eq(fa_stats(t.fa)->pstate, 4, "STANDARD (1) pins GFX at 700 MHz");
+    am_stop(&t);
+}
+
+Test(amdgpu_pmc, clock_gated_counters_are_reported_not_shown_as_zero)
+{
+    const uint32_t busy[1] = { 1u << 31 }, busy2[1] = { 0 };
+    struct am t;
+
+    am_start(&t, root_fake(), "amdgpu:keepon=gfxoff,polls=4");
+    fa_set_grbm(t.fa, busy, busy2, 1);
+    fa_set_rate(t.fa, "GRBM", 2, 0, 777);
+    cr_expect_eq(am_sample(&t), -1, "a gated interval is no data");
+    HAS(t.d.msg, "clock-gated");
+    HAS(t.d.msg, "keepon=pstate");
+    am_stop(&t);
+}
+
+Test(amdgpu_pmc, keepon_gfxoff_counts_where_the_clock_runs)
+{
+    struct fa_config c;
+    struct am t;
+
+    memset(&c, 0, sizeof(c));
+    c.root = 1;
+    c.metrics = FA_METRICS_V3_0;
+    c.perfclk_ungated = 1;
+    am_start(&t, am_fake_with(c), "amdgpu:keepon=gfxoff,polls=1");
+    fa_set_rate(t.fa, "GRBM", 2, 0, 777);
+    samples(&t, 1);
+    cr_expect_eq(am_counter(&t, "GRBM_GUI_ACTIVE", 0), 777);
+    cr_expect_eq(fa_stats(t.fa)->pstate, 0);
+    am_stop(&t);
+}
+
+/* Item 8: per-WGP SQ counters have 32 bits (no HI register). A wave-cycle
+ * counter adds up to 64 wave slots / 4 per clock per WGP, so at 2900 MHz
+ * it wraps after 2^32 / (2.9e9 x 16) s = 92563950 ns; the sampler is told,
+ * and the 32-bit counters of an interval that ran longer are not read (a
+ * wrapped value would look like data). */
+Test(amdgpu_pmc, sq_counters_set_a_maximum_interval)
+{
+    struct am t;
+
+    am_start(&t, root_fake(), "amdgpu:polls=1");
+    cr_expect_eq(t.s->info.max_interval_ns, 92563950ull, "%llu",
+                 (unsigned long long)t.s->info.max_interval_ns);
+    every_wgp(t.fa, SQ_BUSY_CYCLES, 5000000000ull);   /* wraps to 705032704 */
+    fa_set_rate(t.fa, "GRBM", 2, 0, 777);
+    usleep(120000);
+    cr_expect_eq(am_sample(&t), 2, "a warning, not an error the sampler backs off from");
+    HAS(t.d.msg, "wrap");
+    cr_expect_eq(am_counter(&t, "SQ_BUSY_CYCLES", 0), 0, "no wrapped value shown");
+    cr_expect_eq(am_counter(&t, "GRBM_GUI_ACTIVE", 0), 777, "64-bit counters still read");
+    am_stop(&t);
+}
+
+/* Item 9: the GC bases come from IP discovery; a part whose segment 1 is
+ * not where gputop knows the registers gets no register written. */
+Test(amdgpu_pmc, gc_bases_that_disagree_refuse_the_counters)
+{
+    struct fa_config c;
+    struct am t;
+
+    memset(&c, 0, sizeof(c));
+    c.root = 1;
+    c.metrics = FA_METRICS_V3_0;
+    c.gc_base[0] = 0x1260;
+    c.gc_base[1] = 0xA400;
+    am_start(&t, am_fake_with(c), "amdgpu:polls=1");
+    HAS(reason(&t, "IPC"), "ip_discovery/die/0/11/0/base_addr");
+    HAS(reason(&t, "IPC"), "0xA400");
+    samples(&t, 1);
+    cr_expect_eq(fa_stats(t.fa)->regs_written, 0);
+    am_stop(&t);
+}
+
+/* Item 10: RGP or rocprof counting (CP_PERFMON_CNTL not idle) or an SPM
+ * trace: refused, naming it, unless force. */
+static struct fake_amdgpu *profiled(int who)
+{
+    struct fa_config c;
+
+    memset(&c, 0, sizeof(c));
+    c.root = 1;
+    c.metrics = FA_METRICS_V3_0;
+    c.other_profiler = who;
+    return am_fake_with(c);
+}
+
+Test(amdgpu_pmc, another_profiler_is_not_disturbed)
+{
+    struct gt_diag d;
+    struct fake_amdgpu *fa;
+    struct am t;
+
+    am_start(&t, profiled(1), "amdgpu:polls=1");
+    HAS(reason(&t, "IPC"), "another profiler");
+    HAS(reason(&t, "IPC"), "CP_PERFMON_CNTL");
+    HAS(reason(&t, "IPC"), "force");
+    cr_expect_eq(fa_stats(t.fa)->regs_written, 0);
+    am_stop(&t);
+    am_start(&t, profiled(2), "amdgpu:polls=1");
+    HAS(reason(&t, "IPC"), "SPM");
+    am_stop(&t);
+    fa = profiled(1);
+    HAS(am_open_error(fa, "amdgpu:pmc=on", &d), "another profiler");
+    fa_free(fa);
+}
+
+Test(amdgpu_pmc, force_takes_the_counters_and_gives_them_back)
+{
+    struct am t;
+
+    am_start(&t, profiled(1), "amdgpu:force,polls=1");
+    fa_set_rate(t.fa, "GRBM", 2, 0, 777);
+    samples(&t, 1);
+    cr_expect_eq(am_counter(&t, "GRBM_GUI_ACTIVE", 0), 777);
+    am_stop(&t);   /* CP_PERFMON_CNTL back at what the other profiler had */
+}
+
+/* Item 11: EPERM on debugfs as root is kernel lockdown, not permissions. */
+Test(amdgpu_pmc, lockdown_is_named)
+{
+    struct fa_config c;
+    struct am t;
+
+    memset(&c, 0, sizeof(c));
+    c.root = 1;
+    c.lockdown = 1;
+    c.metrics = FA_METRICS_V3_0;
+    am_start(&t, am_fake_with(c), "amdgpu:polls=1");
+    HAS(reason(&t, "IPC"), "lockdown");
+    HAS(reason(&t, "IPC"), "integrity");
+    HAS(reason(&t, "IPC"), "GRBM busy bits and gpu_metrics still work");
+    cr_expect(!strstr(reason(&t, "IPC"), "needs root"));
+    am_stop(&t);
+}
+
+/* Item 13: older PMFW reports GfxActivity x100 in gpu_metrics. */
+Test(amdgpu_pmc, smu_activity_in_hundredths_is_scaled)
+{
+    struct fake_amdgpu *fa = am_fake(0, FA_METRICS_V3_0);
+    struct am t;
+
+    fa_set_metric(fa, 42, 2, 4500);   /* average_gfx_activity: 45.00 % */
+    am_start(&t, fa, "amdgpu:polls=1");
+    samples(&t, 1);
+    NEAR(am_metric(&t, "GFX activity (SMU)"), 45.0);
+    am_stop(&t);
+}
+
+/* Item 12: every READ_MMR_REG takes GFX out of GFXOFF and the kernel
+ * waits 100 ms before powering it down again (amdgpu_gfx.c), so 200 polls
+ * a second keep an idle APU awake: over eight 200 ms intervals it would
+ * never power down (0 entries). Backed off to one poll a sample once the
+ * polls read idle, it powers down between samples: at least 4 of the 7
+ * gaps of ~200 ms. */
+Test(amdgpu_pmc, an_idle_gpu_is_let_power_down, .timeout = 60)
+{
+    const char *bin = getenv("GPUTOP_AMDFAKE_BIN");
+    char cmd[512], line[512];
+    int entries = -1;
+    const char *at;
+    FILE *p;
+
+    snprintf(cmd, sizeof(cmd), "%s -- -b -i 200 -n 8 --no-cpu --source amdgpu 2>&1 >/dev/null",
+             bin ? bin : "build/native/tests/gputop-amdfake");
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    while (fgets(line, sizeof(line), p))
+        if ((at = strstr(line, " GFXOFF entries")))
+            for (entries = 0; at > line && at[-1] >= '0' && at[-1] <= '9';)
+                entries = atoi(--at);
+    pclose(p);
+    cr_expect_geq(entries, 4, "GFX powered down %d times", entries);
+}
+
+/* The header says what keeps GFX on: the pstate gputop set and its clock,
+ * or the polls; and when they backed off. */
+static const char *header_activity(struct am *t, char *buf, size_t len)
+{
+    cr_assert_not_null(t->s->type->activity);
+    t->s->type->activity(t->s, &t->snap, buf, len);
+    return buf;
+}
+
+Test(amdgpu_pmc, header_says_what_keeps_gfx_on)
+{
+    const uint32_t busy[1] = { 1u << 31 }, busy2[1] = { 0 };
+    char buf[128];
+    struct am t;
+
+    am_start(&t, root_fake(), "amdgpu:polls=4");
+    samples(&t, 1);
+    cr_expect_str_eq(header_activity(&t, buf, sizeof(buf)), "PEAK pstate, GFX 2900 MHz");
+    am_stop(&t);
+    am_start(&t, am_fake(0, FA_METRICS_V3_0), "amdgpu:polls=4");
+    fa_set_grbm(t.fa, busy, busy2, 1);
+    samples(&t, 1);
+    cr_expect_str_eq(header_activity(&t, buf, sizeof(buf)), "GRBM polls keep GFX on");
+    fa_set_grbm(t.fa, busy2, busy2, 1);
+    samples(&t, 2);   /* the first reads idle, the second backs off */
+    cr_expect_str_eq(header_activity(&t, buf, sizeof(buf)), "GFX idle, polls backed off");
+    fa_set_grbm(t.fa, busy, busy2, 1);
+    samples(&t, 2);   /* one poll sees work, the next polls at full rate */
+    cr_expect_eq(am_counter(&t, "GRBM_POLLS", 0), 4);
+    am_stop(&t);
+}
