@@ -38,7 +38,7 @@ Test(mali_families, g52_legacy_reader_feeds_the_bifrost_layout)
     struct kb t;
 
     kb_start(&t, fake(FK_G52, FK_JM, 11, 20), "mali");
-    HAS(t.s->info.gpu, "Mali-G52 MC2");
+    HAS(t.s->info.gpu, "Mali-G52 MP2");
     cr_assert_str_eq(t.s->info.layout, "mali-bifrost");
     HAS(t.s->info.detail, "legacy");
     fk_set_counter(t.fk, FK_FE, 0, 6, 1000);
@@ -65,7 +65,7 @@ Test(mali_families, g78_kinstr_feeds_the_valhall_jm_layout)
     unsigned c;
 
     kb_start(&t, fake(FK_G78, FK_JM, 11, 40), "mali");
-    HAS(t.s->info.gpu, "Mali-G78 MC10");
+    HAS(t.s->info.gpu, "Mali-G78 MP10");
     cr_assert_str_eq(t.s->info.layout, "mali-valhall-jm");
     HAS(t.s->info.detail, "kinstr");
     fk_set_counter(t.fk, FK_FE, 0, 6, 1000);
@@ -189,7 +189,7 @@ Test(mali_families, bifrost_dashboard_shows_the_injected_values, .timeout = 60)
 
     snprintf(cmd, sizeof(cmd), "%s G52 jm 11.20 0:0:6=1000 0:0:10=800 -- --no-cpu", fake_bin());
     cr_assert_eq(tmux_start(&t, 100, 30, "", cmd), 0);
-    s = tmux_wait_for(&t, "Mali-G52 MC2", 10000, &found);
+    s = tmux_wait_for(&t, "Mali-G52 MP2", 10000, &found);
     cr_assert(found, "header names the GPU:\n%s", s);
     free(s);
     tmux_literal(&t, "2");                      /* GPU activity */
