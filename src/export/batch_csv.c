@@ -43,15 +43,23 @@ void gt_batch_csv_header(const struct writer *w)
     fputc('\n', w->f);
 }
 
-void gt_batch_csv_record(const struct writer *w, const struct gt_snapshot *s, const double *vals)
+/* Every row starts with the interval's end and length, in seconds. */
+static void csv_times(const struct writer *w, const struct gt_snapshot *s)
 {
     char num[40];
-    size_t i;
 
     gt_batch_format_seconds(num, sizeof(num), gt_batch_record_time(w, s));
     fputs(num, w->f);
     gt_batch_format_seconds(num, sizeof(num), gt_engine_seconds(s));
     fprintf(w->f, ",%s", num);
+}
+
+void gt_batch_csv_record(const struct writer *w, const struct gt_snapshot *s, const double *vals)
+{
+    char num[40];
+    size_t i;
+
+    csv_times(w, s);
     for (i = 0; i < w->ncols; i++) {
         gt_batch_format_value(num, sizeof(num),
                               gt_batch_column_value(&w->cols[i], w->e, w->l, s, vals,
@@ -71,13 +79,9 @@ void gt_batch_csv_record(const struct writer *w, const struct gt_snapshot *s, co
 /* No values: empty fields, never zeros. */
 void gt_batch_csv_no_data(const struct writer *w, const struct gt_snapshot *s)
 {
-    char num[40];
     size_t i;
 
-    gt_batch_format_seconds(num, sizeof(num), gt_batch_record_time(w, s));
-    fputs(num, w->f);
-    gt_batch_format_seconds(num, sizeof(num), gt_engine_seconds(s));
-    fprintf(w->f, ",%s", num);
+    csv_times(w, s);
     for (i = 0; i < w->ncols; i++)
         fputc(',', w->f);
     if (w->triage)

@@ -152,16 +152,23 @@ static void json_gpu(const struct writer *w, const double *vals)
     }
 }
 
+/* Every sample record opens with its time, length and merge count. */
+static void json_sample_start(const struct writer *w, const struct gt_snapshot *s)
+{
+    fputs("{\"type\":\"sample\",\"t\":", w->f);
+    json_seconds(w->f, gt_batch_record_time(w, s));
+    fputs(",\"interval_s\":", w->f);
+    json_seconds(w->f, gt_engine_seconds(s));
+    fprintf(w->f, ",\"merged\":%u", s->nsamples);
+}
+
 void gt_batch_json_record(const struct writer *w, const struct gt_snapshot *s,
                           const double *vals)
 {
     size_t i;
 
-    fputs("{\"type\":\"sample\",\"t\":", w->f);
-    json_seconds(w->f, gt_batch_record_time(w, s));
-    fputs(",\"interval_s\":", w->f);
-    json_seconds(w->f, gt_engine_seconds(s));
-    fprintf(w->f, ",\"merged\":%u,\"values\":{", s->nsamples);
+    json_sample_start(w, s);
+    fputs(",\"values\":{", w->f);
     for (i = 0; i < w->ncols; i++) {
         if (i)
             fputc(',', w->f);
@@ -202,11 +209,8 @@ void gt_batch_json_no_data(const struct writer *w, const struct gt_snapshot *s)
 {
     size_t i;
 
-    fputs("{\"type\":\"sample\",\"t\":", w->f);
-    json_seconds(w->f, gt_batch_record_time(w, s));
-    fputs(",\"interval_s\":", w->f);
-    json_seconds(w->f, gt_engine_seconds(s));
-    fprintf(w->f, ",\"merged\":%u,\"no_data\":[", s->nsamples);
+    json_sample_start(w, s);
+    fputs(",\"no_data\":[", w->f);
     missing_names(w, s);
     fputs("],\"state\":\"retrying\",\"error\":", w->f);
     gt_json_string(w->f, w->error);
