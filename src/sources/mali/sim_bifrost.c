@@ -24,20 +24,5 @@ static void put_core_bifrost(struct sim *m, const struct work *w, uint32_t c,
 
 void sim_model_bifrost(struct sim *m, struct work *w)
 {
-    struct core k[SIM_MAX_INST];
-    uint32_t c;
-
-    sim_frontend_jm(m, w);
-    sim_geometry(m, w);
-    sim_idvs(m, w, 0.0);
-    sim_cores(m, w, k);
-    sim_memory(m, w, k);
-    sim_fragment_tasks(m, k);
-    sim_compute_tasks(m, k);
-    for (c = 0; c < m->fam->cores; c++) {
-        sim_put_core_frag_csf(m, w, c, &k[c]);
-        sim_put_core_exec_csf(m, w, c, &k[c]);
-        sim_put_core_beats(m, c, &k[c]);
-        put_core_bifrost(m, w, c, &k[c]);
-    }
+    sim_model_jm(m, w, put_core_bifrost);
 }

@@ -707,6 +707,28 @@ const struct family *sim_family_at(size_t i)
     return i < NFAMILIES ? &families[i] : NULL;
 }
 
+/* A job-manager family's interval: the JM front end and the steps every
+ * family shares, then each core's family-specific values (put_core). */
+void sim_model_jm(struct sim *m, struct work *w, sim_core_fn put_core)
+{
+    struct core k[SIM_MAX_INST];
+    uint32_t c;
+
+    sim_frontend_jm(m, w);
+    sim_geometry(m, w);
+    sim_idvs(m, w, 0.0);
+    sim_cores(m, w, k);
+    sim_memory(m, w, k);
+    sim_fragment_tasks(m, k);
+    sim_compute_tasks(m, k);
+    for (c = 0; c < m->fam->cores; c++) {
+        sim_put_core_frag_csf(m, w, c, &k[c]);
+        sim_put_core_exec_csf(m, w, c, &k[c]);
+        sim_put_core_beats(m, c, &k[c]);
+        put_core(m, w, c, &k[c]);
+    }
+}
+
 void sim_model_interval(struct sim *m, uint64_t dt_ns)
 {
     struct work w;

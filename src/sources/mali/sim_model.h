@@ -140,6 +140,9 @@ void sim_put_core_frag_csf(struct sim *m, const struct work *w, uint32_t c, cons
 void sim_put_core_exec_csf(struct sim *m, const struct work *w, uint32_t c, const struct core *k);
 void sim_put_core_beats(struct sim *m, uint32_t c, const struct core *k);
 void sim_put_core_rt(struct sim *m, const struct work *w, uint32_t c, const struct core *k);
+typedef void (*sim_core_fn)(struct sim *m, const struct work *w, uint32_t c,
+                            const struct core *k);
+void sim_model_jm(struct sim *m, struct work *w, sim_core_fn put_core);
 void sim_model_bifrost(struct sim *m, struct work *w);
 void sim_model_valhall_jm(struct sim *m, struct work *w);
 

@@ -10,8 +10,10 @@
  * slot is one issue cycle (the reference adds 32- and 16-bit slots). Its
  * texture CPI divides filtering cycles by messages x 4 samples: about 1.4
  * cycles a sample, as on the Bifrost model. */
-static void put_core_valhall_jm(struct sim *m, uint32_t c, const struct core *k)
+static void put_core_valhall_jm(struct sim *m, const struct work *w, uint32_t c,
+                                const struct core *k)
 {
+    (void)w;
     sim_put(m, V_TEX_MSG, c, sim_scale(k->tex, 1.0 / (4.0 * 1.4 * sim_jitter(m, 0.05))));
     uint64_t slot16 = gt_sim_part(k->vary, 0.6);
 
@@ -24,20 +26,5 @@ static void put_core_valhall_jm(struct sim *m, uint32_t c, const struct core *k)
 
 void sim_model_valhall_jm(struct sim *m, struct work *w)
 {
-    struct core k[SIM_MAX_INST];
-    uint32_t c;
-
-    sim_frontend_jm(m, w);
-    sim_geometry(m, w);
-    sim_idvs(m, w, 0.0);
-    sim_cores(m, w, k);
-    sim_memory(m, w, k);
-    sim_fragment_tasks(m, k);
-    sim_compute_tasks(m, k);
-    for (c = 0; c < m->fam->cores; c++) {
-        sim_put_core_frag_csf(m, w, c, &k[c]);
-        sim_put_core_exec_csf(m, w, c, &k[c]);
-        sim_put_core_beats(m, c, &k[c]);
-        put_core_valhall_jm(m, c, &k[c]);
-    }
+    sim_model_jm(m, w, put_core_valhall_jm);
 }
