@@ -233,10 +233,10 @@ $(BUILD)/bench/gen_floor: bench/tools/gen_floor.c bench/bench_setup.h $(BUILD)/l
 $(BUILD)/bench/floor.c: $(BUILD)/bench/gen_floor
 	$(BUILD)/bench/gen_floor $@
 
-$(BUILD)/bench/engine_eval: bench/engine_eval.c $(BUILD)/bench/floor.c $(BUILD)/libgputop.a
+$(BUILD)/bench/engine_eval: bench/engine_eval.c bench/bench_setup.h $(BUILD)/bench/floor.c $(BUILD)/libgputop.a
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/bench/floor.c $(BUILD)/libgputop.a $(LIBS)
 
-$(BUILD)/bench/%: bench/%.c $(BUILD)/libgputop.a
+$(BUILD)/bench/%: bench/%.c bench/bench_setup.h $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/libgputop.a $(LIBS)
 

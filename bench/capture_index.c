@@ -36,8 +36,12 @@ static int write_capture(const char *path, const struct gt_catalog *cat, long *b
 
     memset(&info, 0, sizeof(info));
     snprintf(info.device, sizeof(info.device), "bench");
-    if (gt_snapshot_init(&s, cat->nslots) < 0 || !(w = gt_capture_create(path, &info, cat, &d)))
+    if (gt_snapshot_init(&s, cat->nslots) < 0)
         return -1;
+    if (!(w = gt_capture_create(path, &info, cat, &d))) {
+        fprintf(stderr, "bench: %s\n", d.msg);
+        return -1;
+    }
     for (i = 0; i < RECORDS; i++) {
         for (j = 0; j < s.nslots; j++) {
             x ^= x << 13;
@@ -48,11 +52,17 @@ static int write_capture(const char *path, const struct gt_catalog *cat, long *b
         s.t_start_ns = 1000000000ull + i * 100000000ull;
         s.t_end_ns = s.t_start_ns + 100000000ull;
         s.nsamples = 1;
-        if (gt_capture_write(w, &s, &d) < 0)
+        if (gt_capture_write(w, &s, &d) < 0) {
+            fprintf(stderr, "bench: %s\n", d.msg);
             return -1;
+        }
     }
     gt_snapshot_free(&s);
-    if (gt_capture_finish(w, &d) < 0 || !(f = fopen(path, "rb")))
+    if (gt_capture_finish(w, &d) < 0) {
+        fprintf(stderr, "bench: %s\n", d.msg);
+        return -1;
+    }
+    if (!(f = fopen(path, "rb")))
         return -1;
     fseek(f, 0, SEEK_END);
     *bytes = ftell(f);
