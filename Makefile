@@ -28,7 +28,11 @@ LIBS           = $(NCURSES_LIBS) $(DRM_LIBS) -lpthread -lm
 
 LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c src/*/*/*.c))
 LAYOUTS  := $(sort $(wildcard layouts/*.layout))
-LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/layouts.o $(BUILD)/obj/gen/terminfo.o
+LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/layouts.o $(BUILD)/obj/gen/terminfo.o \
+            $(BUILD)/obj/gen/native_layouts.o
+# The engine's parser, built for the machine that builds (tools/gen-native.c).
+GEN_NATIVE_SRC := tools/gen-native.c src/engine/native.c src/engine/expr.c src/engine/diag.c \
+                  $(addprefix src/engine/layout,.c _parse.c _header.c _look.c _triage.c _free.c)
 # Terminal descriptions built into the binary for systems without a
 # terminfo database (Android): compiled here with tic from this machine's
 # ncurses sources (infocmp), never committed as blobs.
@@ -156,6 +160,22 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 $(BUILD)/gen/layouts.c: $(LAYOUTS) $(BUILD)/tools/embed-files
 	@mkdir -p $(dir $@)
 	$(BUILD)/tools/embed-files -c $@ gt_embedded_layouts layouts/ .layout $(LAYOUTS)
+
+# The built-in layouts as native code the engine runs when a loaded layout
+# is one of them unchanged. No contraction of a * b + c into a fused
+# multiply-add (GCC's default on aarch64): the interpreter rounds twice,
+# and both must give the same bits.
+$(BUILD)/gen/native_layouts.c: $(LAYOUTS) $(BUILD)/tools/gen-native
+	@mkdir -p $(dir $@)
+	$(BUILD)/tools/gen-native $@ $(LAYOUTS)
+
+$(BUILD)/obj/gen/native_layouts.o: $(BUILD)/gen/native_layouts.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -ffp-contract=off -c $< -o $@
+
+$(BUILD)/tools/gen-native: $(GEN_NATIVE_SRC) $(wildcard include/gputop/*.h) src/engine/layout_parse.h
+	@mkdir -p $(dir $@)
+	$(HOSTCC) -std=c11 -D_GNU_SOURCE -O2 -Iinclude -o $@ $(GEN_NATIVE_SRC) -lm
 
 $(BUILD)/gen/terminfo.c: $(BUILD)/tools/embed-files
 	@mkdir -p $(BUILD)/gen/terminfo-src $(BUILD)/gen/terminfo

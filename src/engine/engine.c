@@ -3,22 +3,14 @@
  * and runs the shared compiled program on each snapshot. */
 #include "gputop/engine.h"
 #include "gputop/expr.h"
+#include "gputop/native.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A counter the program reads, reduced from its slots. */
-struct input {
-    uint32_t slot, n;
-    uint32_t den_slot;     /* ratio counters */
-    double scale;
-    uint8_t mean, ratio;
-};
-
-/* How an input reduces: a sum, a mean or a ratio of sums. */
-enum { IN_SUM, IN_MEAN, IN_RATIO };
+#include "engine_reduce.h"
 
 /* Inputs of one kind over the same number of instances: reduced in one
  * loop whose count the compiler knows (reduce_run). */
@@ -85,6 +77,11 @@ struct gt_engine {
     struct in_run *runs;   /* ... one run per group (plan_inputs) */
     size_t nruns;
     uint64_t core_mask;    /* shader cores present; 0 unknown */
+    /* The built-in layout as native code (native.h), NULL: the program. */
+    const struct gt_native_layout *native;
+    uint32_t *native_reg;  /* per native reference: the register to read */
+    uint32_t *dead;        /* unavailable metrics, whose figures read NaN */
+    size_t ndead;
 };
 
 static const struct gt_expr *metric_expr(const struct gt_metric_def *def, int which)
@@ -115,13 +112,19 @@ static int mode_mean(const struct gt_engine *e, const struct gt_counter *k, int 
     return mode == MODE_MEAN;
 }
 
+/* Where input_of keeps the input of a counter reduced one way. */
+static size_t input_at(const struct gt_engine *e, int counter, int mode)
+{
+    return counter == COUNTER_INTERVAL   ? e->c->ncounters * NMODES
+         : counter == COUNTER_INTERVAL_S ? e->c->ncounters * NMODES + 1
+                                         : (size_t)counter * NMODES + (size_t)mode;
+}
+
 static int input_for(struct gt_engine *e, int counter, int mode)
 {
     const struct gt_counter *k;
     struct input *in;
-    size_t at = counter == COUNTER_INTERVAL   ? e->c->ncounters * NMODES
-              : counter == COUNTER_INTERVAL_S ? e->c->ncounters * NMODES + 1
-                                              : (size_t)counter * NMODES + (size_t)mode;
+    size_t at = input_at(e, counter, mode);
 
     if (e->input_of[at] >= 0)
         return e->input_of[at];
@@ -327,9 +330,11 @@ static uint32_t result_reg(const struct gt_engine *e, int reg)
 static int alloc_results(struct gt_engine *e)
 {
     size_t i, n = e->nmetrics ? e->nmetrics : 1;
+    size_t nconst = e->native ? e->native->nrefs : 0;
 
-    /* One register past the program holds NaN for unavailable metrics. */
-    e->regs = calloc(gt_program_nregs(e->prog) + 1, sizeof(double));
+    /* One register past the program holds NaN for unavailable metrics;
+     * past it, the catalogue constants native code reads. */
+    e->regs = calloc(gt_program_nregs(e->prog) + 1 + nconst, sizeof(double));
     e->result = calloc(n, sizeof(uint32_t));
     e->peak_result = calloc(n, sizeof(uint32_t));
     e->pop_result = calloc(n, sizeof(uint32_t));
@@ -349,6 +354,69 @@ static int alloc_results(struct gt_engine *e)
         if (e->l->metrics[i].peak)
             e->with_peak[e->nwith_peak++] = (uint32_t)i;
     }
+    return 0;
+}
+
+/* The register native reference k (named name) reads: the input the
+ * program reads for it, a constant's own register, or the NaN register
+ * when no available metric reads it (unknown, or read only by metrics
+ * that are unavailable: their figures are NaN either way). */
+static uint32_t native_ref_reg(struct gt_engine *e, const char *name, size_t k)
+{
+    uint32_t nan_reg = (uint32_t)gt_program_nregs(e->prog);
+    uint8_t mode;
+    int c = find_ref(e->c, name, &mode), in;
+
+    if (c == -1)
+        return nan_reg;
+    if (!IS_BUILTIN(c) && e->c->counters[c].kind == GT_COUNTER_CONSTANT) {
+        e->regs[nan_reg + 1 + k] = e->c->counters[c].value;
+        return nan_reg + 1 + (uint32_t)k;
+    }
+    in = e->input_of[input_at(e, c, mode)];
+    return in >= 0 ? (uint32_t)in : nan_reg;
+}
+
+/* 1 when GPUTOP_ENGINE=vm asks for the interpreter on every layout. */
+static int vm_forced(void)
+{
+    const char *v = getenv("GPUTOP_ENGINE");
+
+    return v && strcmp(v, "vm") == 0;
+}
+
+/* The generated code of this very layout, if any (before alloc_results,
+ * which makes room for its constants). */
+static void find_native(struct gt_engine *e)
+{
+    if (!vm_forced())
+        e->native = gt_native_find(gt_native_layouts, gt_native_layouts_count, e->l);
+}
+
+/* Maps the native code's references to registers; returns 0, or -1 out
+ * of memory. A reference list that does not match the code's drops it. */
+static int bind_native(struct gt_engine *e)
+{
+    const char **names;
+    size_t n, k;
+
+    if (!e->native)
+        return 0;
+    if (gt_native_refs(e->l, &names, &n) < 0)
+        return -1;
+    e->native_reg = malloc((n ? n : 1) * sizeof(*e->native_reg));
+    e->dead = malloc((e->nmetrics ? e->nmetrics : 1) * sizeof(*e->dead));
+    if (!e->native_reg || !e->dead || n != e->native->nrefs) {
+        free(names);
+        e->native = NULL;
+        return e->native_reg && e->dead ? 0 : -1;
+    }
+    for (k = 0; k < n; k++)
+        e->native_reg[k] = native_ref_reg(e, names[k], k);
+    free(names);
+    for (k = 0; k < e->nmetrics; k++)
+        if (e->m[k].reason)
+            e->dead[e->ndead++] = (uint32_t)k;
     return 0;
 }
 
@@ -430,7 +498,8 @@ struct gt_engine *gt_engine_new(const struct gt_layout *l, const struct gt_catal
     for (i = 0; i < l->nmetrics; i++)
         if (compile_metric(e, i) < 0)
             goto fail;
-    if (alloc_results(e) < 0)
+    find_native(e);
+    if (alloc_results(e) < 0 || bind_native(e) < 0)
         goto fail;
     return e;
 fail:
@@ -465,6 +534,8 @@ void gt_engine_free(struct gt_engine *e)
     free(e->peak);
     free(e->pop);
     free(e->with_peak);
+    free(e->native_reg);
+    free(e->dead);
     gt_program_free(e->prog);
     free(e);
 }
@@ -589,77 +660,6 @@ const struct gt_unresolved *gt_engine_unresolved(const struct gt_engine *e, size
     return i < e->nunres ? &e->unres[i] : NULL;
 }
 
-/* Four running sums let the additions of a 12-core block overlap. */
-static inline uint64_t sum_loop(const uint64_t *d, uint32_t n)
-{
-    uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    uint32_t j = 0;
-
-    for (; j + 4 <= n; j += 4) {
-        s0 += d[j];
-        s1 += d[j + 1];
-        s2 += d[j + 2];
-        s3 += d[j + 3];
-    }
-    for (; j < n; j++)
-        s0 += d[j];
-    return s0 + s1 + s2 + s3;
-}
-
-/* Up to 16 slots (one front end, 2-4 L2 slices, 1-16 shader cores):
- * one jump into a run of additions, no loop to control (the loop's control
- * was a third of an input's cost). Integer sums: any order, same value. */
-static inline uint64_t sum_slots(const uint64_t *d, uint32_t n)
-{
-    uint64_t s = 0;
-
-    switch (n) {
-    case 16: s += d[15]; /* fall through */
-    case 15: s += d[14]; /* fall through */
-    case 14: s += d[13]; /* fall through */
-    case 13: s += d[12]; /* fall through */
-    case 12: s += d[11]; /* fall through */
-    case 11: s += d[10]; /* fall through */
-    case 10: s += d[9]; /* fall through */
-    case 9: s += d[8]; /* fall through */
-    case 8: s += d[7]; /* fall through */
-    case 7: s += d[6]; /* fall through */
-    case 6: s += d[5]; /* fall through */
-    case 5: s += d[4]; /* fall through */
-    case 4: s += d[3]; /* fall through */
-    case 3: s += d[2]; /* fall through */
-    case 2: s += d[1]; /* fall through */
-    case 1: return s + d[0];
-    case 0: return 0;
-    default: return sum_loop(d, n);
-    }
-}
-
-/* The one place a counter's slots become the value expressions see: sums
- * in 64-bit integers first, then the mean and scale as doubles. */
-static inline double reduce(const struct input *in, const uint64_t *d)
-{
-    double v = (double)sum_slots(d + in->slot, in->n);
-
-    if (in->ratio)
-        return gt_op_div(in->scale * v, (double)sum_slots(d + in->den_slot, in->n));
-    if (in->mean)
-        v = v / in->n;
-    return v * in->scale;
-}
-
-/* reduce() for a count and kind known where it is inlined. */
-static inline double reduce_as(const struct input *in, const uint64_t *d, uint32_t n, int kind)
-{
-    double v = (double)sum_slots(d + in->slot, n);
-
-    if (kind == IN_RATIO)
-        return gt_op_div(in->scale * v, (double)sum_slots(d + in->den_slot, n));
-    if (kind == IN_MEAN)
-        v = v / n;
-    return v * in->scale;
-}
-
 #define RUN_LOOP(N)                                                          \
     for (k = run->begin; k < run->end; k++) {                                \
         uint32_t i = e->order[k];                                            \
@@ -698,6 +698,21 @@ static void eval_peaks(struct gt_engine *e, const double *out)
     }
 }
 
+/* The native code computes every metric; the unavailable ones read NaN
+ * as the program leaves them. */
+static void eval_native(struct gt_engine *e, double *out)
+{
+    size_t k;
+
+    e->native->eval(e->regs, e->native_reg, out, e->peak, e->pop);
+    for (k = 0; k < e->ndead; k++) {
+        uint32_t i = e->dead[k];
+        out[i] = NAN;
+        if (e->l->metrics[i].peak)
+            e->peak[i] = e->pop[i] = NAN;
+    }
+}
+
 void gt_engine_eval(struct gt_engine *e, const struct gt_snapshot *s, double *out)
 {
     size_t i;
@@ -710,6 +725,10 @@ void gt_engine_eval(struct gt_engine *e, const struct gt_snapshot *s, double *ou
         e->regs[iv] = (double)gt_snapshot_ns(s);
     if (is >= 0)
         e->regs[is] = gt_engine_seconds(s);
+    if (e->native) {
+        eval_native(e, out);
+        return;
+    }
     gt_program_run(e->prog, e->regs);
     for (i = 0; i < e->nmetrics; i++)
         out[i] = e->regs[e->result[i]];
@@ -902,6 +921,8 @@ double gt_engine_seconds(const struct gt_snapshot *s)
 {
     return (double)gt_snapshot_ns(s) / 1e9;
 }
+
+int gt_engine_native(const struct gt_engine *e) { return e->native != NULL; }
 
 void gt_engine_size(const struct gt_engine *e, size_t *ninputs, size_t *ninstr)
 {

@@ -1,0 +1,194 @@
+/* Build tool: writes the built-in layouts as native code, one C function
+ * per layout evaluating every metric's value, peak and percent of peak,
+ * and a table the engine matches a loaded layout against (name, number of
+ * metrics and references, the hash of every expression's canonical text). Built with $(HOSTCC)
+ * from the engine's own parser, so cross builds generate on the host.
+ * Usage: gen-native OUT.c FILE.layout... */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gputop/expr.h"
+#include "gputop/layout.h"
+#include "gputop/native.h"
+
+#define TEXT_MAX 65536
+
+/* The distinct references of a layout (gt_native_refs), as the engine
+ * numbers them. */
+struct refs {
+    const char **name;
+    size_t n;
+};
+
+static long ref_index(const struct refs *r, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < r->n; i++)
+        if (strcmp(r->name[i], name) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* A C string literal (a layout's name has no quotes, but be safe). */
+static void put_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', f);
+        if ((unsigned char)*s < ' ')
+            fprintf(f, "\\%03o", (unsigned char)*s);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+struct c_names {
+    const struct refs *r;
+    const struct gt_expr *e;
+    char buf[32];
+};
+
+/* Reference i of the expression as the local holding its value. */
+static const char *c_name(void *arg, size_t ref)
+{
+    struct c_names *n = arg;
+
+    snprintf(n->buf, sizeof(n->buf), "x%ld", ref_index(n->r, gt_expr_ref_name(n->e, ref)));
+    return n->buf;
+}
+
+static int put_expr(FILE *f, const struct refs *r, const struct gt_expr *e, const char *lhs,
+                    size_t i, char *buf)
+{
+    struct c_names n = { r, e, "" };
+
+    if (gt_expr_to_c(e, buf, TEXT_MAX, c_name, &n) < 0)
+        return -1;
+    fprintf(f, "    %s[%zu] = %s;\n", lhs, i, buf);
+    return 0;
+}
+
+static int write_function(FILE *f, const struct gt_layout *l, const struct refs *r,
+                          size_t index, char *buf)
+{
+    size_t i;
+
+    fprintf(f, "static void eval_%zu(const double *restrict r, const uint32_t *restrict m,\n"
+               "                   double *restrict out, double *restrict peak,\n"
+               "                   double *restrict pop)\n{\n", index);
+    for (i = 0; i < r->n; i++)
+        fprintf(f, "    const double x%zu = r[m[%zu]];\n", i, i);
+    fputs("\n    (void)r; (void)m; (void)peak; (void)pop;\n", f);
+    for (i = 0; i < l->nmetrics; i++)
+        if (put_expr(f, r, l->metrics[i].expr, "out", i, buf) < 0)
+            return -1;
+    /* Percent of peak: the layout's pop expression, else 100 * value /
+     * peak, as the engine's eval_peaks computes it. */
+    for (i = 0; i < l->nmetrics; i++) {
+        if (!l->metrics[i].peak)
+            continue;
+        if (put_expr(f, r, l->metrics[i].peak, "peak", i, buf) < 0)
+            return -1;
+        if (l->metrics[i].pop) {
+            if (put_expr(f, r, l->metrics[i].pop, "pop", i, buf) < 0)
+                return -1;
+        } else {
+            fprintf(f, "    pop[%zu] = gt_op_div(100.0 * out[%zu], peak[%zu]);\n", i, i, i);
+        }
+    }
+    fputs("}\n\n", f);
+    return 0;
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long n;
+
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)n + 1)) != NULL) {
+        *len = fread(buf, 1, (size_t)n, f);
+        buf[*len] = '\0';
+    }
+    fclose(f);
+    return buf;
+}
+
+/* One layout: its function and table; the table's entry goes to entries. */
+static int write_layout(FILE *f, const char *path, size_t index, FILE *entries, char *buf)
+{
+    struct refs r = { NULL, 0 };
+    uint64_t sig;
+    struct gt_layout *l;
+    struct gt_diag d;
+    size_t len;
+    char *text = read_all(path, &len);
+    int ok;
+
+    if (!text) {
+        fprintf(stderr, "gen-native: %s: cannot read\n", path);
+        return -1;
+    }
+    l = gt_layout_parse(path, text, len, &d);
+    free(text);
+    if (!l) {
+        fprintf(stderr, "gen-native: %s:%d:%d: %s\n", path, d.line, d.col, d.msg);
+        return -1;
+    }
+    sig = gt_native_signature(l);
+    ok = sig != 0 && gt_native_refs(l, &r.name, &r.n) == 0 &&
+         write_function(f, l, &r, index, buf) == 0;
+    if (ok) {
+        fputs("    { ", entries);
+        put_string(entries, l->name);
+        fprintf(entries, ", %zu, 0x%016llxull, %zu, eval_%zu },\n", l->nmetrics,
+                (unsigned long long)sig, r.n, index);
+    } else {
+        fprintf(stderr, "gen-native: %s: an expression too long to print\n", path);
+    }
+    free(r.name);
+    gt_layout_free(l);
+    return ok ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    char *buf = malloc(TEXT_MAX), *table = NULL;
+    size_t table_len = 0;
+    FILE *f, *entries;
+    int i;
+
+    if (argc < 2 || !buf || !(f = fopen(argv[1], "w"))) {
+        fprintf(stderr, "usage: gen-native OUT.c FILE.layout...\n");
+        return 1;
+    }
+    entries = open_memstream(&table, &table_len);
+    if (!entries)
+        return 1;
+    fputs("/* Generated by tools/gen-native.c from layouts/; do not edit. Compiled\n"
+          " * with -ffp-contract=off: results bit for bit the interpreter's. */\n"
+          "#include <math.h>\n#include <stddef.h>\n#include <stdint.h>\n"
+          "#include \"gputop/expr.h\"\n#include \"gputop/native.h\"\n\n", f);
+    for (i = 2; i < argc; i++)
+        if (write_layout(f, argv[i], (size_t)(i - 2), entries, buf) < 0) {
+            fclose(f);
+            remove(argv[1]);
+            return 1;
+        }
+    fclose(entries);
+    fprintf(f, "const struct gt_native_layout gt_native_layouts[] = {\n%s};\n"
+               "const size_t gt_native_layouts_count =\n"
+               "    sizeof(gt_native_layouts) / sizeof(gt_native_layouts[0]);\n",
+            table ? table : "");
+    free(table);
+    free(buf);
+    return fclose(f) == 0 ? 0 : 1;
+}
