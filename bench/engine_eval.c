@@ -128,7 +128,7 @@ static double bench_layout(const struct bench_floor *fl, size_t *bad)
     return t_engine / t_floor;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     size_t i, bad, any_bad = 0;
     double ratio;
@@ -136,6 +136,9 @@ int main(void)
     printf("engine vs the same layout as native C, best of %d rounds of %d snapshots each:\n",
            ROUNDS, SNAPSHOTS);
     for (i = 0; i < bench_nfloors; i++) {
+        /* A layout's name as argument: that one only (for perf). */
+        if (argc > 1 && strcmp(argv[1], bench_floors[i].layout) != 0)
+            continue;
         ratio = bench_layout(&bench_floors[i], &bad);
         if (ratio < 0) {
             printf("layout %s: cannot be set up here\n", bench_floors[i].layout);

@@ -11,11 +11,11 @@
 
 struct gt_layout;
 
-/* Evaluates every metric of the layout: reference k's value is r[m[k]];
+/* Evaluates every metric of the layout: reference k's value is r[k];
  * writes out[i] for each metric, and peak[i] and pop[i] for those with a
  * peak (pop: the layout's expression, else 100 * value / peak). */
-typedef void gt_native_fn(const double *restrict r, const uint32_t *restrict m,
-                          double *restrict out, double *restrict peak, double *restrict pop);
+typedef void gt_native_fn(const double *restrict r, double *restrict out,
+                          double *restrict peak, double *restrict pop);
 
 struct gt_native_layout {
     const char *name;       /* the layout's 'name' */

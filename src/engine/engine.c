@@ -3,13 +3,13 @@
  * and runs the shared compiled program on each snapshot. */
 #include "gputop/engine.h"
 #include "gputop/expr.h"
-#include "gputop/native.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_native.h"
 #include "engine_reduce.h"
 
 /* Inputs of one kind over the same number of instances: reduced in one
@@ -79,7 +79,7 @@ struct gt_engine {
     uint64_t core_mask;    /* shader cores present; 0 unknown */
     /* The built-in layout as native code (native.h), NULL: the program. */
     const struct gt_native_layout *native;
-    uint32_t *native_reg;  /* per native reference: the register to read */
+    struct gt_nplan *nplan;  /* its reductions and registers */
     uint32_t *dead;        /* unavailable metrics, whose figures read NaN */
     size_t ndead;
 };
@@ -330,11 +330,9 @@ static uint32_t result_reg(const struct gt_engine *e, int reg)
 static int alloc_results(struct gt_engine *e)
 {
     size_t i, n = e->nmetrics ? e->nmetrics : 1;
-    size_t nconst = e->native ? e->native->nrefs : 0;
 
-    /* One register past the program holds NaN for unavailable metrics;
-     * past it, the catalogue constants native code reads. */
-    e->regs = calloc(gt_program_nregs(e->prog) + 1 + nconst, sizeof(double));
+    /* One register past the program holds NaN for unavailable metrics. */
+    e->regs = calloc(gt_program_nregs(e->prog) + 1, sizeof(double));
     e->result = calloc(n, sizeof(uint32_t));
     e->peak_result = calloc(n, sizeof(uint32_t));
     e->pop_result = calloc(n, sizeof(uint32_t));
@@ -357,24 +355,28 @@ static int alloc_results(struct gt_engine *e)
     return 0;
 }
 
-/* The register native reference k (named name) reads: the input the
- * program reads for it, a constant's own register, or the NaN register
- * when no available metric reads it (unknown, or read only by metrics
- * that are unavailable: their figures are NaN either way). */
-static uint32_t native_ref_reg(struct gt_engine *e, const char *name, size_t k)
+/* What native reference name reads: the input the program reads for it,
+ * a constant, or NaN when no available metric reads it (unknown, or read
+ * only by metrics that are unavailable, whose figures are NaN either way). */
+static void native_ref(const struct gt_engine *e, const char *name, struct gt_nref *nr)
 {
-    uint32_t nan_reg = (uint32_t)gt_program_nregs(e->prog);
     uint8_t mode;
     int c = find_ref(e->c, name, &mode), in;
 
+    nr->what = NREF_VALUE;
+    nr->value = NAN;
     if (c == -1)
-        return nan_reg;
+        return;
     if (!IS_BUILTIN(c) && e->c->counters[c].kind == GT_COUNTER_CONSTANT) {
-        e->regs[nan_reg + 1 + k] = e->c->counters[c].value;
-        return nan_reg + 1 + (uint32_t)k;
+        nr->value = e->c->counters[c].value;
+        return;
     }
     in = e->input_of[input_at(e, c, mode)];
-    return in >= 0 ? (uint32_t)in : nan_reg;
+    if (in < 0)
+        return;
+    nr->what = c == COUNTER_INTERVAL ? NREF_NS : c == COUNTER_INTERVAL_S ? NREF_SECONDS
+                                                                          : NREF_INPUT;
+    nr->in = e->inputs[in];
 }
 
 /* 1 when GPUTOP_ENGINE=vm asks for the interpreter on every layout. */
@@ -393,10 +395,11 @@ static void find_native(struct gt_engine *e)
         e->native = gt_native_find(gt_native_layouts, gt_native_layouts_count, e->l);
 }
 
-/* Maps the native code's references to registers; returns 0, or -1 out
- * of memory. A reference list that does not match the code's drops it. */
+/* Plans the native code's reductions; returns 0, or -1 out of memory.
+ * A reference list that does not match the code's drops it. */
 static int bind_native(struct gt_engine *e)
 {
+    struct gt_nref *refs;
     const char **names;
     size_t n, k;
 
@@ -404,25 +407,24 @@ static int bind_native(struct gt_engine *e)
         return 0;
     if (gt_native_refs(e->l, &names, &n) < 0)
         return -1;
-    e->native_reg = malloc((n ? n : 1) * sizeof(*e->native_reg));
-    e->dead = malloc((e->nmetrics ? e->nmetrics : 1) * sizeof(*e->dead));
-    if (!e->native_reg || !e->dead || n != e->native->nrefs) {
+    if (n != e->native->nrefs) {
         free(names);
         e->native = NULL;
-        return e->native_reg && e->dead ? 0 : -1;
+        return 0;
     }
-    for (k = 0; k < n; k++)
-        e->native_reg[k] = native_ref_reg(e, names[k], k);
+    refs = calloc(n ? n : 1, sizeof(*refs));
+    for (k = 0; refs && k < n; k++)
+        native_ref(e, names[k], &refs[k]);
     free(names);
+    e->nplan = refs ? gt_nplan_new(e->native, refs) : NULL;
+    e->dead = malloc((e->nmetrics ? e->nmetrics : 1) * sizeof(*e->dead));
+    free(refs);
+    if (!e->nplan || !e->dead)
+        return -1;
     for (k = 0; k < e->nmetrics; k++)
         if (e->m[k].reason)
             e->dead[e->ndead++] = (uint32_t)k;
     return 0;
-}
-
-static int input_kind(const struct input *in)
-{
-    return in->ratio ? IN_RATIO : in->mean ? IN_MEAN : IN_SUM;
 }
 
 static int input_before(const struct input *x, const struct input *y)
@@ -534,7 +536,7 @@ void gt_engine_free(struct gt_engine *e)
     free(e->peak);
     free(e->pop);
     free(e->with_peak);
-    free(e->native_reg);
+    gt_nplan_free(e->nplan);
     free(e->dead);
     gt_program_free(e->prog);
     free(e);
@@ -700,11 +702,11 @@ static void eval_peaks(struct gt_engine *e, const double *out)
 
 /* The native code computes every metric; the unavailable ones read NaN
  * as the program leaves them. */
-static void eval_native(struct gt_engine *e, double *out)
+static void eval_native(struct gt_engine *e, const struct gt_snapshot *s, double *out)
 {
     size_t k;
 
-    e->native->eval(e->regs, e->native_reg, out, e->peak, e->pop);
+    gt_nplan_eval(e->nplan, s, out, e->peak, e->pop);
     for (k = 0; k < e->ndead; k++) {
         uint32_t i = e->dead[k];
         out[i] = NAN;
@@ -719,16 +721,16 @@ void gt_engine_eval(struct gt_engine *e, const struct gt_snapshot *s, double *ou
     int iv = e->input_of[e->c->ncounters * NMODES];
     int is = e->input_of[e->c->ncounters * NMODES + 1];
 
+    if (e->native) {
+        eval_native(e, s, out);
+        return;
+    }
     for (i = 0; i < e->nruns; i++)
         reduce_run(e, &e->runs[i], s->deltas, e->regs);
     if (iv >= 0)
         e->regs[iv] = (double)gt_snapshot_ns(s);
     if (is >= 0)
         e->regs[is] = gt_engine_seconds(s);
-    if (e->native) {
-        eval_native(e, out);
-        return;
-    }
     gt_program_run(e->prog, e->regs);
     for (i = 0; i < e->nmetrics; i++)
         out[i] = e->regs[e->result[i]];
