@@ -16,6 +16,10 @@ struct nin {
     double scale;
 };
 
+/* A plan's kinds: the program's (IN_SUM, IN_MEAN, IN_RATIO) and a sum
+ * with scale 1, whose multiplication by 1.0 changes nothing and goes. */
+enum { NK_SUM1 = IN_RATIO + 1 };
+
 struct nrun {
     int kind;
     uint32_t n, begin, end;   /* into in */
@@ -43,14 +47,21 @@ void gt_nplan_free(struct gt_nplan *p)
     free(p);
 }
 
+static int plan_kind(const struct input *in)
+{
+    int kind = input_kind(in);
+
+    return kind == IN_SUM && in->scale == 1.0 ? NK_SUM1 : kind;
+}
+
 /* Order of reductions: by kind, then count, then slot (loads walk the
  * snapshot forward). */
 static int nin_before(const struct gt_nref *refs, uint32_t x, uint32_t y)
 {
     const struct input *a = &refs[x].in, *b = &refs[y].in;
 
-    if (input_kind(a) != input_kind(b))
-        return input_kind(a) < input_kind(b);
+    if (plan_kind(a) != plan_kind(b))
+        return plan_kind(a) < plan_kind(b);
     if (a->n != b->n)
         return a->n < b->n;
     return a->slot < b->slot;
@@ -73,9 +84,9 @@ static void add_run(struct gt_nplan *p, const struct input *in, uint32_t at)
 {
     struct nrun *r = p->nruns ? &p->runs[p->nruns - 1] : NULL;
 
-    if (!r || r->kind != input_kind(in) || r->n != in->n) {
+    if (!r || r->kind != plan_kind(in) || r->n != in->n) {
         r = &p->runs[p->nruns++];
-        r->kind = input_kind(in);
+        r->kind = plan_kind(in);
         r->n = in->n;
         r->begin = at;
     }
@@ -139,36 +150,43 @@ struct gt_nplan *gt_nplan_new(const struct gt_native_layout *code, const struct 
     for (k = run->begin; k < run->end; k++)                                        \
         r[in[k].dst] = reduce_parts(d, in[k].slot, in[k].den_slot, in[k].scale, (N), (KIND))
 
-/* One group of sums or means; the usual counts get loops of their own,
- * where the sum is straight-line code. */
-static void reduce_counts(const struct nrun *run, const struct nin *in, const uint64_t *d,
-                          double *r, int kind)
-{
-    uint32_t k;
+/* A sum with scale 1: what reduce_parts gives, less its "* 1.0". */
+#define NRUN1(N)                                                                   \
+    for (k = run->begin; k < run->end; k++)                                        \
+        r[in[k].dst] = (double)sum_slots(d + in[k].slot, (N))
 
-    switch (run->n) {
-    case 1: NRUN(1, kind); break;
-    case 2: NRUN(2, kind); break;
-    case 4: NRUN(4, kind); break;
-    case 8: NRUN(8, kind); break;
-    case 12: NRUN(12, kind); break;
-    case 16: NRUN(16, kind); break;
-    default: NRUN(run->n, kind); break;
+/* Each kind and usual count gets a loop of its own, where the sum is
+ * straight-line code and nothing is tested per reduction. */
+#define NRUNS(RUN)                                                                 \
+    switch (run->n) {                                                              \
+    case 1: RUN(1); break;                                                         \
+    case 2: RUN(2); break;                                                         \
+    case 4: RUN(4); break;                                                         \
+    case 8: RUN(8); break;                                                         \
+    case 12: RUN(12); break;                                                       \
+    case 16: RUN(16); break;                                                       \
+    default: RUN(run->n); break;                                                   \
     }
-}
+
+#define NRUN_SUM(N) NRUN(N, IN_SUM)
+#define NRUN_MEAN(N) NRUN(N, IN_MEAN)
 
 static void reduce_run(const struct nrun *run, const struct nin *in, const uint64_t *d,
                        double *r)
 {
     uint32_t k;
 
-    if (run->kind == IN_SUM)
-        reduce_counts(run, in, d, r, IN_SUM);
-    else if (run->kind == IN_MEAN)
-        reduce_counts(run, in, d, r, IN_MEAN);
-    else
-        NRUN(run->n, IN_RATIO);
+    switch (run->kind) {
+    case NK_SUM1: NRUNS(NRUN1); break;
+    case IN_SUM: NRUNS(NRUN_SUM); break;
+    case IN_MEAN: NRUNS(NRUN_MEAN); break;
+    default: NRUN(run->n, IN_RATIO); break;
+    }
 }
+#undef NRUN_SUM
+#undef NRUN_MEAN
+#undef NRUNS
+#undef NRUN1
 #undef NRUN
 
 void gt_nplan_eval(const struct gt_nplan *p, const struct gt_snapshot *s, double *out,
