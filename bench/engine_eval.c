@@ -1,7 +1,10 @@
 /* Engine benchmark: evaluates every built-in layout over 100k synthetic
  * snapshots and compares with the same expressions compiled as native C
  * (the floor, bench/tools/gen_floor.c: values, peaks and percent of peak).
- * Prints figures and each layout's ratio; no pass/fail. */
+ * The engine runs as the dashboard runs it (a built-in layout: its
+ * generated code), and again as the interpreter (GPUTOP_ENGINE=vm: what a
+ * user's layout costs). Prints figures and each layout's ratios; fails
+ * only when results differ from the floor. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -39,42 +42,90 @@ struct bufs {
     double *out, *ref, *peak, *pop;
 };
 
+/* Best times of one layout, in seconds per SNAPSHOTS. */
+struct times {
+    double engine, vm, floor;
+};
+
 static void floor_of(const struct bench_floor *fl, const struct gt_snapshot *s, struct bufs *b)
 {
     fl->eval(s->deltas, gt_engine_seconds(s), (double)gt_snapshot_ns(s), b->ref, b->peak, b->pop);
 }
 
 /* Values, peaks and percents of peak that differ from the floor's. */
-static size_t mismatches(const struct bench_setup *b, const struct bench_floor *fl,
+static size_t mismatches(struct gt_engine *e, const struct bench_floor *fl,
                          const struct gt_snapshot *ring, struct bufs *x)
 {
-    size_t i, m, nm = gt_engine_nmetrics(b->engine), bad = 0;
+    size_t i, m, nm = gt_engine_nmetrics(e), bad = 0;
 
     for (i = 0; i < RING; i++) {
-        gt_engine_eval(b->engine, &ring[i], x->out);
+        gt_engine_eval(e, &ring[i], x->out);
         floor_of(fl, &ring[i], x);
         for (m = 0; m < nm; m++) {
             bad += !same(x->out[m], x->ref[m]);
-            if (gt_engine_has_peak(b->engine, m) && !gt_engine_unavailable(b->engine, m))
-                bad += !same(gt_engine_peak(b->engine, m), x->peak[m]) +
-                       !same(gt_engine_pop(b->engine, m), x->pop[m]);
+            if (gt_engine_has_peak(e, m) && !gt_engine_unavailable(e, m))
+                bad += !same(gt_engine_peak(e, m), x->peak[m]) +
+                       !same(gt_engine_pop(e, m), x->pop[m]);
         }
     }
     return bad;
 }
 
-/* Returns the ratio engine / floor, or -1 when the layout cannot be set up. */
-static double bench_layout(const struct bench_floor *fl, size_t *bad)
+/* SNAPSHOTS evaluations by engine e; returns the time taken. */
+static double time_engine(struct gt_engine *e, const struct gt_snapshot *ring, struct bufs *x,
+                          size_t nm, double *sink)
+{
+    double t0 = now_s();
+    size_t i;
+
+    for (i = 0; i < SNAPSHOTS; i++) {
+        gt_engine_eval(e, &ring[i % RING], x->out);
+        *sink += x->out[i % nm];
+    }
+    return now_s() - t0;
+}
+
+static double time_floor(const struct bench_floor *fl, const struct gt_snapshot *ring,
+                         struct bufs *x, size_t nm, double *sink)
+{
+    double t0 = now_s();
+    size_t i;
+
+    for (i = 0; i < SNAPSHOTS; i++) {
+        floor_of(fl, &ring[i % RING], x);
+        *sink += x->ref[i % nm];
+    }
+    return now_s() - t0;
+}
+
+static double least(double a, double b) { return a < b ? a : b; }
+
+/* The engine as a user's layout gets it: the interpreter. */
+static struct gt_engine *vm_engine(const struct bench_setup *b)
+{
+    struct gt_engine *e;
+
+    setenv("GPUTOP_ENGINE", "vm", 1);
+    e = gt_engine_new(b->layout, &b->catalog);
+    unsetenv("GPUTOP_ENGINE");
+    return e;
+}
+
+/* Times layout fl's engine, interpreter and floor into t; returns 0, or
+ * -1 when the layout cannot be set up. *bad: results that differ from
+ * the floor's, either way. */
+static int bench_layout(const struct bench_floor *fl, struct times *t, size_t *bad)
 {
     struct bench_setup b;
     static struct gt_snapshot ring[RING];
+    struct gt_engine *vm;
     struct bufs x;
-    double t0, t1, t_engine = 1e9, t_floor = 1e9, sink = 0;
+    double sink = 0;
     size_t i, m, nm, navail = 0;
     uint64_t seed = 0x9e3779b97f4a7c15ull;
     int r;
 
-    if (bench_setup(&b, fl->layout) < 0) {
+    if (bench_setup(&b, fl->layout) < 0 || !(vm = vm_engine(&b))) {
         bench_teardown(&b);
         return -1;
     }
@@ -92,29 +143,20 @@ static double bench_layout(const struct bench_floor *fl, size_t *bad)
     }
     for (m = 0; m < nm; m++)
         navail += gt_engine_unavailable(b.engine, m) == NULL;
-    *bad = mismatches(&b, fl, ring, &x);
-    /* Rounds alternate engine and floor and the best of each is kept, so
-     * a noisy neighbour or a frequency change hits both alike. */
+    *bad = mismatches(b.engine, fl, ring, &x) + mismatches(vm, fl, ring, &x);
+    /* Rounds alternate engine, interpreter and floor and the best of each
+     * is kept, so a noisy neighbour or a frequency change hits all alike. */
+    t->engine = t->vm = t->floor = 1e9;
     for (r = 0; r < ROUNDS; r++) {
-        t0 = now_s();
-        for (i = 0; i < SNAPSHOTS; i++) {
-            gt_engine_eval(b.engine, &ring[i % RING], x.out);
-            sink += x.out[i % nm];
-        }
-        t1 = now_s() - t0;
-        t_engine = t1 < t_engine ? t1 : t_engine;
-        t0 = now_s();
-        for (i = 0; i < SNAPSHOTS; i++) {
-            floor_of(fl, &ring[i % RING], &x);
-            sink += x.ref[i % nm];
-        }
-        t1 = now_s() - t0;
-        t_floor = t1 < t_floor ? t1 : t_floor;
+        t->engine = least(t->engine, time_engine(b.engine, ring, &x, nm, &sink));
+        t->vm = least(t->vm, time_engine(vm, ring, &x, nm, &sink));
+        t->floor = least(t->floor, time_floor(fl, ring, &x, nm, &sink));
     }
-    printf("layout %-16s %3zu metrics (%3zu available), %4u slots: engine %7.1f ns, floor %7.1f ns "
-           "per snapshot; ratio %.2fx (goal <= %.1fx); %s\n",
-           fl->layout, nm, navail, b.catalog.nslots, t_engine / SNAPSHOTS * 1e9,
-           t_floor / SNAPSHOTS * 1e9, t_engine / t_floor, GOAL,
+    printf("layout %-16s %3zu metrics (%3zu available), %4u slots: engine %7.1f ns (%s), "
+           "interpreter %7.1f ns, floor %7.1f ns per snapshot; %s\n",
+           fl->layout, nm, navail, b.catalog.nslots, t->engine / SNAPSHOTS * 1e9,
+           gt_engine_native(b.engine) ? "native code" : "interpreter",
+           t->vm / SNAPSHOTS * 1e9, t->floor / SNAPSHOTS * 1e9,
            *bad ? "RESULTS DIFFER from the floor" : "results identical to the floor");
     if (sink == 12345.678)
         printf(" ");
@@ -124,14 +166,28 @@ static double bench_layout(const struct bench_floor *fl, size_t *bad)
     free(x.ref);
     free(x.peak);
     free(x.pop);
+    gt_engine_free(vm);
     bench_teardown(&b);
-    return t_engine / t_floor;
+    return 0;
+}
+
+/* The ratios of one layout, as plain lines and for the table at the end
+ * of make bench (the interpreter's has no goal: what a user layout costs). */
+static void report(const char *layout, const struct times *t)
+{
+    double ratio = t->engine / t->floor, vm = t->vm / t->floor;
+
+    printf("  %s: engine/native C %.2fx (goal <= %.1fx), interpreter/native C %.2fx\n", layout,
+           ratio, GOAL, vm);
+    printf("summary: engine/native C, layout %s\t%.2fx\t<= %.1fx\t%s\n", layout, ratio, GOAL,
+           ratio <= GOAL ? "yes" : "no");
+    printf("summary: interpreter/native C (user layouts), layout %s\t%.2fx\t-\t-\n", layout, vm);
 }
 
 int main(int argc, char **argv)
 {
     size_t i, bad, any_bad = 0;
-    double ratio;
+    struct times t;
 
     printf("engine vs the same layout as native C, best of %d rounds of %d snapshots each:\n",
            ROUNDS, SNAPSHOTS);
@@ -139,15 +195,12 @@ int main(int argc, char **argv)
         /* A layout's name as argument: that one only (for perf). */
         if (argc > 1 && strcmp(argv[1], bench_floors[i].layout) != 0)
             continue;
-        ratio = bench_layout(&bench_floors[i], &bad);
-        if (ratio < 0) {
+        if (bench_layout(&bench_floors[i], &t, &bad) < 0) {
             printf("layout %s: cannot be set up here\n", bench_floors[i].layout);
             continue;
         }
         any_bad += bad;
-        /* One line per figure for the table at the end of make bench. */
-        printf("summary: engine/native C, layout %s\t%.2fx\t<= %.1fx\t%s\n",
-               bench_floors[i].layout, ratio, GOAL, ratio <= GOAL ? "yes" : "no");
+        report(bench_floors[i].layout, &t);
     }
     return any_bad ? 1 : 0;
 }
