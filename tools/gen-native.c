@@ -62,6 +62,61 @@ static const char *c_name(void *arg, size_t ref)
     return n->buf;
 }
 
+/* The comma between a call's two arguments and its closing parenthesis,
+ * for the call whose '(' is at s[open]. */
+static void call_args(const char *s, size_t open, size_t *comma, size_t *close)
+{
+    size_t j;
+    int depth = 0;
+
+    *comma = *close = open;
+    for (j = open + 1; s[j]; j++) {
+        if (s[j] == '(')
+            depth++;
+        else if (s[j] == ')' && depth-- == 0)
+            break;
+        else if (s[j] == ',' && depth == 0)
+            *comma = j;
+    }
+    *close = j;
+}
+
+/* 1 when s[0..n) is a register, r[K]; *k = K. */
+static int is_reg(const char *s, size_t n, unsigned long *k)
+{
+    char *end;
+
+    if (n < 4 || strncmp(s, "r[", 2) != 0 || s[n - 1] != ']')
+        return 0;
+    *k = strtoul(s + 2, &end, 10);
+    return end == s + n - 1;
+}
+
+/* Writes printed C s[a..b), a division by a lone reference becoming
+ * native_divr(x, r[K], r[NREFS + K]): a multiplication when the engine
+ * put an exact reciprocal there (a constant power of two: the core or
+ * slice count, which the floor's compiler folds the same way). */
+static void put_c(FILE *f, const char *s, size_t a, size_t b, size_t nrefs)
+{
+    static const char div[] = "gt_op_div(";
+    size_t comma, close;
+    unsigned long k;
+
+    while (a < b) {
+        if (strncmp(s + a, div, sizeof(div) - 1) == 0) {
+            call_args(s, a + sizeof(div) - 2, &comma, &close);
+            if (close < b && comma > a && is_reg(s + comma + 2, close - comma - 2, &k)) {
+                fputs("native_divr(", f);
+                put_c(f, s, a + sizeof(div) - 1, comma, nrefs);
+                fprintf(f, ", r[%lu], r[%lu])", k, (unsigned long)nrefs + k);
+                a = close + 1;
+                continue;
+            }
+        }
+        fputc(s[a++], f);
+    }
+}
+
 static int put_expr(FILE *f, const struct refs *r, const struct gt_expr *e, const char *lhs,
                     size_t i, char *buf)
 {
@@ -69,7 +124,9 @@ static int put_expr(FILE *f, const struct refs *r, const struct gt_expr *e, cons
 
     if (gt_expr_to_c(e, buf, TEXT_MAX, c_name, &n) < 0)
         return -1;
-    fprintf(f, "    %s[%zu] = %s;\n", lhs, i, buf);
+    fprintf(f, "    %s[%zu] = ", lhs, i);
+    put_c(f, buf, 0, strlen(buf), r->n);
+    fputs(";\n", f);
     return 0;
 }
 
@@ -205,6 +262,9 @@ int main(int argc, char **argv)
           "    }\n"
           "    if (BOUND(a))\n        return m;\n"
           "    return isnan(a) ? a : m;\n}\n\n"
+          "/* gt_op_div(a, b) where the engine found 1 / b exact (inv != 0). */\n"
+          "static inline double native_divr(double a, double b, double inv)\n{\n"
+          "    return inv != 0.0 ? a * inv : gt_op_div(a, b);\n}\n\n"
           "#define gt_op_min native_min\n#define gt_op_max native_max\n\n", f);
     for (i = 2; i < argc; i++)
         if (write_layout(f, argv[i], (size_t)(i - 2), entries, buf) < 0) {

@@ -11,9 +11,11 @@
 
 struct gt_layout;
 
-/* Evaluates every metric of the layout: reference k's value is r[k];
- * writes out[i] for each metric, and peak[i] and pop[i] for those with a
- * peak (pop: the layout's expression, else 100 * value / peak). */
+/* Evaluates every metric of the layout: reference k's value is r[k], and
+ * r[nrefs + k] is 1 / r[k] when that is exact (a constant that is a power
+ * of two: a division by it is then a multiplication), else 0; writes
+ * out[i] for each metric, and peak[i] and pop[i] for those with a peak
+ * (pop: the layout's expression, else 100 * value / peak). */
 typedef void gt_native_fn(const double *restrict r, double *restrict out,
                           double *restrict peak, double *restrict pop);
 

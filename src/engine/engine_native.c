@@ -7,6 +7,7 @@
 #include "engine_native.h"
 #include "gputop/engine.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,8 @@ struct nrun {
 
 struct gt_nplan {
     const struct gt_native_layout *code;
-    double *r;                /* one register per reference */
+    double *r;                /* per reference its value, then its
+                                 exact reciprocal or 0 (native.h) */
     struct nin *in;
     struct nrun *runs;
     size_t nin, nruns;
@@ -113,12 +115,25 @@ static int alloc_plan(struct gt_nplan *p, size_t n)
 {
     size_t m = n ? n : 1;
 
-    p->r = calloc(m, sizeof(*p->r));
+    p->r = calloc(2 * m, sizeof(*p->r));
     p->in = calloc(m, sizeof(*p->in));
     p->runs = calloc(m, sizeof(*p->runs));
     p->ns = calloc(m, sizeof(*p->ns));
     p->secs = calloc(m, sizeof(*p->secs));
     return p->r && p->in && p->runs && p->ns && p->secs ? 0 : -1;
+}
+
+/* 1 / v when that is exact (v a power of two whose reciprocal is a
+ * double too), else 0: then x * (1 / v) is x / v rounded the same. */
+static double exact_reciprocal(double v)
+{
+    double inv;
+    int e;
+
+    if (!isfinite(v) || fabs(frexp(v, &e)) != 0.5)
+        return 0.0;
+    inv = 1.0 / v;
+    return isfinite(inv) && inv != 0.0 && fabs(frexp(inv, &e)) == 0.5 ? inv : 0.0;
 }
 
 struct gt_nplan *gt_nplan_new(const struct gt_native_layout *code, const struct gt_nref *refs)
@@ -138,7 +153,10 @@ struct gt_nplan *gt_nplan_new(const struct gt_native_layout *code, const struct 
         case NREF_INPUT: order[p->nin++] = (uint32_t)k; break;
         case NREF_NS: p->ns[p->nns++] = (uint32_t)k; break;
         case NREF_SECONDS: p->secs[p->nsecs++] = (uint32_t)k; break;
-        default: p->r[k] = refs[k].value; break;
+        default:
+            p->r[k] = refs[k].value;
+            p->r[code->nrefs + k] = exact_reciprocal(refs[k].value);
+            break;
         }
     }
     plan_inputs(p, refs, order);
