@@ -132,12 +132,18 @@ int gt_native_refs(const struct gt_layout *l, const char ***names, size_t *n)
 const struct gt_native_layout *gt_native_find(const struct gt_native_layout *table, size_t n,
                                               const struct gt_layout *l)
 {
+    uint64_t sig = 0;
     size_t i;
 
     if (!l->name)
         return NULL;
-    for (i = 0; i < n; i++)
-        if (strcmp(table[i].name, l->name) == 0 && table[i].nmetrics == l->nmetrics)
-            return gt_native_signature(l) == table[i].signature ? &table[i] : NULL;
+    for (i = 0; i < n; i++) {
+        if (strcmp(table[i].name, l->name) != 0 || table[i].nmetrics != l->nmetrics)
+            continue;
+        if (!sig && !(sig = gt_native_signature(l)))
+            return NULL;
+        if (table[i].signature == sig)
+            return &table[i];
+    }
     return NULL;
 }
