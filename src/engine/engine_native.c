@@ -9,7 +9,6 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* One reduction: 24 bytes, read in order. */
 struct nin {
@@ -95,7 +94,7 @@ static void add_run(struct gt_nplan *p, const struct input *in, uint32_t at)
     r->end = at + 1;
 }
 
-static int plan_inputs(struct gt_nplan *p, const struct gt_nref *refs, uint32_t *order)
+static void plan_inputs(struct gt_nplan *p, const struct gt_nref *refs, uint32_t *order)
 {
     size_t i;
 
@@ -108,7 +107,6 @@ static int plan_inputs(struct gt_nplan *p, const struct gt_nref *refs, uint32_t 
         p->in[i].scale = in->scale;
         add_run(p, in, (uint32_t)i);
     }
-    return 0;
 }
 
 static int alloc_plan(struct gt_nplan *p, size_t n)
