@@ -18,6 +18,14 @@ struct input {
 /* How an input reduces: a sum, a mean or a ratio of sums. */
 enum { IN_SUM, IN_MEAN, IN_RATIO };
 
+/* Inlined even where the compiler would not (a run whose count has no
+ * loop of its own): a call per counter cost more than the sum. */
+#if defined(__GNUC__)
+#define REDUCE_INLINE inline __attribute__((always_inline))
+#else
+#define REDUCE_INLINE inline
+#endif
+
 /* Four running sums let the additions of a 12-core block overlap. */
 static inline uint64_t sum_loop(const uint64_t *d, uint32_t n)
 {
@@ -38,7 +46,7 @@ static inline uint64_t sum_loop(const uint64_t *d, uint32_t n)
 /* Up to 16 slots (one front end, 2-4 L2 slices, 1-16 shader cores):
  * one jump into a run of additions, no loop to control (the loop's control
  * was a third of an input's cost). Integer sums: any order, same value. */
-static inline uint64_t sum_slots(const uint64_t *d, uint32_t n)
+static REDUCE_INLINE uint64_t sum_slots(const uint64_t *d, uint32_t n)
 {
     uint64_t s = 0;
 
@@ -79,7 +87,7 @@ static inline double reduce(const struct input *in, const uint64_t *d)
 
 /* reduce() for a count and kind known where it is inlined; the native
  * code's reductions (engine_native.c) run this very function. */
-static inline double reduce_parts(const uint64_t *d, uint32_t slot, uint32_t den_slot,
+static REDUCE_INLINE double reduce_parts(const uint64_t *d, uint32_t slot, uint32_t den_slot,
                                   double scale, uint32_t n, int kind)
 {
     double v = (double)sum_slots(d + slot, n);
@@ -91,7 +99,7 @@ static inline double reduce_parts(const uint64_t *d, uint32_t slot, uint32_t den
     return v * scale;
 }
 
-static inline double reduce_as(const struct input *in, const uint64_t *d, uint32_t n, int kind)
+static REDUCE_INLINE double reduce_as(const struct input *in, const uint64_t *d, uint32_t n, int kind)
 {
     return reduce_parts(d, in->slot, in->den_slot, in->scale, n, kind);
 }
