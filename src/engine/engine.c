@@ -1,6 +1,8 @@
 /* The metric engine: binds a layout's expressions to a catalogue's
  * counters, reduces per-instance deltas by the layout's aggregation rules,
- * and runs the shared compiled program on each snapshot. */
+ * and runs the shared compiled program on each snapshot, or, for a
+ * built-in layout loaded unchanged, its generated native code
+ * (engine_native.c), which gives the same bits. */
 #include "gputop/engine.h"
 #include "gputop/expr.h"
 
@@ -387,8 +389,7 @@ static int vm_forced(void)
     return v && strcmp(v, "vm") == 0;
 }
 
-/* The generated code of this very layout, if any (before alloc_results,
- * which makes room for its constants). */
+/* The generated code of this very layout, if any (native.h). */
 static void find_native(struct gt_engine *e)
 {
     if (!vm_forced())
