@@ -747,15 +747,39 @@ static char *release_fd(int fd, int old, FILE *tmp)
  * with the cpu source beside it: three rows without data (the CPU's good
  * counts do not turn the GPU's missing ones into zeros), a line on stderr
  * naming the device, and exit status 1 with the count of good samples. */
-static void refused_dumps(const char *extra, int *status, char **out, char **err)
+/* gt_cmd_run on the words of args with the fake kernel fk as the system:
+ * its status, and what it wrote to stdout and stderr. */
+static int run_on_fake(struct fake_kbase *fk, const char *args_in, char **out, char **err)
 {
     char args[256], *argv[32], *save = NULL, *w;
     volatile sig_atomic_t stop = 0;
-    struct fk_config c;
-    struct fake_kbase *fk;
     struct gt_options o;
     FILE *f_out, *f_err;
-    int argc = 0, old_out, old_err;
+    int argc = 0, old_out, old_err, status;
+
+    snprintf(args, sizeof(args), "%s", args_in);
+    for (w = strtok_r(args, " ", &save); w && argc < 31; w = strtok_r(NULL, " ", &save))
+        argv[argc++] = w;
+    argv[argc] = NULL;
+    cr_assert_eq(gt_options_parse(&o, argc, argv, stderr), 0);
+    o.sys = fk_sys(fk);
+    fflush(stdout);
+    fflush(stderr);
+    old_out = capture_fd(STDOUT_FILENO, &f_out);
+    old_err = capture_fd(STDERR_FILENO, &f_err);
+    status = gt_cmd_run(&o, &stop);
+    fflush(stdout);
+    fflush(stderr);
+    *out = release_fd(STDOUT_FILENO, old_out, f_out);
+    *err = release_fd(STDERR_FILENO, old_err, f_err);
+    return status;
+}
+
+static void refused_dumps(const char *extra, int *status, char **out, char **err)
+{
+    char args[256];
+    struct fk_config c;
+    struct fake_kbase *fk;
 
     memset(&c, 0, sizeof(c));
     c.gpu = FK_G715;
@@ -768,20 +792,7 @@ static void refused_dumps(const char *extra, int *status, char **out, char **err
     fk = fk_new(&c);
     cr_assert_not_null(fk);
     snprintf(args, sizeof(args), "gputop -b -f csv -n 3 -i 10 --metrics 5.3.1 %s", extra);
-    for (w = strtok_r(args, " ", &save); w && argc < 31; w = strtok_r(NULL, " ", &save))
-        argv[argc++] = w;
-    argv[argc] = NULL;
-    cr_assert_eq(gt_options_parse(&o, argc, argv, stderr), 0);
-    o.sys = fk_sys(fk);
-    fflush(stdout);
-    fflush(stderr);
-    old_out = capture_fd(STDOUT_FILENO, &f_out);
-    old_err = capture_fd(STDERR_FILENO, &f_err);
-    *status = gt_cmd_run(&o, &stop);
-    fflush(stdout);
-    fflush(stderr);
-    *out = release_fd(STDOUT_FILENO, old_out, f_out);
-    *err = release_fd(STDERR_FILENO, old_err, f_err);
+    *status = run_on_fake(fk, args, out, err);
     fk_free(fk);
 }
 
@@ -996,15 +1007,11 @@ Test(batch, per_core_json_fields)
 /* gputop ARGS with no --source on a machine without a GPU (the fake
  * kernel's /dev/mali0 open fails with ENOENT, as when kbase is not loaded):
  * status, stdout and stderr. */
-static int run_without_gpu(const char *args_in, char **out, char **err)
+static int run_without_gpu(const char *args, char **out, char **err)
 {
-    char args[256], *argv[32], *save = NULL, *w;
-    volatile sig_atomic_t stop = 0;
     struct fk_config c;
     struct fake_kbase *fk;
-    struct gt_options o;
-    FILE *f_out, *f_err;
-    int argc = 0, old_out, old_err, status;
+    int status;
 
     memset(&c, 0, sizeof(c));
     c.gpu = FK_G715;
@@ -1014,21 +1021,7 @@ static int run_without_gpu(const char *args_in, char **out, char **err)
     c.open_errno = ENOENT;
     fk = fk_new(&c);
     cr_assert_not_null(fk);
-    snprintf(args, sizeof(args), "%s", args_in);
-    for (w = strtok_r(args, " ", &save); w && argc < 31; w = strtok_r(NULL, " ", &save))
-        argv[argc++] = w;
-    argv[argc] = NULL;
-    cr_assert_eq(gt_options_parse(&o, argc, argv, stderr), 0);
-    o.sys = fk_sys(fk);
-    fflush(stdout);
-    fflush(stderr);
-    old_out = capture_fd(STDOUT_FILENO, &f_out);
-    old_err = capture_fd(STDERR_FILENO, &f_err);
-    status = gt_cmd_run(&o, &stop);
-    fflush(stdout);
-    fflush(stderr);
-    *out = release_fd(STDOUT_FILENO, old_out, f_out);
-    *err = release_fd(STDERR_FILENO, old_err, f_err);
+    status = run_on_fake(fk, args, out, err);
     fk_free(fk);
     return status;
 }
