@@ -33,6 +33,17 @@ enum style {
     ST_LOW, ST_MID, ST_HIGH, ST_ACCENT, NSTYLES
 };
 
+/* The section's column widths and what they were sized from: the rows
+ * and the settings that change a width (view_section.c). Sizing formats
+ * every row's title, so it is redone only when one of them changes. */
+struct tui_widths {
+    struct row *rows;
+    size_t nrows, cap;
+    size_t section;
+    int cols, sparks, per_second, valid;
+    int name, bar, value, spark, peak;
+};
+
 struct tui {
     const struct gt_tui_config *cfg;
     const struct gt_layout *l;
@@ -53,6 +64,7 @@ struct tui {
     struct gt_snapshot snap;
     int have_data;
     struct row *rows;
+    struct tui_widths widths;    /* of the last section drawn */
     size_t nrows, rowcap;
     int triage_section;          /* section showing the triage line, -1 none */
     int *triage_metric;          /* per triage rule: its metric, -1 none */

@@ -501,10 +501,59 @@ void tui_keep_selection_visible(struct tui *t)
         t->scroll = 0;
 }
 
+/* Whether w was sized from the rows and settings on screen now. */
+static int widths_fresh(const struct tui *t, const struct tui_widths *w)
+{
+    size_t i;
+
+    if (!w->valid || w->section != t->section || w->nrows != t->nrows || w->cols != COLS || w->sparks != t->sparks ||
+        w->per_second != t->per_second)
+        return 0;
+    for (i = 0; i < t->nrows; i++)
+        if (w->rows[i].kind != t->rows[i].kind || w->rows[i].idx != t->rows[i].idx ||
+            w->rows[i].inst != t->rows[i].inst)
+            return 0;
+    return 1;
+}
+
+/* size_columns, redone only when what it depends on changed; sized
+ * afresh (and not kept) when there is no memory to keep the rows in. */
+static struct columns body_columns(struct tui *t)
+{
+    struct tui_widths *w = &t->widths;
+    struct columns c;
+
+    if (widths_fresh(t, w))
+        return (struct columns){ w->name, w->bar, w->value, w->spark, w->peak };
+    c = size_columns(t);
+    w->valid = 0;
+    if (t->nrows > w->cap) {
+        struct row *r = realloc(w->rows, t->nrows * sizeof(*r));
+        if (!r)
+            return c;
+        w->rows = r;
+        w->cap = t->nrows;
+    }
+    if (t->nrows)
+        memcpy(w->rows, t->rows, t->nrows * sizeof(*w->rows));
+    w->nrows = t->nrows;
+    w->section = t->section;
+    w->cols = COLS;
+    w->sparks = t->sparks;
+    w->per_second = t->per_second;
+    w->name = c.name;
+    w->bar = c.bar;
+    w->value = c.value;
+    w->spark = c.spark;
+    w->peak = c.peak;
+    w->valid = 1;
+    return c;
+}
+
 void tui_draw_body(struct tui *t)
 {
     int h = tui_body_height(), y;
-    struct columns c = size_columns(t);
+    struct columns c = body_columns(t);
     size_t i;
 
     for (y = 0; y < h; y++) {
