@@ -30,7 +30,8 @@ trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 # schedstat, first field): exact, where /proc/PID/stat counts 10 ms ticks.
 thread_ids_ns() {
     for t in /proc/"$1"/task/*; do
-        printf '%s %s\n' "${t##*/}" "$(cut -d' ' -f1 "$t/schedstat" 2>/dev/null)"
+        printf '%s %s %s\n' "${t##*/}" "$(cut -d' ' -f1 "$t/schedstat" 2>/dev/null)" \
+            "$(cat "$t/comm" 2>/dev/null | tr -c 'a-zA-Z0-9\n-' _)"
     done
 }
 
@@ -49,7 +50,7 @@ measure() {
     thread_ids_ns "$pid" > "$tmp/t1"
     tmux -L "$sock" kill-server 2>/dev/null
     awk 'NR == FNR { a[$1] = $2; next }
-         { d = ($2 - a[$1]) / 1e6; s += d; per = per (n++ ? "," : "") sprintf("%.2f", d) }
+         { d = ($2 - a[$1]) / 1e6; s += d; per = per (n++ ? "," : "") sprintf("%s=%.2f", $3, d) }
          END { printf "%.2f ", s; printf "%s ", per }' "$tmp/t0" "$tmp/t1" > "$tmp/m"
     w=$(awk '{ s += $2 } END { printf "%.2f", s / 1e6 }' "$tmp/t0")
     set -- $(cat "$tmp/m")

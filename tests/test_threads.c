@@ -66,6 +66,23 @@ static unsigned long long blocked(int pid, const char *tid)
     return mask;
 }
 
+/* A thread's name from /proc (comm), "" when unreadable. */
+static void thread_name(int pid, const char *tid, char *name, size_t len)
+{
+    char path[320];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/proc/%d/task/%s/comm", pid, tid);
+    name[0] = '\0';
+    f = fopen(path, "r");
+    if (!f)
+        return;
+    if (!fgets(name, (int)len, f))
+        name[0] = '\0';
+    name[strcspn(name, "\n")] = '\0';
+    fclose(f);
+}
+
 static unsigned long long bit(int sig)
 {
     return 1ull << (sig - 1);
@@ -129,6 +146,37 @@ Test(threads, workers_block_every_signal_the_main_thread_takes, .timeout = 60)
                  "the main thread blocks a signal it handles (SigBlk %llx)", main_mask);
     cr_expect_geq(workers, 3, "sampler, Processes watcher and HTTP server: %d workers", workers);
     tmux_stop(&t);
+}
+
+/* Each worker carries its name, so top -H and ps -T say which costs what
+ * (pthread_setname_np writes /proc/PID/task/TID/comm). */
+Test(threads, workers_are_named_for_what_they_do, .timeout = 60)
+{
+    static const char *const want[] = { "gputop-sampler", "gputop-procs", "gputop-serve" };
+    char task[64], name[32], seen[256] = "";
+    struct tmux t;
+    struct dirent *e;
+    size_t i;
+    int pid;
+    DIR *d;
+
+    pid = start_dashboard(&t, "--source sim:mali-g720 --serve 127.0.0.1:0 -r 10s");
+    sleep_ms(300);
+    snprintf(task, sizeof(task), "/proc/%d/task", pid);
+    d = opendir(task);
+    cr_assert_not_null(d, "%s: %s", task, strerror(errno));
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' || atoi(e->d_name) == pid)
+            continue;
+        thread_name(pid, e->d_name, name, sizeof(name));
+        strncat(seen, name, sizeof(seen) - strlen(seen) - 2);
+        strcat(seen, " ");
+    }
+    closedir(d);
+    tmux_stop(&t);
+    for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+        cr_expect(strstr(seen, want[i]) != NULL, "no thread named %s among the workers: %s",
+                  want[i], seen);
 }
 
 /* Resizes, Ctrl-Z and fg in a burst, then SIGTERM: the dashboard, which

@@ -365,7 +365,7 @@ static int bind_first(const char *host, const char *port, const char *spec,
  * resize, Ctrl-C) in their own system calls. */
 static int start_thread(struct gt_http *h)
 {
-    int err = gt_thread_start(&h->thread, server_main, h);
+    int err = gt_thread_start(&h->thread, "gputop-serve", server_main, h);
 
     if (err)
         errno = err;

@@ -489,7 +489,7 @@ int gt_sampler_start(struct gt_sampler *s, struct gt_diag *d)
     s->stats.state = GT_SAMPLER_RUNNING;
     for (i = 0; i < s->cfg.nsources; i++)
         s->src[i].src_end = s->src[i].mono_end = gt_now_ns();
-    if (gt_thread_start(&s->thread, run, s) != 0) {
+    if (gt_thread_start(&s->thread, "gputop-sampler", run, s) != 0) {
         gt_diag_set(d, "cannot start the sampler thread");
         return -1;
     }

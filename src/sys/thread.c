@@ -5,7 +5,7 @@
 
 #include <signal.h>
 
-int gt_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
+int gt_thread_start(pthread_t *t, const char *name, void *(*fn)(void *), void *arg)
 {
     /* A fault is raised on the thread that caused it and is never
      * redirected; blocked, it kills the process outright (the kernel's
@@ -23,5 +23,9 @@ int gt_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
     pthread_sigmask(SIG_SETMASK, &mask, &old);
     err = pthread_create(t, NULL, fn, arg);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+    /* Named, so that top -H, ps -T and /proc/PID/task/TID/comm say which
+     * thread costs what; a name is a help, never a reason to fail. */
+    if (err == 0 && name)
+        pthread_setname_np(*t, name);
     return err;
 }

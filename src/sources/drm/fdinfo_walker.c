@@ -131,7 +131,7 @@ struct gt_fdinfo_walker *gt_fdinfo_walker_start(const struct gt_sys *sys, uint64
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&w->wake, &attr);
     pthread_condattr_destroy(&attr);
-    if (gt_thread_start(&w->thread, walker_main, w) != 0) {
+    if (gt_thread_start(&w->thread, "gputop-walker", walker_main, w) != 0) {
         pthread_cond_destroy(&w->wake);
         pthread_mutex_destroy(&w->lock);
         gt_fdinfo_finder_free(w->finder);

@@ -230,7 +230,7 @@ struct gt_fdinfo_watch *gt_fdinfo_watch_start(const struct gt_sys *sys, uint64_t
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&w->wake, &attr);
     pthread_condattr_destroy(&attr);
-    if (gt_thread_start(&w->thread, run, w) != 0) {
+    if (gt_thread_start(&w->thread, "gputop-procs", run, w) != 0) {
         pthread_mutex_destroy(&w->lock);
         pthread_cond_destroy(&w->wake);
         goto fail;

@@ -23,18 +23,6 @@ int gt_sim_seed_step(const char *args, uint64_t max_step, uint64_t *seed, uint64
     return 0;
 }
 
-uint64_t gt_sim_part(uint64_t whole, double f)
-{
-    double v;
-
-    if (!(f > 0.0))
-        return 0;
-    if (f >= 1.0)
-        return whole;
-    v = (double)whole * f;
-    return v >= (double)whole ? whole : (uint64_t)v;
-}
-
 uint64_t gt_sim_splitmix64(uint64_t *x)
 {
     uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
