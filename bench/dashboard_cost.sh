@@ -70,7 +70,7 @@ r=1
 while [ "$r" -le "$rounds" ]; do
     set -- $(measure "$g_cmd")
     g_round=$1
-    echo "$g_round" >> "$tmp/g"; echo "$2" >> "$tmp/b"; startup "$4" "$1" >> "$tmp/su"
+    echo "$g_round" >> "$tmp/g"; echo "$2" >> "$tmp/b"; echo "$(startup "$4" "$1")" >> "$tmp/su"
     echo "round $r: gputop $1 ms in ${secs} s (threads: ${3:-?}), ${2} bytes; start-up $(startup "$4" "$1") ms"
     set -- $(measure "top -d 0.25")
     t_round=$1

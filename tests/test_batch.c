@@ -747,15 +747,39 @@ static char *release_fd(int fd, int old, FILE *tmp)
  * with the cpu source beside it: three rows without data (the CPU's good
  * counts do not turn the GPU's missing ones into zeros), a line on stderr
  * naming the device, and exit status 1 with the count of good samples. */
-static void refused_dumps(const char *extra, int *status, char **out, char **err)
+/* gt_cmd_run on the words of args with the fake kernel fk as the system:
+ * its status, and what it wrote to stdout and stderr. */
+static int run_on_fake(struct fake_kbase *fk, const char *args_in, char **out, char **err)
 {
     char args[256], *argv[32], *save = NULL, *w;
     volatile sig_atomic_t stop = 0;
-    struct fk_config c;
-    struct fake_kbase *fk;
     struct gt_options o;
     FILE *f_out, *f_err;
-    int argc = 0, old_out, old_err;
+    int argc = 0, old_out, old_err, status;
+
+    snprintf(args, sizeof(args), "%s", args_in);
+    for (w = strtok_r(args, " ", &save); w && argc < 31; w = strtok_r(NULL, " ", &save))
+        argv[argc++] = w;
+    argv[argc] = NULL;
+    cr_assert_eq(gt_options_parse(&o, argc, argv, stderr), 0);
+    o.sys = fk_sys(fk);
+    fflush(stdout);
+    fflush(stderr);
+    old_out = capture_fd(STDOUT_FILENO, &f_out);
+    old_err = capture_fd(STDERR_FILENO, &f_err);
+    status = gt_cmd_run(&o, &stop);
+    fflush(stdout);
+    fflush(stderr);
+    *out = release_fd(STDOUT_FILENO, old_out, f_out);
+    *err = release_fd(STDERR_FILENO, old_err, f_err);
+    return status;
+}
+
+static void refused_dumps(const char *extra, int *status, char **out, char **err)
+{
+    char args[256];
+    struct fk_config c;
+    struct fake_kbase *fk;
 
     memset(&c, 0, sizeof(c));
     c.gpu = FK_G715;
@@ -768,20 +792,7 @@ static void refused_dumps(const char *extra, int *status, char **out, char **err
     fk = fk_new(&c);
     cr_assert_not_null(fk);
     snprintf(args, sizeof(args), "gputop -b -f csv -n 3 -i 10 --metrics 5.3.1 %s", extra);
-    for (w = strtok_r(args, " ", &save); w && argc < 31; w = strtok_r(NULL, " ", &save))
-        argv[argc++] = w;
-    argv[argc] = NULL;
-    cr_assert_eq(gt_options_parse(&o, argc, argv, stderr), 0);
-    o.sys = fk_sys(fk);
-    fflush(stdout);
-    fflush(stderr);
-    old_out = capture_fd(STDOUT_FILENO, &f_out);
-    old_err = capture_fd(STDERR_FILENO, &f_err);
-    *status = gt_cmd_run(&o, &stop);
-    fflush(stdout);
-    fflush(stderr);
-    *out = release_fd(STDOUT_FILENO, old_out, f_out);
-    *err = release_fd(STDERR_FILENO, old_err, f_err);
+    *status = run_on_fake(fk, args, out, err);
     fk_free(fk);
 }
 
@@ -991,4 +1002,52 @@ Test(batch, per_core_json_fields)
     json_object_put(meta);
     json_object_put(rec);
     free_run(&r);
+}
+
+/* gputop ARGS with no --source on a machine without a GPU (the fake
+ * kernel's /dev/mali0 open fails with ENOENT, as when kbase is not loaded):
+ * status, stdout and stderr. */
+static int run_without_gpu(const char *args, char **out, char **err)
+{
+    struct fk_config c;
+    struct fake_kbase *fk;
+    int status;
+
+    memset(&c, 0, sizeof(c));
+    c.gpu = FK_G715;
+    c.api = FK_CSF;
+    c.major = 1;
+    c.minor = 21;
+    c.open_errno = ENOENT;
+    fk = fk_new(&c);
+    cr_assert_not_null(fk);
+    status = run_on_fake(fk, args, out, err);
+    fk_free(fk);
+    return status;
+}
+
+/* No GPU: the probe results, and the simulated device to try instead: the
+ * one --layout names when the simulator has it, else the default. */
+Test(batch, no_gpu_names_the_probes_and_the_simulator_to_try)
+{
+    static const struct { const char *args, *want; } cases[] = {
+        { "gputop -b -n 1", "try the simulated GPU: gputop --source sim\n" },
+        { "gputop -b -n 1 --layout mips-cm", "try the simulated GPU: gputop --source sim:mips-cm\n" },
+        { "gputop -b -n 1 --layout mali-bifrost",
+          "try the simulated GPU: gputop --source sim:mali-bifrost\n" },
+        { "gputop -b -n 1 --layout drm-fdinfo", "try the simulated GPU: gputop --source sim\n" },
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char *out, *err;
+        int status = run_without_gpu(cases[i].args, &out, &err);
+        cr_expect_neq(status, 0, "%s: status 0", cases[i].args);
+        cr_expect(strstr(err, "no supported GPU found") && strstr(err, "/dev/mali0"),
+                  "%s: no probe list:\n%s", cases[i].args, err);
+        cr_expect(strstr(err, cases[i].want), "%s: want \"%s\" in:\n%s", cases[i].args,
+                  cases[i].want, err);
+        free(out);
+        free(err);
+    }
 }

@@ -213,6 +213,44 @@ Test(csv, names_every_gpu_has_leave_the_layout_open)
     unlink(path);
 }
 
+/* Every GPU with a counter table gets the layout kbase gives it (issue 30's
+ * families too: before, a CSV of a G52, G78 or G710 named no layout), by
+ * gpu= or by names only its family has. */
+Test(csv, every_table_gets_its_family_layout)
+{
+    static const char text[] = "interval_ns,MaliGPUCyclesGPUActive\n1,2\n";
+    static const char bifrost[] = "interval_ns,MaliGPUCyclesGPUActive,"
+                                  "MaliShaderWarpsPartialFragmentWarps\n1,2,3\n";
+    static const struct { const char *gpu, *layout; } cases[] = {
+        { "T760", "mali-t8xx" },       { "T880", "mali-t8xx" },
+        { "G52", "mali-bifrost" },     { "G76", "mali-bifrost" },
+        { "G57", "mali-valhall-jm" },  { "G77", "mali-valhall-jm" },
+        { "G68", "mali-valhall-jm" },  { "G78", "mali-valhall-jm" },
+        { "G310", "mali-valhall-csf" }, { "G510", "mali-valhall-csf" },
+        { "G610", "mali-valhall-csf" }, { "G710", "mali-valhall-csf" },
+        { "G725", "mali-g720" },       { "G625", "mali-g720" },
+    };
+    struct gt_source s;
+    struct gt_diag d;
+    char path[256], args[32];
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        snprintf(args, sizeof(args), ",gpu=%s", cases[i].gpu);
+        cr_assert_eq(open_text(&s, path, sizeof(path), text, strlen(text), args, &d), 0, "%s",
+                     d.msg);
+        cr_expect_str_eq(s.info.layout, cases[i].layout, "gpu=%s", cases[i].gpu);
+        close_csv(&s);
+        unlink(path);
+    }
+    cr_assert_eq(open_text(&s, path, sizeof(path), bifrost, strlen(bifrost), "", &d), 0, "%s",
+                 d.msg);
+    cr_expect_str_eq(s.info.layout, "mali-bifrost");
+    cr_expect_str_eq(s.info.gpu, "Mali-G52/G76");
+    close_csv(&s);
+    unlink(path);
+}
+
 Test(csv, cpu_only_file)
 {
     static const char text[] = "interval_ns,CPUTicksSystem,CPUTicksTotal,CyclesCPUCycles\n10,1,4,99\n";

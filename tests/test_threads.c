@@ -83,6 +83,27 @@ static void thread_name(int pid, const char *tid, char *name, size_t len)
     fclose(f);
 }
 
+/* The worker threads of pid (every task but the main one): their ids,
+ * up to max of them; returns how many. */
+static size_t workers_of(int pid, char ids[][16], size_t max)
+{
+    char task[64];
+    struct dirent *e;
+    size_t n = 0;
+    DIR *d;
+
+    snprintf(task, sizeof(task), "/proc/%d/task", pid);
+    d = opendir(task);
+    cr_assert_not_null(d, "%s: %s", task, strerror(errno));
+    while ((e = readdir(d)) && n < max) {
+        if (e->d_name[0] == '.' || atoi(e->d_name) == pid)
+            continue;
+        snprintf(ids[n++], sizeof(ids[0]), "%.15s", e->d_name);
+    }
+    closedir(d);
+    return n;
+}
+
 static unsigned long long bit(int sig)
 {
     return 1ull << (sig - 1);
@@ -111,11 +132,9 @@ Test(threads, workers_block_every_signal_the_main_thread_takes, .timeout = 60)
     const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT, SIGPIPE };
     unsigned long long want = 0, main_mask;
     struct tmux t;
-    struct dirent *e;
-    char task[64];
-    int pid, workers = 0;
-    DIR *d;
-    size_t i;
+    char task[64], ids[16][16];
+    int pid;
+    size_t i, w, workers;
 
     for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
         want |= bit(sigs[i]);
@@ -123,28 +142,22 @@ Test(threads, workers_block_every_signal_the_main_thread_takes, .timeout = 60)
      * the sampler, the watcher and the HTTP server are threads. */
     pid = start_dashboard(&t, "--source sim:mali-g720 --serve 127.0.0.1:0 -r 10s");
     sleep_ms(300);
-    snprintf(task, sizeof(task), "/proc/%d/task", pid);
-    d = opendir(task);
-    cr_assert_not_null(d, "%s: %s", task, strerror(errno));
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.' || atoi(e->d_name) == pid)
-            continue;
-        workers++;
-        cr_expect_eq(blocked(pid, e->d_name) & want, want,
+    workers = workers_of(pid, ids, 16);
+    for (w = 0; w < workers; w++) {
+        cr_expect_eq(blocked(pid, ids[w]) & want, want,
                      "thread %s of gputop does not block SIGINT/TERM/HUP/WINCH/TSTP/CONT/PIPE "
-                     "(SigBlk %llx)", e->d_name, blocked(pid, e->d_name));
+                     "(SigBlk %llx)", ids[w], blocked(pid, ids[w]));
         /* A fault blocked on the thread that raised it kills the process
          * without its crash handler (kernel/signal.c force_sig_info_to_task). */
-        cr_expect_eq(blocked(pid, e->d_name) & (bit(SIGBUS) | bit(SIGSEGV) | bit(SIGFPE)), 0,
-                     "thread %s blocks a fault signal (SigBlk %llx)", e->d_name,
-                     blocked(pid, e->d_name));
+        cr_expect_eq(blocked(pid, ids[w]) & (bit(SIGBUS) | bit(SIGSEGV) | bit(SIGFPE)), 0,
+                     "thread %s blocks a fault signal (SigBlk %llx)", ids[w],
+                     blocked(pid, ids[w]));
     }
-    closedir(d);
     snprintf(task, sizeof(task), "%d", pid);
     main_mask = blocked(pid, task);
     cr_expect_eq(main_mask & (bit(SIGINT) | bit(SIGTERM) | bit(SIGWINCH) | bit(SIGTSTP)), 0,
                  "the main thread blocks a signal it handles (SigBlk %llx)", main_mask);
-    cr_expect_geq(workers, 3, "sampler, Processes watcher and HTTP server: %d workers", workers);
+    cr_expect_geq(workers, 3, "sampler, Processes watcher and HTTP server: %zu workers", workers);
     tmux_stop(&t);
 }
 
@@ -153,26 +166,19 @@ Test(threads, workers_block_every_signal_the_main_thread_takes, .timeout = 60)
 Test(threads, workers_are_named_for_what_they_do, .timeout = 60)
 {
     static const char *const want[] = { "gputop-sampler", "gputop-procs", "gputop-serve" };
-    char task[64], name[32], seen[256] = "";
+    char ids[16][16], name[32], seen[256] = "";
     struct tmux t;
-    struct dirent *e;
-    size_t i;
+    size_t i, w, workers;
     int pid;
-    DIR *d;
 
     pid = start_dashboard(&t, "--source sim:mali-g720 --serve 127.0.0.1:0 -r 10s");
     sleep_ms(300);
-    snprintf(task, sizeof(task), "/proc/%d/task", pid);
-    d = opendir(task);
-    cr_assert_not_null(d, "%s: %s", task, strerror(errno));
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.' || atoi(e->d_name) == pid)
-            continue;
-        thread_name(pid, e->d_name, name, sizeof(name));
+    workers = workers_of(pid, ids, 16);
+    for (w = 0; w < workers; w++) {
+        thread_name(pid, ids[w], name, sizeof(name));
         strncat(seen, name, sizeof(seen) - strlen(seen) - 2);
         strcat(seen, " ");
     }
-    closedir(d);
     tmux_stop(&t);
     for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
         cr_expect(strstr(seen, want[i]) != NULL, "no thread named %s among the workers: %s",

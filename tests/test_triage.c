@@ -391,6 +391,18 @@ static char *output_of(const char *args, int want_status)
     return buf;
 }
 
+/* The host cpu source beside the AMD sim has no GPU name: its source line
+ * reads "source: cpu /proc/stat, 2 clusters..." with no empty field. */
+Test(triage_report, a_source_without_a_gpu_name_leaves_no_empty_field, .timeout = 60)
+{
+    char *out = output_of("--triage --source sim:amd-gfx1151,step=100000000 -d 1", 0);
+    char *line = strstr(out, "source: cpu ");
+
+    cr_assert_not_null(line, "no cpu source line:\n%s", out);
+    cr_assert_null(strstr(out, ", ,"), "an empty field:\n%s", out);
+    free(out);
+}
+
 Test(triage_report, text_names_the_run_verdict_evidence_and_next_step, .timeout = 60)
 {
     char *out = output_of("--triage --no-cpu --source sim:mali-g720,scene=memory-bound,"

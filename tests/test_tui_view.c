@@ -498,6 +498,26 @@ Test(tui_view, triage_panel_at_80x24_scrolls_to_every_step, .timeout = 60)
     tmux_stop(&t);
 }
 
+/* A layout whose metrics cite a reference name (MaliFragQueueUtil), not a
+ * guide's section: the test lines give the metric's whole title, which the
+ * name would cut at 80 columns; the step's heading names the reference. */
+Test(tui_view, triage_panel_tests_keep_their_titles_beside_reference_names, .timeout = 60)
+{
+    struct tmux t;
+    char *s;
+
+    start(&t, 80, 24, "", "--source sim:mali-bifrost,scene=game");
+    expect(&t, "triage: texture-bound");
+    tmux_literal(&t, "v");
+    expect(&t, "front-end-starved (MaliFragFPKBUtil)");
+    expect(&t, "     Fragment queue utilization ");
+    s = tmux_capture(&t);
+    cr_assert_null(strstr(s, "MaliFragQueueUtil Fragment"), "a reference name before a title:\n%s", s);
+    free(s);
+    tmux_literal(&t, "x");
+    tmux_stop(&t);
+}
+
 /* Issue 16: 'v' opens the triage panel with every step's tests, values and
  * results, the verdict's next step and the verdicts' shares; any key
  * closes it. */

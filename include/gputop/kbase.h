@@ -47,6 +47,10 @@ int gt_kbase_identify(struct gt_kbase_gpu *g);
  * count MPn for Midgard, Bifrost and the first Valhall GPUs (two-digit
  * G numbers) and MCn from the G310 / G510 / G610 / G710 on. */
 void gt_mali_name_cores(char *buf, size_t len, const char *name, unsigned cores);
+/* The layout of the GPUs read with counter table TABLE ("G52":
+ * "mali-bifrost"), as gt_kbase_identify picks it; NULL for no such table.
+ * For imports that name the GPU by its table (csv:...,gpu=G52). */
+const char *gt_mali_table_layout(const char *table);
 /* The layout gt_kbase_identify chose, or "raw" (the raw view: every
  * counter delivered, by block and index) for a GPU with no counter table;
  * and why, in one line, for --probe. */

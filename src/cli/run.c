@@ -83,6 +83,26 @@ static int open_one(const struct gt_options *o, struct run *r, const char *spec)
     return 0;
 }
 
+/* The simulated device to try instead: the one --layout names when the
+ * simulator models it (sim:mips-cm for --layout mips-cm), else the default. */
+static void suggest_sim(const struct gt_options *o)
+{
+    struct gt_source *s = NULL;
+    struct gt_diag d;
+    char spec[128] = "sim";
+
+    if (o->layout && !strchr(o->layout, '/') && !strchr(o->layout, ',') &&
+        strlen(o->layout) < sizeof(spec) - 4) {
+        snprintf(spec, sizeof(spec), "sim:%s", o->layout);
+        s = gt_source_open(spec, NULL, &d);
+        if (s)
+            gt_source_close(s);
+        else
+            snprintf(spec, sizeof(spec), "sim");
+    }
+    fprintf(stderr, "  try the simulated GPU: gputop --source %s\n", spec);
+}
+
 /* No --source: the first hardware source that opens; the probe results
  * are listed when none does. */
 static int open_default(const struct gt_options *o, struct run *r)
@@ -101,9 +121,9 @@ static int open_default(const struct gt_options *o, struct run *r)
         }
         return open_one(o, r, t->name);
     }
-    fprintf(stderr, "gputop: no supported GPU found; probed:%s\n"
-                    "  try the simulated GPU: gputop --source sim\n",
+    fprintf(stderr, "gputop: no supported GPU found; probed:%s\n",
             probed[0] ? probed : " (no hardware sources built in)");
+    suggest_sim(o);
     return -1;
 }
 

@@ -80,9 +80,12 @@ static void print_source(FILE *out, struct gt_source *const *src, size_t nsrc)
 {
     size_t i;
 
-    for (i = 0; i < nsrc; i++)
-        fprintf(out, "source: %s %s, %s%s%s\n", src[i]->type->name, src[i]->info.device,
-                src[i]->info.gpu, src[i]->info.detail[0] ? ", " : "", src[i]->info.detail);
+    /* A source without a GPU name (cpu) leaves no empty field between commas. */
+    for (i = 0; i < nsrc; i++) {
+        const struct gt_source_info *in = &src[i]->info;
+        fprintf(out, "source: %s %s%s%s%s%s\n", src[i]->type->name, in->device,
+                in->gpu[0] ? ", " : "", in->gpu, in->detail[0] ? ", " : "", in->detail);
+    }
 }
 
 static void print_evidence_text(FILE *out, struct gt_report *r)

@@ -4,6 +4,7 @@
  * key. The form depends on the widths alone, so the tabs stay put while
  * the selection moves within a page. */
 #include "tui_internal.h"
+#include <stdlib.h>
 #include <string.h>
 
 /* Forms, roomiest first: the title " 1 CPU performance ", the label
@@ -41,7 +42,26 @@ static const char *tab_label(const struct tui *t, size_t i, enum tab_form form)
 
     if (form == FORM_TITLE)
         return s->title;
-    return s->tab ? s->tab : short_title(t, i);
+    if (s->tab)
+        return s->tab;
+    return t->tabs.label ? t->tabs.label[i] : short_title(t, i);
+}
+
+/* The short labels, once: finding one compares every pair of titles. */
+static void make_labels(struct tui *t)
+{
+    size_t i, n = t->l->nsections;
+
+    if (t->tabs.label || !n || !(t->tabs.label = calloc(n, sizeof(*t->tabs.label))))
+        return;
+    for (i = 0; i < n; i++)
+        t->tabs.label[i] = short_title(t, i);
+}
+
+void tui_tabs_free(struct tui *t)
+{
+    free(t->tabs.label);
+    t->tabs.label = NULL;
 }
 
 static int labelled(const struct tab_fit *f, size_t i)
@@ -134,9 +154,28 @@ static int draw_tab(struct tui *t, int x, size_t i, const struct tab_fit *f)
     return w;
 }
 
+/* fit_tabs, redone only for a new width or a new current section. */
+static struct tab_fit fit_tabs_kept(struct tui *t)
+{
+    struct tui_tabs *k = &t->tabs;
+    struct tab_fit f;
+
+    make_labels(t);
+    if (k->valid && k->cols == COLS && k->section == t->section)
+        return (struct tab_fit){ (enum tab_form)k->form, k->first, k->end };
+    f = fit_tabs(t);
+    k->valid = 1;
+    k->cols = COLS;
+    k->section = t->section;
+    k->form = (int)f.form;
+    k->first = f.first;
+    k->end = f.end;
+    return f;
+}
+
 void tui_draw_tabs(struct tui *t)
 {
-    struct tab_fit f = fit_tabs(t);
+    struct tab_fit f = fit_tabs_kept(t);
     int x = 0;
     size_t i;
 

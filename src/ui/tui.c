@@ -121,6 +121,7 @@ static void free_state(struct tui *t)
     free(t->hist_row);
     free(t->rows);
     free(t->widths.rows);
+    tui_tabs_free(t);
     free(t->triage_metric);
     gt_triage_free(t->triage);
     gt_history_free(t->hist);

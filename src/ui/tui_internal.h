@@ -44,6 +44,14 @@ struct tui_widths {
     int name, bar, value, spark, peak;
 };
 
+/* The tabs' fit and each section's short label (tabs.c): the labels
+ * follow the layout alone, the fit the width and the current section. */
+struct tui_tabs {
+    const char **label;          /* per section, made on first use */
+    int valid, cols, form;
+    size_t section, first, end;
+};
+
 struct tui {
     const struct gt_tui_config *cfg;
     const struct gt_layout *l;
@@ -64,6 +72,7 @@ struct tui {
     struct gt_snapshot snap;
     int have_data;
     struct row *rows;
+    struct tui_tabs tabs;        /* of the last frame drawn */
     struct tui_widths widths;    /* of the last section drawn */
     size_t nrows, rowcap;
     int triage_section;          /* section showing the triage line, -1 none */
@@ -124,6 +133,7 @@ void tui_draw_alert(struct tui *t);
 #define TUI_IDLE_BUSY 10
 int tui_gpu_idle(const struct tui *t);
 void tui_draw_tabs(struct tui *t);
+void tui_tabs_free(struct tui *t);
 long tui_tab_at(const struct tui *t, int x);   /* section under column x, -1 none */
 
 #define TUI_SPARK_MAX 120            /* the history kept: a sparkline's longest */

@@ -69,7 +69,11 @@ static void cond_line(const struct tui *t, char *buf, size_t len, size_t step, s
         if (r->ev[i].step == step && r->ev[i].cond == k)
             ev = &r->ev[i];
     unit = unit_of(t, c, ev && ev->of_peak);
-    if (c->metric >= 0 && t->l->metrics[c->metric].ref)
+    /* A guide's section number goes before the title; a reference name
+     * (MaliFragQueueUtil) would take the title's room, and the step's
+     * heading already gives it. */
+    if (c->metric >= 0 && t->l->metrics[c->metric].ref &&
+        t->l->metrics[c->metric].ref[0] >= '0' && t->l->metrics[c->metric].ref[0] <= '9')
         snprintf(what, sizeof(what), "%s %s", t->l->metrics[c->metric].ref,
                  t->l->metrics[c->metric].title);
     else if (c->metric < 0 && ev && ev->what && c->metric != GT_TRIAGE_QUEUE_SUM)

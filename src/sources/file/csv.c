@@ -6,6 +6,7 @@
  * applied; with the raw option they are hardware deltas and get it. */
 #include "gputop/amd_gfx1151.h"
 #include "gputop/catalog.h"
+#include "gputop/kbase.h"
 #include "gputop/mips_cm.h"
 #include "gputop/source.h"
 #include "csv_fields.h"
@@ -484,17 +485,15 @@ static int parse_header(struct csv *c, struct gt_diag *d)
 
 /* ---- the catalogue and the device description ---- */
 
+/* The layout of a table's GPUs, as kbase picks it for the device. */
 static const char *family_of(const char *gpu)
 {
-    if (strncasecmp(gpu, "T8", 2) == 0)
-        return "mali-t8xx";
-    if (strcasecmp(gpu, "G715") == 0)
-        return "mali-g715";
-    if (strcasecmp(gpu, "G720") == 0)
-        return "mali-g720";
+    const char *layout;
+
     if (strcasecmp(gpu, "mips-cm") == 0)
         return "mips-cm";
-    return "";
+    layout = gt_mali_table_layout(gpu);
+    return layout ? layout : "";
 }
 
 /* The table holding most of the header's Mali names, its ties joined in
@@ -985,7 +984,8 @@ static int csv_available(const struct gt_sys *sys, char *why, size_t len)
 const struct gt_source_type gt_source_csv = {
     .name = "csv",
     .help = "counter values from a CSV file as the vendor tools export them: "
-            "csv:FILE[,raw][,gpu=T820|T830|G715|G720|gfx1151|mips-cm][,maxclock=HZ] "
+            "csv:FILE[,raw][,gpu=NAME][,maxclock=HZ], NAME a Mali GPU (T830, G52, G78, G710, G715, "
+            "G720...), gfx1151 or mips-cm "
             "(gputop-capture(5))",
     .kind = GT_SOURCE_VIRTUAL,
     .available = csv_available,

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_CORE_GROUPS 16   /* kbase's BASE_MAX_COHERENT_GROUPS */
 #define MAX_L2_SLICES   64   /* MEM_FEATURES[11:8] + 1 gives at most 16; leave headroom */
@@ -329,6 +330,16 @@ void gt_mali_name_cores(char *buf, size_t len, const char *name, unsigned cores)
              isdigit((unsigned char)g[3]) && isdigit((unsigned char)g[4]);
 
     snprintf(buf, len, "%s %s%u", name, mc ? "MC" : "MP", cores);
+}
+
+const char *gt_mali_table_layout(const char *table)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+        if (models[i].table && strcasecmp(models[i].table, table) == 0)
+            return models[i].layout;
+    return NULL;
 }
 
 int gt_kbase_identify(struct gt_kbase_gpu *g)

@@ -31,16 +31,3 @@ uint64_t gt_sim_splitmix64(uint64_t *x)
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
-
-uint64_t gt_sim_xorshift(uint64_t *state)
-{
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    return *state * 0x2545F4914F6CDD1Dull;
-}
-
-double gt_sim_unit(uint64_t *state)
-{
-    return (double)(gt_sim_xorshift(state) >> 11) * 0x1.0p-53;
-}

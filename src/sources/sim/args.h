@@ -28,7 +28,19 @@ static inline uint64_t gt_sim_part(uint64_t whole, double f)
 /* Random numbers: splitmix64 turns a seed into a state, xorshift64* steps
  * it; gt_sim_unit gives [0, 1) from one step. */
 uint64_t gt_sim_splitmix64(uint64_t *x);
-uint64_t gt_sim_xorshift(uint64_t *state);
-double gt_sim_unit(uint64_t *state);
+
+/* Inline, as gt_sim_part: every jittered quantity steps the stream. */
+static inline uint64_t gt_sim_xorshift(uint64_t *state)
+{
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    return *state * 0x2545F4914F6CDD1Dull;
+}
+
+static inline double gt_sim_unit(uint64_t *state)
+{
+    return (double)(gt_sim_xorshift(state) >> 11) * 0x1.0p-53;
+}
 
 #endif
