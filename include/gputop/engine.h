@@ -118,7 +118,11 @@ int gt_engine_native(const struct gt_engine *e);
 /* Size of the compiled form: counters read per snapshot, instructions run. */
 void gt_engine_size(const struct gt_engine *e, size_t *ninputs, size_t *ninstr);
 
-/* Seconds in the snapshot's interval (0 when unknown). */
-double gt_engine_seconds(const struct gt_snapshot *s);
+/* Seconds in the snapshot's interval (0 when unknown); inline, as every
+ * evaluation that reads $GputopIntervalSeconds computes it. */
+static inline double gt_engine_seconds(const struct gt_snapshot *s)
+{
+    return (double)gt_snapshot_ns(s) / 1e9;
+}
 
 #endif

@@ -920,11 +920,6 @@ const char *gt_engine_instance_name(const struct gt_engine *e, size_t metric, ui
     return buf;
 }
 
-double gt_engine_seconds(const struct gt_snapshot *s)
-{
-    return (double)gt_snapshot_ns(s) / 1e9;
-}
-
 int gt_engine_native(const struct gt_engine *e) { return e->native != NULL; }
 
 void gt_engine_size(const struct gt_engine *e, size_t *ninputs, size_t *ninstr)
