@@ -518,6 +518,29 @@ Test(tui_view, triage_panel_tests_keep_their_titles_beside_reference_names, .tim
     tmux_stop(&t);
 }
 
+/* A G57 (no SHADER_CORE_ACTIVE) on the Valhall job-manager layout: the
+ * G68/G78-form steps are 'step-if-available', shown dimmed as left out
+ * rather than as steps without data, and the verdict is not provisional. */
+Test(tui_view, triage_panel_says_which_steps_this_gpu_leaves_out, .timeout = 60)
+{
+    const char *src = getenv("GPUTOP_SRC");
+    char args[512];
+    struct tmux t;
+    char *s;
+
+    snprintf(args, sizeof(args), "--source csv:%s/tests/triage_cases/g57-texture-bound.csv,"
+             "gpu=G57,maxclock=1000000000 --layout mali-valhall-jm", src ? src : ".");
+    start(&t, 100, 50, "", args);
+    expect(&t, "triage: texture-bound");
+    tmux_literal(&t, "v");
+    expect(&t, "12 unit-bound (Shader Core Unit Utilization): left out, not on this GPU");
+    s = tmux_capture(&t);
+    cr_assert_null(strstr(s, "provisional"), "a provisional verdict:\n%s", s);
+    free(s);
+    tmux_literal(&t, "x");
+    tmux_stop(&t);
+}
+
 /* Issue 16: 'v' opens the triage panel with every step's tests, values and
  * results, the verdict's next step and the verdicts' shares; any key
  * closes it. */

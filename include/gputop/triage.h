@@ -58,6 +58,9 @@ struct gt_triage;
  * layout and engine are borrowed. */
 struct gt_triage *gt_triage_new(const struct gt_layout *l, const struct gt_engine *e);
 void gt_triage_free(struct gt_triage *t);
+/* 1 when step is a 'triage step-if-available' left out of the tree here
+ * (a metric it reads cannot be computed in this run). */
+int gt_triage_step_absent(const struct gt_triage *t, size_t step);
 /* Judges one interval: s (may be NULL) and its metric values
  * (vals[nmetrics], NaN no data; the engine's last gt_engine_eval must be on
  * s). A per-instance metric (CPU clusters) is judged by its busiest

@@ -191,8 +191,9 @@ int gt_lp_triage(struct parse *p, const struct line *ln)
     kw_end = s;
     while (kw_end < end && !isspace((unsigned char)*kw_end))
         kw_end++;
-    if (kw_end - s == 4 && (memcmp(s, "step", 4) == 0 || memcmp(s, "hold", 4) == 0 ||
-                            memcmp(s, "note", 4) == 0 || memcmp(s, "band", 4) == 0)) {
+    if ((kw_end - s == 4 && (memcmp(s, "step", 4) == 0 || memcmp(s, "hold", 4) == 0 ||
+                             memcmp(s, "note", 4) == 0 || memcmp(s, "band", 4) == 0)) ||
+        (kw_end - s == 17 && memcmp(s, "step-if-available", 17) == 0)) {
         char err[256];
         size_t off = 0;
         if (gt_layout_triage_parse(p->l, ln->no, s, ln->vallen, err, sizeof(err), &off) < 0)
@@ -202,7 +203,8 @@ int gt_lp_triage(struct parse *p, const struct line *ln)
     if (!((kw_end - s == 5 && memcmp(s, "queue", 5) == 0) ||
           (kw_end - s == 4 && memcmp(s, "unit", 4) == 0)))
         return gt_lp_fail(p, ln->no, ln->vallen ? gt_lp_col(ln, s) : (int)ln->len + 1,
-                          "triage lines start with 'queue', 'unit', 'step', 'note', 'hold' or 'band'");
+                          "triage lines start with 'queue', 'unit', 'step', "
+                          "'step-if-available', 'note', 'hold' or 'band'");
     bar1 = memchr(kw_end, '|', (size_t)(end - kw_end));
     if (!bar1)
         return gt_lp_fail(p, ln->no, (int)ln->len + 1,

@@ -199,8 +199,15 @@ int gt_layout_triage_parse(struct gt_layout *l, int line, const char *val, size_
         return parse_band(l, kw_end, e, val, err, errlen, off);
     if (kw_end - val == 4 && (memcmp(val, "step", 4) == 0 || memcmp(val, "note", 4) == 0))
         return parse_step(l, line, val[0] == 'n', kw_end, e, val, err, errlen, off);
+    if (kw_end - val == 17 && memcmp(val, "step-if-available", 17) == 0) {
+        if (parse_step(l, line, 0, kw_end, e, val, err, errlen, off) < 0)
+            return -1;
+        l->steps[l->nsteps - 1].if_available = 1;
+        return 0;
+    }
     return err_at(err, errlen, off, 0,
-                  "triage lines start with 'queue', 'unit', 'step', 'note', 'hold' or 'band'");
+                  "triage lines start with 'queue', 'unit', 'step', 'step-if-available', 'note', "
+                  "'hold' or 'band'");
 }
 
 static int has_rule(const struct gt_layout *l, const char *kind)

@@ -37,6 +37,28 @@ static int alloc_loads(struct gt_triage *t)
     return 0;
 }
 
+/* A step-if-available is left out where one of its metrics cannot be
+ * computed at all (the engine has it unavailable: no such counter on this
+ * GPU, or no such column in a capture), rather than passed over as a step
+ * without data, which would make every verdict after it provisional. */
+static void mark_absent(struct gt_triage *t)
+{
+    size_t i, k;
+
+    for (i = 0; t->e && i < t->l->nsteps; i++) {
+        const struct gt_triage_step *st = &t->l->steps[i];
+        for (k = 0; st->if_available && k < st->nconds; k++)
+            if (st->conds[k].metric >= 0 &&
+                gt_engine_unavailable(t->e, (size_t)st->conds[k].metric))
+                t->absent[i] = 1;
+    }
+}
+
+int gt_triage_step_absent(const struct gt_triage *t, size_t step)
+{
+    return t && step < t->l->nsteps && t->absent[step];
+}
+
 struct gt_triage *gt_triage_new(const struct gt_layout *l, const struct gt_engine *e)
 {
     struct gt_triage *t = calloc(1, sizeof(*t));
@@ -56,7 +78,8 @@ struct gt_triage *gt_triage_new(const struct gt_layout *l, const struct gt_engin
     t->latch = malloc(n);
     t->load_latch = malloc(n * (l->ntriage + 1));
     t->rule_metric = calloc(l->ntriage + 1, sizeof(int));
-    if (!t->ev_first || !t->ev || !t->latch || !t->load_latch || !t->rule_metric ||
+    t->absent = calloc(l->nsteps + 1, 1);
+    if (!t->ev_first || !t->ev || !t->latch || !t->load_latch || !t->rule_metric || !t->absent ||
         alloc_loads(t) < 0) {
         gt_triage_free(t);
         return NULL;
@@ -65,6 +88,7 @@ struct gt_triage *gt_triage_new(const struct gt_layout *l, const struct gt_engin
     memset(t->load_latch, -1, n * (l->ntriage + 1));
     for (i = 0; i < l->ntriage; i++)
         t->rule_metric[i] = gt_layout_find_metric(l, l->triage[i].metric);
+    mark_absent(t);
     t->r.verdict = t->r.raw = GT_TRIAGE_NO_DATA;
     t->r.step = t->r.raw_step = -1;
     t->r.unit = t->r.queue = NAN;
@@ -88,6 +112,7 @@ void gt_triage_free(struct gt_triage *t)
     free(t->names);
     free(t->ev);
     free(t->ev_first);
+    free(t->absent);
     free(t->latch);
     free(t->load_latch);
     free(t->rule_metric);
@@ -193,7 +218,7 @@ static const char *judge(struct gt_triage *t, int *step)
         const struct gt_triage_step *st = &t->l->steps[i];
         const char *partial = NULL;
         int res;
-        if (st->note)
+        if (st->note || t->absent[i])
             continue;
         res = gt_triage_step_holds(t, i, &partial);
         if (res < 0 && !missing)

@@ -12,6 +12,8 @@ struct gt_triage {
     struct gt_triage_evidence *ev;  /* every condition of every step */
     size_t nev_max;
     size_t *ev_first;               /* per step: its first condition in ev */
+    unsigned char *absent;          /* per step: a step-if-available whose metric this
+                                       run can never compute, left out of the tree */
     signed char *latch;             /* per condition: -1 unknown, 0 fails, 1 holds */
     signed char *load_latch;        /* per condition x rule: the same for each unit / queue */
     struct gt_triage_load *units, *queues;

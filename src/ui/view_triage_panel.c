@@ -136,10 +136,13 @@ static void draw_steps(struct tui *t, int y, int bottom)
         const struct gt_triage_step *st = &t->l->steps[i];
         int reached = step < 0 || (int)i <= step || st->note;
         if (line >= first && y < bottom) {
+            int absent = gt_triage_step_absent(t->triage, i);
             snprintf(buf, sizeof(buf), " %s%2zu %s%s (%s)%s", (int)i == step ? ">" : " ", i + 1,
                      st->note ? "note: " : "", st->verdict, ref_text(t, ref, sizeof(ref), st->ref),
-                     st->nconds ? "" : ": when nothing above holds");
-            tui_put_clipped(t, y++, 0, buf, COLS, (int)i == step ? ST_ALERT : ST_HEADING);
+                     absent ? ": left out, not on this GPU"
+                     : st->nconds ? "" : ": when nothing above holds");
+            tui_put_clipped(t, y++, 0, buf, COLS,
+                            (int)i == step ? ST_ALERT : absent ? ST_DIM : ST_HEADING);
         }
         line++;
         for (k = 0; k < st->nconds; k++, line++) {
