@@ -48,6 +48,10 @@ int gt_engine_spans(const struct gt_engine *e, struct gt_span **out, size_t *n);
 const char *gt_engine_unavailable(const struct gt_engine *e, size_t metric);
 /* When the source said why (its reason "needs root: sudo ..."), the length
  * of the short label before the colon a row can show; else 0. */
+/* 1 when the metric is unavailable because its source said a counter it
+ * knows cannot be read in this run (gt_catalog_add_absent: no permission,
+ * not in a capture), 0 when no such counter exists here at all. */
+int gt_engine_unavailable_by_source(const struct gt_engine *e, size_t metric);
 size_t gt_engine_unavailable_label(const struct gt_engine *e, size_t metric);
 /* 1 when a counter the metric reads is an estimate (its source rotates
  * counters over fewer hardware counters and scales the counts): views

@@ -105,7 +105,7 @@ struct gt_triage_step {
     char *next;         /* the guide's next step, one line */
     int note;           /* 'triage note': a side finding, judged apart from the verdict */
     int if_available;   /* 'triage step-if-available': left out where a metric it
-                           reads cannot be computed at all (not on this GPU) */
+                           reads names a counter this GPU does not have */
     int line;
 };
 

@@ -628,6 +628,11 @@ const char *gt_engine_unavailable(const struct gt_engine *e, size_t metric)
     return metric < e->nmetrics ? e->m[metric].reason : "no such metric";
 }
 
+int gt_engine_unavailable_by_source(const struct gt_engine *e, size_t metric)
+{
+    return gt_engine_unavailable(e, metric) && e->m[metric].from_source;
+}
+
 size_t gt_engine_unavailable_label(const struct gt_engine *e, size_t metric)
 {
     const char *why = gt_engine_unavailable(e, metric);

@@ -37,10 +37,11 @@ static int alloc_loads(struct gt_triage *t)
     return 0;
 }
 
-/* A step-if-available is left out where one of its metrics cannot be
- * computed at all (the engine has it unavailable: no such counter on this
- * GPU, or no such column in a capture), rather than passed over as a step
- * without data, which would make every verdict after it provisional. */
+/* A step-if-available is left out where one of its metrics names a counter
+ * this GPU does not have, rather than passed over as a step without data,
+ * which would make every verdict after it provisional. A counter the GPU
+ * has but this run cannot read (its source says why: not in a capture, no
+ * permission) leaves the step in, without data. */
 static void mark_absent(struct gt_triage *t)
 {
     size_t i, k;
@@ -49,7 +50,8 @@ static void mark_absent(struct gt_triage *t)
         const struct gt_triage_step *st = &t->l->steps[i];
         for (k = 0; st->if_available && k < st->nconds; k++)
             if (st->conds[k].metric >= 0 &&
-                gt_engine_unavailable(t->e, (size_t)st->conds[k].metric))
+                gt_engine_unavailable(t->e, (size_t)st->conds[k].metric) &&
+                !gt_engine_unavailable_by_source(t->e, (size_t)st->conds[k].metric))
                 t->absent[i] = 1;
     }
 }

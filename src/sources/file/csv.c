@@ -23,7 +23,7 @@
 #define CSV_MAX_LINE    (4u << 20)
 #define CSV_MAX_COLUMNS 65536
 #define CSV_MAX_INST    1024        /* instances of one counter: cores, slices, clusters */
-#define CSV_MAX_NAME    255
+#define CSV_MAX_NAME    GT_CSV_MAX_NAME
 #define CSV_SHOW        40          /* bytes of a bad field quoted in a message */
 
 enum group_kind { G_DELTA, G_CONSTANT, G_CPU };
@@ -200,30 +200,6 @@ static const char *parse_column_name(const struct field *f, size_t *namelen, int
     return NULL;
 }
 
-/* Edit distance, for suggesting the closest known name. */
-static size_t distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b), i, j;
-    size_t row[CSV_MAX_NAME + 2];
-
-    if (la > CSV_MAX_NAME || lb > CSV_MAX_NAME)
-        return SIZE_MAX;
-    for (j = 0; j <= lb; j++)
-        row[j] = j;
-    for (i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t sub = diag + ((a[i - 1] | 0x20) != (b[j - 1] | 0x20) ? 1 : 0);
-            size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
-            row[j] = sub < best ? sub : best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 /* The Mali tables, then the MIPS coherency manager's (gpu=mips-cm). */
 static const struct gt_counter_table *table_at(size_t i)
 {
@@ -254,20 +230,20 @@ static const char *closest_name(const char *name, int amd)
     size_t i, j, bd = SIZE_MAX, dd;
 
     for (i = 0; amd && i < gt_amd_gfx1151_ncounters; i++)
-        if ((dd = distance(name, gt_amd_gfx1151_counters[i].name)) < bd) {
+        if ((dd = gt_csv_distance(name, gt_amd_gfx1151_counters[i].name)) < bd) {
             bd = dd;
             best = gt_amd_gfx1151_counters[i].name;
         }
     for (i = 0; !amd && (t = table_at(i)) != NULL; i++)
         for (j = 0; j < t->ndefs; j++) {
             const char *n = gt_counter_table_def(t, j).name;
-            if ((dd = distance(name, n)) < bd) {
+            if ((dd = gt_csv_distance(name, n)) < bd) {
                 bd = dd;
                 best = n;
             }
         }
     for (i = 0; i < NCPU; i++)
-        if ((dd = distance(name, cpu_names[i])) < bd) {
+        if ((dd = gt_csv_distance(name, cpu_names[i])) < bd) {
             bd = dd;
             best = cpu_names[i];
         }
@@ -641,6 +617,21 @@ static int describe_amd(struct csv *c, struct gt_source *s)
     return gt_catalog_add_constant(&s->catalog, "cu_per_gpu", c->groups[tcp].ninst) < 0 ? -1 : 0;
 }
 
+/* The GPU's counters the export has no column for: known but not read, so
+ * a metric on one says why, and is told from one this GPU cannot have. */
+static int mark_missing(const struct csv *c, struct gt_catalog *cat, const struct gt_counter_table *t)
+{
+    size_t j;
+
+    for (j = 0; j < t->ndefs; j++) {
+        const char *n = gt_counter_table_def(t, j).name;
+        if (find_group(c, n) < 0 && gt_catalog_find(cat, n) < 0 &&
+            gt_catalog_add_absent(cat, n, "not in the capture: no column for it") < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int build_catalog(struct csv *c, struct gt_source *s, struct gt_diag *d)
 {
     char gpu[sizeof(s->info.gpu)];
@@ -668,6 +659,8 @@ static int build_catalog(struct csv *c, struct gt_source *s, struct gt_diag *d)
         return fail_at(d, c, 0, "out of memory");
     memcpy(s->info.gpu, gpu, sizeof(gpu));
     c->ambiguous = ambiguous;
+    if (t && !ambiguous && mark_missing(c, &s->catalog, t) < 0)
+        return fail_at(d, c, 0, "out of memory");
     if (t && !ambiguous) {
         snprintf(s->info.layout, sizeof(s->info.layout), "%s", family_of(t->gpu));
         snprintf(s->info.family, sizeof(s->info.family), "%s", family_of(t->gpu));

@@ -93,3 +93,26 @@ const char *gt_csv_parse_u64(const struct field *f, uint64_t *v)
     *v = x;
     return NULL;
 }
+
+size_t gt_csv_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), i, j;
+    size_t row[GT_CSV_MAX_NAME + 2];
+
+    if (la > GT_CSV_MAX_NAME || lb > GT_CSV_MAX_NAME)
+        return SIZE_MAX;
+    for (j = 0; j <= lb; j++)
+        row[j] = j;
+    for (i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t sub = diag + ((a[i - 1] | 0x20) != (b[j - 1] | 0x20) ? 1 : 0);
+            size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+            row[j] = sub < best ? sub : best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}

@@ -21,4 +21,10 @@ size_t gt_csv_count_fields(const char *p, size_t len);
 /* An unsigned decimal up to 2^64-1: NULL, or why the field is not one. */
 const char *gt_csv_parse_u64(const struct field *f, uint64_t *v);
 
+/* Longest counter name a header may hold. */
+#define GT_CSV_MAX_NAME 255
+/* Edit distance between two names, letters' case ignored, for suggesting
+ * the closest known name; SIZE_MAX when one is longer than GT_CSV_MAX_NAME. */
+size_t gt_csv_distance(const char *a, const char *b);
+
 #endif
