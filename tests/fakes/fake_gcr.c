@@ -1,6 +1,11 @@
 /* A fake MIPS coherency manager GCR block behind the seam's /dev/mem: the
  * perf registers' documented behaviour, counting on the test's clock or
- * CLOCK_MONOTONIC, qualifier groups, and bus errors as a real SIGBUS. */
+ * CLOCK_MONOTONIC, qualifier groups, and bus errors as a real SIGBUS.
+ * Sources, beside each behaviour below: DOC is the vendor document
+ * vendor-docs/mips-cm-perf-registers.txt (MIPS CPS "Performance Registers
+ * (GCR)"); the global registers' offsets are Linux
+ * arch/mips/include/asm/mips-cm.h (GCR_CONFIG 0x000, GCR_BASE 0x008,
+ * GCR_REV 0x030; the debug block at MIPS_CM_GDB_OFS 0x6000). */
 #include "fake_gcr.h"
 
 #include <errno.h>
@@ -68,6 +73,8 @@ uint64_t fg_true_events(const struct fake_gcr *fg, unsigned ev)
     return events_until(fg, ev, fg->now);
 }
 
+/* DOC, GCR_DB_PC_CTL Perf_Ovf_Stop (bit 29): with it set, all counters stop
+ * once any of them, the cycle counter included, reaches 0xFFFFFFFF. */
 static int stopped(const struct fake_gcr *fg)
 {
     return (fg->r.ctl & (1u << 29)) && (fg->r.ov & 7u);
@@ -91,7 +98,8 @@ static uint64_t cycles_to_max(const struct fake_gcr *fg, int ev, uint32_t q, uin
     return (target + fg->rate[ev] - 1) / fg->rate[ev] - fg->now;
 }
 
-/* Whether event ev counts under qualifier q: every group must match. */
+/* Whether event ev counts under qualifier q: every group must match (DOC,
+ * GCR_DB_PC_QUAL: "the qualifier criteria is matched in all groups"). */
 static int qual_matches(const struct fake_gcr *fg, int ev, uint32_t q)
 {
     const struct qual_groups *g;
@@ -106,8 +114,9 @@ static int qual_matches(const struct fake_gcr *fg, int ev, uint32_t q)
     return 1;
 }
 
-/* One counter over step cycles; sets its overflow bit as the document
- * says: on reaching the maximum under Perf_Ovf_Stop, else on rolling over. */
+/* One counter over step cycles; sets its overflow bit as DOC says
+ * (GCR_DB_PC_CTL, GCR_DB_PC_OV): on reaching 0xFFFFFFFF under Perf_Ovf_Stop,
+ * else on rolling over to 0 and counting on. */
 static void count(struct fake_gcr *fg, uint32_t *v, int ev, uint32_t q, uint64_t step,
                   uint32_t ovbit)
 {
@@ -166,6 +175,8 @@ void fg_advance(struct fake_gcr *fg, uint64_t cycles)
     }
 }
 
+/* The debug block's perf registers (DOC's offsets 0x100..0x1a8, at 0x6000
+ * in the GCR block: MIPS_CM_GDB_OFS in mips-cm.h). */
 static uint32_t *pc_reg(struct fake_gcr *fg, uint32_t off)
 {
     switch (off) {
@@ -232,8 +243,8 @@ uint64_t fg_now_cycles(struct fake_gcr *fg)
 }
 
 /* The bus transaction itself: a real load from the mapping, which raises
- * SIGBUS once the memfd under it is cut (mm: a shared file mapping beyond
- * end of file faults with SIGBUS). Done before any state changes, so a
+ * SIGBUS once the memfd under it is cut (a memfd is shmem: Linux
+ * mm/shmem.c shmem_fault gives VM_FAULT_SIGBUS for a page beyond i_size). Done before any state changes, so a
  * handler jumping out leaves the fake consistent. */
 static void touch(struct fake_gcr *fg, const volatile void *addr)
 {
@@ -257,6 +268,8 @@ static uint32_t fake_read32(void *ctx, const volatile void *addr)
         return 0xffffffffu;
     if (off == 0x000)
         return fg->cfg.config;
+    /* GCR_BASE: what the kernel's mips_cm_probe (arch/mips/kernel/mips-cm.c)
+     * compares with the address it mapped. */
     if (off == 0x008)
         return fg->cfg.base_readback;
     if (off == 0x030)
@@ -267,6 +280,9 @@ static uint32_t fake_read32(void *ctx, const volatile void *addr)
     return 0;
 }
 
+/* DOC, GCR_DB_PC_CTL: Perf_Num_Cnt [3:0] is read-only (counters
+ * implemented); P1_Reset (9), P0_Reset (7) and Cycl_Cnt_Reset (5) clear the
+ * counter and its overflow bit, in the same write that starts counting. */
 static void write_ctl(struct fake_gcr *fg, uint32_t v)
 {
     fg->r.ctl = (v & ~0xfu) | fg->cfg.num_cnt;
@@ -310,7 +326,7 @@ static void fake_write32(void *ctx, volatile void *addr, uint32_t v)
     if (off == 0x6100)
         write_ctl(fg, v);
     else if (off == 0x6120)
-        fg->r.ov &= ~v;
+        fg->r.ov &= ~v;              /* DOC, GCR_DB_PC_OV: a 1 written clears its bit */
     else
         *r = v;
 }

@@ -61,7 +61,8 @@ void fg_set_qual_groups(struct fake_gcr *fg, unsigned ev, const uint32_t *groups
  * mapping starts cut (nothing answers at the address). */
 void fg_bus_error(struct fake_gcr *fg, int on);
 /* While on, every register read gives 0xffffffff and writes are lost (what
- * some interconnects answer instead of a bus error). */
+ * some interconnects answer instead of a bus error, as a PCI read of an
+ * absent device does: Linux include/linux/pci.h PCI_POSSIBLE_ERROR). */
 void fg_all_ones(struct fake_gcr *fg, int on);
 /* The CM clock changes (DVFS): cycles go on from here at hz. */
 void fg_set_hz(struct fake_gcr *fg, uint64_t hz);
