@@ -606,34 +606,49 @@ static void model_t8xx(struct sim *m, struct work *w)
         put_core_jm(m, w, c, &k[c]);
 }
 
-/* Valhall G715: three iterators, 8x bilinear filtering, ray tracing. */
-static void model_g715(struct sim *m, struct work *w)
+/* The interval of every family but Midgard: a front end, the steps every
+ * family shares (deferred: the share of varying shading IDVS defers), then
+ * each core's values, the family's own last (put_core). */
+static void model_steps(struct sim *m, struct work *w, void (*frontend)(struct sim *, struct work *),
+                        double deferred, sim_core_fn put_core)
 {
     struct core k[SIM_MAX_INST];
     uint32_t c;
 
-    frontend_csf(m, w);
+    frontend(m, w);
     sim_geometry(m, w);
-    sim_idvs(m, w, 0.0);
+    sim_idvs(m, w, deferred);
     sim_cores(m, w, k);
     sim_memory(m, w, k);
     sim_fragment_tasks(m, k);
     sim_compute_tasks(m, k);
     for (c = 0; c < m->fam->cores; c++) {
-        uint64_t fxr = gt_sim_part(k[c].tex, 0.55);
         sim_put_core_frag_csf(m, w, c, &k[c]);
         sim_put_core_exec_csf(m, w, c, &k[c]);
         sim_put_core_beats(m, c, &k[c]);
-        sim_put_core_rt(m, w, c, &k[c]);
-        sim_put(m, V_TEX_FXR, c, fxr);
-        sim_put(m, V_TEX_FST, c, gt_sim_part(k[c].tex - fxr, 0.5));
-        sim_put(m, V_TEX_OUT_BUS, c, sim_scale(k[c].tex, 1.2));
+        put_core(m, w, c, &k[c]);
     }
+}
+
+/* Valhall G715: three iterators, 8x bilinear filtering, ray tracing. */
+static void put_core_g715(struct sim *m, const struct work *w, uint32_t c, const struct core *k)
+{
+    uint64_t fxr = gt_sim_part(k->tex, 0.55);
+
+    sim_put_core_rt(m, w, c, k);
+    sim_put(m, V_TEX_FXR, c, fxr);
+    sim_put(m, V_TEX_FST, c, gt_sim_part(k->tex - fxr, 0.5));
+    sim_put(m, V_TEX_OUT_BUS, c, sim_scale(k->tex, 1.2));
+}
+
+static void model_g715(struct sim *m, struct work *w)
+{
+    model_steps(m, w, frontend_csf, 0.0, put_core_g715);
 }
 
 /* 5th generation G720: binning / main phase / compute queues, deferred
  * varying shading, a texture unit described by nine activity counters. */
-static void model_g720(struct sim *m, struct work *w)
+static void put_core_g720(struct sim *m, const struct work *w, uint32_t c, const struct core *k)
 {
     /* Shares of texture load each texture pipeline stage carries. */
     static const struct { enum value v; double share; } stages[] = {
@@ -642,26 +657,17 @@ static void model_g720(struct sim *m, struct work *w)
         { V_TEX_COMPLEX, 0.25 }, { V_TEX_INDEX, 0.65 }, { V_TEX_OUTPUT, 0.70 },
         { V_TEX_CLK, 1.10 },
     };
-    struct core k[SIM_MAX_INST];
-    uint32_t c;
     size_t i;
 
-    frontend_csf(m, w);
-    sim_geometry(m, w);
-    sim_idvs(m, w, 0.4);
-    sim_cores(m, w, k);
-    sim_memory(m, w, k);
-    sim_fragment_tasks(m, k);
-    sim_compute_tasks(m, k);
-    for (c = 0; c < m->fam->cores; c++) {
-        sim_put_core_frag_csf(m, w, c, &k[c]);
-        sim_put_core_exec_csf(m, w, c, &k[c]);
-        sim_put_core_beats(m, c, &k[c]);
-        sim_put_core_rt(m, w, c, &k[c]);
-        for (i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
-            sim_put(m, stages[i].v, c, gt_sim_part(k[c].exec, stages[i].share * w->p[P_TEX]));
-        sim_put(m, V_TEX_MSG_1Q, c, gt_sim_part(sim_scale(k[c].tex, 0.9), 0.15));
-    }
+    sim_put_core_rt(m, w, c, k);
+    for (i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
+        sim_put(m, stages[i].v, c, gt_sim_part(k->exec, stages[i].share * w->p[P_TEX]));
+    sim_put(m, V_TEX_MSG_1Q, c, gt_sim_part(sim_scale(k->tex, 0.9), 0.15));
+}
+
+static void model_g720(struct sim *m, struct work *w)
+{
+    model_steps(m, w, frontend_csf, 0.4, put_core_g720);
 }
 
 /* G52 MC2 with one L2 slice (as the small Bifrost parts in phones); a
@@ -707,26 +713,11 @@ const struct family *sim_family_at(size_t i)
     return i < NFAMILIES ? &families[i] : NULL;
 }
 
-/* A job-manager family's interval: the JM front end and the steps every
- * family shares, then each core's family-specific values (put_core). */
+/* A job-manager family's interval: the JM front end, no deferred varying
+ * shading, then each core's family-specific values (put_core). */
 void sim_model_jm(struct sim *m, struct work *w, sim_core_fn put_core)
 {
-    struct core k[SIM_MAX_INST];
-    uint32_t c;
-
-    sim_frontend_jm(m, w);
-    sim_geometry(m, w);
-    sim_idvs(m, w, 0.0);
-    sim_cores(m, w, k);
-    sim_memory(m, w, k);
-    sim_fragment_tasks(m, k);
-    sim_compute_tasks(m, k);
-    for (c = 0; c < m->fam->cores; c++) {
-        sim_put_core_frag_csf(m, w, c, &k[c]);
-        sim_put_core_exec_csf(m, w, c, &k[c]);
-        sim_put_core_beats(m, c, &k[c]);
-        put_core(m, w, c, &k[c]);
-    }
+    model_steps(m, w, sim_frontend_jm, 0.0, put_core);
 }
 
 void sim_model_interval(struct sim *m, uint64_t dt_ns)
