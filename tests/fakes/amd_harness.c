@@ -2,6 +2,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "fakes/source_rig.h"
+
 #include "fakes/amd_harness.h"
 
 
@@ -28,30 +30,18 @@ struct fake_amdgpu *am_fake(int root, enum fa_metrics m)
 
 void am_start(struct am *t, struct fake_amdgpu *fa, const char *spec)
 {
-    unsigned char used[4096];
-    size_t k;
-
     memset(t, 0, sizeof(*t));
     t->fa = fa;
     t->s = gt_source_open(spec, fa_sys(fa), &t->d);
     cr_assert_not_null(t->s, "%s: %s", spec, t->d.msg);
     t->l = gt_layout_load(t->s->info.layout, &t->d);
     cr_assert_not_null(t->l, "%s", t->d.msg);
-    t->e = gt_engine_new(t->l, &t->s->catalog);
-    cr_assert_not_null(t->e);
-    cr_assert_lt(t->s->catalog.ncounters, sizeof(used));
-    for (k = 0; k < t->s->catalog.ncounters; k++)
-        used[k] = (unsigned char)gt_engine_uses(t->e, k);
-    cr_assert_eq(t->s->type->select(t->s, used, &t->d), 0, "%s", t->d.msg);
-    cr_assert_eq(t->s->type->start(t->s, &t->d), 0, "%s", t->d.msg);
-    cr_assert_eq(gt_snapshot_init(&t->snap, t->s->catalog.nslots), 0);
+    rig_bind(t->s, t->l, &t->e, &t->snap, &t->d);
 }
 
 int am_sample(struct am *t)
 {
-    gt_snapshot_zero(&t->snap);
-    gt_diag_clear(&t->d);
-    return t->s->type->sample(t->s, &t->snap, &t->d);
+    return rig_sample(t->s, &t->snap, &t->d);
 }
 
 double am_metric(struct am *t, const char *title)
@@ -73,11 +63,7 @@ const char *am_unavailable(struct am *t, const char *title)
 
 uint64_t am_counter(struct am *t, const char *name, uint32_t inst)
 {
-    int k = gt_catalog_find(&t->s->catalog, name);
-
-    cr_assert_geq(k, 0, "no counter %s", name);
-    cr_assert_lt(inst, t->s->catalog.counters[k].instances);
-    return t->snap.deltas[t->s->catalog.counters[k].slot + inst];
+    return rig_counter(t->s, &t->snap, name, inst);
 }
 
 double am_constant(struct am *t, const char *name)

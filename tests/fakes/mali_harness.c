@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fakes/source_rig.h"
+
 #include "gputop/cli.h"
 
 
@@ -30,31 +32,19 @@ struct fake_kbase *fake(enum fk_gpu gpu, enum fk_api api, unsigned major, unsign
 /* Opens the source on fk, loads its layout, enables what it reads, starts. */
 void kb_start(struct kb *t, struct fake_kbase *fk, const char *spec)
 {
-    unsigned char used[4096];
-    size_t k;
-
     memset(t, 0, sizeof(*t));
     t->fk = fk;
     t->s = gt_source_open(spec, fk_sys(fk), &t->d);
     cr_assert_not_null(t->s, "%s: %s", spec, t->d.msg);
     t->l = gt_layout_load_for(t->s->info.layout, &t->s->catalog, &t->d);
     cr_assert_not_null(t->l, "%s", t->d.msg);
-    t->e = gt_engine_new(t->l, &t->s->catalog);
-    cr_assert_not_null(t->e);
-    cr_assert_lt(t->s->catalog.ncounters, sizeof(used));
-    for (k = 0; k < t->s->catalog.ncounters; k++)
-        used[k] = (unsigned char)gt_engine_uses(t->e, k);
-    cr_assert_eq(t->s->type->select(t->s, used, &t->d), 0, "%s", t->d.msg);
-    cr_assert_eq(t->s->type->start(t->s, &t->d), 0, "%s", t->d.msg);
-    cr_assert_eq(gt_snapshot_init(&t->snap, t->s->catalog.nslots), 0);
+    rig_bind(t->s, t->l, &t->e, &t->snap, &t->d);
 }
 
 /* One sample; returns the source's result (0, 2 warning, -1 error). */
 int kb_sample(struct kb *t)
 {
-    gt_snapshot_zero(&t->snap);
-    gt_diag_clear(&t->d);
-    return t->s->type->sample(t->s, &t->snap, &t->d);
+    return rig_sample(t->s, &t->snap, &t->d);
 }
 
 double kb_metric(struct kb *t, const char *ref)
@@ -68,11 +58,7 @@ double kb_metric(struct kb *t, const char *ref)
 
 uint64_t kb_counter(struct kb *t, const char *name, uint32_t inst)
 {
-    int k = gt_catalog_find(&t->s->catalog, name);
-
-    cr_assert_geq(k, 0, "no counter %s", name);
-    cr_assert_lt(inst, t->s->catalog.counters[k].instances);
-    return t->snap.deltas[t->s->catalog.counters[k].slot + inst];
+    return rig_counter(t->s, &t->snap, name, inst);
 }
 
 void kb_stop(struct kb *t)
