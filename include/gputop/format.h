@@ -40,6 +40,7 @@ struct gt_text {
 
 void gt_text_init(struct gt_text *t, char *buf, size_t cap);   /* cap >= 1 */
 void gt_text_add(struct gt_text *t, const char *s);
+void gt_text_addn(struct gt_text *t, const char *s, size_t n);   /* n bytes of s, all there */
 void gt_text_uint(struct gt_text *t, unsigned long long v);
 /* gt_fmt_fixed and gt_fmt_si appended. */
 void gt_text_fixed(struct gt_text *t, double v, int decimals, int width);

@@ -76,6 +76,9 @@ void gt_sampler_set_interval(struct gt_sampler *s, uint64_t ns);
 uint64_t gt_sampler_interval(struct gt_sampler *s);
 uint32_t gt_sampler_nslots(const struct gt_sampler *s);
 void gt_sampler_get_stats(struct gt_sampler *s, struct gt_sampler_stats *st);
+/* The state and the warning count alone: what a view asks every refresh,
+ * without copying the messages or summarizing the lateness. */
+enum gt_sampler_state gt_sampler_state(struct gt_sampler *s, uint64_t *warnings);
 /* Stops and joins the thread, then lets each source publish into its info
  * what it kept while sampling (GT_SOURCE_SETTLE); safe to call twice. */
 void gt_sampler_stop(struct gt_sampler *s);

@@ -321,8 +321,10 @@ static void publish(struct gt_sampler *s)
     /* Lossless: the sources are asked for the next round only once this
      * one is taken, so a replay reads at most one record ahead of what a
      * view shows (a pause then stops the screen within one refresh). */
+    if (!s->cfg.lossless)
+        return;
     pthread_mutex_lock(&s->lock);
-    while (s->cfg.lossless && s->front_full && !s->stopping)
+    while (s->front_full && !s->stopping)
         pthread_cond_wait(&s->taken, &s->lock);
     pthread_mutex_unlock(&s->lock);
 }
@@ -386,11 +388,17 @@ static void update_state(struct gt_sampler *s)
 {
     size_t i;
     int retrying = 0;
+    enum gt_sampler_state want;
 
     for (i = 0; i < s->cfg.nsources; i++)
         retrying |= s->src[i].retry_at != 0 && !s->src[i].ended;
+    want = retrying ? GT_SAMPLER_RETRYING : GT_SAMPLER_RUNNING;
+    /* Only this thread writes the state, so it reads it without the lock;
+     * the lock is taken for a change, not every round. */
+    if (s->stats.state == want)
+        return;
     pthread_mutex_lock(&s->lock);
-    s->stats.state = retrying ? GT_SAMPLER_RETRYING : GT_SAMPLER_RUNNING;
+    s->stats.state = want;
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -559,6 +567,18 @@ void gt_sampler_get_stats(struct gt_sampler *s, struct gt_sampler_stats *st)
     *st = s->stats;
     gt_lateness_summarize(&s->lateness, &st->lateness);
     pthread_mutex_unlock(&s->lock);
+}
+
+enum gt_sampler_state gt_sampler_state(struct gt_sampler *s, uint64_t *warnings)
+{
+    enum gt_sampler_state st;
+
+    pthread_mutex_lock(&s->lock);
+    st = s->stats.state;
+    if (warnings)
+        *warnings = s->stats.warnings;
+    pthread_mutex_unlock(&s->lock);
+    return st;
 }
 
 /* A source that waits inside sample() (a paused replay) is told to stop

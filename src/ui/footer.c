@@ -46,13 +46,18 @@ static void range_text(const struct tui *t, size_t m, char *buf, size_t len)
     double lo = tui_history_shown(t, m, gt_history_min(t->hist, m));
     double hi = tui_history_shown(t, m, gt_history_max(t->hist, m));
     char mn[64], mx[64];
+    struct gt_text s;
 
-    buf[0] = '\0';
+    gt_text_init(&s, buf, len);
     if (isnan(lo) || isnan(hi))
         return;
     tui_value_text(t, m, lo, mn, sizeof(mn), 24);
     tui_value_text(t, m, hi, mx, sizeof(mx), 24);
-    snprintf(buf, len, "  min %s  max %s ", mn, mx);
+    gt_text_add(&s, "  min ");
+    gt_text_add(&s, mn);
+    gt_text_add(&s, "  max ");
+    gt_text_add(&s, mx);
+    gt_text_add(&s, " ");
 }
 
 /* The range follows the description, which takes what the range leaves,
@@ -63,14 +68,20 @@ static void draw_selected(struct tui *t, int y)
     const struct gt_metric_def *md = &t->l->metrics[m];
     const char *why = gt_engine_unavailable(t->cfg->engine, m);
     char desc[512], range[160];
+    struct gt_text d;
     int rw, dw;
 
     range_text(t, m, range, sizeof(range));
     rw = tui_text_columns(range);
     if (rw > COLS / 2)
         rw = 0;
-    snprintf(desc, sizeof(desc), " %s%s%s", md->ref ? md->ref : "", md->ref ? " " : "",
-             why ? why : md->desc ? md->desc : md->title);
+    gt_text_init(&d, desc, sizeof(desc));
+    gt_text_add(&d, " ");
+    if (md->ref) {
+        gt_text_add(&d, md->ref);
+        gt_text_add(&d, " ");
+    }
+    gt_text_add(&d, why ? why : md->desc ? md->desc : md->title);
     dw = tui_text_columns(desc);
     if (dw > COLS - rw)
         dw = COLS - rw;

@@ -71,7 +71,10 @@ void gt_fmt_si(char *buf, size_t len, double v)
     int i = 0;
 
     if (isnan(v)) {
-        snprintf(buf, len, "-");
+        if (len >= 2)
+            memcpy(buf, "-", 2);
+        else if (len)
+            buf[0] = '\0';
         return;
     }
     if (a < 1000) {
@@ -265,6 +268,17 @@ void gt_text_init(struct gt_text *t, char *buf, size_t cap)
 void gt_text_add(struct gt_text *t, const char *s)
 {
     size_t n = strlen(s), room = t->cap - 1 - t->len;
+
+    if (n > room)
+        n = room;
+    memcpy(t->p + t->len, s, n);
+    t->len += n;
+    t->p[t->len] = '\0';
+}
+
+void gt_text_addn(struct gt_text *t, const char *s, size_t n)
+{
+    size_t room = t->cap - 1 - t->len;
 
     if (n > room)
         n = room;

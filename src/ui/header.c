@@ -134,9 +134,15 @@ static size_t replay_pieces(struct tui *t, char *buf, size_t len, struct piece *
 static int name_has_cores(const char *gpu, unsigned cores)
 {
     char mc[16], mp[16];
+    struct gt_text c, p;
 
-    snprintf(mc, sizeof(mc), " MC%u", cores);
-    snprintf(mp, sizeof(mp), " MP%u", cores);
+    /* Built without printf: this runs every refresh. */
+    gt_text_init(&c, mc, sizeof(mc));
+    gt_text_add(&c, " MC");
+    gt_text_uint(&c, cores);
+    gt_text_init(&p, mp, sizeof(mp));
+    gt_text_add(&p, " MP");
+    gt_text_uint(&p, cores);
     return strstr(gpu, mc) || strstr(gpu, mp);
 }
 
@@ -177,7 +183,7 @@ static void exports_text(const struct tui *t, char *buf, size_t len)
  * drops first: what the source is doing (the sim's scene), the decoration
  * and the wall clock, the source's name; the busy share goes last of all
  * but the state, which never does. */
-static size_t header_pieces(struct tui *t, const struct gt_sampler_stats *st, char text[5][96],
+static size_t header_pieces(struct tui *t, enum gt_sampler_state state, char text[5][96],
                             time_t now, struct piece *p)
 {
     const struct gt_source_info *in = &t->cfg->sources[0]->info;
@@ -185,9 +191,12 @@ static size_t header_pieces(struct tui *t, const struct gt_sampler_stats *st, ch
     char *cores = text[0], *period = text[1], *busy = text[2], *activity = text[3];
     char *exports = text[4];
     size_t n = 0, short_busy;
+    struct gt_text ct;
 
-    snprintf(cores, sizeof(text[0]), "%u %s", in->shader_cores,
-             in->core_noun[0] ? in->core_noun : "cores");
+    gt_text_init(&ct, cores, sizeof(text[0]));
+    gt_text_uint(&ct, in->shader_cores);
+    gt_text_add(&ct, " ");
+    gt_text_add(&ct, in->core_noun[0] ? in->core_noun : "cores");
     tui_period_text(period, sizeof(text[1]) - 16, gt_sampler_interval(t->cfg->sampler));
     if (t->per_second)
         strcat(period, " (rates /s)");
@@ -213,9 +222,9 @@ static size_t header_pieces(struct tui *t, const struct gt_sampler_stats *st, ch
          * "t=1.2 s" and its state, the state never dropped. */
         n = replay_pieces(t, period, sizeof(text[1]), p, n);
     } else {
-        if (st->state == GT_SAMPLER_RETRYING || st->state == GT_SAMPLER_ENDED)
+        if (state == GT_SAMPLER_RETRYING || state == GT_SAMPLER_ENDED)
             p[n++] = (struct piece){
-                .text = st->state == GT_SAMPLER_RETRYING ? "RETRYING" : "ENDED", .drop = 0 };
+                .text = state == GT_SAMPLER_RETRYING ? "RETRYING" : "ENDED", .drop = 0 };
         p[n++] = (struct piece){ .text = period, .drop = 7 };
         p[n++] = (struct piece){ .text = t->paused ? "PAUSED" : "live", .drop = 0 };
     }
@@ -268,17 +277,25 @@ void tui_draw_alert(struct tui *t)
 {
     struct gt_sampler_stats st;
     time_t now = time(NULL);
+    uint64_t warnings;
+    enum gt_sampler_state state = gt_sampler_state(t->cfg->sampler, &warnings);
     char buf[768];
 
-    gt_sampler_get_stats(t->cfg->sampler, &st);
     t->alert_shown = 0;
     /* A new warning stays on screen for ten seconds. */
-    if (st.warnings != t->warnings_seen) {
-        t->warnings_seen = st.warnings;
+    if (warnings != t->warnings_seen) {
+        t->warnings_seen = warnings;
         t->warning_until = now + 10;
     }
     if (LINES <= 3)
         return;
+    if (state != GT_SAMPLER_RETRYING && now >= t->warning_until) {
+        t->alert_shown = tui_replay_alert(t, LINES - 2);
+        return;
+    }
+    /* The messages are copied only when one is shown (the state is read
+     * again with them: it may have changed meanwhile). */
+    gt_sampler_get_stats(t->cfg->sampler, &st);
     if (st.state == GT_SAMPLER_RETRYING)
         snprintf(buf, sizeof(buf), " %s (retrying)", st.last_error);
     else if (now < t->warning_until)
@@ -293,16 +310,15 @@ void tui_draw_alert(struct tui *t)
 
 void tui_draw_header(struct tui *t)
 {
-    struct gt_sampler_stats st;
+    enum gt_sampler_state state = gt_sampler_state(t->cfg->sampler, NULL);
     struct piece p[14];
     char buf[768], text[5][96];
     struct gt_text h;
     time_t now = time(NULL);
     size_t i, n;
 
-    gt_sampler_get_stats(t->cfg->sampler, &st);
-    t->sampler_live = st.state == GT_SAMPLER_RUNNING;
-    n = header_pieces(t, &st, text, now, p);
+    t->sampler_live = state == GT_SAMPLER_RUNNING;
+    n = header_pieces(t, state, text, now, p);
     fit_pieces(t, p, n);
     gt_text_init(&h, buf, sizeof(buf));
     gt_text_add(&h, " ");

@@ -83,16 +83,13 @@ static const char *unit_word(const char *w, size_t n)
 
 static void add_short_unit(struct gt_text *s, const char *unit)
 {
-    char word[32];
-
     while (*unit) {
         size_t n = strcspn(unit, "/");
         const char *a = unit_word(unit, n);
-        if (!a) {
-            snprintf(word, sizeof(word), "%.*s", (int)n, unit);
-            a = word;
-        }
-        gt_text_add(s, a);
+        if (a)
+            gt_text_add(s, a);
+        else
+            gt_text_addn(s, unit, n < 31 ? n : 31);   /* as the word buffer kept */
         unit += n;
         if (*unit == '/') {
             gt_text_add(s, "/");

@@ -2,6 +2,7 @@
  * keep the relations the vendor guides rely on, for demos, tests and benches. */
 #include "args.h"
 #include "../mali/sim_model.h"
+#include "gputop/format.h"
 #include "gputop/source.h"
 
 #include <errno.h>
@@ -425,8 +426,12 @@ static void sim_activity(const struct gt_source *s, const struct gt_snapshot *sn
     uint64_t own = snap->t_end_ns > m->start_ns ? snap->t_end_ns - m->start_ns : 0;
     int scene = sim_variant(m->scene) ? m->scene : sim_scene_column(m, sim_scene_at(m, own));
 
-    snprintf(buf, len, "scene%s: %s", m->scene == SCENE_CYCLE ? " cycle" : "",
-             sim_scene_name(scene));
+    struct gt_text t;
+
+    /* Asked every refresh: no printf. */
+    gt_text_init(&t, buf, len);
+    gt_text_add(&t, m->scene == SCENE_CYCLE ? "scene cycle: " : "scene: ");
+    gt_text_add(&t, sim_scene_name(scene));
 }
 
 /* The CPU load of the scene playing (scene=cycle: the one at own_ns). */
