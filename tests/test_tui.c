@@ -34,6 +34,17 @@ static void expect(struct tmux *t, const char *text)
     free(s);
 }
 
+/* Everything the dashboard wrote, once its log holds the end: ncurses
+ * leaves the terminal's full-screen mode (xterm's rmcup) as it exits. */
+static char *logged_until_exit(struct tmux *t, size_t *n)
+{
+    int found;
+    char *log = tmux_wait_raw(t, "\033[?1049l", WAIT_MS, n, &found);
+
+    cr_assert(found, "the pane's log has no exit (%zu bytes)", *n);
+    return log;
+}
+
 /* The first n characters of a title, as they fit in a narrow column. */
 static void prefix(char *out, size_t len, const char *title, size_t n)
 {
@@ -146,9 +157,9 @@ Test(tui, q_leaves_the_shell_prompt_clean, .timeout = 60)
 Test(tui, ascii_only_when_the_locale_is_not_utf8, .timeout = 60)
 {
     struct tmux t;
-    FILE *f;
-    int c, non_ascii = 0;
-    long n = 0;
+    int non_ascii = 0;
+    size_t i, n;
+    char *log;
 
     start(&t, 80, 24, "LANG=C LC_ALL=C", "--source sim:mali-t8xx --no-cpu");
     tmux_literal(&t, "3");
@@ -156,13 +167,10 @@ Test(tui, ascii_only_when_the_locale_is_not_utf8, .timeout = 60)
     tmux_literal(&t, "h");
     expect(&t, "gputop keys");
     tmux_literal(&t, "q");
-    f = fopen(t.raw, "rb");
-    cr_assert_not_null(f, "no raw pane output at %s", t.raw);
-    while ((c = getc(f)) != EOF) {
-        n++;
-        non_ascii += c >= 0x80;
-    }
-    fclose(f);
+    log = logged_until_exit(&t, &n);
+    for (i = 0; i < n; i++)
+        non_ascii += (unsigned char)log[i] >= 0x80;
+    free(log);
     cr_assert_gt(n, 100);
     cr_assert_eq(non_ascii, 0, "%d non-ASCII bytes reached the terminal", non_ascii);
     tmux_stop(&t);
@@ -185,17 +193,6 @@ Test(tui, stdout_to_a_pipe_prints_batch_output, .timeout = 60)
     cr_assert_eq(pclose(p), 0);
     cr_assert_eq(header, 1);
     cr_assert_eq(lines, 4);
-}
-
-/* Waits for the pane's command to end, so that its output is all logged. */
-static void expect_exit(struct tmux *t)
-{
-    struct timespec ts = { 0, 50000000L };
-    int i;
-
-    for (i = 0; i < 100 && tmux_alive(t); i++)
-        nanosleep(&ts, NULL);
-    nanosleep(&ts, NULL);
 }
 
 /* Everything after the first line (the header, whose clock ticks). */
@@ -285,8 +282,7 @@ static int colour_sgrs(const char *s)
 Test(tui, no_color_sends_no_colour_sequences, .timeout = 60)
 {
     struct tmux t;
-    FILE *f;
-    char buf[1 << 16];
+    char *log;
     size_t n;
 
     start(&t, 80, 24, "NO_COLOR=1", "--source sim:mali-t8xx --no-cpu");
@@ -295,15 +291,11 @@ Test(tui, no_color_sends_no_colour_sequences, .timeout = 60)
     tmux_literal(&t, "h");
     expect(&t, "gputop keys");
     tmux_literal(&t, "q");
-    expect_exit(&t);
-    f = fopen(t.raw, "rb");
-    cr_assert_not_null(f);
-    n = fread(buf, 1, sizeof(buf) - 1, f);
-    fclose(f);
-    buf[n] = '\0';
+    log = logged_until_exit(&t, &n);
     cr_assert_gt(n, 100);
-    cr_assert_eq(colour_sgrs(buf), 0, "a foreground colour was set");
-    cr_assert_not_null(strstr(buf, "\033[7m"), "reverse video still marks the header");
+    cr_assert_eq(colour_sgrs(log), 0, "a foreground colour was set");
+    cr_assert_not_null(strstr(log, "\033[7m"), "reverse video still marks the header");
+    free(log);
     tmux_stop(&t);
 }
 

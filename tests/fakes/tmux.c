@@ -77,6 +77,13 @@ int tmux_start(struct tmux *t, int cols, int rows, const char *env, const char *
         return -1;
     fputs("set -g remain-on-exit on\n", f);
     fclose(f);
+    /* A fresh log: the name holds our pid, and pids come round again (32768
+     * on a busy machine) while a failed test's log stays behind, which
+     * pipe-pane's cat would append to. */
+    f = fopen(t->raw, "w");
+    if (!f)
+        return -1;
+    fclose(f);
     snprintf(line, sizeof(line),
              "tmux -L %s -f %s new-session -d %s -e TERM=xterm-256color sh -c %s",
              t->socket, conf, size, q);
@@ -147,6 +154,53 @@ char *tmux_wait_for(struct tmux *t, const char *text, int timeout_ms, int *found
         free(s);
         s = tmux_capture(t);
         if (strstr(s, text)) {
+            *found = 1;
+            return s;
+        }
+        nanosleep(&ts, NULL);
+    }
+    *found = 0;
+    return s;
+}
+
+/* The pane's log so far (malloc'd, NUL-terminated, *len bytes). */
+char *tmux_raw(struct tmux *t, size_t *len)
+{
+    size_t cap = 65536, n = 0, r;
+    char *buf = malloc(cap);
+    FILE *f = fopen(t->raw, "rb");
+
+    while (buf && f && (r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += r;
+        if (n + 1 == cap) {
+            char *more = realloc(buf, cap * 2);
+            if (!more)
+                break;
+            buf = more;
+            cap *= 2;
+        }
+    }
+    if (f)
+        fclose(f);
+    if (buf)
+        buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* The log is written by pipe-pane's cat, a process of its own that may
+ * run well after the pane's program wrote: polled until it has the
+ * bytes, not read once. memmem, not strstr: the log may hold NULs. */
+char *tmux_wait_raw(struct tmux *t, const char *bytes, int timeout_ms, size_t *len, int *found)
+{
+    struct timespec ts = { 0, 50 * 1000000L };
+    int waited;
+    char *s = NULL;
+
+    for (waited = 0; waited <= timeout_ms; waited += 50) {
+        free(s);
+        s = tmux_raw(t, len);
+        if (s && memmem(s, *len, bytes, strlen(bytes))) {
             *found = 1;
             return s;
         }

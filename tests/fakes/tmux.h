@@ -22,6 +22,12 @@ char *tmux_capture_styled(struct tmux *t);
 /* Polls the pane until it contains text or timeout_ms passes; returns the
  * last capture (malloc'd) and sets *found. */
 char *tmux_wait_for(struct tmux *t, const char *text, int timeout_ms, int *found);
+/* Everything written to the pane so far, from its log (malloc'd; *len
+ * bytes, NUL-terminated). */
+char *tmux_raw(struct tmux *t, size_t *len);
+/* Polls the log until it holds bytes or timeout_ms passes; returns the
+ * last read (malloc'd) and sets *found. */
+char *tmux_wait_raw(struct tmux *t, const char *bytes, int timeout_ms, size_t *len, int *found);
 /* The process id of the pane's command (sh, or what it exec'd), or -1. */
 int  tmux_pane_pid(struct tmux *t);
 /* 1 while the pane's command is still running. */
