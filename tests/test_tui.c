@@ -414,3 +414,45 @@ Test(tui, header_extras_give_way_on_a_narrow_screen, .timeout = 60)
     expect(&t, "scene: texture-bound");
     tmux_stop(&t);
 }
+
+/* Polls the pane until text is gone from its first line (the header). */
+static void expect_header_without(struct tmux *t, const char *text)
+{
+    struct timespec ts = { 0, 50000000L };
+    int waited;
+    char *s = NULL, *nl;
+
+    for (waited = 0; waited <= WAIT_MS; waited += 50) {
+        free(s);
+        s = tmux_capture(t);
+        nl = strchr(s, '\n');
+        if (nl)
+            *nl = '\0';
+        if (!strstr(s, text))
+            break;
+        nanosleep(&ts, NULL);
+    }
+    cr_assert(!strstr(s, text), "'%s' still in the header:\n%s", text, s);
+    free(s);
+}
+
+/* A resize is followed however it falls, with no key after it. Drawing
+ * every 10 ms the dashboard is often out of poll() when SIGWINCH comes
+ * (on a loaded machine more so); such a resize used to wait for the next
+ * key, here for ever. The scene shows at 160 columns, not at 80. */
+Test(tui, every_resize_is_followed_without_a_key, .timeout = 120)
+{
+    struct tmux t;
+    int i;
+
+    start(&t, 80, 24, "", "--source sim:mali-g720,scene=texture-bound --no-cpu -i 10ms -r 10ms");
+    expect(&t, "% busy @");
+    for (i = 0; i < 20; i++) {
+        tmux_resize(&t, i % 2 ? 80 : 160, 24);
+        if (i % 2)
+            expect_header_without(&t, "scene:");
+        else
+            expect(&t, "scene: texture-bound");
+    }
+    tmux_stop(&t);
+}

@@ -3,6 +3,7 @@
 #include "tui_internal.h"
 #include "gputop/terminfo.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
@@ -29,9 +30,13 @@ static const struct {
     [ST_ACCENT] = { COLOR_CYAN, 0 },
 };
 
-/* Ctrl-Z while the dashboard runs. A signal handler reaches the loop only
- * through static storage; this flag is the dashboard's one piece of it. */
+/* Ctrl-Z and resizes while the dashboard runs. A signal handler reaches
+ * the loop only through static storage; these are the dashboard's pieces
+ * of it: the Ctrl-Z flag, the pipe that wakes the loop's poll (write end),
+ * and ncurses' own SIGWINCH handler, which ours calls first. */
 static volatile sig_atomic_t suspend_pending;
+static int wake_pipe = -1;
+static struct sigaction ncurses_winch;
 
 /* All of it, through interrupted and partial writes and a terminal that
  * is not ready (non-blocking, or a slow link): returns 0, or -1 when the
@@ -152,10 +157,72 @@ static void restore_on_crash(int sig)
     raise(sig);
 }
 
+/* A byte down the pipe: the loop's poll returns, however the signal fell
+ * (a handler run while the loop draws, or on another thread, interrupts
+ * no poll). A full pipe already holds a wake-up. */
+static void wake_loop(void)
+{
+    int saved = errno;
+
+    if (wake_pipe >= 0 && write(wake_pipe, "", 1) < 0) {
+        /* full: the loop is due to wake anyway */
+    }
+    errno = saved;
+}
+
 static void on_tstp(int sig)
 {
     (void)sig;
     suspend_pending = 1;
+    wake_loop();
+}
+
+/* ncurses' handler notes the new size (getch then returns KEY_RESIZE);
+ * ours makes sure the loop calls getch. */
+static void on_winch(int sig)
+{
+    if (ncurses_winch.sa_handler != SIG_DFL && ncurses_winch.sa_handler != SIG_IGN)
+        ncurses_winch.sa_handler(sig);
+    wake_loop();
+}
+
+/* Without this, a resize that lands while the loop is not in poll() (a
+ * loaded machine: drawing, or waiting for a CPU) was seen only at the
+ * next key. Set after newterm(), which installs ncurses' handler. */
+static int catch_winch(struct tui *t)
+{
+    struct sigaction sa;
+    int fds[2];
+
+    if (pipe2(fds, O_NONBLOCK | O_CLOEXEC) < 0)
+        return -1;
+    t->signal_fd = fds[0];
+    wake_pipe = fds[1];
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_winch;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGWINCH, &sa, &ncurses_winch);
+    return 0;
+}
+
+static void release_winch(struct tui *t)
+{
+    if (t->signal_fd < 0)
+        return;
+    sigaction(SIGWINCH, &ncurses_winch, NULL);
+    close(wake_pipe);
+    wake_pipe = -1;
+    close(t->signal_fd);
+    t->signal_fd = -1;
+}
+
+/* Empties the wake-up pipe once the loop has woken. */
+void tui_drain_signals(struct tui *t)
+{
+    char junk[64];
+
+    while (t->signal_fd >= 0 && read(t->signal_fd, junk, sizeof(junk)) > 0) {
+    }
 }
 
 /* Our own SIGTSTP handler, set before the screen opens: ncurses then
@@ -228,6 +295,7 @@ int tui_setup_terminal(struct tui *t, struct gt_diag *d)
         gt_diag_set(d, "out of memory");
         return -1;
     }
+    t->signal_fd = -1;
     catch_tstp(t);
     t->screen = open_terminal(used, sizeof(used), why, sizeof(why));
     if (!t->screen) {
@@ -236,6 +304,13 @@ int tui_setup_terminal(struct tui *t, struct gt_diag *d)
         return -1;
     }
     set_term(t->screen);
+    if (catch_winch(t) < 0) {
+        endwin();
+        sigaction(SIGTSTP, &t->old_tstp, NULL);
+        delscreen(t->screen);
+        gt_diag_set(d, "cannot make a pipe: %s", strerror(errno));
+        return -1;
+    }
     signal(SIGSEGV, restore_on_crash);
     signal(SIGBUS, restore_on_crash);
     signal(SIGFPE, restore_on_crash);
@@ -256,6 +331,7 @@ int tui_setup_terminal(struct tui *t, struct gt_diag *d)
     refresh();
     if (setup_output(t, d) < 0) {
         endwin();
+        release_winch(t);
         sigaction(SIGTSTP, &t->old_tstp, NULL);
         delscreen(t->screen);
         return -1;
@@ -275,6 +351,7 @@ void tui_close_terminal(struct tui *t)
 {
     tui_hand_back(t);
     endwin();
+    release_winch(t);
     sigaction(SIGTSTP, &t->old_tstp, NULL);
     delscreen(t->screen);
 }

@@ -176,7 +176,8 @@ enum { WOKE_SAMPLE = 1, WOKE_INPUT = 2, WOKE_SIGNAL = 4 };
  * refresh grid (the sampler then waits for us, not we for it). */
 static int wait_for_work(struct tui *t, uint64_t next, uint64_t refresh)
 {
-    struct pollfd p[2] = { { t->input_gone ? -1 : STDIN_FILENO, POLLIN, 0 },
+    struct pollfd p[3] = { { t->input_gone ? -1 : STDIN_FILENO, POLLIN, 0 },
+                           { t->signal_fd, POLLIN, 0 },
                            { t->wake_fd, POLLIN, 0 } };
     uint64_t interval = gt_sampler_interval(t->cfg->sampler), now = gt_now_ns(), until = next;
     int paced = t->wake_fd >= 0 && !t->self_paced && t->sampler_live && interval <= refresh, r;
@@ -189,10 +190,15 @@ static int wait_for_work(struct tui *t, uint64_t next, uint64_t refresh)
         gt_sampler_wake_after(t->cfg->sampler, next);
         until = next + interval + interval / 2;
     }
-    r = poll(p, paced ? 2 : 1, until > now ? (int)((until - now + 999999) / 1000000) : 0);
+    r = poll(p, paced ? 3 : 2, until > now ? (int)((until - now + 999999) / 1000000) : 0);
     if (r < 0)
         return errno == EINTR ? WOKE_SIGNAL : 0;    /* maybe a resize */
-    if (paced && (p[1].revents & POLLIN)) {
+    /* A resize or Ctrl-Z, whenever it came: ncurses has the size. */
+    if (p[1].revents & POLLIN) {
+        tui_drain_signals(t);
+        woke |= WOKE_SIGNAL;
+    }
+    if (paced && (p[2].revents & POLLIN)) {
         if (read(t->wake_fd, &junk, sizeof(junk)) < 0) {
             /* already cleared */
         }

@@ -91,6 +91,7 @@ struct tui {
     char clock[16];
     struct sigaction old_tstp;   /* SIGTSTP as it was before the dashboard */
     int wake_fd;                 /* the sampler's new-data descriptor, -1 none */
+    int signal_fd;               /* readable after SIGWINCH or SIGTSTP, -1 none */
     int empty_reads, input_gone; /* the keyboard's end of file or hang-up */
     int sampler_live;            /* it is sampling (not retrying, not ended) */
     int procs_view, procs_sort;  /* the Processes view is up; its sort column */
@@ -178,6 +179,7 @@ void tui_draw_help(struct tui *t);
 int tui_setup_terminal(struct tui *t, struct gt_diag *d);
 void tui_close_terminal(struct tui *t);
 int tui_suspend_pending(void);
+void tui_drain_signals(struct tui *t);
 void tui_suspend(void);
 void tui_flush_cells(struct tui *t);
 void tui_hand_back(struct tui *t);
