@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fakes/capture_records.h"
 #include "fakes/tmux.h"
 #include "gputop/layout.h"
 
@@ -544,6 +545,9 @@ static void record_capture(const char *path, int n)
     snprintf(cmd, sizeof(cmd), "%s --source sim:mali-t8xx,step=100000000 --no-cpu -i 10ms -n %d "
              "--record %s -b > /dev/null", gputop_bin(), n, path);
     cr_assert_eq(system(cmd), 0, "%s", cmd);
+    /* n exactly: the recorder may take more rounds than -n rows (one
+     * before the sampler is stopped, rounds the reader merged). */
+    cr_assert_eq(capture_keep_samples(path, n), 0);
 }
 
 /* 60 records of 100 ms: 6 s at speed=1. At speed=max the dashboard shows
