@@ -77,12 +77,23 @@ static double percent_on(const char *line)
     return v;
 }
 
-/* The styled and plain lines of a metric, after two samples have come. */
+/* The styled and plain lines of a metric, after two samples have come:
+ * once its row has a value (the first sample; a loaded machine may take
+ * long), the 400 ms in which samples of 100 ms come. */
 static void metric_lines(struct tmux *t, const char *title, char *styled, char *plain, size_t len)
 {
+    int waited;
     char *s;
 
     expect(t, title);
+    for (waited = 0;; waited += 50) {
+        s = tmux_capture(t);
+        line_with(s, title, plain, len);
+        free(s);
+        if (percent_on(plain) >= 0 || waited >= WAIT_MS)
+            break;
+        usleep(50 * 1000);
+    }
     usleep(400 * 1000);
     s = tmux_capture_styled(t);
     line_with(s, title, styled, len);
@@ -370,6 +381,7 @@ Test(tui_glance, help_fits_the_terminal_without_cutting_words, .timeout = 60)
 {
     struct tmux t;
     char *s, missing[64];
+    int waited;
 
     start(&t, 200, 40, "", G715);
     tmux_literal(&t, "h");
@@ -378,9 +390,16 @@ Test(tui_glance, help_fits_the_terminal_without_cutting_words, .timeout = 60)
     cr_assert(strstr(s, V_HELP), "a line cut at 200 columns:\n%s", s);
     free(s);
     tmux_resize(&t, 80, 40);
-    usleep(300 * 1000);
-    expect(&t, "gputop keys");
-    s = tmux_capture(&t);
+    /* Until the help is drawn again at 80 columns: tmux shows the wide
+     * one cut meanwhile, for as long as a loaded machine takes. */
+    for (waited = 0;; waited += 50) {
+        s = tmux_capture(&t);
+        if ((strstr(s, "gputop keys") && words_whole(s, V_HELP, missing, sizeof(missing))) ||
+            waited >= WAIT_MS)
+            break;
+        free(s);
+        usleep(50 * 1000);
+    }
     cr_assert(words_whole(s, V_HELP, missing, sizeof(missing)), "'%s' cut at 80:\n%s", missing, s);
     cr_assert(strstr(s, "q F10"), "the last key cut off:\n%s", s);
     free(s);
@@ -464,7 +483,7 @@ Test(tui_glance, per_core_breakdown_of_the_last_metric_stays_on_screen, .timeout
 {
     struct tmux t;
     char below[2048], *s;
-    int i;
+    int i, waited;
 
     start(&t, 100, 30, "", G715);
     tmux_literal(&t, "4");
@@ -474,9 +493,16 @@ Test(tui_glance, per_core_breakdown_of_the_last_metric_stays_on_screen, .timeout
     tmux_literal(&t, "c");
     s = tmux_wait_for(&t, "shader core 6", WAIT_MS, &i);
     free(s);
-    usleep(300 * 1000);
-    s = tmux_capture(&t);
-    lines_after(s, "  Execution core utilization", 8, below, sizeof(below));
+    /* Until the breakdown has its values (the min / max line comes with
+     * them), however long a loaded machine takes. */
+    for (waited = 0;; waited += 50) {
+        s = tmux_capture(&t);
+        lines_after(s, "  Execution core utilization", 8, below, sizeof(below));
+        if (strncmp(below, "\n    shader cores: min ", 23) == 0 || waited >= WAIT_MS)
+            break;
+        free(s);
+        usleep(50 * 1000);
+    }
     cr_assert(strncmp(below, "\n    shader cores: min ", 23) == 0,
               "the min / max line first under the metric:\n%s", s);
     cr_assert(strstr(below, "shader core 0") && strstr(below, "shader core 6"),
