@@ -96,10 +96,10 @@ static void header_activity(const struct tui *t, char *buf, size_t len)
 }
 
 
+enum { NPIECES = 14 };   /* the most pieces the header has */
+
 /* What the header says, piece by piece, with how soon each goes when the
  * line is too narrow: the state (live / PAUSED, RETRYING / ENDED) never. */
-enum { NPIECES = 14 };   /* the most the header has */
-
 struct piece {
     const char *text;
     int drop;            /* higher goes first; 0 never */
