@@ -68,6 +68,7 @@ case "$what" in
 bench)
     command -v top >/dev/null 2>&1 || need procps
     command -v htop >/dev/null 2>&1 || need htop
+    command -v valgrind >/dev/null 2>&1 || need valgrind   # bench/instr_cost.sh
     ;;
 esac
 

@@ -87,6 +87,37 @@ Test(format, si_prefixes)
     }
 }
 
+/* "-" for no value, cut to what a short buffer holds, as snprintf would. */
+Test(format, si_without_value_fits_short_buffers)
+{
+    char two[2] = "xx", one[1] = "x";
+
+    gt_fmt_si(two, sizeof(two), NAN);
+    cr_assert_str_eq(two, "-");
+    gt_fmt_si(one, sizeof(one), NAN);
+    cr_assert_eq(one[0], '\0');
+}
+
+/* n bytes appended as given (a word of a unit, "cycles" of "cycles/s"),
+ * cut at the buffer's end, and the text kept terminated. */
+Test(format, text_addn_appends_a_prefix_and_stops_at_the_end)
+{
+    char buf[8];
+    struct gt_text t;
+
+    gt_text_init(&t, buf, sizeof(buf));
+    gt_text_add(&t, "a ");
+    gt_text_addn(&t, "cycles/s", 6);
+    cr_assert_str_eq(buf, "a cycle");   /* 7 bytes and the terminator */
+    cr_assert_eq(t.len, 7);
+    gt_text_addn(&t, "more", 4);
+    cr_assert_str_eq(buf, "a cycle");
+    gt_text_init(&t, buf, sizeof(buf));
+    gt_text_addn(&t, "ab/cd", 2);
+    gt_text_uint(&t, 42);
+    cr_assert_str_eq(buf, "ab42");
+}
+
 /* Columns of UTF-8 text: every character drawn is one column. */
 static size_t columns(const char *s)
 {

@@ -76,8 +76,14 @@ int gt_cellbuf_begin(struct gt_cellbuf *b, int rows, int cols)
     if ((rows != b->rows || cols != b->cols || !b->cur) && resize(b, rows, cols) < 0)
         return -1;
     n = (size_t)rows * (size_t)cols;
-    for (i = 0; i < n; i++)
+    if (!n)
+        return 0;
+    /* One row blanked cell by cell, the others copied from it: memcpy
+     * moves whole vectors where this loop stores a cell at a time. */
+    for (i = 0; i < (size_t)cols; i++)
         b->cur[i] = BLANK;
+    for (i = (size_t)cols; i < n; i += (size_t)cols)
+        memcpy(b->cur + i, b->cur, (size_t)cols * sizeof(*b->cur));
     return 0;
 }
 

@@ -22,6 +22,16 @@ int tui_text_columns(const char *s)
     return n;
 }
 
+int tui_text_columns_upto(const char *s, int cap)
+{
+    int n = 0;
+
+    for (; *s && n <= cap; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    /* Stopped on a character past cap: its continuation bytes uncounted. */
+    return n;
+}
+
 /* tui_put(), with an ellipsis in the last column when s is cut short. */
 void tui_put_clipped(struct tui *t, int y, int x, const char *s, int maxw, enum style st)
 {
@@ -29,7 +39,7 @@ void tui_put_clipped(struct tui *t, int y, int x, const char *s, int maxw, enum 
 
     /* Only text that filled its width or the row can have been cut. In
      * ASCII "..." ('~' marks an estimate, and "+/~" read as a key). */
-    if (n > 1 && (n == maxw || x + n == COLS) && tui_text_columns(s) > n) {
+    if (n > 1 && (n == maxw || x + n == COLS) && tui_text_columns_upto(s, n) > n) {
         if (!t->ascii)
             gt_cellbuf_fill(t->cells, y, x + n - 1, 1, 0x2026, st);
         else

@@ -82,7 +82,7 @@ static void draw_selected(struct tui *t, int y)
         gt_text_add(&d, " ");
     }
     gt_text_add(&d, why ? why : md->desc ? md->desc : md->title);
-    dw = tui_text_columns(desc);
+    dw = tui_text_columns_upto(desc, COLS - rw);
     if (dw > COLS - rw)
         dw = COLS - rw;
     tui_put_clipped(t, y, 0, desc, dw, ST_PLAIN);

@@ -96,6 +96,8 @@ static void header_activity(const struct tui *t, char *buf, size_t len)
 }
 
 
+enum { NPIECES = 14 };   /* the most pieces the header has */
+
 /* What the header says, piece by piece, with how soon each goes when the
  * line is too narrow: the state (live / PAUSED, RETRYING / ENDED) never. */
 struct piece {
@@ -243,16 +245,19 @@ static int soon(const struct piece *p)
 /* Drops the pieces that go first until the rest fits in COLS. */
 static void fit_pieces(const struct tui *t, struct piece *p, size_t n)
 {
-    int w, sepw = tui_text_columns(tui_sep(t));
+    int w, sepw = tui_text_columns(tui_sep(t)), pw[NPIECES];
     size_t i, worst;
 
+    /* Each piece measured once, and again only when it is cut. */
+    for (i = 0; i < n; i++)
+        pw[i] = p[i].text ? tui_text_columns(p[i].text) : 0;
     for (;;) {
         w = 0;
         worst = n;
         for (i = 0; i < n; i++) {
             if (!p[i].text)
                 continue;
-            w += tui_text_columns(p[i].text) + (w ? sepw : 0);
+            w += pw[i] + (w ? sepw : 0);
             if (p[i].drop && (worst == n || soon(&p[i]) > soon(&p[worst])))
                 worst = i;
         }
@@ -261,6 +266,7 @@ static void fit_pieces(const struct tui *t, struct piece *p, size_t n)
         if (p[worst].cut) {
             *p[worst].cut = '\0';
             p[worst].cut = NULL;
+            pw[worst] = tui_text_columns(p[worst].text);
         } else {
             p[worst].text = NULL;
         }
@@ -311,7 +317,7 @@ void tui_draw_alert(struct tui *t)
 void tui_draw_header(struct tui *t)
 {
     enum gt_sampler_state state = gt_sampler_state(t->cfg->sampler, NULL);
-    struct piece p[14];
+    struct piece p[NPIECES];
     char buf[768], text[5][96];
     struct gt_text h;
     time_t now = time(NULL);

@@ -104,6 +104,9 @@ struct tui {
 
 /* draw.c: text into the frame being composed */
 int tui_text_columns(const char *s);           /* UTF-8: one column a character */
+/* The same, counting no further than cap + 1: enough to tell "fits" from
+ * "cut", where a long description need not be walked to its end. */
+int tui_text_columns_upto(const char *s, int cap);
 int tui_put(struct tui *t, int y, int x, const char *s, int maxw, enum style st);
 void tui_put_clipped(struct tui *t, int y, int x, const char *s, int maxw, enum style st);
 enum style tui_level_style(double pct);

@@ -265,18 +265,17 @@ static void peak_text(const struct tui *t, size_t m, char *buf, size_t len)
 /* The row's title, indented under its group, in at most width columns
  * where it can be said shorter (an instance: "core 4" for "shader core
  * 4"); returns its columns. */
-static int row_name(const struct tui *t, const struct row *r, char *buf, size_t len, int width)
+static void row_name(const struct tui *t, const struct row *r, char *buf, size_t len, int width)
 {
     struct gt_text s;
 
     if (r->inst >= 0) {
         tui_percore_name(t, r, buf, len, width);
-        return tui_text_columns(buf);
+        return;
     }
     gt_text_init(&s, buf, len);
     gt_text_add(&s, "  ");
     gt_text_add(&s, t->l->metrics[r->idx].title);
-    return tui_text_columns(buf);
 }
 
 /* Columns the row's value needs with its full unit: "999.9M " and the unit. */
@@ -311,7 +310,8 @@ static struct columns size_columns(const struct tui *t)
         if (r->kind == ROW_GROUP || r->kind == ROW_TRIAGE || r->kind == ROW_WAITING ||
             r->kind == ROW_NOMATCH)
             continue;
-        nw = clamp(row_name(t, r, name, sizeof(name), NAME_MAX), nw, NAME_MAX);
+        row_name(t, r, name, sizeof(name), NAME_MAX);
+        nw = clamp(tui_text_columns(name), nw, NAME_MAX);
         vw = clamp(value_room(t, r), vw, VALUE_MAX);
     }
     nw = clamp(nw, NAME_MIN, NAME_MAX);
