@@ -35,7 +35,7 @@ static const struct {
  * of it: the Ctrl-Z flag, the pipe that wakes the loop's poll (write end),
  * and ncurses' own SIGWINCH handler, which ours calls first. */
 static volatile sig_atomic_t suspend_pending;
-static int wake_pipe = -1;
+static volatile sig_atomic_t wake_pipe = -1;
 static struct sigaction ncurses_winch;
 
 /* All of it, through interrupted and partial writes and a terminal that
@@ -207,11 +207,15 @@ static int catch_winch(struct tui *t)
 
 static void release_winch(struct tui *t)
 {
+    int w = wake_pipe;
+
     if (t->signal_fd < 0)
         return;
     sigaction(SIGWINCH, &ncurses_winch, NULL);
-    close(wake_pipe);
+    /* Let go before closing: Ctrl-Z's handler stays and must not write
+     * to a descriptor number opened again meanwhile. */
     wake_pipe = -1;
+    close(w);
     close(t->signal_fd);
     t->signal_fd = -1;
 }
