@@ -192,6 +192,28 @@ Test(tui_replay, space_pauses_and_dot_comma_step, .timeout = 60)
     unlink(path);
 }
 
+/* A capture read from a pipe has no index: '.' says it cannot step and
+ * leaves the replay playing, as the source's own step did (the dashboard
+ * now steps from the record shown, by a pause and a seek). */
+Test(tui_replay, a_piped_capture_cannot_step_and_plays_on, .timeout = 60)
+{
+    struct tmux t;
+    char path[256], cmd[1024];
+
+    record(path, sizeof(path), 100);
+    /* A pipe by name (bash's process substitution): the keys still come
+     * from the terminal. */
+    snprintf(cmd, sizeof(cmd), "bash -c '%s --source replay:<(cat %s),speed=0.5'; sleep 30",
+             gputop_bin(), path);
+    cr_assert_eq(tmux_start(&t, 100, 30, "", cmd), 0, "tmux did not start");
+    expect(&t, "sample 2");
+    tmux_literal(&t, ".");
+    expect(&t, "cannot be stepped or sought");
+    expect(&t, "playing");
+    tmux_stop(&t);
+    unlink(path);
+}
+
 Test(tui_replay, home_end_and_page_keys_seek, .timeout = 60)
 {
     struct tmux t;

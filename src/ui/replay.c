@@ -50,11 +50,29 @@ static void where(struct tui *t, struct gt_source_position *pos)
     t->replay->type->position(t->replay, t->have_data ? &t->snap : NULL, pos);
 }
 
-static void command(struct tui *t, int cmd, int64_t arg)
+static int command(struct tui *t, int cmd, int64_t arg)
 {
-    if (t->replay->type->control(t->replay, cmd, arg) < 0)
-        snprintf(t->message, sizeof(t->message),
-                 " replay: this capture cannot be stepped or sought (it is not a regular file)");
+    if (t->replay->type->control(t->replay, cmd, arg) >= 0)
+        return 0;
+    snprintf(t->message, sizeof(t->message),
+             " replay: this capture cannot be stepped or sought (it is not a regular file)");
+    return -1;
+}
+
+/* One record on from the one shown: paused, then sought. The source's own
+ * step counts from the last record it read, which is one ahead of the
+ * screen while a record is on its way (just after Space); then a step
+ * would skip one. Before any record is shown, its step is all there is. */
+static void step(struct tui *t, const struct gt_source_position *pos, int64_t by)
+{
+    if (!pos->k) {
+        command(t, GT_SOURCE_STEP, by);
+        return;
+    }
+    command(t, GT_SOURCE_PAUSE, 0);
+    /* A capture that cannot be sought plays on, as its step leaves it. */
+    if (command(t, GT_SOURCE_SEEK, (int64_t)pos->k - 1 + by) < 0 && pos->state == GT_PLAY_PLAYING)
+        command(t, GT_SOURCE_RESUME, 0);
 }
 
 /* A tenth of the records, at least one. */
@@ -87,8 +105,8 @@ int tui_replay_key(struct tui *t, int ch)
     k = pos.k ? (int64_t)pos.k - 1 : 0;          /* the record shown, from 0 */
     switch (ch) {
     case ' ': toggle_pause(t, &pos); return 1;
-    case '.': command(t, GT_SOURCE_STEP, 1); return 1;
-    case ',': command(t, GT_SOURCE_STEP, -1); return 1;
+    case '.': step(t, &pos, 1); return 1;
+    case ',': step(t, &pos, -1); return 1;
     case KEY_HOME: command(t, GT_SOURCE_SEEK, 0); return 1;
     case KEY_END: command(t, GT_SOURCE_SEEK, pos.n ? (int64_t)pos.n - 1 : 0); return 1;
     case KEY_NPAGE: command(t, GT_SOURCE_SEEK, k + tenth(&pos)); return 1;
