@@ -1,6 +1,7 @@
 /* Drawing primitives the dashboard's views share: clipped text, the
  * separator, the colour of a level. */
 #include "tui_internal.h"
+#include <limits.h>
 #include <math.h>
 
 static const char *const SEP_UTF8 = " \u00b7 ";
@@ -15,11 +16,7 @@ int tui_put(struct tui *t, int y, int x, const char *s, int maxw, enum style st)
 /* Columns of UTF-8 text: every character drawn is one column. */
 int tui_text_columns(const char *s)
 {
-    int n = 0;
-
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
-    return n;
+    return tui_text_columns_upto(s, INT_MAX - 1);
 }
 
 int tui_text_columns_upto(const char *s, int cap)

@@ -265,17 +265,6 @@ void gt_text_init(struct gt_text *t, char *buf, size_t cap)
     buf[0] = '\0';
 }
 
-void gt_text_add(struct gt_text *t, const char *s)
-{
-    size_t n = strlen(s), room = t->cap - 1 - t->len;
-
-    if (n > room)
-        n = room;
-    memcpy(t->p + t->len, s, n);
-    t->len += n;
-    t->p[t->len] = '\0';
-}
-
 void gt_text_addn(struct gt_text *t, const char *s, size_t n)
 {
     size_t room = t->cap - 1 - t->len;
@@ -285,6 +274,11 @@ void gt_text_addn(struct gt_text *t, const char *s, size_t n)
     memcpy(t->p + t->len, s, n);
     t->len += n;
     t->p[t->len] = '\0';
+}
+
+void gt_text_add(struct gt_text *t, const char *s)
+{
+    gt_text_addn(t, s, strlen(s));
 }
 
 void gt_text_uint(struct gt_text *t, unsigned long long v)

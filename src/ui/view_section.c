@@ -264,7 +264,7 @@ static void peak_text(const struct tui *t, size_t m, char *buf, size_t len)
 
 /* The row's title, indented under its group, in at most width columns
  * where it can be said shorter (an instance: "core 4" for "shader core
- * 4"); returns its columns. */
+ * 4"). */
 static void row_name(const struct tui *t, const struct row *r, char *buf, size_t len, int width)
 {
     struct gt_text s;
