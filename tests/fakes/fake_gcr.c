@@ -47,7 +47,10 @@ struct fake_gcr {
     int devmem_open;
     int memfd;                 /* backs the mapping; -1 before mmap */
     int bus_error;             /* the memfd is cut: accesses raise SIGBUS */
-    int all_ones;              /* reads give all ones, writes are lost */
+    /* Reads give all ones, writes are lost: a block that does not answer,
+     * read as Linux reads an absent device (include/linux/pci.h,
+     * PCI_POSSIBLE_ERROR; what a given SoC's bus returns may differ). */
+    int all_ones;
     uint64_t t0_ns, clock_done; /* hz: when the clock began, cycles it gave */
     uint64_t t_new_ns;         /* when the fake was made (cut_after_ns) */
 };
@@ -342,10 +345,16 @@ static int fake_open(void *ctx, const char *path, int flags)
         errno = fg->cfg.open_errno;
         return -1;
     }
-    /* Without O_SYNC the kernel would map RAM-like (cached): wrong for registers. */
+    /* Without O_SYNC the kernel would map RAM-like (cached): wrong for
+     * registers (Linux drivers/char/mem.c, uncached_access: O_DSYNC, which
+     * O_SYNC includes, makes the /dev/mem mapping uncached). */
     if ((flags & O_ACCMODE) != O_RDWR || (flags & O_SYNC) != O_SYNC)
         proto(fg, "/dev/mem opened with flags 0x%x, not O_RDWR|O_SYNC", (unsigned)flags);
+    /* Not the kernel's limit (/dev/mem opens any number of times): the
+     * fake keeps one mapping, and gputop needs one open, so a second is
+     * refused and counted against gputop. */
     if (fg->devmem_open) {
+        proto(fg, "/dev/mem opened a second time while open");
         errno = EMFILE;
         return -1;
     }
