@@ -183,7 +183,9 @@ static void scatter(const struct gt_source *s, struct sim *m, struct gt_snapshot
     size_t i;
 
     /* Selected: only the counters a layout reads, without walking (and
-     * pulling into cache) the whole catalogue and snapshot. */
+     * pulling into cache) the whole catalogue and snapshot. The values
+     * are copied, not cleared: the model writes the same ones every
+     * interval (sim_model_interval). */
     for (i = 0; m->sel && i < m->nsel; i++) {
         const struct sim_put *p = &m->sel[i];
         if (p->v >= 0)
@@ -191,10 +193,6 @@ static void scatter(const struct gt_source *s, struct sim *m, struct gt_snapshot
         else
             memset(out->deltas + p->slot, 0, p->instances * sizeof(uint64_t));
     }
-    /* Cleared after every copy: two counters may read one value. */
-    for (i = 0; m->sel && i < m->nsel; i++)
-        if (m->sel[i].v >= 0)
-            memset(m->v[m->sel[i].v], 0, m->sel[i].instances * sizeof(uint64_t));
     if (m->sel)
         return;
     memset(out->deltas, 0, (size_t)out->nslots * sizeof(uint64_t));
