@@ -52,6 +52,8 @@ uint64_t sim_scale(uint64_t x, double f)
 
     if (!(v > 0.0))
         return 0;
+    if (v < 0x1p63)           /* the same, by the cheaper signed conversion */
+        return (uint64_t)(int64_t)v;
     return v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
 }
 
@@ -65,8 +67,11 @@ static double clamp01(double x)
     return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
 }
 
-/* Splits total into n parts in proportion to w; the parts sum to total. */
-static void split(uint64_t total, const double *w, size_t n, uint64_t *out)
+/* The shares that split n parts (1 <= n <= SIM_MAX_INST) in proportion to
+ * w: each part but the last takes its weight over the weight still left.
+ * Apart from split_by, so that weights the same for every core are
+ * divided once an interval. */
+static void split_shares(const double *w, size_t n, double *f)
 {
     double rest = 0.0;
     size_t i;
@@ -74,11 +79,32 @@ static void split(uint64_t total, const double *w, size_t n, uint64_t *out)
     for (i = 0; i < n; i++)
         rest += w[i];
     for (i = 0; i + 1 < n; i++) {
-        out[i] = rest > 0.0 ? gt_sim_part(total, w[i] / rest) : 0;
-        total -= out[i];
+        f[i] = rest > 0.0 ? w[i] / rest : 0.0;
         rest -= w[i];
     }
+    f[n - 1] = 1.0;           /* the last part takes what is left */
+}
+
+/* Splits total into n parts by shares from split_shares; the parts sum to
+ * total. */
+static void split_by(uint64_t total, const double *f, size_t n, uint64_t *out)
+{
+    size_t i;
+
+    for (i = 0; i + 1 < n; i++) {
+        out[i] = gt_sim_part(total, f[i]);
+        total -= out[i];
+    }
     out[n - 1] = total;
+}
+
+/* Splits total into n parts in proportion to w; the parts sum to total. */
+static void split(uint64_t total, const double *w, size_t n, uint64_t *out)
+{
+    double f[SIM_MAX_INST];
+
+    split_shares(w, n, f);
+    split_by(total, f, n, out);
 }
 
 uint32_t sim_warp_width(const struct family *f)
@@ -132,10 +158,10 @@ int sim_scene_at(const struct sim *m, uint64_t own_ns)
     return m->scene == SCENE_CYCLE ? (int)(own_ns / SIM_SCENE_NS % NSCENES) : m->scene;
 }
 
-/* A variant's parameter in place of its base scene's. */
-static double variant_param(const struct sim *m, int param, double base)
+/* A variant's parameter in place of its base scene's (v NULL: a base
+ * scene's own). */
+static double variant_param(const struct sim_variant *v, int param, double base)
 {
-    const struct sim_variant *v = sim_variant(m->scene);
     int i;
 
     for (i = 0; v && i < v->nset; i++)
@@ -148,6 +174,7 @@ static double variant_param(const struct sim *m, int param, double base)
  * first second of each scene=cycle period, with a few percent of noise. */
 static void scene_params(struct sim *m, double *p)
 {
+    const struct sim_variant *v = sim_variant(m->scene);
     int cur = m->scene, prev = m->scene, i;
     double w = 1.0;
 
@@ -162,7 +189,7 @@ static void scene_params(struct sim *m, double *p)
     prev = sim_scene_column(m, prev);
     for (i = 0; i < NPARAMS; i++) {
         p[i] = w * scene_table[i][cur] + (1.0 - w) * scene_table[i][prev];
-        p[i] = variant_param(m, i, p[i]);
+        p[i] = variant_param(v, i, p[i]);
         p[i] *= sim_jitter(m, 0.04);
         if (i < P_NFRACTIONS)
             p[i] = clamp01(p[i]);
@@ -310,7 +337,6 @@ static void core_cycles(struct sim *m, const struct work *w, uint32_t c, struct 
 /* Functional unit issue cycles, each a share of execution core cycles. */
 static void core_units(struct sim *m, const struct work *w, struct core *k)
 {
-    static const double ls_mix[5] = { 0.45, 0.15, 0.25, 0.10, 0.05 };
     const double *p = w->p;
 
     k->arith = gt_sim_part(k->exec, p[P_ARITH] * sim_jitter(m, 0.03));
@@ -319,7 +345,7 @@ static void core_units(struct sim *m, const struct work *w, struct core *k)
     k->vary = gt_sim_part(k->exec, p[P_VARY] * sim_jitter(m, 0.03));
     k->rt_box = gt_sim_part(k->exec, p[P_RT] * sim_jitter(m, 0.03));
     k->rt_tri = gt_sim_part(k->exec, 0.45 * p[P_RT]);
-    split(k->ls, ls_mix, 5, k->ls_part);
+    split_by(k->ls, w->ls_share, 5, k->ls_part);
 }
 
 /* Bytes a core moves: 16-byte beats to and from the L2, and the share of
@@ -391,7 +417,7 @@ void sim_memory(struct sim *m, const struct work *w, struct core *k)
 {
     const struct family *f = m->fam;
     uint64_t demand = w->other_rd, cap = 0, wr = w->other_wr, rb[SIM_MAX_INST], wb[SIM_MAX_INST];
-    double weight[SIM_MAX_INST], cut = 1.0;
+    double weight[SIM_MAX_INST], share[SIM_MAX_INST], cut = 1.0;
     uint32_t c, s;
 
     for (s = 0; s < f->slices; s++) {
@@ -410,8 +436,9 @@ void sim_memory(struct sim *m, const struct work *w, struct core *k)
         demand += k[c].rd_ftc_ext + k[c].rd_ls_ext + k[c].rd_tex_ext;
         wr += gt_sim_part(k[c].wr_wb + k[c].wr_other + k[c].wr_tib, 0.8);
     }
-    split(demand, weight, f->slices, rb);
-    split(wr, weight, f->slices, wb);
+    split_shares(weight, f->slices, share);
+    split_by(demand, share, f->slices, rb);
+    split_by(wr, share, f->slices, wb);
     for (s = 0; s < f->slices; s++)
         slice(m, w, s, min_u64(rb[s], w->gpu), min_u64(wb[s], gt_sim_part(w->gpu, 0.92)));
 }
@@ -441,7 +468,7 @@ void sim_put_core_frag_csf(struct sim *m, const struct work *w, uint32_t c,
     sim_put(m, V_FRAG_ACTIVE, c, k->frag);
     sim_put(m, V_NONFRAG_ACTIVE, c, k->nf);
     sim_put(m, V_EXEC_ACTIVE, c, k->exec);
-    sim_put(m, V_FPK_ACTIVE, c, gt_sim_part(k->frag, fpk_share(m) * sim_jitter(m, 0.05)));
+    sim_put(m, V_FPK_ACTIVE, c, gt_sim_part(k->frag, w->fpk * sim_jitter(m, 0.05)));
     sim_put(m, V_FRAG_PRIMS, c, sim_scale(w->visible, 1.5 / m->fam->cores));
     sim_put(m, V_QUADS, c, k->quads);
     sim_put(m, V_PARTIAL_QUADS, c, gt_sim_part(k->quads, 0.08 + 2.0 * p[P_SMALL]));
@@ -514,9 +541,6 @@ void sim_put_core_beats(struct sim *m, uint32_t c, const struct core *k)
  * coherency histograms split exactly those totals by active rays. */
 void sim_put_core_rt(struct sim *m, const struct work *w, uint32_t c, const struct core *k)
 {
-    double coh = w->p[P_COHERENT];
-    double box_w[4] = { 0.25 * (1 - coh), 0.35 * (1 - coh), 0.40 * (1 - coh), coh };
-    double tri_w[4] = { 0.35 * (1 - coh), 0.35 * (1 - coh), 0.30 * (1 - coh), 0.7 * coh };
     uint64_t box = sim_scale(k->rt_box, 0.7), tri = sim_scale(k->rt_tri, 0.6), rays, opaque;
     uint64_t bins[4];
     int i;
@@ -525,10 +549,10 @@ void sim_put_core_rt(struct sim *m, const struct work *w, uint32_t c, const stru
     sim_put(m, V_RT_TRI_ISSUED, c, k->rt_tri);
     sim_put(m, V_RT_BOX, c, box);
     sim_put(m, V_RT_TRI, c, tri);
-    split(box, box_w, 4, bins);
+    split_by(box, w->box_share, 4, bins);
     for (i = 0; i < 4; i++)
         sim_put(m, (enum value)(V_RT_BOX_BIN0 + i), c, bins[i]);
-    split(tri, tri_w, 4, bins);
+    split_by(tri, w->tri_share, 4, bins);
     for (i = 0; i < 4; i++)
         sim_put(m, (enum value)(V_RT_TRI_BIN0 + i), c, bins[i]);
     rays = sim_scale(box, 0.35);
@@ -564,7 +588,7 @@ static void put_core_jm(struct sim *m, const struct work *w, uint32_t c, const s
     sim_put(m, V_FRAG_ACTIVE, c, k->frag);
     sim_put(m, V_NONFRAG_ACTIVE, c, k->nf);
     sim_put(m, V_EXEC_ACTIVE, c, k->exec);
-    sim_put(m, V_FPK_ACTIVE, c, gt_sim_part(k->frag, fpk_share(m) * sim_jitter(m, 0.05)));
+    sim_put(m, V_FPK_ACTIVE, c, gt_sim_part(k->frag, w->fpk * sim_jitter(m, 0.05)));
     sim_put(m, V_FRAG_PRIMS, c, sim_scale(w->visible, 1.5 / m->fam->cores));
     sim_put(m, V_QUADS, c, k->quads);
     sim_put(m, V_EZS_TEST, c, k->ezs_test);
@@ -720,6 +744,21 @@ void sim_model_jm(struct sim *m, struct work *w, sim_core_fn put_core)
     model_steps(m, w, sim_frontend_jm, 0.0, put_core);
 }
 
+/* The splits every core makes the same way this interval: its load/store
+ * cycles by kind, and its ray tests by active rays (the histograms weigh
+ * coherent batches by the scene's share of them). */
+static void core_shares(struct work *w)
+{
+    static const double ls_mix[5] = { 0.45, 0.15, 0.25, 0.10, 0.05 };
+    double coh = w->p[P_COHERENT];
+    double box_w[4] = { 0.25 * (1 - coh), 0.35 * (1 - coh), 0.40 * (1 - coh), coh };
+    double tri_w[4] = { 0.35 * (1 - coh), 0.35 * (1 - coh), 0.30 * (1 - coh), 0.7 * coh };
+
+    split_shares(ls_mix, 5, w->ls_share);
+    split_shares(box_w, 4, w->box_share);
+    split_shares(tri_w, 4, w->tri_share);
+}
+
 void sim_model_interval(struct sim *m, uint64_t dt_ns)
 {
     struct work w;
@@ -728,6 +767,8 @@ void sim_model_interval(struct sim *m, uint64_t dt_ns)
 
     memset(&w, 0, sizeof(w));
     scene_params(m, w.p);
+    core_shares(&w);
+    w.fpk = fpk_share(m);
     w.dt_ns = dt_ns;
     /* DVFS with a little wander; never above the family's top clock. */
     mhz = m->fam->top_mhz * (w.p[P_DVFS] < 0.99 ? w.p[P_DVFS] : 0.99) * sim_jitter(m, 0.01);

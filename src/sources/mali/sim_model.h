@@ -103,6 +103,9 @@ struct work {
     double frag_sc, nf_sc;    /* shares of shader-core active time */
     uint64_t prims, visible;
     uint64_t other_rd, other_wr;  /* tiler and front-end external traffic */
+    /* Shares of the splits every core makes (sim_model.c core_shares). */
+    double ls_share[5], box_share[4], tri_share[4];
+    double fpk;               /* FPK buffer non-empty share of fragment-active cycles */
 };
 
 /* One shader core's interval. */
