@@ -180,21 +180,23 @@ static const struct value_name value_names[] = {
 
 static void scatter(const struct gt_source *s, struct sim *m, struct gt_snapshot *out)
 {
-    size_t i;
+    const struct sim_put *sel = m->sel;
+    uint64_t *d = out->deltas;
+    size_t i, n = m->nsel;
 
     /* Selected: only the counters a layout reads, without walking (and
      * pulling into cache) the whole catalogue and snapshot. The values
      * are copied, not cleared: the model writes the same ones every
-     * interval (sim_model_interval). */
-    for (i = 0; m->sel && i < m->nsel; i++) {
-        const struct sim_put *p = &m->sel[i];
-        if (p->v >= 0)
-            memcpy(out->deltas + p->slot, m->v[p->v], p->instances * sizeof(uint64_t));
-        else
-            memset(out->deltas + p->slot, 0, p->instances * sizeof(uint64_t));
-    }
-    if (m->sel)
+     * interval (sim_model_interval). In locals: a copy could alias m. */
+    if (sel) {
+        for (i = 0; i < n; i++) {
+            if (sel[i].v >= 0)
+                memcpy(d + sel[i].slot, m->v[sel[i].v], sel[i].instances * sizeof(uint64_t));
+            else
+                memset(d + sel[i].slot, 0, sel[i].instances * sizeof(uint64_t));
+        }
         return;
+    }
     memset(out->deltas, 0, (size_t)out->nslots * sizeof(uint64_t));
     for (i = 0; i < s->catalog.ncounters; i++) {
         const struct gt_counter *k = &s->catalog.counters[i];
