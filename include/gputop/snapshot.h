@@ -28,7 +28,8 @@ struct gt_span {
 int  gt_snapshot_init(struct gt_snapshot *s, uint32_t nslots);
 void gt_snapshot_free(struct gt_snapshot *s);
 void gt_snapshot_zero(struct gt_snapshot *s);
-/* dst += src: deltas summed, interval widened; slot counts must match. */
+/* dst += src: deltas summed, interval widened; slot counts must match,
+ * and the two arrays be apart. */
 void gt_snapshot_accumulate(struct gt_snapshot *dst, const struct gt_snapshot *src);
 void gt_snapshot_copy(struct gt_snapshot *dst, const struct gt_snapshot *src);
 /* The same on the slots of spans only (each within both snapshots); the

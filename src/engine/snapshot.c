@@ -78,18 +78,30 @@ void gt_snapshot_zero_spans(struct gt_snapshot *s, const struct gt_span *sp, siz
     clear_times(s);
 }
 
+/* d += s over n slots. Four at a time, and restrict (two snapshots never
+ * share an array), so the compiler can pair the adds in vector registers:
+ * a sampler that merges intervals does this every sample. */
+static void add_slots(uint64_t *restrict d, const uint64_t *restrict s, uint32_t n)
+{
+    uint32_t j = 0;
+
+    for (; n - j >= 4; j += 4) {
+        d[j] += s[j];
+        d[j + 1] += s[j + 1];
+        d[j + 2] += s[j + 2];
+        d[j + 3] += s[j + 3];
+    }
+    for (; j < n; j++)
+        d[j] += s[j];
+}
+
 void gt_snapshot_accumulate_spans(struct gt_snapshot *dst, const struct gt_snapshot *src,
                                   const struct gt_span *sp, size_t n)
 {
     size_t i;
-    uint32_t j;
 
-    for (i = 0; i < n; i++) {
-        uint64_t *d = dst->deltas + sp[i].first;
-        const uint64_t *s = src->deltas + sp[i].first;
-        for (j = 0; j < sp[i].count; j++)
-            d[j] += s[j];
-    }
+    for (i = 0; i < n; i++)
+        add_slots(dst->deltas + sp[i].first, src->deltas + sp[i].first, sp[i].count);
     widen_times(dst, src);
 }
 
