@@ -435,6 +435,29 @@ Test(engine, spans_normalize_sorts_and_joins)
     cr_assert_eq(gt_spans_normalize(sp, 0, 2), 0);
 }
 
+Test(engine, spans_subtract_leaves_the_slots_of_a_outside_b)
+{
+    /* a: [0,10) [20,30) [40,45); b: [2,4) [8,22) [25,26) [44,50). */
+    const struct gt_span a[] = { { 0, 10 }, { 20, 10 }, { 40, 5 } };
+    const struct gt_span b[] = { { 2, 2 }, { 8, 14 }, { 25, 1 }, { 44, 6 } };
+    const struct gt_span whole[] = { { 0, 100 } };
+    struct gt_span out[8];
+    size_t n = gt_spans_subtract(a, 3, b, 4, out);
+
+    /* Left: [0,2) [4,8) from the first; [22,25) [26,30) from the second
+     * (b's [8,22) reaches into it); [40,44) from the third. */
+    cr_assert_eq(n, 5);
+    cr_assert(out[0].first == 0 && out[0].count == 2);
+    cr_assert(out[1].first == 4 && out[1].count == 4);
+    cr_assert(out[2].first == 22 && out[2].count == 3);
+    cr_assert(out[3].first == 26 && out[3].count == 4);
+    cr_assert(out[4].first == 40 && out[4].count == 4);
+    /* Nothing taken away; everything taken away. */
+    cr_assert_eq(gt_spans_subtract(a, 3, b, 0, out), 3);
+    cr_assert(out[1].first == 20 && out[1].count == 10);
+    cr_assert_eq(gt_spans_subtract(a, 3, whole, 1, out), 0);
+}
+
 Test(engine, span_accumulate_and_zero_touch_only_their_slots)
 {
     struct gt_snapshot a, b;

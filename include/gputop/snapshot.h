@@ -47,6 +47,10 @@ void gt_snapshot_exchange(struct gt_snapshot *dst, struct gt_snapshot *src);
  * gap slots of each other (copying a few idle slots is cheaper than a
  * loop turn); returns the new count. */
 size_t gt_spans_normalize(struct gt_span *sp, size_t n, uint32_t gap);
+/* The slots of a that are in no span of b, as spans in out (room for
+ * na + nb); a and b normalized (sorted, apart). Returns the count. */
+size_t gt_spans_subtract(const struct gt_span *a, size_t na, const struct gt_span *b, size_t nb,
+                         struct gt_span *out);
 static inline uint64_t gt_snapshot_ns(const struct gt_snapshot *s)
 {
     return s->t_end_ns > s->t_start_ns ? s->t_end_ns - s->t_start_ns : 0;

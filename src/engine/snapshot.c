@@ -152,3 +152,26 @@ size_t gt_spans_normalize(struct gt_span *sp, size_t n, uint32_t gap)
     }
     return out + 1;
 }
+
+size_t gt_spans_subtract(const struct gt_span *a, size_t na, const struct gt_span *b, size_t nb,
+                         struct gt_span *out)
+{
+    size_t i, j = 0, k, n = 0;
+
+    for (i = 0; i < na; i++) {
+        uint64_t at = a[i].first, end = at + a[i].count;
+        /* b is sorted: spans ending before this one never matter again. */
+        while (j < nb && (uint64_t)b[j].first + b[j].count <= at)
+            j++;
+        for (k = j; k < nb && b[k].first < end; k++) {
+            uint64_t b_end = (uint64_t)b[k].first + b[k].count;
+            if (b[k].first > at)
+                out[n++] = (struct gt_span){ (uint32_t)at, (uint32_t)(b[k].first - at) };
+            if (b_end > at)
+                at = b_end;
+        }
+        if (at < end)
+            out[n++] = (struct gt_span){ (uint32_t)at, (uint32_t)(end - at) };
+    }
+    return n;
+}
