@@ -457,6 +457,127 @@ Test(sampler, a_failing_source_beside_a_working_one_is_no_data_not_zeros)
     free_source(src[1]);
 }
 
+/* A counting source that promises (fills) to write its first two slots
+ * every time it gives data; it never writes the third. */
+static const struct gt_span filler_spans[] = { { 0, 2 } };
+
+static const struct gt_span *filler_fills(const struct gt_source *s, size_t *n)
+{
+    (void)s;
+    *n = 1;
+    return filler_spans;
+}
+
+static int filler_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+{
+    struct counting *c = s->priv;
+    uint64_t i = c->calls++;
+
+    (void)d;
+    if (c->limit && c->produced[0] >= c->limit)
+        return 1;
+    out->deltas[0] = 1;
+    out->deltas[1] = i;
+    c->produced[0] += 1;
+    c->produced[1] += i;
+    out->t_start_ns = c->last_ns;
+    out->t_end_ns = c->last_ns = gt_now_ns();
+    return 0;
+}
+
+static const struct gt_source_type filler_type = {
+    .name = "filler", .help = "test source", .kind = GT_SOURCE_HARDWARE,
+    .open = counting_open, .sample = filler_sample, .fills = filler_fills,
+};
+
+/* Takes one snapshot into snap after filling it with garbage: its array
+ * goes back into the sampler's rotation, so a slot the sampler neither
+ * clears nor has written shows the garbage. */
+static int take_poisoned(struct gt_sampler *s, struct gt_snapshot *snap)
+{
+    memset(snap->deltas, 0xA5, (size_t)snap->nslots * sizeof(uint64_t));
+    return gt_sampler_take(s, snap, 2000000000ull);
+}
+
+/* Filled slots are left to the source; the other slots it has still read
+ * zero, whatever the arrays held before. */
+Test(sampler, filled_slots_are_the_sources_and_the_rest_read_zero)
+{
+    struct counting c = { 0 };
+    struct gt_source *src = make_source(&c);
+    uint32_t off = 0;
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 1, NULL, NULL, NULL, 0 };
+    struct gt_sampler *s;
+    struct gt_snapshot snap;
+    struct gt_diag d;
+    uint64_t sum = 0;
+    int r, got = 0;
+
+    src->type = &filler_type;
+    c.limit = 20;
+    s = gt_sampler_new(&cfg);
+    cr_assert_not_null(s);
+    cr_assert_eq(gt_snapshot_init(&snap, 3), 0);
+    cr_assert_eq(gt_sampler_start(s, &d), 0);
+    while ((r = take_poisoned(s, &snap)) >= 0) {
+        if (r == 0)
+            continue;
+        cr_assert_eq(snap.deltas[0], 1, "round %d: slot 0 %#llx", got,
+                     (unsigned long long)snap.deltas[0]);
+        cr_assert_eq(snap.deltas[2], 0, "round %d: the unwritten slot holds %#llx", got,
+                     (unsigned long long)snap.deltas[2]);
+        sum += snap.deltas[1];
+        got++;
+    }
+    gt_sampler_free(s);
+    cr_assert_eq(got, 20);
+    cr_assert_eq(sum, c.produced[1]);
+    gt_snapshot_free(&snap);
+    free_source(src);
+}
+
+/* A filling source that has ended writes nothing more: beside one still
+ * running, its slots read zero, not what the arrays held. */
+Test(sampler, an_ended_filling_source_reads_zero)
+{
+    struct counting done = { 0 }, runs = { 0 };
+    struct gt_source *src[2] = { make_source(&done), make_source(&runs) };
+    uint32_t off[2] = { 0, 3 };
+    struct gt_sampler_config cfg = { src, 2, off, 6, 1000000, 1, NULL, NULL, NULL, 0 };
+    struct gt_sampler *s;
+    struct gt_snapshot snap;
+    struct gt_diag d;
+    uint64_t ones = 0;
+    int r, got = 0;
+
+    src[0]->type = &filler_type;
+    done.limit = 5;
+    runs.limit = 20;
+    s = gt_sampler_new(&cfg);
+    cr_assert_not_null(s);
+    cr_assert_eq(gt_snapshot_init(&snap, 6), 0);
+    cr_assert_eq(gt_sampler_start(s, &d), 0);
+    while ((r = take_poisoned(s, &snap)) >= 0) {
+        if (r == 0)
+            continue;
+        cr_assert_leq(snap.deltas[0], 1, "round %d: slot 0 %#llx", got,
+                      (unsigned long long)snap.deltas[0]);
+        cr_assert_eq(snap.deltas[2], 0, "round %d: slot 2 %#llx", got,
+                     (unsigned long long)snap.deltas[2]);
+        if (got >= 5)
+            cr_assert_eq(snap.deltas[1], 0, "round %d, after the end: slot 1 %#llx", got,
+                         (unsigned long long)snap.deltas[1]);
+        ones += snap.deltas[0];
+        got++;
+    }
+    gt_sampler_free(s);
+    cr_assert_eq(got, 20);
+    cr_assert_eq(ones, 5);
+    gt_snapshot_free(&snap);
+    free_source(src[0]);
+    free_source(src[1]);
+}
+
 /* The sampler measures how late each wake-up was against the deadline it
  * slept for: one figure per timed round, quantiles in order, none for a
  * self-paced source (it has no deadlines). */
