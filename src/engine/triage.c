@@ -81,8 +81,10 @@ struct gt_triage *gt_triage_new(const struct gt_layout *l, const struct gt_engin
     t->load_latch = malloc(n * (l->ntriage + 1));
     t->rule_metric = calloc(l->ntriage + 1, sizeof(int));
     t->absent = calloc(l->nsteps + 1, 1);
+    t->inst_best = calloc(l->nmetrics + 1, sizeof(double));
+    t->inst_gen = calloc(l->nmetrics + 1, sizeof(unsigned));
     if (!t->ev_first || !t->ev || !t->latch || !t->load_latch || !t->rule_metric || !t->absent ||
-        alloc_loads(t) < 0) {
+        !t->inst_best || !t->inst_gen || alloc_loads(t) < 0) {
         gt_triage_free(t);
         return NULL;
     }
@@ -123,6 +125,8 @@ void gt_triage_free(struct gt_triage *t)
     free(t->unit_rule);
     free(t->queue_rule);
     free(t->held_units);
+    free(t->inst_best);
+    free(t->inst_gen);
     free(t);
 }
 

@@ -25,6 +25,10 @@ struct gt_triage {
     const char *cand;               /* verdict being confirmed */
     int cand_n;
     const struct gt_snapshot *snap; /* of the interval being judged, or NULL */
+    /* Per metric: its busiest instance this interval, worked out once for
+     * every condition that names it (valid where inst_gen == gen). */
+    double *inst_best;
+    unsigned *inst_gen, gen;
 };
 
 /* Judges every condition of every step on this interval (t->snap set). */
