@@ -25,6 +25,15 @@ static double band_of(const struct gt_triage *t, const struct gt_triage_cond *c)
     return fabs(c->threshold) * b / 100.0;
 }
 
+void gt_triage_set_bands(struct gt_triage *t)
+{
+    size_t i, k;
+
+    for (i = 0; i < t->l->nsteps; i++)
+        for (k = 0; k < t->l->steps[i].nconds; k++)
+            t->band[t->ev_first[i] + k] = band_of(t, &t->l->steps[i].conds[k]);
+}
+
 static int below(enum gt_triage_op op)
 {
     return op == GT_TRIAGE_LT || op == GT_TRIAGE_LE;
@@ -113,7 +122,7 @@ static void eval_any(struct gt_triage *t, size_t ci, const struct gt_triage_cond
                      int set_on)
 {
     signed char *st = &t->load_latch[ci * (t->l->ntriage + 1)];
-    double band = band_of(t, c), lim;
+    double band = t->band[ci], lim;
     const char *missing = NULL;
     size_t i;
     int any = 0, m;
@@ -206,7 +215,7 @@ static void eval_cond(struct gt_triage *t, size_t ci, const struct gt_triage_con
         v = cond_value(t, c->metric, vals);
     }
     ev->value = v;
-    ev->met = latch(&t->latch[ci], c, band_of(t, c), v, &ev->limit);
+    ev->met = latch(&t->latch[ci], c, t->band[ci], v, &ev->limit);
 }
 
 void gt_triage_eval_all(struct gt_triage *t, const double *vals)
