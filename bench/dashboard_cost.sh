@@ -38,17 +38,38 @@ thread_ids_ns() {
 # Runs a command in a fresh 80x24 pane; prints "<CPU ms over $secs s after
 # the warm-up> <bytes written then> <per-thread CPU ms then, comma-separated>
 # <CPU ms of the warm-up>". Threads are matched by id across the two reads.
+# With $2 set, the wake-up floor runs beside it over the same window (its
+# output in $tmp/floor): the machine's cost of a wake-up moves by half from
+# one minute to the next here, so only a floor measured over the very
+# seconds gputop is measured in gives a steady difference. Both sleep
+# almost all the time; they overlap in well under 1% of their wake-ups.
+# A program that is gone after the warm-up ends the benchmark with an
+# error, rather than a figure of 0 that would meet every goal.
 measure() {
     tmux -L "$sock" kill-server >/dev/null 2>&1
     : > "$tmp/raw"
     tmux -L "$sock" -f /dev/null new-session -d -x 80 -y 24 -e TERM=xterm-256color "exec $1"
-    pid=$(tmux -L "$sock" display-message -p '#{pane_pid}')
+    pid=$(tmux -L "$sock" display-message -p '#{pane_pid}' 2>/dev/null)
     sleep "$warm"
+    if [ -z "$pid" ] || [ ! -d "/proc/$pid/task" ]; then
+        echo "dashboard_cost: '$1' did not run for ${warm} s (run it by hand to see why)" >&2
+        exit 1
+    fi
     tmux -L "$sock" pipe-pane -o "cat >> $tmp/raw"
+    floor_pid=
+    if [ -n "${2:-}" ] && [ -x "$floor_bin" ]; then
+        "$floor_bin" "$secs" > "$tmp/floor" &
+        floor_pid=$!
+    fi
     thread_ids_ns "$pid" > "$tmp/t0"
     sleep "$secs"
     thread_ids_ns "$pid" > "$tmp/t1"
     tmux -L "$sock" kill-server 2>/dev/null
+    [ -z "$floor_pid" ] || wait "$floor_pid"
+    if [ ! -s "$tmp/t1" ]; then
+        echo "dashboard_cost: '$1' ended during the measurement" >&2
+        exit 1
+    fi
     awk 'NR == FNR { a[$1] = $2; next }
          { d = ($2 - a[$1]) / 1e6; s += d; per = per (n++ ? "," : "") sprintf("%s=%.2f", $3, d) }
          END { printf "%.2f ", s; printf "%s ", per }' "$tmp/t0" "$tmp/t1" > "$tmp/m"
@@ -68,30 +89,38 @@ ratio() { awk "BEGIN{ if ($2 > 0) printf \"%.3f\\n\", $1 / $2 }"; }
 startup() { awk "BEGIN{v = $1 - $2 * $warm / $secs; printf \"%.2f\", (v > 0 ? v : 0)}"; }
 r=1
 while [ "$r" -le "$rounds" ]; do
-    set -- $(measure "$g_cmd")
-    g_round=$1
+    : > "$tmp/floor"
+    set -- $(measure "$g_cmd" floor)
+    [ $# -ge 4 ] || exit 1
+    g_round=$1 g_threads=${3:-}
     echo "$g_round" >> "$tmp/g"; echo "$2" >> "$tmp/b"; echo "$(startup "$4" "$1")" >> "$tmp/su"
     echo "round $r: gputop $1 ms in ${secs} s (threads: ${3:-?}), ${2} bytes; start-up $(startup "$4" "$1") ms"
     set -- $(measure "top -d 0.25")
+    [ $# -ge 4 ] || exit 1
     t_round=$1
     echo "$t_round" >> "$tmp/t"
     ratio "$g_round" "$t_round" >> "$tmp/rt"
     echo "round $r: top -d 0.25 $1 ms"
     set -- $(measure "htop -d 3")
+    [ $# -ge 4 ] || exit 1
     h_round=$1
     echo "$h_round" >> "$tmp/h"
     ratio "$g_round" "$h_round" >> "$tmp/rh"
     echo "round $r: htop -d 3 $1 ms"
-    # The machine's own cost of gputop's wake-ups, with no work, this round.
-    if [ -x "$floor_bin" ]; then
-        f=$("$floor_bin" | sed -n 's/.*no work[^:]*: \([0-9.]*\) ms.*/\1/p')
-        if [ -n "$f" ]; then
-            echo "$f" >> "$tmp/f"
-            # Same round, same host conditions: the difference is steadier
-            # than either figure.
-            awk "BEGIN{printf \"%.2f\\n\", $g_round / $secs - $f}" >> "$tmp/o"
-            echo "round $r: wake-up floor $f ms/s"
-        fi
+    # The machine's own cost of gputop's wake-ups, with no work, measured
+    # beside gputop over the same seconds.
+    f=$(sed -n 's/.*no work[^:]*: \([0-9.]*\) ms.*/\1/p' "$tmp/floor")
+    if [ -n "$f" ]; then
+        echo "$f" >> "$tmp/f"
+        awk "BEGIN{printf \"%.2f\\n\", $g_round / $secs - $f}" >> "$tmp/o"
+        echo "round $r: wake-up floor $f ms/s over the same ${secs} s ($(sed -n 's/.*(\(timer.*\))$/\1/p' "$tmp/floor"))"
+        # Thread by thread: the sampler against the floor's timer thread,
+        # the display (the main thread) against its woken thread.
+        sed -n 's/.*(timer thread \([0-9.]*\), woken thread \([0-9.]*\))$/\1 \2/p' "$tmp/floor" |
+            awk -v th="$g_threads" -v s="$secs" '{
+                n = split(th, a, ","); for (i = 1; i <= n; i++) { split(a[i], kv, "="); ms[kv[1]] = kv[2] }
+                printf "round %d: own work by thread: sampler %.2f ms/s, display %.2f ms/s\n", '"$r"',
+                       ms["gputop-sampler"] / s - $1, ms["gputop"] / s - $2 }'
     fi
     r=$((r + 1))
 done

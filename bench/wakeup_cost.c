@@ -5,7 +5,10 @@
  * display thread 4 times a second (an eventfd), with no work at all here.
  * The display thread waits as the dashboard's must: in poll() on its
  * terminal and the eventfd together (a terminal's poll costs more than an
- * eventfd's), here a pseudo-terminal nobody types into. */
+ * eventfd's), here a pseudo-terminal nobody types into.
+ * Usage: wakeup_cost [SECONDS]: the pattern runs that long (10 s), then the
+ * single idle wake-up is timed; dashboard_cost.sh runs it beside gputop
+ * over the very window it measures gputop in. */
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -16,10 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SECONDS 10
+#define SECONDS_DEFAULT 10
 
 struct pattern {
-    uint64_t t0;
+    uint64_t t0, seconds;
     int efd, tty;
     uint64_t sampler_ns, display_ns;
 };
@@ -47,7 +50,7 @@ static void *sampler(void *arg)
     uint64_t c0 = ns_of(CLOCK_THREAD_CPUTIME_ID), one = 1, next_refresh = p->t0;
     int i;
 
-    for (i = 1; i <= SECONDS * 10; i++) {
+    for (i = 1; i <= (int)p->seconds * 10; i++) {
         uint64_t now = p->t0 + (uint64_t)i * 100000000ull;
         sleep_until(now);
         if (now >= next_refresh) {
@@ -66,27 +69,39 @@ static void *display(void *arg)
     uint64_t c0 = ns_of(CLOCK_THREAD_CPUTIME_ID), v;
     struct pollfd pf[2] = { { p->tty, POLLIN, 0 }, { p->efd, POLLIN, 0 } };
 
-    while (ns_of(CLOCK_MONOTONIC) < p->t0 + (uint64_t)SECONDS * 1000000000ull - 50000000ull)
+    while (ns_of(CLOCK_MONOTONIC) < p->t0 + p->seconds * 1000000000ull - 50000000ull)
         if (poll(pf, 2, 1000) > 0 && (pf[1].revents & POLLIN) && read(p->efd, &v, sizeof(v)) < 0)
             break;
     p->display_ns = ns_of(CLOCK_THREAD_CPUTIME_ID) - c0;
     return NULL;
 }
 
-int main(void)
+/* One wake-up of a thread that slept 100 ms and has nothing to do. */
+static void idle_wakeup(void)
 {
-    struct pattern p = { 0, -1, -1, 0, 0 };
-    int master;
-    pthread_t a, b;
-    uint64_t c0, c1;
+    uint64_t c0 = ns_of(CLOCK_THREAD_CPUTIME_ID), c1;
     int i;
 
-    c0 = ns_of(CLOCK_THREAD_CPUTIME_ID);
     for (i = 0; i < 20; i++)
         sleep_until(ns_of(CLOCK_MONOTONIC) + 100000000ull);
     c1 = ns_of(CLOCK_THREAD_CPUTIME_ID);
     printf("one idle wake-up after 100 ms: %.1f us of CPU\n", (double)(c1 - c0) / 20 / 1e3);
+}
 
+int main(int argc, char **argv)
+{
+    struct pattern p = { 0, SECONDS_DEFAULT, -1, -1, 0, 0 };
+    int master;
+    pthread_t a, b;
+
+    if (argc > 1) {
+        long s = strtol(argv[1], NULL, 10);
+        if (s < 1 || s > 3600) {
+            fprintf(stderr, "wakeup_cost: seconds must be 1-3600, not '%s'\n", argv[1]);
+            return 2;
+        }
+        p.seconds = (uint64_t)s;
+    }
     p.efd = eventfd(0, 0);
     if (p.efd < 0) {
         puts("no eventfd: wake pattern not measured");
@@ -111,7 +126,9 @@ int main(void)
         close(master);
     printf("gputop's wake pattern with no work (10 Hz timer + 4 Hz eventfd and terminal): %.2f ms CPU per "
            "second (timer thread %.2f, woken thread %.2f)\n",
-           (double)(p.sampler_ns + p.display_ns) / 1e6 / SECONDS,
-           (double)p.sampler_ns / 1e6 / SECONDS, (double)p.display_ns / 1e6 / SECONDS);
+           (double)(p.sampler_ns + p.display_ns) / 1e6 / (double)p.seconds,
+           (double)p.sampler_ns / 1e6 / (double)p.seconds, (double)p.display_ns / 1e6 / (double)p.seconds);
+    fflush(stdout);
+    idle_wakeup();
     return 0;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gputop/engine.h"
+#include "gputop/triage.h"
 
 struct lt {
     struct gt_layout *l;
@@ -420,4 +421,40 @@ Test(layouts_look, every_section_has_a_tab_label_and_rates_have_directions)
                      dirs[i].metric);
         gt_layout_free(l);
     }
+}
+
+/* ---- the triage on the engine's values: the busiest CPU of each interval ----
+ * G715 2.1: one thread running all the time while the GPU has idle time is
+ * CPU-bound. GPU active 50 M cycles in 100 ms at a 1 GHz max clock is 50 %
+ * of max-clock time. Interval A: CPU 2 at 99 % (user 90 + system 9 of 100
+ * ticks), the others 10 %: CPU-bound. Interval B: every CPU at 30 %
+ * (user 20 + system 10): "neither CPU nor GPU saturated" (busiest < 50 %).
+ * Each interval is judged on its own busiest CPU, so B after A reads B. */
+Test(layout_g715, triage_judges_each_intervals_busiest_cpu)
+{
+    static const uint64_t total[4] = { 100, 100, 100, 100 };
+    static const uint64_t user_a[4] = { 10, 10, 90, 10 }, sys_a[4] = { 0, 0, 9, 0 };
+    static const uint64_t user_b[4] = { 20, 20, 20, 20 }, sys_b[4] = { 10, 10, 10, 10 };
+    struct lt t;
+    struct gt_triage *tr;
+    int round;
+
+    lt_open(&t, "mali-g715", "G715", 4, 1);
+    tr = gt_triage_new(t.l, t.e);
+    cr_assert_not_null(tr);
+    set1(&t, "MaliGPUCyclesGPUActive", 50000000);
+    set(&t, "CPUCoreTicksTotal", total);
+    for (round = 0; round < 3; round++) {
+        set(&t, "CPUCoreTicksUser", user_a);
+        set(&t, "CPUCoreTicksSystem", sys_a);
+        gt_engine_eval(t.e, &t.s, t.out);
+        cr_assert_str_eq(gt_triage_update(tr, &t.s, t.out)->raw, "CPU-bound", "round %d", round);
+        set(&t, "CPUCoreTicksUser", user_b);
+        set(&t, "CPUCoreTicksSystem", sys_b);
+        gt_engine_eval(t.e, &t.s, t.out);
+        cr_assert_str_eq(gt_triage_update(tr, &t.s, t.out)->raw, "neither CPU nor GPU saturated",
+                         "round %d", round);
+    }
+    gt_triage_free(tr);
+    lt_close(&t);
 }

@@ -670,6 +670,38 @@ Test(triage, evidence_of_the_held_verdict_gives_the_band)
     gt_layout_free(l);
 }
 
+/* A band on a metric that is not a percentage is the same share of its
+ * threshold (gputop-layout(5), 'triage band'): band 5 on "bandwidth >= 6"
+ * in GB/s enters at 6, holds at 5.8 (over 6 - 5 % of 6 = 5.7) and lets go
+ * at 5.6; "raw" is the interval's own verdict, before 'hold'. */
+Test(triage, a_band_on_other_units_is_a_share_of_the_threshold)
+{
+    static const char text[] =
+        HEADER
+        "triage band 5\n"
+        "triage step bandwidth-bound | bandwidth >= 6 | 4.1 | cut traffic\n"
+        "triage step not bound | | 4.1 | look elsewhere\n"
+        "section S\n  key 1\n  group G\n"
+        "    metric bandwidth\n      expr $X\n      unit GB/s\n      show value\n";
+    static const struct { double v; const char *raw; } seq[] = {
+        { 5.9, "not bound" }, { 6.0, "bandwidth-bound" }, { 5.8, "bandwidth-bound" },
+        { 5.71, "bandwidth-bound" }, { 5.6, "not bound" }, { 5.8, "not bound" },
+    };
+    struct gt_diag d;
+    struct gt_layout *l = parse(text, &d);
+    struct gt_triage *t;
+    size_t i;
+
+    cr_assert_not_null(l, "%s", d.msg);
+    t = gt_triage_new(l, NULL);
+    for (i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+        double v = seq[i].v;
+        cr_assert_str_eq(gt_triage_update(t, NULL, &v)->raw, seq[i].raw, "step %zu: %g GB/s", i, v);
+    }
+    gt_triage_free(t);
+    gt_layout_free(l);
+}
+
 /* Issue 26: the G720 game scene, its texture unit near the 80 % mark, gets
  * one verdict for the whole run once the first is confirmed (was 62/38). */
 Test(triage_sim, g720_game_keeps_one_verdict)

@@ -78,15 +78,19 @@ struct gt_triage *gt_triage_new(const struct gt_layout *l, const struct gt_engin
     n = t->nev_max + 1;
     t->ev = calloc(n, sizeof(*t->ev));
     t->latch = malloc(n);
+    t->band = calloc(n, sizeof(double));
     t->load_latch = malloc(n * (l->ntriage + 1));
     t->rule_metric = calloc(l->ntriage + 1, sizeof(int));
     t->absent = calloc(l->nsteps + 1, 1);
-    if (!t->ev_first || !t->ev || !t->latch || !t->load_latch || !t->rule_metric || !t->absent ||
-        alloc_loads(t) < 0) {
+    t->inst_best = calloc(l->nmetrics + 1, sizeof(double));
+    t->inst_gen = calloc(l->nmetrics + 1, sizeof(unsigned));
+    if (!t->ev_first || !t->ev || !t->latch || !t->band || !t->load_latch || !t->rule_metric || !t->absent ||
+        !t->inst_best || !t->inst_gen || alloc_loads(t) < 0) {
         gt_triage_free(t);
         return NULL;
     }
     memset(t->latch, -1, n);
+    gt_triage_set_bands(t);
     memset(t->load_latch, -1, n * (l->ntriage + 1));
     for (i = 0; i < l->ntriage; i++)
         t->rule_metric[i] = gt_layout_find_metric(l, l->triage[i].metric);
@@ -116,6 +120,7 @@ void gt_triage_free(struct gt_triage *t)
     free(t->ev_first);
     free(t->absent);
     free(t->latch);
+    free(t->band);
     free(t->load_latch);
     free(t->rule_metric);
     free(t->units);
@@ -123,6 +128,8 @@ void gt_triage_free(struct gt_triage *t)
     free(t->unit_rule);
     free(t->queue_rule);
     free(t->held_units);
+    free(t->inst_best);
+    free(t->inst_gen);
     free(t);
 }
 

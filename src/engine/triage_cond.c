@@ -25,6 +25,15 @@ static double band_of(const struct gt_triage *t, const struct gt_triage_cond *c)
     return fabs(c->threshold) * b / 100.0;
 }
 
+void gt_triage_set_bands(struct gt_triage *t)
+{
+    size_t i, k;
+
+    for (i = 0; i < t->l->nsteps; i++)
+        for (k = 0; k < t->l->steps[i].nconds; k++)
+            t->band[t->ev_first[i] + k] = band_of(t, &t->l->steps[i].conds[k]);
+}
+
 static int below(enum gt_triage_op op)
 {
     return op == GT_TRIAGE_LT || op == GT_TRIAGE_LE;
@@ -63,7 +72,7 @@ static int latch(signed char *state, const struct gt_triage_cond *c, double band
  * busiest instance: the guides' CPU-bound sign is ONE thread running all
  * the time, which a mean over a cluster's CPUs would hide. A metric with a
  * peak is judged by its percent of peak (a speed-of-light row). */
-static double cond_value(const struct gt_triage *t, int m, const double *vals)
+static double cond_value(struct gt_triage *t, int m, const double *vals)
 {
     double best = NAN, v;
     uint32_t i, n;
@@ -72,13 +81,17 @@ static double cond_value(const struct gt_triage *t, int m, const double *vals)
         return gt_engine_pop(t->e, (size_t)m);
     if (!t->e || !t->snap || !gt_engine_instanced(t->e, (size_t)m))
         return vals[m];
+    if (t->inst_gen[m] == t->gen)
+        return t->inst_best[m];
     n = gt_engine_instances(t->e, (size_t)m);
     for (i = 0; i < n; i++) {
         v = gt_engine_eval_instance(t->e, t->snap, (size_t)m, i);
         if (!isnan(v) && (isnan(best) || v > best))
             best = v;
     }
-    return isnan(best) ? vals[m] : best;
+    t->inst_gen[m] = t->gen;
+    t->inst_best[m] = isnan(best) ? vals[m] : best;
+    return t->inst_best[m];
 }
 
 static void fill_loads(struct gt_triage *t, struct gt_triage_load *ld, const size_t *rule,
@@ -109,7 +122,7 @@ static void eval_any(struct gt_triage *t, size_t ci, const struct gt_triage_cond
                      int set_on)
 {
     signed char *st = &t->load_latch[ci * (t->l->ntriage + 1)];
-    double band = band_of(t, c), lim;
+    double band = t->band[ci], lim;
     const char *missing = NULL;
     size_t i;
     int any = 0, m;
@@ -202,7 +215,7 @@ static void eval_cond(struct gt_triage *t, size_t ci, const struct gt_triage_con
         v = cond_value(t, c->metric, vals);
     }
     ev->value = v;
-    ev->met = latch(&t->latch[ci], c, band_of(t, c), v, &ev->limit);
+    ev->met = latch(&t->latch[ci], c, t->band[ci], v, &ev->limit);
 }
 
 void gt_triage_eval_all(struct gt_triage *t, const double *vals)
@@ -210,6 +223,12 @@ void gt_triage_eval_all(struct gt_triage *t, const double *vals)
     int set_units = 1, set_queues = 1;
     size_t i, k;
 
+    /* A new interval: every metric's busiest instance is to be found
+     * again (0 is never a generation, so a fresh inst_gen is stale). */
+    if (++t->gen == 0) {
+        memset(t->inst_gen, 0, (t->l->nmetrics + 1) * sizeof(*t->inst_gen));
+        t->gen = 1;
+    }
     fill_loads(t, t->units, t->unit_rule, t->nunits, vals, &t->r.unit, &t->r.unit_label);
     fill_loads(t, t->queues, t->queue_rule, t->nqueues, vals, &t->r.queue, &t->r.queue_label);
     for (i = 0; i < t->l->nsteps; i++)

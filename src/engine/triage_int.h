@@ -15,6 +15,7 @@ struct gt_triage {
     unsigned char *absent;          /* per step: a step-if-available whose metric this
                                        run can never compute, left out of the tree */
     signed char *latch;             /* per condition: -1 unknown, 0 fails, 1 holds */
+    double *band;                   /* per condition: its band in its own unit */
     signed char *load_latch;        /* per condition x rule: the same for each unit / queue */
     struct gt_triage_load *units, *queues;
     size_t nunits, nqueues;
@@ -25,8 +26,14 @@ struct gt_triage {
     const char *cand;               /* verdict being confirmed */
     int cand_n;
     const struct gt_snapshot *snap; /* of the interval being judged, or NULL */
+    /* Per metric: its busiest instance this interval, worked out once for
+     * every condition that names it (valid where inst_gen == gen). */
+    double *inst_best;
+    unsigned *inst_gen, gen;
 };
 
+/* Works out each condition's band once (the layout's units do not change). */
+void gt_triage_set_bands(struct gt_triage *t);
 /* Judges every condition of every step on this interval (t->snap set). */
 void gt_triage_eval_all(struct gt_triage *t, const double *vals);
 /* A step's state from gt_triage_eval_all: 1 holds, 0 fails, -1 no data.

@@ -157,10 +157,7 @@ static int take_sample(struct tui *t)
         t->verdict = gt_triage_update(t->triage, &t->snap, t->vals);
         tui_count_verdict(t, t->verdict->verdict);
     }
-    for (i = 0; i < t->l->nmetrics; i++) {
-        t->vals[i] = tui_per_interval(t, i, t->vals[i]);
-        t->hist_row[i] = tui_history_entry(t, i, t->vals[i]);
-    }
+    tui_interval_values(t);
     gt_history_push(t->hist, t->hist_row);
     return 1;
 }

@@ -125,7 +125,9 @@ int tui_is_rate_kind(enum gt_show s);
 double tui_per_interval(const struct tui *t, size_t m, double v);
 double tui_shown_value(const struct tui *t, size_t m, double v);
 double tui_metric_value(const struct tui *t, size_t m, int inst);
-double tui_history_entry(const struct tui *t, size_t m, double per_interval);
+/* The sample just taken: counts per interval (t->vals, see
+ * tui_per_interval) and the history's entries (t->hist_row). */
+void tui_interval_values(struct tui *t);
 double tui_history_shown(const struct tui *t, size_t m, double entry);
 
 /* header.c */

@@ -40,13 +40,24 @@ static double interval_seconds(const struct tui *t)
 /* History keeps counts as rates per second: the sampling period can
  * change ('+', '-'), and counts per interval of different lengths would
  * not compare (a 5 s interval holds 50 times a 100 ms one). */
-double tui_history_entry(const struct tui *t, size_t m, double per_interval)
+static double history_entry(enum gt_show show, double secs, double per_interval)
 {
-    double secs = interval_seconds(t);
-
-    if (!tui_is_rate_kind(t->l->metrics[m].show))
+    if (!tui_is_rate_kind(show))
         return per_interval;
     return secs > 0 ? per_interval / secs : NAN;
+}
+
+void tui_interval_values(struct tui *t)
+{
+    double secs = interval_seconds(t), n = t->snap.nsamples > 1 ? (double)t->snap.nsamples : 1;
+    size_t i;
+
+    for (i = 0; i < t->l->nmetrics; i++) {
+        enum gt_show show = t->l->metrics[i].show;
+        if (n > 1 && tui_is_rate_kind(show))
+            t->vals[i] /= n;
+        t->hist_row[i] = history_entry(show, secs, t->vals[i]);
+    }
 }
 
 /* A history value (min, max) in the unit shown: per second, or per
