@@ -29,7 +29,7 @@ run() {
     rm -f "$out"
 }
 
-for fam in mali-t8xx mali-g715 mali-g720; do
+for fam in mali-t8xx mali-bifrost mali-valhall-jm mali-g715 mali-g720; do
     for sc in $mali_scenes; do
         run "sim:$fam,scene=$sc,seed=7,step=100000000" --no-cpu -f csv
     done
