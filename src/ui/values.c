@@ -49,14 +49,12 @@ static double history_entry(enum gt_show show, double secs, double per_interval)
 
 void tui_interval_values(struct tui *t)
 {
-    double secs = interval_seconds(t), n = t->snap.nsamples > 1 ? (double)t->snap.nsamples : 1;
+    double secs = interval_seconds(t);
     size_t i;
 
     for (i = 0; i < t->l->nmetrics; i++) {
-        enum gt_show show = t->l->metrics[i].show;
-        if (n > 1 && tui_is_rate_kind(show))
-            t->vals[i] /= n;
-        t->hist_row[i] = history_entry(show, secs, t->vals[i]);
+        t->vals[i] = tui_per_interval(t, i, t->vals[i]);
+        t->hist_row[i] = history_entry(t->l->metrics[i].show, secs, t->vals[i]);
     }
 }
 
