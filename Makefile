@@ -256,6 +256,20 @@ $(BUILD)/bench/floor.c: $(BUILD)/bench/gen_floor
 $(BUILD)/bench/engine_eval: bench/engine_eval.c bench/bench_setup.h $(BUILD)/bench/floor.c $(BUILD)/libgputop.a
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/bench/floor.c $(BUILD)/libgputop.a $(LIBS)
 
+# gputop with its phase timers compiled in (include/gputop/phase.h): the
+# files that time a phase, built again with GT_PHASES, ahead of the library
+# so that its own copies of them are not linked.
+PHASE_SRC := src/sampler/sampler.c src/ui/tui.c src/ui/terminal.c
+PHASE_OBJ  = $(PHASE_SRC:%.c=$(BUILD)/phases/%.o)
+$(BUILD)/phases/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DGT_PHASES -MMD -MP -c $< -o $@
+
+$(BUILD)/bench/gputop-phases: $(BUILD)/obj/src/main.o $(PHASE_OBJ) bench/tools/phases.c $(BUILD)/libgputop.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DGT_PHASES $(LDFLAGS) -o $@ $(BUILD)/obj/src/main.o $(PHASE_OBJ) \
+	    bench/tools/phases.c $(BUILD)/libgputop.a $(LIBS)
+
 $(BUILD)/bench/%: bench/%.c bench/bench_setup.h $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/libgputop.a $(LIBS)
@@ -263,7 +277,7 @@ $(BUILD)/bench/%: bench/%.c bench/bench_setup.h $(BUILD)/libgputop.a
 # Each benchmark's output is kept too, for the table of figures and goals
 # at the end (bench/tools/summary.sh reads its "summary:" lines).
 BENCH_OUT = $(BUILD)/bench/output.txt
-bench-run: $(BENCH_BIN) $(BUILD)/gputop
+bench-run: $(BENCH_BIN) $(BUILD)/bench/gputop-phases $(BUILD)/gputop
 	@: > $(BENCH_OUT)
 	@for b in $(BENCH_BIN) bench/*.sh; do \
 	    echo "== $$b"; \
@@ -288,4 +302,4 @@ $(BUILD)/fuzz/seeds_kbase: fuzz/seeds_kbase.c $(FAKE_KBASE_OBJ) $(BUILD)/libgput
 fuzz-run: $(FUZZ_BIN) $(BUILD)/fuzz/seeds_kbase $(BUILD)/gputop
 	scripts/fuzz.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_BIN)
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/phases -name '*.d' 2>/dev/null)

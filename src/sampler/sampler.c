@@ -2,6 +2,7 @@
  * buffer; under the lock it either copies it into the front (read) buffer
  * or, when the reader has not taken the front yet, adds it there. */
 #include "gputop/sampler.h"
+#include "gputop/phase.h"
 #include "gputop/thread.h"
 
 #include <errno.h>
@@ -402,10 +403,11 @@ static void publish(struct gt_sampler *s)
     pthread_cond_broadcast(&s->ready);
     pthread_mutex_unlock(&s->lock);
     if (wake) {
-        uint64_t one = 1;
+        uint64_t one = 1, ph = gt_phase_start();
         if (write(s->wake_fd, &one, sizeof(one)) < 0) {
             /* A full counter is a reader already due to wake. */
         }
+        gt_phase_stop(GT_PHASE_WAKE, ph);
     }
     /* Lossless: the sources are asked for the next round only once this
      * one is taken, so a replay reads at most one record ahead of what a
@@ -515,7 +517,7 @@ static uint64_t paced_wait(const struct gt_sampler *s, uint64_t now)
 static void *run(void *arg)
 {
     struct gt_sampler *s = arg;
-    uint64_t next, now, interval;
+    uint64_t next, now, interval, ph;
     int paced = self_paced(s), r;
     unsigned seq;
 
@@ -549,12 +551,16 @@ static void *run(void *arg)
                 next = now + interval;
             continue;
         }
+        ph = gt_phase_start();
         r = sample_sources(s, now);
         if (r < 0)
             break;
         update_state(s);
+        gt_phase_stop(GT_PHASE_SAMPLE, ph);
+        ph = gt_phase_start();
         if (r > 0)
             publish(s);
+        gt_phase_stop(GT_PHASE_PUBLISH, ph);
         if (!paced) {
             uint64_t late = 0;
             next = gt_deadline_advance(next, gt_now_ns(), interval, &late);

@@ -5,6 +5,7 @@
 #include "tui_internal.h"
 #include "gputop/fdinfo.h"
 #include "gputop/history.h"
+#include "gputop/phase.h"
 
 #include <errno.h>
 #include <math.h>
@@ -18,6 +19,8 @@
 
 static void draw(struct tui *t)
 {
+    uint64_t ph = gt_phase_start();
+
     /* The Processes watcher reads /proc only while its rows are on screen
      * (hidden, its walk and re-reads cost ~1 ms/s with 90 processes). */
     if (t->cfg->procs)
@@ -44,6 +47,7 @@ static void draw(struct tui *t)
         tui_draw_alert(t);
         tui_draw_footer(t);
     }
+    gt_phase_stop(GT_PHASE_COMPOSE, ph);
     tui_flush_cells(t);
 }
 
@@ -279,8 +283,10 @@ int gt_tui_run(const struct gt_tui_config *cfg, volatile sig_atomic_t *stop, str
                 draw(&t);
         }
         if (now >= next) {
+            uint64_t ph = gt_phase_start();
             if (!t.replay_paced)
                 take_sample(&t);
+            gt_phase_stop(GT_PHASE_TAKE, ph);
             draw(&t);
             next += frame_step(&t, refresh);
             if (next <= now)

@@ -1,0 +1,47 @@
+/* The phase recorder linked into bench's gputop-phases (include/gputop/
+ * phase.h): every phase's durations, written at exit to $GPUTOP_PHASES as
+ * one line per phase, "name count d1 d2 ..." in nanoseconds, for
+ * bench/phase_cost.sh to reduce. Static storage is acceptable here: this
+ * file is never part of gputop itself. */
+#include "gputop/phase.h"
+#include "gputop/sys.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define PHASE_MAX 65536   /* 10 Hz for almost two hours; later ones dropped */
+
+static const char *const names[GT_NPHASES] = { "sample", "publish", "wake",   "take",
+                                               "compose", "render", "write" };
+static uint32_t durations[GT_NPHASES][PHASE_MAX];
+static unsigned counts[GT_NPHASES];
+
+uint64_t gt_phase_start(void)
+{
+    return gt_now_ns();
+}
+
+void gt_phase_stop(enum gt_phase p, uint64_t start)
+{
+    uint64_t d = gt_now_ns() - start;
+
+    if (p < GT_NPHASES && counts[p] < PHASE_MAX)
+        durations[p][counts[p]++] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+}
+
+__attribute__((destructor)) static void phases_report(void)
+{
+    const char *path = getenv("GPUTOP_PHASES");
+    FILE *f = path ? fopen(path, "w") : NULL;
+    unsigned p, i;
+
+    if (!f)
+        return;
+    for (p = 0; p < GT_NPHASES; p++) {
+        fprintf(f, "%s %u", names[p], counts[p]);
+        for (i = 0; i < counts[p]; i++)
+            fprintf(f, " %u", durations[p][i]);
+        fputc('\n', f);
+    }
+    fclose(f);
+}
