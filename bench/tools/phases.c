@@ -3,6 +3,9 @@
  * one line per phase, "name count d1 d2 ..." in nanoseconds, for
  * bench/phase_cost.sh to reduce. Static storage is acceptable here: this
  * file is never part of gputop itself. */
+#ifndef GT_PHASES
+#error "phases.c is built with -DGT_PHASES only (Makefile: gputop-phases)"
+#endif
 #include "gputop/phase.h"
 #include "gputop/sys.h"
 
