@@ -234,8 +234,9 @@ $(BUILD)/tests/gputop-fake-panfrost: tests/tools/gputop_fake_panfrost.c \
 
 # GPUTOP_BIN lets the UI tests drive the binary this build made.
 test-run: $(BUILD)/tests/run $(BUILD)/gputop $(BUILD)/tests/gputop-fake $(BUILD)/tests/gputop-fake-gcr \
-          $(BUILD)/tests/gputop-amdfake $(BUILD)/tests/gputop-fake-panfrost
+          $(BUILD)/tests/gputop-amdfake $(BUILD)/tests/gputop-fake-panfrost $(BUILD)/bench/gputop-phases
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	GPUTOP_PHASES_BIN=$(CURDIR)/$(BUILD)/bench/gputop-phases \
 	GPUTOP_AMDFAKE_BIN=$(CURDIR)/$(BUILD)/tests/gputop-amdfake \
 	GPUTOP_BIN=$(CURDIR)/$(BUILD)/gputop GPUTOP_FAKE_BIN=$(CURDIR)/$(BUILD)/tests/gputop-fake \
 	GPUTOP_FAKE_GCR_BIN=$(CURDIR)/$(BUILD)/tests/gputop-fake-gcr \
