@@ -4,8 +4,8 @@
 # bench's gputop-phases, whose phase timers (include/gputop/phase.h) time
 # each part of each wake-up's work: the sampling round, its publication,
 # and a refresh's snapshot and metrics, frame, terminal bytes and write.
-# The eventfd write that wakes the display is timed apart ("wake", and
-# taken out of the publication it happens in) and left out of own work:
+# The eventfd write that wakes the display is timed apart ("wake", not part
+# of the publication) and left out of own work:
 # wakeup_cost.c, the floor, makes that same write.
 # dashboard_cost.sh finds own work as gputop's CPU time less a wake-up
 # floor measured beside it, two totals that each move by a third here from
@@ -79,12 +79,7 @@ reduce() {
 r=1
 while [ "$r" -le "$rounds" ]; do
     run_round "$r"
-    # The wake is timed within the publication: its time comes out of it.
-    reduce "$tmp/phases.$r" | awk '{ l[NR] = $0; n[NR] = $1; ms[$1] = $4 }
-        END { for (i = 1; i <= NR; i++) {
-                  if (n[i] == "publish") { split(l[i], f, " "); f[4] = sprintf("%.4f", f[4] - ms["wake"]);
-                                           l[i] = f[1] " " f[2] " " f[3] " " f[4] " " f[5] }
-                  print l[i] } }' > "$tmp/red.$r"
+    reduce "$tmp/phases.$r" > "$tmp/red.$r"
     awk -v r="$r" '$1 != "wake" { t += $4 } { p += $5 } END { printf "round %d: own work inside the wake-ups %.3f ms/s (%d durations of 1 ms or more left out as preemption)\n", r, t, p }' "$tmp/red.$r"
     awk '$1 != "wake" { t += $4 } END { printf "%.4f\n", t }' "$tmp/red.$r" >> "$tmp/own"
     r=$((r + 1))

@@ -19,6 +19,16 @@ static const char *phases_bin(void)
     return b && *b ? b : "build/native/bench/gputop-phases";
 }
 
+/* A path of a file that does not exist yet, for gputop to write. */
+static void fresh_path(char *path)
+{
+    int fd = mkstemp(path);
+
+    cr_assert_geq(fd, 0, "%s", path);
+    close(fd);
+    unlink(path);
+}
+
 static void sleep_ms(long ms)
 {
     struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -89,12 +99,10 @@ Test(phases, the_bench_build_times_every_phase_of_the_dashboard, .timeout = 60)
     struct tmux t;
     unsigned long min_ns;
     size_t i;
-    int fd = mkstemp(path), found;
+    int found;
     char *s;
 
-    cr_assert_geq(fd, 0);
-    close(fd);
-    unlink(path);
+    fresh_path(path);
     snprintf(env, sizeof(env), "GPUTOP_PHASES=%s", path);
     snprintf(cmd, sizeof(cmd), "%s --source sim:mali-t8xx --no-cpu --interval 100 --refresh 250",
              phases_bin());
@@ -120,12 +128,9 @@ Test(phases, the_bench_build_times_every_phase_of_the_dashboard, .timeout = 60)
 Test(phases, gputop_itself_has_no_timers, .timeout = 30)
 {
     char path[] = "/tmp/gputop-phases-XXXXXX", cmd[1024];
-    int fd = mkstemp(path);
     FILE *f;
 
-    cr_assert_geq(fd, 0);
-    close(fd);
-    unlink(path);
+    fresh_path(path);
     /* Batch output for three samples, with the variable the bench build
      * writes its timings to. */
     snprintf(cmd, sizeof(cmd),

@@ -9,7 +9,7 @@
 
 enum gt_phase {
     GT_PHASE_SAMPLE,     /* sampler thread: the sources' round */
-    GT_PHASE_PUBLISH,    /* sampler thread: handing it over */
+    GT_PHASE_PUBLISH,    /* sampler thread: handing it over (not the wake) */
     GT_PHASE_WAKE,       /* sampler thread: waking the display (eventfd write) */
     GT_PHASE_TAKE,       /* display thread: the snapshot, metrics, triage, history */
     GT_PHASE_COMPOSE,    /* display thread: the frame into the cell buffer */
