@@ -1,0 +1,175 @@
+/* What the memory a wake-up touches costs this machine: after a sleep as
+ * long as the dashboard's refresh period, the first touch of a 4 KiB page
+ * and of a cache line, each less the same walk again at once (warm). Under
+ * a hypervisor without process-context TLB tags a page touched after any
+ * other process ran needs its translation walked again, through the guest's
+ * page tables and the host's; gputop's own work per wake-up is mostly such
+ * first touches (README, "Issue 29's sixth session"), so this sets the
+ * price of each page and line its wake-ups touch (footprint.sh counts them).
+ * Each walk is a dependent chain (every address read from the last), as
+ * code that follows pointers pays it; a chain of independent loads is
+ * timed too, which the processor can overlap. Prints figures; no goal.
+ * Usage: page_cost [ROUNDS] (15). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#define PAGE       4096
+#define LINE       64
+#define NPAGES     512                /* 2 MiB of pages, one line of each */
+#define NLINES     512                /* every line of 8 pages */
+#define SLEEP_NS   250000000L         /* the default refresh period */
+#define ROUNDS_DEFAULT 15
+
+struct walk {
+    const char *name;
+    size_t *at;                       /* byte offsets, in visiting order */
+    size_t n;
+    double dep[64], ind[64];          /* ns per item, cold less warm */
+};
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* A fixed generator, so that every run visits the same order. */
+static uint64_t next_rand(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static void shuffle(size_t *a, size_t n, uint64_t *seed)
+{
+    size_t i;
+
+    for (i = n - 1; i > 0; i--) {
+        size_t j = (size_t)(next_rand(seed) % (i + 1)), t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
+
+/* Links the offsets into a ring: each visited word holds the next offset. */
+static void link_ring(char *buf, const size_t *at, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        memcpy(buf + at[i], &at[(i + 1) % n], sizeof(size_t));
+}
+
+static size_t chase(const char *buf, size_t start, size_t n)
+{
+    size_t i, p = start;
+
+    for (i = 0; i < n; i++)
+        p = *(const volatile size_t *)(buf + p);
+    return p;
+}
+
+static size_t gather(const char *buf, const size_t *at, size_t n)
+{
+    size_t i, s = 0;
+
+    for (i = 0; i < n; i++)
+        s += *(const volatile size_t *)(buf + at[i]);
+    return s;
+}
+
+static void sleep_refresh(void)
+{
+    struct timespec ts = { 0, SLEEP_NS };
+
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
+/* One round of a walk: cold then warm, both ways, after a refresh's sleep. */
+static void time_walk(const char *buf, struct walk *w, int r, size_t *sink)
+{
+    uint64_t t0, t1, t2;
+
+    sleep_refresh();
+    t0 = now_ns();
+    *sink += chase(buf, w->at[0], w->n);
+    t1 = now_ns();
+    *sink += chase(buf, w->at[0], w->n);
+    t2 = now_ns();
+    w->dep[r] = ((double)(t1 - t0) - (double)(t2 - t1)) / (double)w->n;
+    sleep_refresh();
+    t0 = now_ns();
+    *sink += gather(buf, w->at, w->n);
+    t1 = now_ns();
+    *sink += gather(buf, w->at, w->n);
+    t2 = now_ns();
+    w->ind[r] = ((double)(t1 - t0) - (double)(t2 - t1)) / (double)w->n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(*v), cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int main(int argc, char **argv)
+{
+    static size_t pages_at[NPAGES], lines_at[NLINES];
+    struct walk walks[2] = { { "a 4 KiB page (one line of it)", pages_at, NPAGES, { 0 }, { 0 } },
+                             { "a line (512 lines of 8 pages)", lines_at, NLINES, { 0 }, { 0 } } };
+    int rounds = argc > 1 ? atoi(argv[1]) : ROUNDS_DEFAULT, r, k;
+    size_t size = (size_t)NPAGES * PAGE + (size_t)NLINES * LINE, i, sink = 0;
+    uint64_t seed = 0x9E3779B97F4A7C15ull;
+    char *buf;
+
+    if (rounds < 3 || rounds > 64) {
+        fprintf(stderr, "page_cost: ROUNDS is 3..64\n");
+        return 1;
+    }
+    buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (buf == MAP_FAILED) {
+        perror("page_cost: mmap");
+        return 1;
+    }
+    /* 4 KiB pages, as gputop's heap below 2 MiB has. */
+    madvise(buf, size, MADV_NOHUGEPAGE);
+    memset(buf, 1, size);
+    for (i = 0; i < NPAGES; i++)
+        pages_at[i] = i * PAGE + (size_t)(next_rand(&seed) % (PAGE / LINE)) * LINE;
+    for (i = 0; i < NLINES; i++)
+        lines_at[i] = (size_t)NPAGES * PAGE + i * LINE;
+    shuffle(pages_at, NPAGES, &seed);
+    shuffle(lines_at, NLINES, &seed);
+    link_ring(buf, pages_at, NPAGES);
+    link_ring(buf, lines_at, NLINES);
+
+    for (r = 0; r < rounds; r++)
+        for (k = 0; k < 2; k++)
+            time_walk(buf, &walks[k], r, &sink);
+    printf("first touch after %ld ms asleep, less the same touch warm, median of %d rounds\n",
+           SLEEP_NS / 1000000, rounds);
+    for (k = 0; k < 2; k++) {
+        double dep = median(walks[k].dep, rounds), ind = median(walks[k].ind, rounds);
+        printf("  %-34s %7.1f ns dependent, %7.1f ns independent\n", walks[k].name, dep, ind);
+        printf("summary: first touch after a refresh's sleep: %s, dependent\t%.0f ns\t-\t-\n",
+               k ? "a line" : "a page", dep);
+    }
+    munmap(buf, size);
+    (void)sink;      /* the reads are volatile: nothing to keep alive */
+    return 0;
+}
