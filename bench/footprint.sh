@@ -13,12 +13,8 @@
 # BENCH_SOURCE (sim:mali-g720).
 set -u
 bin=${1:-./gputop}
-rounds=${BENCH_ROUNDS:-3}
-warm=${BENCH_WARMUP:-3}
-source=${BENCH_SOURCE:-sim:mali-g720}
-sock="gputop-footprint-$$"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gputop-footprint.XXXXXX")
-trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tools/session.sh"
+bench_session footprint
 
 abs=$(readlink -f "$bin")   # as smaps names it
 tmux -L "$sock" -f /dev/null new-session -d -x 80 -y 24 -e TERM=xterm-256color \

@@ -19,12 +19,8 @@ set -u
 bin=${1:-./gputop}
 pbin=${GPUTOP_PHASES_BIN:-$(dirname "$bin")/bench/gputop-phases}
 secs=${BENCH_SECONDS:-30}
-rounds=${BENCH_ROUNDS:-3}
-warm=${BENCH_WARMUP:-3}
-source=${BENCH_SOURCE:-sim:mali-g720}
-sock="gputop-phase-$$"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gputop-phase.XXXXXX")
-trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tools/session.sh"
+bench_session phase
 
 if [ ! -x "$pbin" ]; then
     echo "phase_cost: no $pbin (make $(dirname "$pbin")/gputop-phases)" >&2
