@@ -49,10 +49,9 @@ while [ "$r" -le "$rounds" ]; do
     echo "round $r: $(awk '{ printf "code %d, static data %d, heap and other private %d pages", $1, $2, $3 }' "$tmp/round.$r")"
     r=$((r + 1))
 done
-med() { sort -n | awk '{v[NR] = $1} END {printf "%d", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-code=$(cat "$tmp"/round.* | awk '{ print $1 }' | med)
-data=$(cat "$tmp"/round.* | awk '{ print $2 }' | med)
-other=$(cat "$tmp"/round.* | awk '{ print $3 }' | med)
+code=$(cat "$tmp"/round.* | awk '{ print $1 }' | bench_median %d)
+data=$(cat "$tmp"/round.* | awk '{ print $2 }' | bench_median %d)
+other=$(cat "$tmp"/round.* | awk '{ print $3 }' | bench_median %d)
 echo
 echo "pages of its own memory the default dashboard ($source, 10 Hz / 4 Hz, 80x24) touches a second, median of $rounds:"
 echo "  code $code, static data $data, heap and other private memory $other: $((code + data + other)) pages"

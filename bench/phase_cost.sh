@@ -81,18 +81,17 @@ while [ "$r" -le "$rounds" ]; do
     r=$((r + 1))
 done
 
-med() { sort -n | awk '{v[NR] = $1} END {printf "%.3f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 range() { sort -n | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.3f-%.3f", lo, hi}'; }
 echo
 echo "gputop's own work per wake-up, timed inside it ($source, 10 Hz sampling, 4 Hz refresh, 80x24), median of $rounds rounds of ${secs} s:"
 printf '  %-8s %8s %12s %10s\n' phase "calls/s" "median us" "ms/s"
 for ph in sample publish wake take compose render write; do
-    c=$(for f in "$tmp"/red.*; do awk -v p="$ph" '$1 == p { print $2 }' "$f"; done | med)
-    u=$(for f in "$tmp"/red.*; do awk -v p="$ph" '$1 == p { print $3 }' "$f"; done | med)
-    m=$(for f in "$tmp"/red.*; do awk -v p="$ph" '$1 == p { print $4 }' "$f"; done | med)
+    c=$(for f in "$tmp"/red.*; do awk -v p="$ph" '$1 == p { print $2 }' "$f"; done | bench_median %.3f)
+    u=$(for f in "$tmp"/red.*; do awk -v p="$ph" '$1 == p { print $3 }' "$f"; done | bench_median %.3f)
+    m=$(for f in "$tmp"/red.*; do awk -v p="$ph" '$1 == p { print $4 }' "$f"; done | bench_median %.3f)
     printf '  %-8s %8s %12s %10s\n' "$ph" "$c" "$u" "$m"
 done
-own=$(med < "$tmp/own")
+own=$(bench_median %.3f < "$tmp/own")
 echo "  own work, every phase but wake: $own ms/s (rounds: $(range < "$tmp/own"))"
 tab=$(printf '\t')
 holds=$(awk "BEGIN{ print ($own <= 0.4) ? \"yes\" : \"no\" }")

@@ -14,8 +14,11 @@
 
 #define PHASE_MAX 65536   /* 10 Hz for almost two hours; later ones dropped */
 
-static const char *const names[GT_NPHASES] = { "sample", "publish", "wake",   "take",
-                                               "compose", "render", "write" };
+static const char *const names[] = { "sample", "publish", "wake",   "take",
+                                     "compose", "render", "write" };
+/* A phase added to the enum needs its name here, or the report would
+ * print a null name. */
+_Static_assert(sizeof(names) / sizeof(names[0]) == GT_NPHASES, "a name for every phase");
 static uint32_t durations[GT_NPHASES][PHASE_MAX];
 static unsigned counts[GT_NPHASES];
 

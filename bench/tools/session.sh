@@ -1,7 +1,8 @@
 # Sourced by the benchmarks that run the dashboard in a tmux pane of their
 # own (phase_cost.sh, footprint.sh): the settings they share, and a tmux
 # server and scratch directory of their own, both removed at exit.
-# bench_session NAME sets rounds, warm, source, sock and tmp.
+# bench_session NAME sets rounds, warm, source, sock and tmp; bench_median
+# gives the median the scripts report.
 bench_session() {
     rounds=${BENCH_ROUNDS:-3}
     warm=${BENCH_WARMUP:-3}
@@ -9,4 +10,11 @@ bench_session() {
     sock="gputop-$1-$$"
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/gputop-$1.XXXXXX")
     trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+}
+
+# The median of the numbers on standard input, one a line, printed with
+# the printf format $1 (%.3f, %d).
+bench_median() {
+    sort -n | awk -v fmt="$1" '{ v[NR] = $1 }
+        END { printf fmt, (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
