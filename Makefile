@@ -234,9 +234,11 @@ $(BUILD)/tests/gputop-fake-panfrost: tests/tools/gputop_fake_panfrost.c \
 
 # GPUTOP_BIN lets the UI tests drive the binary this build made.
 test-run: $(BUILD)/tests/run $(BUILD)/gputop $(BUILD)/tests/gputop-fake $(BUILD)/tests/gputop-fake-gcr \
-          $(BUILD)/tests/gputop-amdfake $(BUILD)/tests/gputop-fake-panfrost $(BUILD)/bench/gputop-phases
+          $(BUILD)/tests/gputop-amdfake $(BUILD)/tests/gputop-fake-panfrost $(BUILD)/bench/gputop-phases \
+          $(BUILD)/bench/wake_pages
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	GPUTOP_PHASES_BIN=$(CURDIR)/$(BUILD)/bench/gputop-phases \
+	GPUTOP_WAKE_PAGES_BIN=$(CURDIR)/$(BUILD)/bench/wake_pages \
 	GPUTOP_AMDFAKE_BIN=$(CURDIR)/$(BUILD)/tests/gputop-amdfake \
 	GPUTOP_BIN=$(CURDIR)/$(BUILD)/gputop GPUTOP_FAKE_BIN=$(CURDIR)/$(BUILD)/tests/gputop-fake \
 	GPUTOP_FAKE_GCR_BIN=$(CURDIR)/$(BUILD)/tests/gputop-fake-gcr \
@@ -271,6 +273,11 @@ $(BUILD)/bench/gputop-phases: $(BUILD)/obj/src/main.o $(PHASE_OBJ) bench/tools/p
 	$(CC) $(ALL_CFLAGS) -DGT_PHASES $(LDFLAGS) -o $@ $(BUILD)/obj/src/main.o $(PHASE_OBJ) \
 	    bench/tools/phases.c $(BUILD)/libgputop.a $(LIBS)
 
+# Counts what each wake-up touches in a lackey trace (bench/footprint.sh).
+$(BUILD)/bench/wake_pages: bench/tools/wake_pages.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $<
+
 $(BUILD)/bench/%: bench/%.c bench/bench_setup.h $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/libgputop.a $(LIBS)
@@ -278,7 +285,7 @@ $(BUILD)/bench/%: bench/%.c bench/bench_setup.h $(BUILD)/libgputop.a
 # Each benchmark's output is kept too, for the table of figures and goals
 # at the end (bench/tools/summary.sh reads its "summary:" lines).
 BENCH_OUT = $(BUILD)/bench/output.txt
-bench-run: $(BENCH_BIN) $(BUILD)/bench/gputop-phases $(BUILD)/gputop
+bench-run: $(BENCH_BIN) $(BUILD)/bench/gputop-phases $(BUILD)/bench/wake_pages $(BUILD)/gputop
 	@: > $(BENCH_OUT)
 	@for b in $(BENCH_BIN) bench/*.sh; do \
 	    echo "== $$b"; \

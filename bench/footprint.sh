@@ -1,59 +1,71 @@
 #!/bin/sh
-# The memory the default dashboard's wake-ups touch: the 4 KiB pages of
-# gputop's own mappings referenced within one second (the kernel's accessed
-# bits, cleared through /proc/PID/clear_refs, read back from smaps), split
-# into its code, its static data, and its heap, thread stacks and other
-# private memory. In a second the sampler wakes 10 times and the display 4
-# times, each touching about the same pages every time; page_cost.c gives
-# what a first touch of each costs here. Shared libraries are left out:
-# their pages also count other processes' use.
-# Unlike the CPU time figures this one is exact from run to run, so a
-# change in footprint shows even when the time it saves is in the noise.
-# Prints figures; no pass/fail. BENCH_WARMUP (3), BENCH_ROUNDS (3),
-# BENCH_SOURCE (sim:mali-g720).
+# The memory each of the default dashboard's wake-ups touches: distinct
+# 4 KiB pages and 64-byte lines of code and of data, for a sampling round
+# (the sampler's wake-up) and a refresh (the display's), counted from every
+# access valgrind's lackey sees between the wake-up marks of bench's
+# gputop-phases (bench/tools/phases.c) by bench/tools/wake_pages.c; the
+# medians over the run, the first BENCH_SKIP (10) wake-ups of each left out.
+# Why per wake-up: on this VM every return from the kernel to a process
+# empties the TLB (page_cost.c, "after a system call"), so each page a
+# wake-up touches is walked again every time, and each line that went cold
+# while the thread slept is fetched again.
+# The kernel's accessed bits (/proc/PID/clear_refs and smaps), which this
+# script read before, are not set here by the processor's page walks
+# (a PVM guest, whose page tables the host shadows): a page touched 10
+# times a second showed as referenced in one second of six.
+# An instrumented count is the same from run to run, so a change in
+# footprint shows even when the time it saves is in the noise.
+# Prints figures; no pass/fail. BENCH_SECONDS (40: under lackey gputop
+# starts in ~15 s and then runs its wake-ups at their rates), BENCH_SOURCE
+# (sim:mali-g720).
 set -u
 bin=${1:-./gputop}
+pbin=${GPUTOP_PHASES_BIN:-$(dirname "$bin")/bench/gputop-phases}
+reducer=${WAKE_PAGES:-$(dirname "$bin")/bench/wake_pages}
+secs=${BENCH_SECONDS:-40}
+skip=${BENCH_SKIP:-10}
 . "$(dirname "$0")/tools/session.sh"
 bench_session footprint
 
-abs=$(readlink -f "$bin")   # as smaps names it
-tmux -L "$sock" -f /dev/null new-session -d -x 80 -y 24 -e TERM=xterm-256color \
-    "exec $abs --source $source --interval 100 --refresh 250"
-sleep "$warm"
-pid=$(tmux -L "$sock" list-panes -F '#{pane_pid}' 2>/dev/null | head -1)
-if [ -z "$pid" ] || [ ! -w "/proc/$pid/clear_refs" ]; then
-    echo "footprint: cannot clear the accessed bits of gputop (pid '${pid:-none}'):" \
-         "/proc/PID/clear_refs needs the same user and a kernel with CONFIG_PROC_PAGE_MONITOR" >&2
+for f in "$pbin" "$reducer"; do
+    if [ ! -x "$f" ]; then
+        echo "footprint: no $f (make bench builds it)" >&2
+        exit 1
+    fi
+done
+if ! command -v valgrind >/dev/null 2>&1; then
+    echo "footprint: needs valgrind (scripts/bootstrap.sh bench installs it)" >&2
     exit 1
 fi
 
-# One second's referenced pages of pid's private mappings, as "code data
-# other" (smaps' Referenced, in kB, over 4).
-count() {
-    echo 1 > "/proc/$pid/clear_refs" || return 1
-    sleep 1
-    awk -v bin="$abs" '
-        /^[0-9a-f]+-[0-9a-f]+ / { name = $6; perm = $2; next }
-        /^Referenced:/ {
-            if (name == bin) k = (perm ~ /x/) ? "code" : "data"
-            else if (name == "" || name == "[heap]" || name ~ /^\[stack/) k = "other"
-            else next
-            s[k] += $2 / 4
-        }
-        END { printf "%d %d %d\n", s["code"], s["data"], s["other"] }' "/proc/$pid/smaps"
-}
+# lackey's trace goes through a pipe to the reducer: ~10 MB a second.
+mkfifo "$tmp/trace"
+"$reducer" "$skip" < "$tmp/trace" > "$tmp/out" &
+red=$!
+tmux -L "$sock" -f /dev/null new-session -d -x 80 -y 24 -e TERM=xterm-256color \
+    "exec valgrind --tool=lackey --trace-mem=yes --log-file=$tmp/trace $pbin --source $source --interval 100 --refresh 250"
+sleep "$secs"
+tmux -L "$sock" send-keys q
+wait "$red"
+tmux -L "$sock" kill-server >/dev/null 2>&1
 
-r=1
-while [ "$r" -le "$rounds" ]; do
-    count > "$tmp/round.$r" || { echo "footprint: could not read gputop's smaps" >&2; exit 1; }
-    echo "round $r: $(awk '{ printf "code %d, static data %d, heap and other private %d pages", $1, $2, $3 }' "$tmp/round.$r")"
-    r=$((r + 1))
-done
-code=$(cat "$tmp"/round.* | awk '{ print $1 }' | bench_median %d)
-data=$(cat "$tmp"/round.* | awk '{ print $2 }' | bench_median %d)
-other=$(cat "$tmp"/round.* | awk '{ print $3 }' | bench_median %d)
-echo
-echo "pages of its own memory the default dashboard ($source, 10 Hz / 4 Hz, 80x24) touches a second, median of $rounds:"
-echo "  code $code, static data $data, heap and other private memory $other: $((code + data + other)) pages"
+# "waker wake-ups code-pages data-pages code-lines data-lines"
+set -- $(awk '$1 == "sampler"' "$tmp/out") x x x x x x
+s_n=$2 s_cp=$3 s_dp=$4 s_cl=$5 s_dl=$6
+set -- $(awk '$1 == "display"' "$tmp/out") x x x x x x
+d_n=$2 d_cp=$3 d_dp=$4 d_cl=$5 d_dl=$6
+ok() { case "$1" in '' | *[!0-9]*) return 1 ;; esac; [ "$1" -gt 0 ]; }
+if ! ok "$s_n" || ! ok "$d_n"; then
+    echo "footprint: no wake-ups counted in ${secs} s (sampler '$s_n', display '$d_n'):" \
+         "is $pbin built with valgrind's header? If gputop starts slower here, raise BENCH_SECONDS" >&2
+    exit 1
+fi
+pages() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%g", a + b }'; }
+echo "memory each wake-up of the default dashboard ($source, 10 Hz / 4 Hz, 80x24) touches, median:"
+echo "  a sampling round ($s_n counted): $(pages "$s_cp" "$s_dp") pages (code $s_cp, data $s_dp), $(pages "$s_cl" "$s_dl") lines (code $s_cl, data $s_dl)"
+echo "  a refresh ($d_n counted): $(pages "$d_cp" "$d_dp") pages (code $d_cp, data $d_dp), $(pages "$d_cl" "$d_dl") lines (code $d_cl, data $d_dl)"
+persec=$(awk -v s="$(pages "$s_cp" "$s_dp")" -v d="$(pages "$d_cp" "$d_dp")" 'BEGIN { printf "%d", 10 * s + 4 * d }')
+echo "  page touches a second (10 rounds and 4 refreshes): $persec"
 tab=$(printf '\t')
-echo "summary: pages of its own memory the dashboard touches a second${tab}$((code + data + other))${tab}-${tab}-"
+echo "summary: pages a sampling round touches${tab}$(pages "$s_cp" "$s_dp")${tab}-${tab}-"
+echo "summary: pages a refresh touches${tab}$(pages "$d_cp" "$d_dp")${tab}-${tab}-"

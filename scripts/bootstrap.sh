@@ -19,6 +19,9 @@ check|bench|android)
     have_pc criterion || need libcriterion-dev
     have_pc json-c || need libjson-c-dev
     command -v tmux >/dev/null 2>&1 || need tmux
+    # bench/footprint.sh (tests/test_footprint.c) runs gputop under lackey,
+    # and bench's gputop marks its wake-ups with valgrind's header.
+    [ -f /usr/include/valgrind/valgrind.h ] || need valgrind
     ;;
 esac
 case "$what" in

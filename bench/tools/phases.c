@@ -1,16 +1,25 @@
 /* The phase recorder linked into bench's gputop-phases (include/gputop/
  * phase.h): every phase's durations, written at exit to $GPUTOP_PHASES as
  * one line per phase, "name count d1 d2 ..." in nanoseconds, for
- * bench/phase_cost.sh to reduce. Static storage is acceptable here: this
- * file is never part of gputop itself. */
+ * bench/phase_cost.sh to reduce; and, under valgrind, a mark in its log at
+ * each wake-up's bounds, for bench/footprint.sh. Static storage is
+ * acceptable here: this file is never part of gputop itself. */
 #ifndef GT_PHASES
 #error "phases.c is built with -DGT_PHASES only (Makefile: gputop-phases)"
 #endif
 #include "gputop/phase.h"
 #include "gputop/sys.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+/* Without valgrind's header the marks are left out; footprint.sh says so. */
+#define RUNNING_ON_VALGRIND 0
+#define VALGRIND_PRINTF(...) 0
+#endif
 
 #define PHASE_MAX 65536   /* 10 Hz for almost two hours; later ones dropped */
 
@@ -33,6 +42,33 @@ void gt_phase_stop(enum gt_phase p, uint64_t start)
 
     if (p < GT_NPHASES && counts[p] < PHASE_MAX)
         durations[p][counts[p]++] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+}
+
+/* Wake-up marks for bench/footprint.sh, which runs this build under
+ * valgrind's lackey and splits its trace of every access at them; outside
+ * valgrind both are a few instructions. Under valgrind the two threads
+ * take turns at any system call, so a wake-up holds a lock from its first
+ * mark to its last: a thread woken meanwhile waits before its own first
+ * mark, and no access of one wake-up is counted in the other's. */
+static pthread_mutex_t wake_lock = PTHREAD_MUTEX_INITIALIZER;
+static int wake_held[GT_NWAKERS];
+
+void gt_phase_awake(enum gt_waker w)
+{
+    if (!RUNNING_ON_VALGRIND || w >= GT_NWAKERS)
+        return;
+    pthread_mutex_lock(&wake_lock);
+    wake_held[w] = 1;
+    VALGRIND_PRINTF("gputop-wake %d awake\n", (int)w);
+}
+
+void gt_phase_asleep(enum gt_waker w)
+{
+    if (!RUNNING_ON_VALGRIND || w >= GT_NWAKERS || !wake_held[w])
+        return;
+    VALGRIND_PRINTF("gputop-wake %d asleep\n", (int)w);
+    wake_held[w] = 0;
+    pthread_mutex_unlock(&wake_lock);
 }
 
 __attribute__((destructor)) static void phases_report(void)

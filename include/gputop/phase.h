@@ -18,10 +18,23 @@ enum gt_phase {
     GT_NPHASES
 };
 
+/* The two threads whose wake-ups are counted: a wake-up runs from the
+ * return of the system call the thread slept in to the next such call. */
+enum gt_waker {
+    GT_WAKER_SAMPLER,
+    GT_WAKER_DISPLAY,
+    GT_NWAKERS
+};
+
 #ifdef GT_PHASES
 uint64_t gt_phase_start(void);
 /* Each phase is stopped by one thread only (the enum says which). */
 void gt_phase_stop(enum gt_phase p, uint64_t start);
+/* A wake-up's bounds, for counting the pages and lines it touches
+ * (bench/footprint.sh): each thread calls them around the system call it
+ * sleeps in, and asleep once more when it stops. */
+void gt_phase_awake(enum gt_waker w);
+void gt_phase_asleep(enum gt_waker w);
 #else
 static inline uint64_t gt_phase_start(void) { return 0; }
 static inline void gt_phase_stop(enum gt_phase p, uint64_t start)
@@ -29,6 +42,8 @@ static inline void gt_phase_stop(enum gt_phase p, uint64_t start)
     (void)p;
     (void)start;
 }
+static inline void gt_phase_awake(enum gt_waker w) { (void)w; }
+static inline void gt_phase_asleep(enum gt_waker w) { (void)w; }
 #endif
 
 #endif

@@ -533,7 +533,11 @@ static void *run(void *arg)
     seq = atomic_load(&s->wake_seq);
     for (;;) {
         uint64_t old = interval, wait = paced ? paced_wait(s, gt_now_ns()) : next;
-        int woken = wait && sleep_until(s, wait, seq) == WOKEN;
+        int woken;
+
+        gt_phase_asleep(GT_WAKER_SAMPLER);
+        woken = wait && sleep_until(s, wait, seq) == WOKEN;
+        gt_phase_awake(GT_WAKER_SAMPLER);
 
         /* Taken before stopping is read: a later stop changes it, so the
          * next sleep returns at once instead of missing the wake-up. */
@@ -574,6 +578,7 @@ static void *run(void *arg)
             }
         }
     }
+    gt_phase_asleep(GT_WAKER_SAMPLER);
     pthread_mutex_lock(&s->lock);
     s->stats.state = GT_SAMPLER_ENDED;
     pthread_cond_broadcast(&s->ready);

@@ -191,7 +191,9 @@ static int wait_for_work(struct tui *t, uint64_t next, uint64_t refresh)
         gt_sampler_wake_after(t->cfg->sampler, next);
         until = next + interval + interval / 2;
     }
+    gt_phase_asleep(GT_WAKER_DISPLAY);
     r = poll(p, paced ? 3 : 2, until > now ? (int)((until - now + 999999) / 1000000) : 0);
+    gt_phase_awake(GT_WAKER_DISPLAY);
     if (r < 0)
         return errno == EINTR ? WOKE_SIGNAL : 0;    /* maybe a resize */
     /* A resize or Ctrl-Z, whenever it came: ncurses has the size. */
@@ -298,6 +300,7 @@ int gt_tui_run(const struct gt_tui_config *cfg, volatile sig_atomic_t *stop, str
         if (woke & (WOKE_INPUT | WOKE_SIGNAL))
             quit = read_keys(&t, woke);
     }
+    gt_phase_asleep(GT_WAKER_DISPLAY);
     tui_close_terminal(&t);
     free_state(&t);
     return 0;
