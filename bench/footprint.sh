@@ -13,6 +13,8 @@
 # script read before, are not set here by the processor's page walks
 # (a PVM guest, whose page tables the host shadows): a page touched 10
 # times a second showed as referenced in one second of six.
+# The count includes what the phase timers of that build add: a page of
+# their log a wake-up, and the clock read around each phase.
 # An instrumented count is the same from run to run, so a change in
 # footprint shows even when the time it saves is in the noise.
 # Prints figures; no pass/fail. BENCH_SECONDS (40: under lackey gputop

@@ -21,15 +21,23 @@
 #define VALGRIND_PRINTF(...) 0
 #endif
 
-#define PHASE_MAX 65536   /* 10 Hz for almost two hours; later ones dropped */
+#define LOG_MAX (1u << 18)  /* records a thread: 10 Hz sampling for over 2 hours */
 
 static const char *const names[] = { "sample", "publish", "wake",   "take",
                                      "compose", "render", "write" };
 /* A phase added to the enum needs its name here, or the report would
  * print a null name. */
 _Static_assert(sizeof(names) / sizeof(names[0]) == GT_NPHASES, "a name for every phase");
-static uint32_t durations[GT_NPHASES][PHASE_MAX];
-static unsigned counts[GT_NPHASES];
+
+/* Each thread appends its phases' durations to a log of its own, one
+ * record after the other: a wake-up writes into one page of it, where an
+ * array per phase would add a page per phase to what each wake-up touches
+ * (which footprint.sh counts in this build). */
+struct phase_record {
+    uint32_t phase, ns;
+};
+static struct phase_record logs[GT_NWAKERS][LOG_MAX];
+static unsigned nlog[GT_NWAKERS];
 
 uint64_t gt_phase_start(void)
 {
@@ -39,9 +47,13 @@ uint64_t gt_phase_start(void)
 void gt_phase_stop(enum gt_phase p, uint64_t start)
 {
     uint64_t d = gt_now_ns() - start;
+    /* The enum lists the sampler's phases first (phase.h). */
+    int w = p <= GT_PHASE_WAKE ? GT_WAKER_SAMPLER : GT_WAKER_DISPLAY;
 
-    if (p < GT_NPHASES && counts[p] < PHASE_MAX)
-        durations[p][counts[p]++] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+    if (p >= GT_NPHASES || nlog[w] >= LOG_MAX)
+        return;
+    logs[w][nlog[w]].phase = p;
+    logs[w][nlog[w]++].ns = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
 }
 
 /* Wake-up marks for bench/footprint.sh, which runs this build under
@@ -75,14 +87,20 @@ __attribute__((destructor)) static void phases_report(void)
 {
     const char *path = getenv("GPUTOP_PHASES");
     FILE *f = path ? fopen(path, "w") : NULL;
-    unsigned p, i;
+    unsigned p, i, n;
+    int w;
 
     if (!f)
         return;
+    /* "name count d1 d2 ...", each phase's durations in the order run. */
     for (p = 0; p < GT_NPHASES; p++) {
-        fprintf(f, "%s %u", names[p], counts[p]);
-        for (i = 0; i < counts[p]; i++)
-            fprintf(f, " %u", durations[p][i]);
+        w = p <= GT_PHASE_WAKE ? GT_WAKER_SAMPLER : GT_WAKER_DISPLAY;
+        for (i = 0, n = 0; i < nlog[w]; i++)
+            n += logs[w][i].phase == p;
+        fprintf(f, "%s %u", names[p], n);
+        for (i = 0; i < nlog[w]; i++)
+            if (logs[w][i].phase == p)
+                fprintf(f, " %u", logs[w][i].ns);
         fputc('\n', f);
     }
     fclose(f);

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+/* The sampler thread's phases first, then the display's (phases.c keeps a
+ * log per thread and tells them apart by that order). */
 enum gt_phase {
     GT_PHASE_SAMPLE,     /* sampler thread: the sources' round */
     GT_PHASE_PUBLISH,    /* sampler thread: handing it over (not the wake) */
