@@ -17,15 +17,17 @@
 # their log a wake-up, and the clock read around each phase.
 # An instrumented count is the same from run to run, so a change in
 # footprint shows even when the time it saves is in the noise.
-# Prints figures; no pass/fail. BENCH_SECONDS (40: under lackey gputop
-# starts in ~15 s and then runs its wake-ups at their rates), BENCH_SOURCE
-# (sim:mali-g720).
+# The run ends once BENCH_WAKES (30) wake-ups of each thread are counted,
+# or after BENCH_SECONDS (180) at most: under lackey gputop takes ~15 s to
+# start here, more on a busy machine, and then wakes at its usual rates.
+# Prints figures; no pass/fail. BENCH_SOURCE (sim:mali-g720).
 set -u
 bin=${1:-./gputop}
 pbin=${GPUTOP_PHASES_BIN:-$(dirname "$bin")/bench/gputop-phases}
 reducer=${WAKE_PAGES:-$(dirname "$bin")/bench/wake_pages}
-secs=${BENCH_SECONDS:-40}
+secs=${BENCH_SECONDS:-180}
 skip=${BENCH_SKIP:-10}
+need=${BENCH_WAKES:-30}
 . "$(dirname "$0")/tools/session.sh"
 bench_session footprint
 
@@ -42,14 +44,29 @@ fi
 
 # lackey's trace goes through a pipe to the reducer: ~10 MB a second.
 mkfifo "$tmp/trace"
-"$reducer" "$skip" < "$tmp/trace" > "$tmp/out" &
+"$reducer" "$skip" < "$tmp/trace" > "$tmp/out" 2> "$tmp/progress" &
 red=$!
 tmux -L "$sock" -f /dev/null new-session -d -x 80 -y 24 -e TERM=xterm-256color \
     "exec valgrind --tool=lackey --trace-mem=yes --log-file=$tmp/trace $pbin --source $source --interval 100 --refresh 250"
-sleep "$secs"
+t=0
+while [ "$t" -lt "$secs" ]; do
+    sleep 1
+    t=$((t + 1))
+    # "counted S D": the sampler's and the display's wake-ups so far.
+    set -- $(tail -n 1 "$tmp/progress" 2>/dev/null) x 0 0
+    [ "$1" = counted ] && [ "$2" -ge "$need" ] && [ "$3" -ge "$need" ] && break
+done
 tmux -L "$sock" send-keys q
-wait "$red"
+# gputop's exit closes the trace; if it is stuck, or never started, the
+# pane is killed and the pipe opened here, so that the reducer still ends.
+t=0
+while kill -0 "$red" 2>/dev/null && [ "$t" -lt 30 ]; do
+    sleep 1
+    t=$((t + 1))
+done
 tmux -L "$sock" kill-server >/dev/null 2>&1
+kill -0 "$red" 2>/dev/null && : > "$tmp/trace"
+wait "$red"
 
 # "waker wake-ups code-pages data-pages code-lines data-lines"
 set -- $(awk '$1 == "sampler"' "$tmp/out") x x x x x x
@@ -58,7 +75,7 @@ set -- $(awk '$1 == "display"' "$tmp/out") x x x x x x
 d_n=$2 d_cp=$3 d_dp=$4 d_cl=$5 d_dl=$6
 ok() { case "$1" in '' | *[!0-9]*) return 1 ;; esac; [ "$1" -gt 0 ]; }
 if ! ok "$s_n" || ! ok "$d_n"; then
-    echo "footprint: no wake-ups counted in ${secs} s (sampler '$s_n', display '$d_n'):" \
+    echo "footprint: no wake-ups counted within ${secs} s (sampler '$s_n', display '$d_n'):" \
          "is $pbin built with valgrind's header? If gputop starts slower here, raise BENCH_SECONDS" >&2
     exit 1
 fi

@@ -3,7 +3,9 @@
  * ("gputop-wake N awake" / "asleep", bench/tools/phases.c), the distinct
  * 4 KiB pages and 64-byte lines it touched, code and data apart. Prints,
  * for the sampler's wake-ups and the display's, the count and the median
- * of each figure, the first SKIP wake-ups of each left out (start-up).
+ * of each figure, the first SKIP wake-ups of each left out (start-up);
+ * after each wake-up, "counted S D" on standard error (the wake-ups counted
+ * so far), for the script to stop the run once it has enough.
  * Usage: wake_pages [SKIP] < trace (SKIP 10). For bench/footprint.sh. */
 #include <stdint.h>
 #include <stdio.h>
@@ -89,6 +91,7 @@ static void mark(struct counter *c, int who, int awake)
     for (f = 0; f < NFIG; f++)
         c->w[who].fig[f][c->w[who].nfig] = c->sets[f].n;
     c->w[who].nfig++;
+    fprintf(stderr, "counted %u %u\n", c->w[0].nfig, c->w[1].nfig);
 }
 
 /* Lackey's lines: "I  ADDR,SIZE" an instruction, " L|S|M ADDR,SIZE" data;
