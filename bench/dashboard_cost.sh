@@ -159,6 +159,15 @@ if [ -s "$tmp/o" ]; then
     own=$(median < "$tmp/o")
     echo "summary: gputop's own work above the wake-up floor${tab}${own} ms/s${tab}<= 0.4 ms/s${tab}$(goal "$own" 0.4)"
 fi
+# What the machine alone takes of the goal against top: the floor is
+# what gputop would cost with no work at all, so 0.12x of top less this
+# is the room left for its own work on this machine.
+if [ -s "$tmp/f" ] && awk "BEGIN{ exit !($t_ms > 0) }"; then
+    fx=$(awk -v f="$fl" -v t="$t_ms" -v s="$secs" 'BEGIN { printf "%.3f", f / (t / s) }')
+    room=$(awk -v x="$fx" -v t="$t_ms" -v s="$secs" 'BEGIN { r = (0.12 - x) * t / s; printf "%.2f", (r > 0) ? r : 0 }')
+    echo "the wake-ups alone are ${fx}x of top here: 0.12x of top leaves $room ms/s for gputop's own work"
+    echo "summary: wake-up floor / top -d 0.25 (gputop with no work)${tab}${fx}x${tab}-${tab}-"
+fi
 if [ -n "${BENCH_NO_CPU:-}" ]; then
     set -- $(measure "$bin --source $source --no-cpu --interval 100 --refresh 250")
     echo "without the cpu source (--no-cpu): $(per_s "$1") ms/s (one run)"
