@@ -18,13 +18,9 @@
 set -u
 bin=${1:-./gputop}
 secs=${BENCH_SECONDS:-30}
-rounds=${BENCH_ROUNDS:-3}
-warm=${BENCH_WARMUP:-3}
-source=${BENCH_SOURCE:-sim:mali-g720}
 floor_bin=${WAKEUP_COST:-$(dirname "$bin")/bench/wakeup_cost}
-sock="gputop-bench-$$"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gputop-bench.XXXXXX")
-trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tools/session.sh"
+bench_session dashboard
 
 # Time on CPU in nanoseconds of each thread of $1 (/proc/PID/task/TID/
 # schedstat, first field): exact, where /proc/PID/stat counts 10 ms ticks.
@@ -78,8 +74,8 @@ measure() {
     echo "$1 $(wc -c < "$tmp/raw") $2 $w"
 }
 
-median() { sort -n | awk '{v[NR] = $1} END {printf "%.2f\n", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-range() { sort -n | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.2f-%.2f", lo, hi}'; }
+median() { bench_median %.2f; }
+range() { bench_range %.2f; }
 
 g_cmd="$bin --source $source --interval 100 --refresh 250"
 for f in g t h b f o rt rh su; do : > "$tmp/$f"; done

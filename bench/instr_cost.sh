@@ -10,14 +10,12 @@
 set -u
 bin=${1:-./gputop}
 secs=${BENCH_INSTR_SECONDS:-20}
-source=${BENCH_SOURCE:-sim:mali-g720}
 if ! command -v valgrind >/dev/null 2>&1 || ! command -v callgrind_control >/dev/null 2>&1; then
     echo "valgrind not installed: instruction counts skipped"
     exit 0
 fi
-sock="gputop-instr-$$"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gputop-instr.XXXXXX")
-trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tools/session.sh"
+bench_session instr
 out="$tmp/cg"
 
 tmux -L "$sock" -f /dev/null new-session -d -x 80 -y 24 -e TERM=xterm-256color \

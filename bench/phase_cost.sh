@@ -81,7 +81,7 @@ while [ "$r" -le "$rounds" ]; do
     r=$((r + 1))
 done
 
-range() { sort -n | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.3f-%.3f", lo, hi}'; }
+range() { bench_range %.3f; }
 echo
 echo "gputop's own work per wake-up, timed inside it ($source, 10 Hz sampling, 4 Hz refresh, 80x24), median of $rounds rounds of ${secs} s:"
 printf '  %-8s %8s %12s %10s\n' phase "calls/s" "median us" "ms/s"

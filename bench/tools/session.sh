@@ -1,8 +1,9 @@
 # Sourced by the benchmarks that run the dashboard in a tmux pane of their
-# own (phase_cost.sh, footprint.sh): the settings they share, and a tmux
-# server and scratch directory of their own, both removed at exit.
-# bench_session NAME sets rounds, warm, source, sock and tmp; bench_median
-# gives the median the scripts report.
+# own (dashboard_cost.sh, phase_cost.sh, footprint.sh, instr_cost.sh): the
+# settings they share, and a tmux server and scratch directory of their
+# own, both removed at exit. bench_session NAME sets rounds, warm, source,
+# sock and tmp; bench_median and bench_range give the median and the range
+# the scripts report.
 bench_session() {
     rounds=${BENCH_ROUNDS:-3}
     warm=${BENCH_WARMUP:-3}
@@ -17,4 +18,10 @@ bench_session() {
 bench_median() {
     sort -n | awk -v fmt="$1" '{ v[NR] = $1 }
         END { printf fmt, (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# "lo-hi" of the numbers on standard input, each printed with the printf
+# format $1.
+bench_range() {
+    sort -n | awk -v fmt="$1" 'NR == 1 { lo = $1 } { hi = $1 } END { printf fmt "-" fmt, lo, hi }'
 }
