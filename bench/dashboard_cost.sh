@@ -159,8 +159,9 @@ fi
 # what gputop would cost with no work at all, so 0.12x of top less this
 # is the room left for its own work on this machine.
 if [ -s "$tmp/f" ] && awk "BEGIN{ exit !($t_ms > 0) }"; then
-    fx=$(awk -v f="$fl" -v t="$t_ms" -v s="$secs" 'BEGIN { printf "%.3f", f / (t / s) }')
-    room=$(awk -v x="$fx" -v t="$t_ms" -v s="$secs" 'BEGIN { r = (0.12 - x) * t / s; printf "%.2f", (r > 0) ? r : 0 }')
+    set -- $(awk -v f="$fl" -v t="$t_ms" -v s="$secs" \
+        'BEGIN { x = f / (t / s); r = (0.12 - x) * t / s; printf "%.3f %.2f", x, (r > 0) ? r : 0 }')
+    fx=$1 room=$2
     echo "the wake-ups alone are ${fx}x of top here: 0.12x of top leaves $room ms/s for gputop's own work"
     echo "summary: wake-up floor / top -d 0.25 (gputop with no work)${tab}${fx}x${tab}-${tab}-"
 fi

@@ -161,6 +161,17 @@ static double after_syscall(const char *buf, size_t start, size_t *sink)
     return median(v, SYS_ROUNDS);
 }
 
+/* A price for make bench's table. A lost cache line or TLB entry can only
+ * cost more, so a median at or below zero is noise larger than the effect,
+ * not a price: printed as "none". */
+static void summary_ns(const char *what, double ns, int decimals)
+{
+    if (ns <= 0)
+        printf("summary: %s\tnone\t-\t-\n", what);
+    else
+        printf("summary: %s\t%.*f ns\t-\t-\n", what, decimals, ns);
+}
+
 int main(int argc, char **argv)
 {
     static size_t pages_at[NPAGES], lines_at[NLINES];
@@ -169,6 +180,7 @@ int main(int argc, char **argv)
     int rounds = argc > 1 ? atoi(argv[1]) : ROUNDS_DEFAULT, r, k;
     size_t size = (size_t)NPAGES * PAGE + (size_t)NLINES * LINE, i, sink = 0;
     uint64_t seed = 0x9E3779B97F4A7C15ull;
+    double sys;
     char *buf;
 
     if (rounds < 3 || rounds > 64) {
@@ -199,28 +211,17 @@ int main(int argc, char **argv)
            SLEEP_NS / 1000000, rounds);
     for (k = 0; k < 2; k++) {
         double dep = median(walks[k].dep, rounds), ind = median(walks[k].ind, rounds);
-        const char *what = k ? "a line" : "a page";
+        char what[96];
 
         printf("  %-34s %7.1f ns dependent, %7.1f ns independent\n", walks[k].name, dep, ind);
-        /* Cold can only cost more than warm: a median at or below zero is
-         * noise larger than the effect, not a price. */
-        if (dep <= 0)
-            printf("summary: first touch after a refresh's sleep: %s, dependent\tnone\t-\t-\n",
-                   what);
-        else
-            printf("summary: first touch after a refresh's sleep: %s, dependent\t%.0f ns\t-\t-\n",
-                   what, dep);
+        snprintf(what, sizeof(what), "first touch after a refresh's sleep: %s, dependent",
+                 k ? "a line" : "a page");
+        summary_ns(what, dep, 0);
     }
-    {
-        double sys = after_syscall(buf, pages_at[0], &sink);
-
-        printf("a page touched again after a system call, less with none between (%d pages, "
-               "caches warm, median of %d): %.1f ns\n", SYS_PAGES, SYS_ROUNDS, sys);
-        if (sys <= 0)
-            printf("summary: a page touched again after a system call\tnone\t-\t-\n");
-        else
-            printf("summary: a page touched again after a system call\t%.1f ns\t-\t-\n", sys);
-    }
+    sys = after_syscall(buf, pages_at[0], &sink);
+    printf("a page touched again after a system call, less with none between (%d pages, "
+           "caches warm, median of %d): %.1f ns\n", SYS_PAGES, SYS_ROUNDS, sys);
+    summary_ns("a page touched again after a system call", sys, 1);
     munmap(buf, size);
     (void)sink;      /* the reads are volatile: nothing to keep alive */
     return 0;

@@ -19,9 +19,14 @@ check|bench|android)
     have_pc criterion || need libcriterion-dev
     have_pc json-c || need libjson-c-dev
     command -v tmux >/dev/null 2>&1 || need tmux
+    ;;
+esac
+case "$what" in
+check|bench)
     # bench/footprint.sh (tests/test_footprint.c) runs gputop under lackey,
-    # and bench's gputop marks its wake-ups with valgrind's header.
-    [ -f /usr/include/valgrind/valgrind.h ] || need valgrind
+    # bench/instr_cost.sh under callgrind, and bench's gputop marks its
+    # wake-ups with valgrind's header (in the same package).
+    [ -f /usr/include/valgrind/valgrind.h ] && command -v valgrind >/dev/null 2>&1 || need valgrind
     ;;
 esac
 case "$what" in
@@ -71,7 +76,6 @@ case "$what" in
 bench)
     command -v top >/dev/null 2>&1 || need procps
     command -v htop >/dev/null 2>&1 || need htop
-    command -v valgrind >/dev/null 2>&1 || need valgrind   # bench/instr_cost.sh
     ;;
 esac
 

@@ -39,6 +39,12 @@ struct phase_record {
 static struct phase_record logs[GT_NWAKERS][LOG_MAX];
 static unsigned nlog[GT_NWAKERS];
 
+/* The thread that runs phase p: the enum lists the sampler's first. */
+static int phase_thread(unsigned p)
+{
+    return p <= GT_PHASE_WAKE ? GT_WAKER_SAMPLER : GT_WAKER_DISPLAY;
+}
+
 uint64_t gt_phase_start(void)
 {
     return gt_now_ns();
@@ -47,8 +53,7 @@ uint64_t gt_phase_start(void)
 void gt_phase_stop(enum gt_phase p, uint64_t start)
 {
     uint64_t d = gt_now_ns() - start;
-    /* The enum lists the sampler's phases first (phase.h). */
-    int w = p <= GT_PHASE_WAKE ? GT_WAKER_SAMPLER : GT_WAKER_DISPLAY;
+    int w = phase_thread(p);
 
     if (p >= GT_NPHASES || nlog[w] >= LOG_MAX)
         return;
@@ -94,7 +99,7 @@ __attribute__((destructor)) static void phases_report(void)
         return;
     /* "name count d1 d2 ...", each phase's durations in the order run. */
     for (p = 0; p < GT_NPHASES; p++) {
-        w = p <= GT_PHASE_WAKE ? GT_WAKER_SAMPLER : GT_WAKER_DISPLAY;
+        w = phase_thread(p);
         for (i = 0, n = 0; i < nlog[w]; i++)
             n += logs[w][i].phase == p;
         fprintf(f, "%s %u", names[p], n);
