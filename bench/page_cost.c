@@ -4,7 +4,7 @@
  * a hypervisor without process-context TLB tags a page touched after any
  * other process ran needs its translation walked again, through the guest's
  * page tables and the host's; gputop's own work per wake-up is mostly such
- * first touches (README, "Issue 29's sixth session"), so this sets the
+ * first touches (README, "Cost of the dashboard"), so this sets the
  * price of each page and line its wake-ups touch (footprint.sh counts them).
  * Each walk is a dependent chain (every address read from the last), as
  * code that follows pointers pays it; a chain of independent loads is
