@@ -13,8 +13,14 @@
 # figure by phase and does not move with the cost of waking up.
 # A duration of 1 ms or more is the thread preempted, not work (a wake-up's
 # work here is under 0.1 ms): it is counted apart and left out.
+# One more round then splits each thread's CPU time per wake-up, by its
+# CPU clock read at the wake-up's marks (GPUTOP_PHASES_CPU), into the time
+# awake and the kernel's part of sleeping and being woken, which the phase
+# timers do not see; its readings are system calls that would slow the
+# phases down, so that round is not one of the timed ones.
 # Prints figures; no pass/fail. BENCH_SECONDS (30), BENCH_WARMUP (3),
-# BENCH_ROUNDS (3), BENCH_SOURCE (sim:mali-g720).
+# BENCH_ROUNDS (3), BENCH_SOURCE (sim:mali-g720), BENCH_CPU_SPLIT (1; 0
+# leaves that round out).
 set -u
 bin=${1:-./gputop}
 pbin=${GPUTOP_PHASES_BIN:-$(dirname "$bin")/bench/gputop-phases}
@@ -28,12 +34,13 @@ if [ ! -x "$pbin" ]; then
 fi
 
 # One round: the phase file of a run of warm + secs seconds, ended by 'q'
-# (the timers are written at exit).
+# (the timers are written at exit); $2, when given, is one more variable
+# for its environment.
 run_round() {
     out="$tmp/phases.$1"
     tmux -L "$sock" kill-server >/dev/null 2>&1
     tmux -L "$sock" -f /dev/null new-session -d -x 80 -y 24 -e TERM=xterm-256color \
-        "exec env GPUTOP_PHASES=$out $pbin --source $source --interval 100 --refresh 250"
+        "exec env GPUTOP_PHASES=$out ${2:-} $pbin --source $source --interval 100 --refresh 250"
     sleep $((warm + secs))
     tmux -L "$sock" send-keys q
     i=0
@@ -58,7 +65,7 @@ reduce() {
             return n ? ((n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : 0
         }
         {
-            skip = warm * ($1 == "sample" || $1 == "publish" ? 10 : 4)
+            skip = warm * ($1 == "sample" || $1 == "publish" || $1 ~ /^sampler-/ ? 10 : 4)
             n = 0; kept = 0; sum = 0; pre = 0; delete v
             for (i = 3 + skip; i <= NF; i++) {
                 n++
@@ -93,6 +100,27 @@ for ph in sample publish wake take compose render write; do
 done
 own=$(bench_median %.3f < "$tmp/own")
 echo "  own work, every phase but wake: $own ms/s (rounds: $(range < "$tmp/own"))"
+if [ "${BENCH_CPU_SPLIT:-1}" != 0 ]; then
+    run_round split GPUTOP_PHASES_CPU=1
+    reduce "$tmp/phases.split" > "$tmp/red.split"
+    echo
+    echo "each thread's CPU time a wake-up, by its CPU clock read at the wake-up's marks (one more round of ${secs} s; each reading is a system call, ~2 us here, which adds to the stretches either side of it):"
+    awk '
+        function row(who, slept) {
+            printf "  %-8s %6.1f a second: awake %6.1f us, %s %6.1f us (medians); %.3f + %.3f ms/s (means)\n",
+                   who, c[who "-awake"], u[who "-awake"], slept, u[who "-asleep"], m[who "-awake"], m[who "-asleep"]
+        }
+        { c[$1] = $2; u[$1] = $3; m[$1] = $4 }
+        END {
+            row("sampler", "sleeping and woken (the kernel)")
+            row("display", "in its poll (the kernel)      ")
+            awake = m["sampler-awake"] + m["display-awake"]
+            slept = m["sampler-asleep"] + m["display-asleep"]
+            printf "  in all %.3f ms/s: awake %.3f, the kernel'"'"'s part of the sleeps %.3f\n", awake + slept, awake, slept
+            printf "summary: CPU awake in the wake-ups (threads'"'"' CPU clocks)\t%.3f ms/s\t-\t-\n", awake
+            printf "summary: CPU in the kernel'"'"'s part of their sleeps\t%.3f ms/s\t-\t-\n", slept
+        }' "$tmp/red.split"
+fi
 tab=$(printf '\t')
 holds=$(awk "BEGIN{ print ($own <= 0.4) ? \"yes\" : \"no\" }")
 echo "summary: own work timed inside gputop's wake-ups (phase timers)${tab}${own} ms/s${tab}<= 0.4 ms/s${tab}${holds}"

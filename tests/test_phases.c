@@ -87,26 +87,21 @@ static long phase_count(const char *path, const char *name, unsigned long *min_n
     return -1;
 }
 
-Test(phases, the_bench_build_times_every_phase_of_the_dashboard, .timeout = 60)
+/* Runs bench's build of the dashboard for 1.5 s with `env` (variables
+ * for its environment besides GPUTOP_PHASES) and quits it; path then holds
+ * its timings. */
+static void run_dashboard(char *path, const char *env)
 {
-    static const struct { const char *name; long least; } want[] = {
-        /* 1.5 s at 10 Hz sampling and 4 Hz refresh; the display is woken
-         * for a refresh, and the last frame is drawn as q is read. */
-        { "sample", 8 }, { "publish", 8 }, { "wake", 2 },  { "take", 3 },
-        { "compose", 3 }, { "render", 3 },  { "write", 3 },
-    };
-    char path[] = "/tmp/gputop-phases-XXXXXX", env[64], cmd[1024];
+    char vars[256], cmd[1024];
     struct tmux t;
-    unsigned long min_ns;
-    size_t i;
     int found;
     char *s;
 
     fresh_path(path);
-    snprintf(env, sizeof(env), "GPUTOP_PHASES=%s", path);
+    snprintf(vars, sizeof(vars), "GPUTOP_PHASES=%s %s", path, env);
     snprintf(cmd, sizeof(cmd), "%s --source sim:mali-t8xx --no-cpu --interval 100 --refresh 250",
              phases_bin());
-    cr_assert_eq(tmux_start(&t, 80, 24, env, cmd), 0, "tmux did not start");
+    cr_assert_eq(tmux_start(&t, 80, 24, vars, cmd), 0, "tmux did not start");
     s = tmux_wait_for(&t, "GPU usage", WAIT_MS, &found);
     cr_assert(found, "the dashboard did not appear (%s):\n%s", phases_bin(), s);
     free(s);
@@ -114,14 +109,69 @@ Test(phases, the_bench_build_times_every_phase_of_the_dashboard, .timeout = 60)
     tmux_literal(&t, "q");
     cr_assert(wait_file(path, WAIT_MS), "no phase timings in %s after q", path);
     tmux_stop(&t);
-    for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-        long n = phase_count(path, want[i].name, &min_ns);
-        cr_expect_geq(n, want[i].least, "phase %s: %ld calls timed, %ld expected at least",
-                      want[i].name, n, want[i].least);
+}
+
+struct expected {
+    const char *name;
+    long least;
+};
+
+/* Each listed line has at least `least` records, none of 0 ns. */
+static void expect_records(const char *path, const struct expected *want, size_t n)
+{
+    unsigned long min_ns;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        long got = phase_count(path, want[i].name, &min_ns);
+        cr_expect_geq(got, want[i].least, "%s: %ld records, %ld expected at least", want[i].name,
+                      got, want[i].least);
         /* A clock read around real work cannot give 0 ns. */
-        if (n > 0)
-            cr_expect_gt(min_ns, 0, "phase %s: a duration of 0 ns", want[i].name);
+        if (got > 0)
+            cr_expect_gt(min_ns, 0, "%s: a record of 0 ns", want[i].name);
     }
+}
+
+Test(phases, the_bench_build_times_every_phase_of_the_dashboard, .timeout = 60)
+{
+    static const struct expected want[] = {
+        /* 1.5 s at 10 Hz sampling and 4 Hz refresh; the display is woken
+         * for a refresh, and the last frame is drawn as q is read. */
+        { "sample", 8 }, { "publish", 8 }, { "wake", 2 },  { "take", 3 },
+        { "compose", 3 }, { "render", 3 },  { "write", 3 },
+    };
+    char path[] = "/tmp/gputop-phases-XXXXXX";
+    unsigned long min_ns;
+
+    run_dashboard(path, "");
+    expect_records(path, want, sizeof(want) / sizeof(want[0]));
+    /* Not asked for: the CPU clock is not read, so the phases are timed
+     * without its system calls. */
+    cr_expect_eq(phase_count(path, "sampler-awake", &min_ns), -1,
+                 "wake-up CPU times logged without GPUTOP_PHASES_CPU");
+    unlink(path);
+}
+
+Test(phases, asked_for_it_logs_each_wake_ups_cpu_time_awake_and_asleep, .timeout = 60)
+{
+    static const struct expected want[] = {
+        { "sampler-awake", 8 }, { "sampler-asleep", 8 },
+        { "display-awake", 3 }, { "display-asleep", 3 },
+    };
+    char path[] = "/tmp/gputop-phases-XXXXXX";
+    unsigned long min_ns;
+    long awake, asleep;
+
+    run_dashboard(path, "GPUTOP_PHASES_CPU=1");
+    expect_records(path, want, sizeof(want) / sizeof(want[0]));
+    /* The marks alternate, so a thread's stretches awake and asleep
+     * differ by one at most (the first mark is the first sleep's). */
+    awake = phase_count(path, "sampler-awake", &min_ns);
+    asleep = phase_count(path, "sampler-asleep", &min_ns);
+    cr_expect(labs(awake - asleep) <= 1, "sampler: %ld stretches awake, %ld asleep", awake, asleep);
+    awake = phase_count(path, "display-awake", &min_ns);
+    asleep = phase_count(path, "display-asleep", &min_ns);
+    cr_expect(labs(awake - asleep) <= 1, "display: %ld stretches awake, %ld asleep", awake, asleep);
     unlink(path);
 }
 
