@@ -107,13 +107,13 @@ if [ "${BENCH_CPU_SPLIT:-1}" != 0 ]; then
     echo "each thread's CPU time a wake-up, by its CPU clock read at the wake-up's marks (one more round of ${secs} s; each reading is a system call, ~2 us here, which adds to the stretches either side of it):"
     awk '
         function row(who, slept) {
-            printf "  %-8s %6.1f a second: awake %6.1f us, %s %6.1f us (medians); %.3f + %.3f ms/s (means)\n",
+            printf "  %-8s %6.1f a second: awake %6.1f us, %-31s %6.1f us (medians); %.3f + %.3f ms/s (means)\n",
                    who, c[who "-awake"], u[who "-awake"], slept, u[who "-asleep"], m[who "-awake"], m[who "-asleep"]
         }
         { c[$1] = $2; u[$1] = $3; m[$1] = $4 }
         END {
             row("sampler", "sleeping and woken (the kernel)")
-            row("display", "in its poll (the kernel)      ")
+            row("display", "in its poll (the kernel)")
             awake = m["sampler-awake"] + m["display-awake"]
             slept = m["sampler-asleep"] + m["display-asleep"]
             printf "  in all %.3f ms/s: awake %.3f, the kernel'"'"'s part of the sleeps %.3f\n", awake + slept, awake, slept

@@ -106,7 +106,7 @@ static void cpu_mark(enum gt_waker w, int now)
 {
     uint64_t t;
 
-    if (!cpu_split || w >= GT_NWAKERS)
+    if (!cpu_split)
         return;
     t = thread_cpu_ns();
     if (now == MARK_ASLEEP && last_mark[w] == MARK_AWAKE)
@@ -128,8 +128,10 @@ static int wake_held[GT_NWAKERS];
 
 void gt_phase_awake(enum gt_waker w)
 {
+    if (w >= GT_NWAKERS)
+        return;
     cpu_mark(w, MARK_AWAKE);
-    if (!RUNNING_ON_VALGRIND || w >= GT_NWAKERS)
+    if (!RUNNING_ON_VALGRIND)
         return;
     pthread_mutex_lock(&wake_lock);
     wake_held[w] = 1;
@@ -138,8 +140,10 @@ void gt_phase_awake(enum gt_waker w)
 
 void gt_phase_asleep(enum gt_waker w)
 {
+    if (w >= GT_NWAKERS)
+        return;
     cpu_mark(w, MARK_ASLEEP);
-    if (!RUNNING_ON_VALGRIND || w >= GT_NWAKERS || !wake_held[w])
+    if (!RUNNING_ON_VALGRIND || !wake_held[w])
         return;
     VALGRIND_PRINTF("gputop-wake %d asleep\n", (int)w);
     wake_held[w] = 0;

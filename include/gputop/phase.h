@@ -33,8 +33,9 @@ uint64_t gt_phase_start(void);
 /* Each phase is stopped by one thread only (the enum says which). */
 void gt_phase_stop(enum gt_phase p, uint64_t start);
 /* A wake-up's bounds, for counting the pages and lines it touches
- * (bench/footprint.sh): each thread calls them around the system call it
- * sleeps in, and asleep once more when it stops. */
+ * (bench/footprint.sh) and for splitting the thread's CPU time into awake
+ * and asleep (bench/phase_cost.sh): each thread calls them around the
+ * system call it sleeps in, and asleep once more when it stops. */
 void gt_phase_awake(enum gt_waker w);
 void gt_phase_asleep(enum gt_waker w);
 #else
