@@ -2,7 +2,7 @@
  * unique titles and keys) and their values and units as every format
  * writes them. */
 #include "batch_writer.h"
-#include "gputop/format.h"
+#include "gputop/text.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -129,15 +129,18 @@ double tui_metric_value(const struct tui *t, size_t m, int inst);
  * tui_per_interval) and the history's entries (t->hist_row). */
 void tui_interval_values(struct tui *t);
 double tui_history_shown(const struct tui *t, size_t m, double entry);
+/* A header figure's value (busy, clock), when the layout names one the
+ * source can feed and a snapshot has arrived: 1, else 0. */
+int tui_header_figure(const struct tui *t, enum gt_header_fig f, double *v);
+/* 1 when the header's busy figure is known and under TUI_IDLE_BUSY %. */
+#define TUI_IDLE_BUSY 10
+int tui_gpu_idle(const struct tui *t);
 
 /* header.c */
 void tui_draw_header(struct tui *t);
 /* The source's error or warning, or a replay's damage, above the footer,
  * over the body's last rows when it needs more than one. */
 void tui_draw_alert(struct tui *t);
-/* 1 when the header's busy figure is known and under TUI_IDLE_BUSY %. */
-#define TUI_IDLE_BUSY 10
-int tui_gpu_idle(const struct tui *t);
 void tui_draw_tabs(struct tui *t);
 void tui_tabs_free(struct tui *t);
 long tui_tab_at(const struct tui *t, int x);   /* section under column x, -1 none */
