@@ -155,7 +155,8 @@ static int add_per_core(struct gt_column **cols, size_t *n, size_t *cap,
     char name[48];
 
     for (k = 0; ninst > 1 && k < ninst; k++) {
-        gt_engine_instance_name(e, metric, k, 0, name, sizeof(name));
+        gt_catalog_instance_name(gt_engine_instance_block(e, metric),
+                                 gt_engine_instance_number(e, metric, k), 0, name, sizeof(name));
         if (add_column(cols, n, cap, l, metric, (int)k, name, 0) < 0)
             return -1;
     }

@@ -250,7 +250,7 @@ void gt_prom_free(struct gt_prom *p)
  * sum() over the total's name does not add each instance in twice. */
 static void instance_name(const struct gt_prom *p, struct prom_metric *pm)
 {
-    const char *kind = gt_engine_instance_kind(p->e, pm->metric, 1);
+    const char *kind = gt_catalog_block_noun(gt_engine_instance_block(p->e, pm->metric), 1);
     size_t n = strlen(pm->name);
     char per[48];
     int i;
@@ -370,13 +370,15 @@ static void render_instances(struct out *o, const struct gt_prom *p,
 
     if (!p->inst_latest || !pm->ninst)
         return;
-    snprintf(h, sizeof(h), "%s, per %s", help, gt_engine_instance_kind(p->e, pm->metric, 0));
+    snprintf(h, sizeof(h), "%s, per %s", help, gt_catalog_block_noun(gt_engine_instance_block(p->e, pm->metric), 0));
     family(o, pm->inst_name, pm->counter ? "counter" : "gauge", h);
     for (k = 0; k < pm->ninst; k++) {
         double v = pm->counter ? p->inst_total[pm->inst_at + k] : p->inst_latest[pm->inst_at + k];
         if (isnan(v))
             continue;
-        gt_engine_instance_name(p->e, pm->metric, k, 0, name, sizeof(name));
+        gt_catalog_instance_name(gt_engine_instance_block(p->e, pm->metric),
+                                 gt_engine_instance_number(p->e, pm->metric, k), 0, name,
+                                 sizeof(name));
         sample(o, p, pm->inst_name, "instance", name, v);
     }
 }
