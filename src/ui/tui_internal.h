@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "gputop/cellbuf.h"
+#include "gputop/evaluate.h"
 #include "gputop/format.h"
 #include "gputop/history.h"
 #include "gputop/termout.h"
@@ -77,7 +78,8 @@ struct tui {
     size_t nrows, rowcap;
     int triage_section;          /* section showing the triage line, -1 none */
     int *triage_metric;          /* per triage rule: its metric, -1 none */
-    struct gt_triage *triage;    /* the layout's decision tree, NULL without one */
+    struct gt_evaluator *eval;   /* values and verdict, once an interval */
+    const struct gt_triage *triage; /* the layout's decision tree, NULL without one */
     const struct gt_triage_result *verdict; /* the last interval's, NULL before data */
     int triage_panel;            /* the triage panel is open ('v') */
     int triage_scroll;           /* its first step line shown; -1: follow the deciding step */
