@@ -94,29 +94,52 @@ static void toggle_pause(struct tui *t, const struct gt_source_position *pos)
     }
 }
 
-int tui_replay_key(struct tui *t, int ch)
+/* The replay's keys (their rows are in actions.c's table). */
+int tui_replay_toggle(struct tui *t, int arg)
+{
+    struct gt_source_position pos;
+
+    (void)arg;
+    where(t, &pos);
+    toggle_pause(t, &pos);
+    return TUI_DONE;
+}
+
+int tui_replay_step(struct tui *t, int by)
+{
+    struct gt_source_position pos;
+
+    where(t, &pos);
+    step(t, &pos, by);
+    return TUI_DONE;
+}
+
+int tui_replay_seek_end(struct tui *t, int last)
+{
+    struct gt_source_position pos;
+
+    where(t, &pos);
+    command(t, GT_SOURCE_SEEK, last && pos.n ? (int64_t)pos.n - 1 : 0);
+    return TUI_DONE;
+}
+
+int tui_replay_seek_tenths(struct tui *t, int way)
 {
     struct gt_source_position pos;
     int64_t k;
 
-    if (!t->replay)
-        return 0;
     where(t, &pos);
     k = pos.k ? (int64_t)pos.k - 1 : 0;          /* the record shown, from 0 */
-    switch (ch) {
-    case ' ': toggle_pause(t, &pos); return 1;
-    case '.': step(t, &pos, 1); return 1;
-    case ',': step(t, &pos, -1); return 1;
-    case KEY_HOME: command(t, GT_SOURCE_SEEK, 0); return 1;
-    case KEY_END: command(t, GT_SOURCE_SEEK, pos.n ? (int64_t)pos.n - 1 : 0); return 1;
-    case KEY_NPAGE: command(t, GT_SOURCE_SEEK, k + tenth(&pos)); return 1;
-    case KEY_PPAGE: command(t, GT_SOURCE_SEEK, k - tenth(&pos)); return 1;
-    case '+': case '=': case '-': case '_':
-        snprintf(t->message, sizeof(t->message),
-                 " replay: the speed is set with speed= (replay:FILE,speed=N or max)");
-        return 1;
-    }
-    return 0;
+    command(t, GT_SOURCE_SEEK, k + way * tenth(&pos));
+    return TUI_DONE;
+}
+
+int tui_replay_speed_note(struct tui *t, int arg)
+{
+    (void)arg;
+    snprintf(t->message, sizeof(t->message),
+             " replay: the speed is set with speed= (replay:FILE,speed=N or max)");
+    return TUI_DONE;
 }
 
 /* "sample 12/300 · t=1.2 s · playing" (or "paused", "ended: why"), in

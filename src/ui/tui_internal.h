@@ -201,12 +201,47 @@ int tui_next_key(struct tui *t);
 /* replay.c: the dashboard during a replay */
 int tui_replay_init(struct tui *t);             /* -1: out of memory */
 int tui_replay_take(struct tui *t);             /* 1: a fresh record in t->snap */
-int tui_replay_key(struct tui *t, int ch);      /* 1: a replay command */
+/* Its keys' actions (rows of the key table, actions.c): pause / play,
+ * step by one record (by: +1 / -1), seek to the first or last record
+ * (last: 0 / 1), seek a tenth back or on (way: -1 / +1), and where the
+ * speed is set (+ -). */
+int tui_replay_toggle(struct tui *t, int arg);
+int tui_replay_step(struct tui *t, int by);
+int tui_replay_seek_end(struct tui *t, int last);
+int tui_replay_seek_tenths(struct tui *t, int way);
+int tui_replay_speed_note(struct tui *t, int arg);
 void tui_replay_status(struct tui *t, struct gt_text *h);
 int tui_replay_alert(struct tui *t, int y);     /* 1: a damage message drawn, its last row y */
 
-/* actions.c */
+/* actions.c: what keys do, and the table that binds them */
 void tui_go_section(struct tui *t, size_t i);
 int tui_handle_key(struct tui *t, int ch);     /* 1: quit */
+
+/* What an action asks of the loop: nothing more, to quit, or that the key
+ * be taken as a section's (the Processes view's 'o' elsewhere). */
+enum { TUI_DONE, TUI_QUIT, TUI_PASS };
+/* When a binding holds: always, only live, only while a capture plays. */
+enum tui_mode { TUI_ANY, TUI_LIVE, TUI_REPLAY };
+
+/* One row of the key table: a key, its action and what the help and the
+ * footer say of it. */
+struct tui_binding {
+    int key;                         /* a key code; 0: said only (handled elsewhere) */
+    int (*action)(struct tui *t, int arg);   /* TUI_DONE, TUI_QUIT or TUI_PASS */
+    int arg;
+    const char *name;                /* the keys as the help names them; NULL: one
+                                      * more key of the named row above */
+    const char *note;                /* what they do; NULL: the name says it */
+    int join;                        /* the help goes on from the row above's line */
+    enum tui_mode mode;
+    int hint;                        /* its place among the footer's hints, from 1; 0 none */
+    const char *hint_key, *hint_key_ascii;  /* the key in the hint; ascii NULL: the same */
+    int hint_sections;               /* the layout's section keys follow hint_key */
+    const char *hint_note;
+};
+
+const struct tui_binding *tui_bindings(size_t *n);
+/* 1 when row b is in force in this mode (live or replay). */
+int tui_binding_shown(const struct tui *t, const struct tui_binding *b);
 
 #endif
