@@ -29,24 +29,7 @@ static void draw(struct tui *t)
         return;
     tui_build_rows(t);
     tui_keep_selection_visible(t);
-    tui_draw_header(t);
-    if (t->help) {
-        tui_draw_help(t);
-    } else if (t->triage_panel) {
-        tui_draw_triage_panel(t);
-        tui_draw_alert(t);
-        tui_draw_footer(t);
-    } else {
-        if (LINES >= 3) {
-            tui_draw_tabs(t);
-            if (t->procs_view)
-                tui_draw_processes(t);
-            else
-                tui_draw_body(t);
-        }
-        tui_draw_alert(t);
-        tui_draw_footer(t);
-    }
+    tui_draw_view(t);
     gt_phase_stop(GT_PHASE_COMPOSE, ph);
     tui_flush_cells(t);
 }

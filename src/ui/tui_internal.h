@@ -181,6 +181,9 @@ void tui_draw_triage_panel(struct tui *t);
 /* Arrow and page keys scroll the open panel: 1 when ch was one. */
 int tui_triage_panel_key(struct tui *t, int ch);
 
+/* views.c: the header and the view that is up, with its frame */
+void tui_draw_view(struct tui *t);
+
 /* footer.c, help.c */
 void tui_draw_footer(struct tui *t);
 void tui_draw_help(struct tui *t);
