@@ -57,6 +57,7 @@ all:
 check:
 	@scripts/bootstrap.sh check
 	@$(MAKE) --no-print-directory gputop test-run
+	@scripts/call-loops.sh $(BUILD)/obj/src > /dev/null
 
 asan:
 	@scripts/bootstrap.sh check
