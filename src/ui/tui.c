@@ -1,6 +1,6 @@
 /* The live dashboard's loop: state set-up, sampling, and one redraw per
  * refresh or key. The terminal (terminal.c), keys (keys.c, actions.c) and
- * views (header.c, view_*.c, footer.c, help.c) live apart. Each refresh
+ * views (views.c: header.c, view_*.c, footer.c, help.c) live apart. Each refresh
  * composes the frame in a cell buffer and sends only the cells that changed. */
 #include "tui_internal.h"
 #include "gputop/fdinfo.h"
