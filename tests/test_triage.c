@@ -406,7 +406,10 @@ Test(triage_report, a_source_without_a_gpu_name_leaves_no_empty_field, .timeout 
 
 Test(triage_report, text_names_the_run_verdict_evidence_and_next_step, .timeout = 60)
 {
-    char *out = output_of("--triage --no-cpu --source sim:mali-g720,scene=memory-bound,"
+    char *out;
+
+    setenv("LC_ALL", "C.UTF-8", 1); /* the section sign needs a UTF-8 locale */
+    out = output_of("--triage --no-cpu --source sim:mali-g720,scene=memory-bound,"
                           "step=100000000 -d 2", 0);
 
     cr_assert(strstr(out, "triage report\n"), "%s", out);
@@ -422,6 +425,53 @@ Test(triage_report, text_names_the_run_verdict_evidence_and_next_step, .timeout 
     cr_assert(strstr(out, "\u00a73.4.1   Output external read stall percentage"), "%s", out);
     cr_assert(strstr(out, "next steps:\n  memory-stall-bound (\u00a73.4.1): External reads stall"),
               "%s", out);
+    free(out);
+}
+
+/* Issue 42: a report read where the locale is not UTF-8 (LANG=C on a
+ * board's serial console) cites "sec. 3.2.5", in the evidence and in the
+ * layout's own advice alike, and holds no byte of the section sign. */
+Test(triage_report, ascii_outside_a_utf8_locale, .timeout = 60)
+{
+    const char *src = getenv("GPUTOP_SRC");
+    char args[1024], *out;
+
+    snprintf(args, sizeof(args), "--triage --source csv:%s/tests/triage_cases/"
+             "g720-interrupts-3.5.csv,gpu=G720,maxclock=1000000000",
+             src && *src ? src : ".");
+    setenv("LC_ALL", "C", 1);
+    out = output_of(args, 0);
+    cr_assert(strstr(out, "sec. 3.2.5  Interrupt pending utilization"), "%s", out);
+    cr_assert(strstr(out, "interrupt-bound (system) (sec. 3.2.5): Interrupts wait"), "%s", out);
+    cr_assert_null(strstr(out, "\u00a7"), "a section sign under LC_ALL=C:\n%s", out);
+    free(out);
+    setenv("LC_ALL", "C.UTF-8", 1);
+    out = output_of(args, 0);
+    cr_assert(strstr(out, "\u00a73.2.5   Interrupt pending utilization"), "%s", out);
+    free(out);
+}
+
+/* Issue 42: the report never says a test lacked data for a figure it
+ * prints a value for. A CSV with no clock at all: the busy share at the
+ * current clock and the bus are listed without data, with why (no counter
+ * for the kernel's clock cycles), and the provisional verdict names the
+ * first of them, whose title is not that of the share of max-clock time. */
+Test(triage_report, a_figure_without_data_is_named_with_why, .timeout = 60)
+{
+    const char *src = getenv("GPUTOP_SRC");
+    char args[1024], *out;
+
+    snprintf(args, sizeof(args), "--triage --source csv:%s/tests/triage_cases/"
+             "g715-bus-no-clock.csv,gpu=G715", src && *src ? src : ".");
+    setenv("LC_ALL", "C", 1);
+    out = output_of(args, 0);
+    cr_assert(strstr(out, "provisional: a test was passed over, no data for GPU busy share at "
+                          "current clock\n"), "%s", out);
+    cr_assert(strstr(out, "GPU busy share at current clock                      no data: this "
+                          "source has no counter $MaliGPUClockCycles\n"), "%s", out);
+    cr_assert(strstr(out, "External bus utilization                             no data: this "
+                          "source has no counter $MaliGPUClockCycles\n"), "%s", out);
+    cr_assert_null(strstr(out, "reached past a step without data"), "%s", out);
     free(out);
 }
 

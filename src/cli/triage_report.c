@@ -28,14 +28,20 @@ static struct gt_rep_tally *tally_of(struct gt_rep_tally *t, size_t *n, size_t m
     return &t[(*n)++];
 }
 
-static void follow_metric(struct gt_report *r, int m)
+static void follow_metric(struct gt_report *r, int m, int fallback)
 {
     size_t j;
 
     for (j = 0; j < r->nev && r->ev[j].metric != m; j++)
         ;
-    if (j == r->nev && r->nev < GT_REP_MAX_EVIDENCE)
-        r->ev[r->nev++].metric = m;
+    if (j < r->nev) {
+        r->ev[j].fallback &= fallback;
+        return;
+    }
+    if (r->nev < GT_REP_MAX_EVIDENCE) {
+        r->ev[r->nev].metric = m;
+        r->ev[r->nev++].fallback = fallback;
+    }
 }
 
 /* Every metric a step tests is followed, in the tree's order, and its
@@ -46,9 +52,9 @@ static void pick_evidence(struct gt_report *r)
 
     for (i = 0; i < r->l->nsteps; i++)
         for (k = 0; k < r->l->steps[i].nconds; k++) {
-            follow_metric(r, r->l->steps[i].conds[k].metric);
+            follow_metric(r, r->l->steps[i].conds[k].metric, 0);
             if (r->l->steps[i].conds[k].alt >= 0)
-                follow_metric(r, r->l->steps[i].conds[k].alt);
+                follow_metric(r, r->l->steps[i].conds[k].alt, 1);
         }
 }
 

@@ -33,6 +33,7 @@ struct gt_rep_span {
 struct gt_rep_series {
     int metric;                  /* or GT_TRIAGE_UNIT / QUEUE / QUEUE_SUM */
     int of_peak;                 /* judged by its percent of peak */
+    int fallback;                /* only a fallback ('else'): not listed when unused */
     double *v;
     size_t n, cap;
     const char *label[GT_REP_MAX_LABELS]; /* units / queues that were the most loaded */

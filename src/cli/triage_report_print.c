@@ -118,10 +118,13 @@ static void print_source(FILE *out, struct gt_source *const *src, size_t nsrc)
     }
 }
 
-/* Columns of 8 for the reference, "§" being two bytes in one column. */
+/* Columns for the reference: 8 ("§10.1.5", "§" two bytes in one column),
+ * 11 in ASCII ("sec. 10.1.5"). */
 static int ref_width(const struct gt_report *r, const char *ref)
 {
-    return ref[0] == '-' || r->ascii || strncmp(ref, SECTION_UTF8, 2) != 0 ? 8 : 9;
+    if (r->ascii)
+        return 11;
+    return strncmp(ref, SECTION_UTF8, 2) == 0 ? 9 : 8;
 }
 
 /* A metric the tree tests that had no data in any interval, and why
@@ -153,7 +156,8 @@ static void print_evidence_text(FILE *out, struct gt_report *r)
         struct gt_rep_series *s = &r->ev[i];
         const char *rf = ev_ref(r, s->metric);
         if (!s->n) {
-            no_data_line(out, r, s->metric);
+            if (!s->fallback)
+                no_data_line(out, r, s->metric);
             continue;
         }
         qsort(s->v, s->n, sizeof(*s->v), cmp_double);
@@ -291,7 +295,7 @@ static void json_evidence(FILE *out, struct gt_report *r)
 
     for (i = 0; i < r->nev; i++) {
         struct gt_rep_series *s = &r->ev[i];
-        if (!s->n && s->metric < 0)
+        if (!s->n && (s->metric < 0 || s->fallback))
             continue;
         fputs(first ? "{\"metric\":" : ",{\"metric\":", out);
         first = 0;
