@@ -156,6 +156,27 @@ Test(tui_glance, a_value_the_triage_flags_is_never_drawn_good, .timeout = 60)
     tmux_stop(&t);
 }
 
+/* Issue 42: the header's busy share is at the current clock; beside it,
+ * named as such, the share of max-clock time the triage's load steps
+ * judge, so that "idle" under a GPU busy at a low clock reads right. */
+Test(tui_glance, the_header_names_both_busy_figures, .timeout = 60)
+{
+    struct tmux t;
+    char line[1024];
+    int found;
+    char *s;
+
+    start(&t, 200, 60, "", "--source sim:mali-g715,scene=idle --no-cpu");
+    s = tmux_wait_for(&t, "% of max-clock time", WAIT_MS, &found);
+    cr_assert(found, "no share of max-clock time in the header:\n%s", s);
+    line_with(s, "% of max-clock time", line, sizeof(line));
+    cr_assert(strstr(line, "% busy @"), "the busy share at the current clock beside it: '%s'",
+              line);
+    free(s);
+    expect(&t, "idle");
+    tmux_stop(&t);
+}
+
 /* A metric with no direction (a queue's share of active cycles describes
  * the work, it is neither good nor bad) keeps the neutral colour (cyan);
  * on an idle GPU it is dimmed (blue), never red. */
