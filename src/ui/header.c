@@ -233,7 +233,7 @@ static size_t header_pieces(struct tui *t, enum gt_sampler_state state, char tex
         p[n++] = (struct piece){ .text = busy, .drop = 2, .cut_drop = 8,
                                  .cut = short_busy && busy[short_busy] ? busy + short_busy : NULL };
     if (busy_max[0])
-        p[n++] = (struct piece){ .text = busy_max, .drop = 9 };
+        p[n++] = (struct piece){ .text = busy_max, .drop = 12 };
     /* A replay's source name says what is playing: it stays longer. */
     p[n++] = (struct piece){ .text = t->cfg->sources[0]->type->name, .drop = t->replay ? 5 : 10 };
     if (activity[0])
