@@ -770,6 +770,39 @@ Test(triage, a_band_on_other_units_is_a_share_of_the_threshold)
     gt_layout_free(l);
 }
 
+/* Issue 42: a band wider than half a percentage's threshold would hold a
+ * verdict for good ('3.2.6 > 2' with band 5 lets go only under -3 %), and
+ * keep calling the run interrupt-bound under a bar the colours draw green.
+ * The band is at most half the threshold: '> 2' enters over 2 and lets go
+ * at 1 or under (gputop-layout(5), 'triage band'). */
+Test(triage, a_band_is_at_most_half_a_small_threshold)
+{
+    static const char text[] =
+        HEADER
+        "triage band 5\n"
+        "triage step interrupt-bound | irq > 2 | 3.2.6 | the system\n"
+        "triage step fine | | 3.2 | nothing\n"
+        "section S\n  key 1\n  group G\n"
+        "    metric irq\n      expr $X\n      unit %\n      show percent\n";
+    static const struct { double v; const char *raw; } seq[] = {
+        { 1.5, "fine" }, { 4.0, "interrupt-bound" }, { 1.5, "interrupt-bound" },
+        { 0.5, "fine" }, { 1.5, "fine" },
+    };
+    struct gt_diag d;
+    struct gt_layout *l = parse(text, &d);
+    struct gt_triage *t;
+    size_t i;
+
+    cr_assert_not_null(l, "%s", d.msg);
+    t = gt_triage_new(l, NULL);
+    for (i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+        double v = seq[i].v;
+        cr_assert_str_eq(gt_triage_update(t, NULL, &v)->raw, seq[i].raw, "step %zu: %g %%", i, v);
+    }
+    gt_triage_free(t);
+    gt_layout_free(l);
+}
+
 /* Issue 26: the G720 game scene, its texture unit near the 80 % mark, gets
  * one verdict for the whole run once the first is confirmed (was 62/38). */
 Test(triage_sim, g720_game_keeps_one_verdict)

@@ -14,14 +14,17 @@ static int is_percent(const char *unit)
     return strcmp(unit, "%") == 0 || strcasecmp(unit, "percent") == 0;
 }
 
-/* The band in the condition's own unit: points of a percentage, else the
- * same share of the threshold (a band of 5 leaves 6 GB/s at 5.7 GB/s). */
+/* The band in the condition's own unit: points of a percentage, at most
+ * half its threshold (5 points past '> 2' would hold it for good), else
+ * the same share of the threshold (a band of 5 leaves 6 GB/s at 5.7). */
 static double band_of(const struct gt_triage *t, const struct gt_triage_cond *c)
 {
     double b = t->l->triage_band;
 
-    if (c->metric < 0 || is_percent(t->l->metrics[c->metric].unit))
+    if (c->metric < 0)
         return b;
+    if (is_percent(t->l->metrics[c->metric].unit))
+        return b < fabs(c->threshold) / 2 ? b : fabs(c->threshold) / 2;
     return fabs(c->threshold) * b / 100.0;
 }
 
