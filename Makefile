@@ -19,7 +19,7 @@ NCURSES_LIBS   = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncu
 DRM_CFLAGS     = $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null)
 # libdrm only: device discovery (drmGetDevices2). The amdgpu source speaks
 # the ioctls itself through the system-call seam, so libdrm_amdgpu is not
-# linked (see README, "AMD").
+# linked (see gputop-internals(7), "THE SOURCE TREE").
 DRM_LIBS       = $(shell $(PKG_CONFIG) --libs libdrm 2>/dev/null || echo -ldrm)
 CRIT_CFLAGS    = $(shell $(PKG_CONFIG) --cflags criterion json-c 2>/dev/null)
 CRIT_LIBS      = $(shell $(PKG_CONFIG) --libs criterion json-c 2>/dev/null || echo -lcriterion -ljson-c)
