@@ -79,7 +79,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     render();
     /* No delscreen: on some crafted entries ncurses 6.4-20221231 frees
      * part of the entry twice there (gputop-internals(7), ROBUSTNESS),
-     * which would end every run; the screen is left allocated, out of leak reports. */
+     * which would end every run; the screen is left allocated, out of
+     * leak reports. */
     __lsan_disable();
     endwin();
     __lsan_enable();
