@@ -738,10 +738,34 @@ Test(triage, evidence_of_the_held_verdict_gives_the_band)
     gt_layout_free(l);
 }
 
+/* One metric's value each interval and the interval's own verdict
+ * ("raw", before 'hold') that each must give. */
+struct raw_step {
+    double v;
+    const char *raw;
+};
+
+static void expect_raw_verdicts(const char *text, const struct raw_step *seq, size_t n)
+{
+    struct gt_diag d;
+    struct gt_layout *l = parse(text, &d);
+    struct gt_triage *t;
+    size_t i;
+
+    cr_assert_not_null(l, "%s", d.msg);
+    t = gt_triage_new(l, NULL);
+    for (i = 0; i < n; i++) {
+        double v = seq[i].v;
+        cr_assert_str_eq(gt_triage_update(t, NULL, &v)->raw, seq[i].raw, "step %zu: %g", i, v);
+    }
+    gt_triage_free(t);
+    gt_layout_free(l);
+}
+
 /* A band on a metric that is not a percentage is the same share of its
  * threshold (gputop-layout(5), 'triage band'): band 5 on "bandwidth >= 6"
  * in GB/s enters at 6, holds at 5.8 (over 6 - 5 % of 6 = 5.7) and lets go
- * at 5.6; "raw" is the interval's own verdict, before 'hold'. */
+ * at 5.6. */
 Test(triage, a_band_on_other_units_is_a_share_of_the_threshold)
 {
     static const char text[] =
@@ -751,23 +775,12 @@ Test(triage, a_band_on_other_units_is_a_share_of_the_threshold)
         "triage step not bound | | 4.1 | look elsewhere\n"
         "section S\n  key 1\n  group G\n"
         "    metric bandwidth\n      expr $X\n      unit GB/s\n      show value\n";
-    static const struct { double v; const char *raw; } seq[] = {
+    static const struct raw_step seq[] = {
         { 5.9, "not bound" }, { 6.0, "bandwidth-bound" }, { 5.8, "bandwidth-bound" },
         { 5.71, "bandwidth-bound" }, { 5.6, "not bound" }, { 5.8, "not bound" },
     };
-    struct gt_diag d;
-    struct gt_layout *l = parse(text, &d);
-    struct gt_triage *t;
-    size_t i;
 
-    cr_assert_not_null(l, "%s", d.msg);
-    t = gt_triage_new(l, NULL);
-    for (i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
-        double v = seq[i].v;
-        cr_assert_str_eq(gt_triage_update(t, NULL, &v)->raw, seq[i].raw, "step %zu: %g GB/s", i, v);
-    }
-    gt_triage_free(t);
-    gt_layout_free(l);
+    expect_raw_verdicts(text, seq, sizeof(seq) / sizeof(seq[0]));
 }
 
 /* Issue 42: a band wider than half a percentage's threshold would hold a
@@ -784,23 +797,12 @@ Test(triage, a_band_is_at_most_half_a_small_threshold)
         "triage step fine | | 3.2 | nothing\n"
         "section S\n  key 1\n  group G\n"
         "    metric irq\n      expr $X\n      unit %\n      show percent\n";
-    static const struct { double v; const char *raw; } seq[] = {
+    static const struct raw_step seq[] = {
         { 1.5, "fine" }, { 4.0, "interrupt-bound" }, { 1.5, "interrupt-bound" },
         { 0.5, "fine" }, { 1.5, "fine" },
     };
-    struct gt_diag d;
-    struct gt_layout *l = parse(text, &d);
-    struct gt_triage *t;
-    size_t i;
 
-    cr_assert_not_null(l, "%s", d.msg);
-    t = gt_triage_new(l, NULL);
-    for (i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
-        double v = seq[i].v;
-        cr_assert_str_eq(gt_triage_update(t, NULL, &v)->raw, seq[i].raw, "step %zu: %g %%", i, v);
-    }
-    gt_triage_free(t);
-    gt_layout_free(l);
+    expect_raw_verdicts(text, seq, sizeof(seq) / sizeof(seq[0]));
 }
 
 /* Issue 26: the G720 game scene, its texture unit near the 80 % mark, gets
