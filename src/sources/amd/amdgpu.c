@@ -464,7 +464,7 @@ static int amd_start(struct gt_source *s, struct gt_diag *d)
 {
     struct amd_src *a = s->priv;
 
-    a->last_ns = a->last_call = gt_now_ns();
+    a->last_ns = a->last_call = gt_sys_now(a->dev.sys);
     return a->pmc ? gt_amd_pmc_start(a->pmc, d) : 0;
 }
 
@@ -660,7 +660,7 @@ static int gated(const struct amd_src *a, struct gt_diag *d)
 static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
 {
     struct amd_src *a = s->priv;
-    uint64_t start = gt_now_ns(), span = start > a->last_call ? start - a->last_call : 0;
+    uint64_t start = gt_sys_now(a->dev.sys), span = start > a->last_call ? start - a->last_call : 0;
     struct gt_diag ignored;
     unsigned est = 0;
     int power, pmc;
@@ -691,7 +691,7 @@ static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     if (pmc < 0 && power == 0)
         return errno == ENODEV ? rebound(s, a, start, d) : -1;
     out->t_start_ns = a->last_ns;
-    out->t_end_ns = a->last_ns = gt_now_ns();
+    out->t_end_ns = a->last_ns = gt_sys_now(a->dev.sys);
     if (power < 0)
         return -1;
     if (a->pmc && gated(a, d))

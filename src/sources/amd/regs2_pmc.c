@@ -345,7 +345,7 @@ static int program(struct gt_amd_pmc *p)
     if (wr_saved(p, GT_REG_CP_PERFMON_CNTL, GT_PERFMON_RESET) < 0 ||
         wr_saved(p, GT_REG_CP_PERFMON_CNTL, GT_PERFMON_START) < 0)
         return -1;
-    p->pass_ns = gt_now_ns();
+    p->pass_ns = gt_sys_now(p->dev->sys);
     p->counting = 1;
     return 0;
 }
@@ -448,7 +448,7 @@ static int wrapped(struct gt_amd_pmc *p, uint64_t now, struct gt_diag *d)
 int gt_amd_pmc_sample(struct gt_amd_pmc *p, uint64_t *deltas, unsigned *estimated,
                       struct gt_diag *d)
 {
-    uint64_t now = gt_now_ns();
+    uint64_t now = gt_sys_now(p->dev->sys);
     int late;
     size_t i;
 
