@@ -67,14 +67,15 @@ Test(amdgpu_pmc, sq_events_are_counted_in_the_sq_registers)
         fa_set_rate(t.fa, "SQG", 0x18, FA_UNIT(se, 0, 0), 7);
     }
     samples(&t, 3);
-    /* Per shader engine: the sum of its 10 WGPs, 10 x 1000. */
-    cr_expect_eq(am_counter(&t, "SQ_BUSY_CYCLES", 0), 10000);
-    cr_expect_eq(am_counter(&t, "SQ_BUSY_CYCLES", 1), 10000);
+    /* One record a WGP: 1000 each. */
+    cr_expect_eq(am_counter(&t, "SQ_BUSY_CYCLES", 0), 1000);
+    cr_expect_eq(am_counter(&t, "SQ_BUSY_CYCLES", 19), 1000);
     /* 100 x 20 x 1000 / (20 x 4000) = 25 %; 100 x 20 x 400 / 80000 = 10 %. */
     NEAR(am_metric(&t, "Wave Dependency Wait"), 25.0);
     NEAR(am_metric(&t, "Wave Issue Wait"), 10.0);
-    /* sum(SQ_WAVE_CYCLES) / mean over SEs of SQ_BUSY_CYCLES = 80000 / 10000. */
-    NEAR(am_metric(&t, "Wavefront Occupancy"), 8.0);
+    /* sum(SQ_WAVE_CYCLES) / mean over the 20 WGPs of SQ_BUSY_CYCLES =
+     * 80000 / 1000 (rocprof's 80, not the 8 of a mean over SEs). */
+    NEAR(am_metric(&t, "Wavefront Occupancy"), 80.0);
     am_stop(&t);
 }
 
@@ -132,9 +133,9 @@ Test(amdgpu_pmc, wgps_and_cus_come_from_cu_bitmap)
     for (k = 0; k < 16; k++)
         cr_expect_eq(am_counter(&t, "SQ_INSTS_VALU", k), k + 1, "WGP %u: %llu", k,
                      (unsigned long long)am_counter(&t, "SQ_INSTS_VALU", k));
-    /* SE0 has 9 WGPs, SE1 7: 900 and 700. */
-    cr_expect_eq(am_counter(&t, "SQ_BUSY_CYCLES", 0), 900);
-    cr_expect_eq(am_counter(&t, "SQ_BUSY_CYCLES", 1), 700);
+    /* One busy-cycle record a WGP present: 16 of 100. */
+    cr_expect_eq(am_counter(&t, "SQ_BUSY_CYCLES", 0), 100);
+    cr_expect_eq(am_counter(&t, "SQ_BUSY_CYCLES", 15), 100);
     cr_expect_eq(am_counter(&t, "TCP_REQ", 31), 9);
     cr_expect_eq(am_counter(&t, "TCP_REQ", 30), 0);
     am_stop(&t);
@@ -404,5 +405,63 @@ Test(amdgpu_pmc, header_says_what_keeps_gfx_on)
     fa_set_grbm(t.fa, busy, busy2, 1);
     samples(&t, 2);   /* one poll sees work, the next polls at full rate */
     cr_expect_eq(am_counter(&t, "GRBM_POLLS", 0), 4);
+    am_stop(&t);
+}
+
+/* ---- issue 41: every speed-of-light row checked against time ---- */
+
+/* The harvested part (fake_amdgpu.h harvested: WGP masks 1f, 07, 0f, 03),
+ * 14 WGPs: (se, sa, wgp) of WGP k in the GPU's order. */
+static const unsigned hv_wgps[4] = { 5, 3, 4, 2 };
+
+static struct fake_amdgpu *harvested_fake(void)
+{
+    struct fa_config c;
+
+    memset(&c, 0, sizeof(c));
+    c.root = 1;
+    c.metrics = FA_METRICS_V3_0;
+    c.harvested = 1;
+    return am_fake_with(c);
+}
+
+/* Every WGP of the harvested part: rate(k) per ms of event, k = 0..13. */
+static void hv_every_wgp(struct fake_amdgpu *fa, unsigned event, uint64_t (*rate)(unsigned k))
+{
+    unsigned k = 0;
+
+    for (unsigned a = 0; a < 4; a++)
+        for (unsigned w = 0; w < hv_wgps[a]; w++, k++)
+            fa_set_rate(fa, "SQ", event, FA_UNIT(a / 2, a % 2, w), rate(k));
+}
+
+static uint64_t busy_1000(unsigned k)
+{
+    (void)k;
+    return 1000;
+}
+
+static uint64_t waves_k(unsigned k)
+{
+    return 1000 * (k + 1);
+}
+
+/* Point 1: rocprofiler-sdk's _avr is the sum over the records over the
+ * number of records (evaluate_ast.cpp), and SQ_BUSY_CYCLES is read once
+ * per WGP on gfx11 (aqlprofile pmc_builder.h): its mean is over the 14
+ * WGPs read. Every WGP busy 1000 cycles a ms, WGP k holding k + 1 waves:
+ * SQ_WAVE_CYCLES_sum = 1000 x (1 + ... + 14) = 105000 a ms, and
+ * SQ_BUSY_CYCLES_avr = 14000 / 14 = 1000, so 105 waves resident on average
+ * (the mean over the 2 SEs, 7000, would give 15). */
+Test(amdgpu_pmc, occupancy_divides_by_the_mean_over_wgps)
+{
+    struct am t;
+
+    am_start(&t, harvested_fake(), "amdgpu:polls=1");
+    cr_assert_eq(am_constant(&t, "cu_per_gpu"), 28.0);
+    hv_every_wgp(t.fa, SQ_BUSY_CYCLES, busy_1000);
+    hv_every_wgp(t.fa, SQ_WAVE_CYCLES, waves_k);
+    samples(&t, 4);
+    NEAR(am_metric(&t, "Wavefront Occupancy"), 105.0);
     am_stop(&t);
 }

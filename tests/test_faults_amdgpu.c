@@ -18,6 +18,7 @@
 #include "gputop/source.h"
 
 #define PER_PASS 1000       /* GRBM_GUI_ACTIVE per ms: per counter pass of 1 ms */
+#define WGP_PER_SE 10       /* SQ records are per WGP: WGP 0 of SE c is c x 10 */
 #define POLLS 2             /* GRBM reads per sample (polls=2: no pacing) */
 #define RUN_SAMPLES 8       /* samples after the fault: room to recover */
 #define SPEC "amdgpu,polls=2"
@@ -198,7 +199,7 @@ static void run_on(struct run *r, const char *what, unsigned long long counted_b
         for (unsigned c = 0; c < NGL2C; c++)
             hits[c] += r->snap.deltas[r->s->catalog.counters[r->hit].slot + c];
         for (unsigned c = 0; c < NSE; c++)
-            busy[c] += r->snap.deltas[r->s->catalog.counters[r->busy].slot + c];
+            busy[c] += r->snap.deltas[r->s->catalog.counters[r->busy].slot + c * WGP_PER_SE];
     }
     cr_assert_geq(rc, 0, "%s: counting did not resume: %s", what, r->d.msg);
     cr_assert_eq(v, PER_PASS, "%s: the last sample is one pass", what);
@@ -214,9 +215,9 @@ static void run_on(struct run *r, const char *what, unsigned long long counted_b
                       "double-counted", what, c);
     }
     for (unsigned c = 0; c < NSE; c++) {
-        uint64_t last = r->snap.deltas[r->s->catalog.counters[r->busy].slot + c];
-        cr_assert_eq(last, PER_PASS * (c + 1), "%s: SQ_BUSY_CYCLES of SE%u in the last "
-                     "sample", what, c);
+        uint64_t last = r->snap.deltas[r->s->catalog.counters[r->busy].slot + c * WGP_PER_SE];
+        cr_assert_eq(last, PER_PASS * (c + 1), "%s: SQ_BUSY_CYCLES of SE%u's first WGP in the "
+                     "last sample", what, c);
         cr_assert_leq(busy[c], passes * PER_PASS * (c + 1), "%s: SE%u double-counted", what, c);
     }
 }
