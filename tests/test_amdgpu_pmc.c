@@ -465,3 +465,133 @@ Test(amdgpu_pmc, occupancy_divides_by_the_mean_over_wgps)
     NEAR(am_metric(&t, "Wavefront Occupancy"), 105.0);
     am_stop(&t);
 }
+
+/* Every event the layout reads, at every unit of the default part, r a
+ * ms (events: soc21_enum.h and rocprofiler-compute's gfx1151 lists). */
+static void all_events(struct fake_amdgpu *fa, uint64_t r)
+{
+    static const unsigned sq[] = { 3, 24, 26, 35, 48, 62, 256, 270, 271, 283, 284, 294, 295 };
+    static const unsigned gl1c[] = { 5, 6, 7, 14, 18 };
+    static const unsigned gl2c[] = { 42, 43, 73, 74, 75, 81, 83, 85, 99, 100, 101, 102 };
+
+    for (unsigned i = 0; i < sizeof(sq) / sizeof(sq[0]); i++)
+        every_wgp(fa, sq[i], r);
+    every_wgp(fa, 69, r / 10);      /* SQ_INSTS_INTERNAL: IPC (all - internal) not 0 */
+    for (unsigned a = 0; a < 4; a++)
+        for (unsigned k = 0; k < 10; k++) {
+            fa_set_rate(fa, "TCP", 9, FA_UNIT(a / 2, a % 2, k), r);
+            fa_set_rate(fa, "TCP", 17, FA_UNIT(a / 2, a % 2, k), r / 4);
+            for (unsigned e = 0; e < 5 && k < 4; e++)       /* REQ_MISS (18) r / 5 */
+                fa_set_rate(fa, "GL1C", gl1c[e], FA_UNIT(a / 2, a % 2, k),
+                            gl1c[e] == 18 ? r / 5 : r);
+        }
+    for (unsigned c = 0; c < 4; c++)
+        for (unsigned e = 0; e < 12; e++)
+            fa_set_rate(fa, "GL2C", gl2c[e], FA_UNIT(0, 0, c), r);
+    fa_set_rate(fa, "GRBM", 0, 0, 2900000);
+    fa_set_rate(fa, "GRBM", 2, 0, 2000000);
+}
+
+/* Point 2: a counter whose pass has not come round yet has no reading;
+ * shown as 0 it reads as an idle unit. With every counter counting, no
+ * speed-of-light row of the very first interval may read 0. */
+Test(amdgpu_pmc, no_row_reads_0_before_its_counters_were_read)
+{
+    struct fa_config c;
+    struct fake_amdgpu *fa;
+    struct am t;
+    int first;
+
+    memset(&c, 0, sizeof(c));
+    c.root = 1;
+    c.metrics = FA_METRICS_V3_0;
+    c.call_ns = 1000;          /* each register access takes 1 us */
+    fa = am_fake_with(c);
+    all_events(fa, 1000000);
+    am_start(&t, fa, "amdgpu:polls=1");
+    HAS(t.s->info.detail, " passes");    /* more than one */
+    cr_assert_geq(am_sample(&t), 0, "%s", t.d.msg);
+    first = t.l->groups[0].first;
+    for (int m = first; m < first + (int)t.l->groups[0].count; m++) {
+        double v = am_metric(&t, t.l->metrics[m].title);
+        cr_expect(v != 0.0, "%s reads 0 in the first interval", t.l->metrics[m].title);
+    }
+    am_stop(&t);
+}
+
+static uint64_t waves_20(unsigned k)    { (void)k; return 20000; }
+static uint64_t wait_dep(unsigned k)    { (void)k; return 6000; }
+static uint64_t wait_issue(unsigned k)  { (void)k; return 2000; }
+static uint64_t insts_all(unsigned k)   { (void)k; return 1500; }
+static uint64_t insts_int(unsigned k)   { (void)k; return 300; }
+
+/* Point 4: a ratio whose two counters come from different passes is
+ * wrong whenever the load changes. Every WGP of the harvested part runs a
+ * load that changes at each latch (100, 50, 150, 80 %), the same for the
+ * counters of each row, so each row's true value is the same in every
+ * interval: dependency wait 100 x 6000 / 20000 = 30 %, issue wait
+ * 100 x 2000 / 20000 = 10 %, IPC (1500 - 300) / 1000 = 1.2, occupancy
+ * 14 x 20000 / (14 x 1000 / 14) = 280 waves. */
+Test(amdgpu_pmc, each_rows_counters_count_in_one_pass)
+{
+    static const unsigned load[4] = { 100, 50, 150, 80 };
+    static const unsigned ev[6] = { SQ_BUSY_CYCLES, SQ_WAVE_CYCLES, SQ_WAIT_ANY,
+                                    SQ_WAIT_INST_ANY, 48, 69 };
+    struct am t;
+
+    am_start(&t, harvested_fake(), "amdgpu:polls=1");
+    hv_every_wgp(t.fa, SQ_BUSY_CYCLES, busy_1000);
+    hv_every_wgp(t.fa, SQ_WAVE_CYCLES, waves_20);
+    hv_every_wgp(t.fa, SQ_WAIT_ANY, wait_dep);
+    hv_every_wgp(t.fa, SQ_WAIT_INST_ANY, wait_issue);
+    hv_every_wgp(t.fa, 48, insts_all);      /* SQ_INSTS_ALL */
+    hv_every_wgp(t.fa, 69, insts_int);      /* SQ_INSTS_INTERNAL */
+    for (unsigned i = 0; i < 6; i++)
+        fa_set_load(t.fa, "SQ", ev[i], load, 4);
+    samples(&t, 2);                         /* every pass read once */
+    for (int i = 0; i < 8; i++) {
+        samples(&t, 1);
+        NEAR(am_metric(&t, "Wave Dependency Wait"), 30.0);
+        NEAR(am_metric(&t, "Wave Issue Wait"), 10.0);
+        NEAR(am_metric(&t, "IPC"), 1.2);
+        NEAR(am_metric(&t, "Wavefront Occupancy"), 280.0);
+    }
+    am_stop(&t);
+}
+
+/* Point 3: counting runs from START to the latch, not over the whole
+ * interval (the reads and the next pass's programming are dead time), and
+ * intervals differ in length (late wake-ups). Each register access takes
+ * 2 us here; every WGP issues 100000 VALU instructions a ms and every GL2C
+ * channel 100000 64-byte fabric reads a ms, steadily. So in every interval
+ * VALU FLOPs (FP32) = 20 x 100000 x 64 / 1e6 ns = 128 GFLOP/s and L2-Fabric
+ * Read BW = 64 B x 4 x 100000 / 1e-3 s = 2.56e10 B/s, within 0.5 %. */
+Test(amdgpu_pmc, rates_are_scaled_by_the_time_counted)
+{
+    static const unsigned ms[] = { 10, 25, 7, 40, 10, 12, 30, 8, 20, 9 };
+    struct fa_config c;
+    struct fake_amdgpu *fa;
+    struct am t;
+
+    memset(&c, 0, sizeof(c));
+    c.root = 1;
+    c.metrics = FA_METRICS_V3_0;
+    c.call_ns = 2000;
+    fa = am_fake_with(c);
+    every_wgp(fa, SQ_INSTS_VALU, 100000);
+    for (unsigned ch = 0; ch < 4; ch++)
+        fa_set_rate(fa, "GL2C", 100, FA_UNIT(0, 0, ch), 100000);   /* EA_RDREQ_64B */
+    am_start(&t, fa, "amdgpu:polls=1");
+    for (unsigned i = 0; i < sizeof(ms) / sizeof(ms[0]); i++) {
+        cr_assert_geq(am_sample_after(&t, ms[i] * 1000000ull), 0, "%s", t.d.msg);
+        if (i < 3)
+            continue;          /* every pass read over a whole interval */
+        double fp32 = am_metric(&t, "VALU FLOPs (FP32)");
+        double rd = am_metric(&t, "L2-Fabric Read BW");
+        cr_expect(fabs(fp32 / 128.0 - 1) <= 0.005, "interval %u (%u ms): FP32 %.4g, not 128",
+                  i, ms[i], fp32);
+        cr_expect(fabs(rd / 2.56e10 - 1) <= 0.005, "interval %u (%u ms): read BW %.5g, not "
+                  "2.56e10", i, ms[i], rd);
+    }
+    am_stop(&t);
+}

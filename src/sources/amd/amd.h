@@ -190,15 +190,20 @@ struct gt_amd_pmc *gt_amd_pmc_open(struct gt_amd_dev *dev, const struct gt_amd_d
 /* Counts only the catalogue counters marked in used (all when NULL), and
  * marks in c those that share registers in turns as multiplexed. */
 void gt_amd_pmc_select(struct gt_amd_pmc *p, const unsigned char *used, struct gt_catalog *c);
-/* Programs the first pass and starts counting. */
+/* Counts every pass once briefly (so each counter has a reading before
+ * the first interval), then programs the first pass and starts counting;
+ * the first interval starts then. */
 int gt_amd_pmc_start(struct gt_amd_pmc *p, struct gt_diag *d);
-/* Stops, reads this pass's counters into deltas (by catalogue slot),
- * fills the others with their last pass's values, starts the next pass.
- * *estimated gets how many counters were carried over. Returns 0; 1 with d
- * set when the pass ran too long for the 32-bit counters, which then
- * repeat their last pass too; -1 with d set on an error. */
+/* Stops and latches the counts (*end_ns: when), reads this pass's
+ * counters and starts the next pass. Each counter's delta (by catalogue
+ * slot) is its latest reading scaled from the time that reading counted
+ * to the interval since the previous latch: this pass's counters scaled
+ * up by the dead time, the others estimated at their last pass's rate.
+ * *estimated gets how many were not read this pass. Returns 0; 1 with d
+ * set when the pass ran too long for the 32-bit counters, which are then
+ * estimated too; -1 with d set on an error. */
 int gt_amd_pmc_sample(struct gt_amd_pmc *p, uint64_t *deltas, unsigned *estimated,
-                      struct gt_diag *d);
+                      uint64_t *end_ns, struct gt_diag *d);
 /* Restores every register written and lets GFX power down again. */
 void gt_amd_pmc_close(struct gt_amd_pmc *p);
 /* Passes per rotation, and counters counted. */

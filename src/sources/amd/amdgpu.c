@@ -464,8 +464,11 @@ static int amd_start(struct gt_source *s, struct gt_diag *d)
 {
     struct amd_src *a = s->priv;
 
+    int r = a->pmc ? gt_amd_pmc_start(a->pmc, d) : 0;
+
+    /* The first interval starts when the counters' first pass does. */
     a->last_ns = a->last_call = gt_sys_now(a->dev.sys);
-    return a->pmc ? gt_amd_pmc_start(a->pmc, d) : 0;
+    return r;
 }
 
 static void put(struct gt_source *s, const char *name, uint64_t v, struct gt_snapshot *out)
@@ -619,6 +622,7 @@ static int rebound(struct gt_source *s, struct amd_src *a, uint64_t now, struct 
                            "again: %.300s", s->info.device, why.msg);
             return -1;
         }
+        a->last_ns = gt_sys_now(a->dev.sys);
     }
     gt_diag_set(d, "%s came back (rebound); set up again, counting resumes next interval",
                 s->info.device);
@@ -633,6 +637,7 @@ static int resume_pmc(struct gt_source *s, struct amd_src *a, uint64_t now, stru
     a->last_ns = now;
     if (gt_amd_pmc_start(a->pmc, d) < 0)
         return -1;
+    a->last_ns = gt_sys_now(a->dev.sys);   /* the first pass starts counting */
     a->slept = 0;
     gt_diag_set(d, "awake again: %s lost its counter setup while runtime-suspended; set up "
                    "again, counting resumes next interval", s->info.device);
@@ -662,6 +667,7 @@ static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     struct amd_src *a = s->priv;
     uint64_t start = gt_sys_now(a->dev.sys), span = start > a->last_call ? start - a->last_call : 0;
     struct gt_diag ignored;
+    uint64_t end;
     unsigned est = 0;
     int power, pmc;
     char state[32];
@@ -687,11 +693,15 @@ static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     power = sample_power(s, a, out, d);
     /* The counters' pass ends here even then, so the next interval holds
      * its own counts only (this one's are dropped with the sample). */
-    pmc = a->pmc ? gt_amd_pmc_sample(a->pmc, out->deltas, &est, power < 0 ? &ignored : d) : 0;
+    end = 0;
+    pmc = a->pmc ? gt_amd_pmc_sample(a->pmc, out->deltas, &est, &end,
+                                     power < 0 ? &ignored : d) : 0;
     if (pmc < 0 && power == 0)
         return errno == ENODEV ? rebound(s, a, start, d) : -1;
+    /* With counters the interval ends at their latch, as their estimates
+     * are for the time between latches. */
     out->t_start_ns = a->last_ns;
-    out->t_end_ns = a->last_ns = gt_sys_now(a->dev.sys);
+    out->t_end_ns = a->last_ns = end ? end : gt_sys_now(a->dev.sys);
     if (power < 0)
         return -1;
     if (a->pmc && gated(a, d))
@@ -700,8 +710,9 @@ static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
         return 2;     /* d says the 32-bit counters repeat their last pass */
     if (est) {
         gt_diag_set(d, "estimated: %u of %u counters were not counted this interval (the "
-                       "blocks' counter limits rotate them over %u passes); they repeat their "
-                       "last pass", est, gt_amd_pmc_ncounters(a->pmc), gt_amd_pmc_passes(a->pmc));
+                       "blocks' counter limits rotate them over %u passes); each is its last "
+                       "pass's rate over this interval", est, gt_amd_pmc_ncounters(a->pmc),
+                    gt_amd_pmc_passes(a->pmc));
         return 2;
     }
     return 0;

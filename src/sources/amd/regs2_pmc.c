@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_REGS 8
 #define MAX_SAVED 64
@@ -58,7 +59,9 @@ static const struct bank banks[] = {
 #define NBANKS (sizeof(banks) / sizeof(banks[0]))
 
 /* Counters one row divides or adds up count in the same pass where the
- * limits allow, so a ratio never mixes two passes. */
+ * limits allow, so a ratio never mixes two passes (a load that changes
+ * between them would show in the ratio). Sets that share a counter are
+ * kept together as one (the two SQ_BUSY_CYCLES sets). */
 static const char *const together[][5] = {
     { "GRBM_COUNT", "GRBM_GUI_ACTIVE" },
     { "GL2C_HIT", "GL2C_MISS" },
@@ -68,11 +71,19 @@ static const char *const together[][5] = {
       "GL2C_COMPRESSED_READ_96_REQ" },
     { "GL1C_REQ", "GL1C_REQ_MISS" },
     { "GL1C_GL2_REQ_READ_32B", "GL1C_GL2_REQ_READ_64B", "GL1C_GL2_REQ_READ_128B" },
-    { "SQ_INSTS_ALL", "SQ_INSTS_INTERNAL" },
+    /* Wave waits and occupancy; IPC. */
+    { "SQ_WAIT_ANY", "SQ_WAIT_INST_ANY", "SQ_WAVE_CYCLES", "SQ_BUSY_CYCLES" },
+    { "SQ_INSTS_ALL", "SQ_INSTS_INTERNAL", "SQ_BUSY_CYCLES" },
     { "SQC_ICACHE_HITS", "SQC_ICACHE_MISSES" },
     { "SQC_DCACHE_HITS", "SQC_DCACHE_MISSES" },
+    { "TCP_REQ", "TCP_REQ_MISS" },
 };
 #define NTOGETHER (sizeof(together) / sizeof(together[0]))
+
+/* Before the first interval every pass counts this long, so that no
+ * counter starts with no reading at all (shown as 0, it would read as an
+ * idle unit): its first intervals are estimated from this one. */
+#define WARMUP_NS 2000000ull
 
 struct ctr {
     int cat;                   /* catalogue index */
@@ -84,6 +95,7 @@ struct ctr {
     int set;                   /* index in together[], -1 if none */
     int used;
     uint64_t *last;            /* n values of its latest pass */
+    uint64_t last_ns;          /* ... and the time it counted them; 0 none yet */
     int fresh;                 /* counted in the last sample's pass */
     struct gt_amd_addr *addr;  /* instance i sums addr[first[i] .. first[i + 1]) */
     uint32_t *first;
@@ -98,7 +110,8 @@ struct gt_amd_pmc {
     struct gt_amd_device geom;
     int fd, v2;                /* regs2; V2 ioctl works */
     struct gt_amd_hold power; /* what keeps GFX on and the perfmon clock running */
-    uint64_t pass_ns;          /* when the pass counting now started */
+    uint64_t pass_ns;          /* when the pass counting now started (START) */
+    uint64_t latch_ns;         /* when the last interval ended (its latch) */
     struct ctr *ctr;
     size_t nctr;
     unsigned ngroups[NBANKS];
@@ -226,6 +239,39 @@ static int set_of(const char *name)
     return -1;
 }
 
+static int in_set(size_t s, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < 5 && together[s][i]; i++)
+        if (strcmp(together[s][i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Joins sets that share a counter: every member of a set takes the
+ * lowest set number any member has, until nothing changes. */
+static void join_sets(struct gt_amd_pmc *p)
+{
+    size_t s, i;
+    int changed = 1, low;
+
+    while (changed) {
+        changed = 0;
+        for (s = 0; s < NTOGETHER; s++) {
+            low = INT32_MAX;
+            for (i = 0; i < p->nctr; i++)
+                if (in_set(s, p->ctr[i].name) && p->ctr[i].set < low)
+                    low = p->ctr[i].set;
+            for (i = 0; i < p->nctr; i++)
+                if (in_set(s, p->ctr[i].name) && p->ctr[i].set != low) {
+                    p->ctr[i].set = low;
+                    changed = 1;
+                }
+        }
+    }
+}
+
 static unsigned first_fit(unsigned *fill, unsigned need, unsigned limit)
 {
     unsigned g;
@@ -256,7 +302,7 @@ static void plan(struct gt_amd_pmc *p)
             struct ctr *c = &p->ctr[i];
             if (c->bank != b || !c->used || c->group != UINT32_MAX || c->set < 0)
                 continue;
-            for (need = 0, j = i; j < p->nctr; j++)
+            for (need = 0, j = 0; j < p->nctr; j++)
                 need += p->ctr[j].bank == b && p->ctr[j].used && p->ctr[j].set == c->set;
             if (need > banks[b].limit)
                 continue;
@@ -333,6 +379,7 @@ static int program(struct gt_amd_pmc *p)
 {
     size_t i;
 
+    p->counting = 0;
     for (i = 0; i < p->nctr; i++) {
         const struct ctr *c = &p->ctr[i];
         const struct bank *bk = &banks[c->bank];
@@ -360,24 +407,21 @@ static int fail(struct gt_amd_pmc *p, struct gt_diag *d, const char *what)
     return -1;
 }
 
-int gt_amd_pmc_start(struct gt_amd_pmc *p, struct gt_diag *d)
+/* Stops the pass and latches its counts into LO/HI (CP_PERFMON_CNTL
+ * STOP | PERFMON_SAMPLE_ENABLE); *at gets when. */
+static int latch(struct gt_amd_pmc *p, uint64_t *at)
 {
-    p->pass = 0;
-    /* SQ counts only the stages enabled in SQ_PERFCOUNTER_CTRL, and on
-     * gfx11 only with CTRL2's FORCE_EN for the VMIDs in VMID_EN (or queues
-     * with COMPUTE_PERFCOUNT_ENABLE): aqlprofile, radeonsi and RADV write
-     * both before counting. */
-    if (wr_saved(p, GT_REG_SQ_PERFCOUNTER_CTRL, GT_SQ_CTRL_ALL_STAGES) < 0 ||
-        wr_saved(p, GT_REG_SQ_PERFCOUNTER_CTRL2, GT_SQ_CTRL2_FORCE_ALL_VMIDS) < 0)
-        return fail(p, d, "enabling SQ counting (SQ_PERFCOUNTER_CTRL/CTRL2)");
-    if (program(p) < 0)
-        return fail(p, d, "programming the counter selects");
+    if (wr_saved(p, GT_REG_CP_PERFMON_CNTL, GT_PERFMON_STOP | GT_PERFMON_SAMPLE) < 0)
+        return -1;
+    *at = gt_sys_now(p->dev->sys);
+    p->counting = 0;
     return 0;
 }
 
 /* Instance i is the sum of its selections (an SE's WGPs, an array's four
- * GL1C); a 32-bit counter is read as its low half only. */
-static int read_ctr(struct gt_amd_pmc *p, struct ctr *c, uint64_t *deltas)
+ * GL1C); a 32-bit counter is read as its low half only. The values are
+ * kept with the time they counted. */
+static int read_ctr(struct gt_amd_pmc *p, struct ctr *c, uint64_t counted_ns)
 {
     const struct bank *bk = &banks[c->bank];
     uint32_t i, k;
@@ -393,9 +437,57 @@ static int read_ctr(struct gt_amd_pmc *p, struct ctr *c, uint64_t *deltas)
             sum += v;
         }
         c->last[i] = sum;
-        deltas[c->slot + i] = sum;
     }
+    c->last_ns = counted_ns;
     c->fresh = 1;
+    return 0;
+}
+
+static int counted_now(const struct gt_amd_pmc *p, const struct ctr *c)
+{
+    return c->used && c->group == p->pass % p->ngroups[c->bank];
+}
+
+/* Every pass counts once, briefly, so that each counter has a reading
+ * (and a rate) before the first interval. */
+static int warm_up(struct gt_amd_pmc *p)
+{
+    struct timespec ts = { 0, (long)WARMUP_NS };
+    unsigned n = gt_amd_pmc_passes(p), k;
+    uint64_t at;
+    size_t i;
+
+    for (k = 0; n > 1 && k < n; k++, p->pass++) {
+        if (program(p) < 0)
+            return -1;
+        while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+            ;
+        ts.tv_nsec = (long)WARMUP_NS;
+        if (latch(p, &at) < 0)
+            return -1;
+        for (i = 0; i < p->nctr; i++)
+            if (counted_now(p, &p->ctr[i]) && read_ctr(p, &p->ctr[i], at - p->pass_ns) < 0)
+                return -1;
+    }
+    p->pass = 0;
+    return 0;
+}
+
+int gt_amd_pmc_start(struct gt_amd_pmc *p, struct gt_diag *d)
+{
+    p->pass = 0;
+    /* SQ counts only the stages enabled in SQ_PERFCOUNTER_CTRL, and on
+     * gfx11 only with CTRL2's FORCE_EN for the VMIDs in VMID_EN (or queues
+     * with COMPUTE_PERFCOUNT_ENABLE): aqlprofile, radeonsi and RADV write
+     * both before counting. */
+    if (wr_saved(p, GT_REG_SQ_PERFCOUNTER_CTRL, GT_SQ_CTRL_ALL_STAGES) < 0 ||
+        wr_saved(p, GT_REG_SQ_PERFCOUNTER_CTRL2, GT_SQ_CTRL2_FORCE_ALL_VMIDS) < 0)
+        return fail(p, d, "enabling SQ counting (SQ_PERFCOUNTER_CTRL/CTRL2)");
+    if (warm_up(p) < 0)
+        return fail(p, d, "counting each pass once before the first interval");
+    if (program(p) < 0)
+        return fail(p, d, "programming the counter selects");
+    p->latch_ns = p->pass_ns;
     return 0;
 }
 
@@ -430,51 +522,85 @@ int gt_amd_pmc_fresh(const struct gt_amd_pmc *p, const char *name, uint64_t *sum
 
 /* The pass ran longer than the 32-bit counters survive (the sampler was
  * late): they may have wrapped, so they are not read this time; like a
- * counter rotated out, each repeats its last pass. The interval is kept
- * (an error would make the sampler back off, and every later pass late). */
-static int wrapped(struct gt_amd_pmc *p, uint64_t now, struct gt_diag *d)
+ * counter rotated out, each is estimated from its last reading. The
+ * interval is kept (an error would make the sampler back off, and every
+ * later pass late). */
+static int wrapped(struct gt_amd_pmc *p, uint64_t counted, struct gt_diag *d)
 {
     uint64_t max = gt_amd_pmc_max_interval(p);
 
-    if (!max || now - p->pass_ns <= max)
+    if (!max || counted <= max)
         return 0;
     gt_diag_set(d, "%s/amdgpu_regs2: this interval's counters ran %.0f ms, longer than the "
-                   "%.1f ms the 32-bit SQ counters survive before they wrap; they repeat "
-                   "their last interval", p->dev->debugfs, (double)(now - p->pass_ns) / 1e6,
+                   "%.1f ms the 32-bit SQ counters survive before they wrap; they are "
+                   "estimated from their last reading", p->dev->debugfs, (double)counted / 1e6,
                 (double)max / 1e6);
     return 1;
 }
 
-int gt_amd_pmc_sample(struct gt_amd_pmc *p, uint64_t *deltas, unsigned *estimated,
-                      struct gt_diag *d)
+/* A counter's estimate for an interval of span_ns: its latest reading at
+ * the rate it counted then (a reading of this interval is only scaled up
+ * by the dead time between the latch and the next START). */
+static void estimate(const struct ctr *c, uint64_t span_ns, uint64_t *deltas)
 {
-    uint64_t now = gt_sys_now(p->dev->sys);
-    int late;
+    double f = c->last_ns ? (double)span_ns / (double)c->last_ns : 0.0;
+    uint32_t i;
+
+    for (i = 0; i < c->n; i++)
+        deltas[c->slot + i] = (uint64_t)((double)c->last[i] * f + 0.5);
+}
+
+/* A failed access left the counters stopped (after the latch, before
+ * the next START): counting starts again now, and this interval, which
+ * they did not count whole, has none. */
+static int restart(struct gt_amd_pmc *p, struct gt_diag *d)
+{
+    if (program(p) < 0)
+        return fail(p, d, "starting the counters again");
+    p->latch_ns = p->pass_ns;
+    gt_diag_set(d, "%s/amdgpu_regs2: the counters stopped after a failed access and count "
+                   "again from now", p->dev->debugfs);
+    return -1;
+}
+
+int gt_amd_pmc_sample(struct gt_amd_pmc *p, uint64_t *deltas, unsigned *estimated,
+                      uint64_t *end_ns, struct gt_diag *d)
+{
+    uint64_t at, counted, span;
+    int late, bad = 0, e = 0;
     size_t i;
 
     *estimated = 0;
+    if (!p->counting)
+        return restart(p, d);
     /* Stop and sample: LO/HI hold what the sample latched. */
-    if (wr_saved(p, GT_REG_CP_PERFMON_CNTL, GT_PERFMON_STOP | GT_PERFMON_SAMPLE) < 0)
+    if (latch(p, &at) < 0)
         return fail(p, d, "stopping the counters (CP_PERFMON_CNTL)");
-    late = wrapped(p, now, d);
-    for (i = 0; i < p->nctr; i++) {
+    counted = at - p->pass_ns;
+    span = at - p->latch_ns;
+    p->latch_ns = *end_ns = at;
+    late = wrapped(p, counted, d);
+    for (i = 0; i < p->nctr && !bad; i++) {
         struct ctr *c = &p->ctr[i];
         c->fresh = 0;
+        if (counted_now(p, c) && !(late && banks[c->bank].width == 4) &&
+            read_ctr(p, c, counted) < 0) {
+            bad = 1;     /* the next pass still starts: counting goes on */
+            e = errno;
+            break;
+        }
         if (!c->used)
             continue;
-        if (c->group == p->pass % p->ngroups[c->bank] && !(late && banks[c->bank].width == 4)) {
-            if (read_ctr(p, c, deltas) < 0)
-                return fail(p, d, "reading a counter");
-            continue;
-        }
-        /* Not counted this pass: its last pass stands in (the sampling
-         * period is fixed, so a count per interval carries over). */
-        memcpy(deltas + c->slot, c->last, c->n * sizeof(uint64_t));
-        (*estimated)++;
+        estimate(c, span, deltas);
+        *estimated += !c->fresh;
     }
     p->pass++;
     if (program(p) < 0)
         return fail(p, d, "programming the next pass");
+    if (bad) {
+        errno = e;
+        return fail(p, d, "reading a counter");
+    }
     return late ? 1 : 0;
 }
 
@@ -529,6 +655,7 @@ static int build(struct gt_amd_pmc *p, const struct gt_catalog *c)
         if (!k->last || addresses(p, k) < 0)
             return -1;
     }
+    join_sets(p);
     plan(p);
     return 0;
 }
