@@ -234,24 +234,68 @@ Test(amdgpu_pmc, keepon_gfxoff_counts_where_the_clock_runs)
     am_stop(&t);
 }
 
-/* Item 8: per-WGP SQ counters have 32 bits (no HI register). A wave-cycle
- * counter adds up to 64 wave slots / 4 per clock per WGP, so at 2900 MHz
- * it wraps after 2^32 / (2.9e9 x 16) s = 92563950 ns; the sampler is told,
- * and the 32-bit counters of an interval that ran longer are not read (a
- * wrapped value would look like data). */
+/* Item 8 and point 6: per-WGP SQ counters have 32 bits (no HI register).
+ * On gfx10/11 SQ_WAVE_CYCLES counts plain clocks (rocprofiler-sdk's gfx11
+ * OccupancyPercent has no x4, gfx9's has), so a WGP's wave-cycle counter
+ * adds up to its 64 wave slots (2 CUs x 32) a clock and wraps after
+ * 2^32 / (2.9e9 x 64) s = 23.14 ms; the sampler is kept to three
+ * quarters of that, 17355740 ns. */
 Test(amdgpu_pmc, sq_counters_set_a_maximum_interval)
 {
     struct am t;
 
     am_start(&t, root_fake(), "amdgpu:polls=1");
-    cr_expect_eq(t.s->info.max_interval_ns, 92563950ull, "%llu",
+    cr_expect_eq(t.s->info.max_interval_ns, 17355740ull, "%llu",
                  (unsigned long long)t.s->info.max_interval_ns);
-    every_wgp(t.fa, SQ_BUSY_CYCLES, 5000000000ull);   /* wraps to 705032704 */
+    am_stop(&t);
+}
+
+/* Point 6: a wrap is told from the time counted, counter by counter.
+ * Every WGP full (64 waves resident each of 2.9e6 clocks a ms): its
+ * SQ_WAVE_CYCLES counts 1.856e8 a ms and wraps in a 30 ms interval
+ * (5.568e9 > 2^32); occupancy is 20 x 1.856e8 / 2.9e6 = 1280 in every
+ * interval, and a wrapped count must not be shown. */
+Test(amdgpu_pmc, a_wrapped_counter_is_not_shown)
+{
+    struct am t;
+
+    am_start(&t, root_fake(), "amdgpu:polls=1");
+    every_wgp(t.fa, SQ_BUSY_CYCLES, 2900000);
+    every_wgp(t.fa, SQ_WAVE_CYCLES, 185600000);
     fa_set_rate(t.fa, "GRBM", 2, 0, 777);
-    cr_expect_eq(am_sample_after(&t, 120000000), 2, "a warning, not an error the sampler backs off from");
+    samples(&t, 2);
+    NEAR(am_metric(&t, "Wavefront Occupancy"), 1280.0);
+    cr_expect_eq(am_sample_after(&t, 30000000), 2, "a warning, not an error the sampler "
+                 "backs off from");
     HAS(t.d.msg, "wrap");
-    cr_expect_eq(am_counter(&t, "SQ_BUSY_CYCLES", 0), 0, "no wrapped value shown");
-    cr_expect_eq(am_counter(&t, "GRBM_GUI_ACTIVE", 0), 777 * 120, "64-bit counters still read");
+    NEAR(am_metric(&t, "Wavefront Occupancy"), 1280.0);
+    cr_expect_eq(am_counter(&t, "GRBM_GUI_ACTIVE", 0), 777 * 30, "64-bit counters still read");
+    am_stop(&t);
+}
+
+/* Point 6: a late wake-up past the cap drops only the counters that can
+ * have wrapped. Busy cycles count at most 1 a clock (2^32 clocks = 1.48 s)
+ * and instructions a few (ASSUMPTION: at most 8 a clock a WGP, 185 ms),
+ * so a 100 ms interval still reads IPC. Busy cycles follow a load that
+ * changes at each latch (100, 50, 150, 80 %), instructions do not: IPC is
+ * (1500 - 300) / (1000 x load) in each interval, and a stale reading
+ * would show another interval's load. */
+Test(amdgpu_pmc, a_late_interval_keeps_the_counters_that_cannot_wrap)
+{
+    static const unsigned load[4] = { 100, 50, 150, 80 };
+    struct am t;
+    unsigned e;
+
+    am_start(&t, root_fake(), "amdgpu:polls=1");
+    every_wgp(t.fa, SQ_BUSY_CYCLES, 1000);
+    every_wgp(t.fa, 48, 1500);       /* SQ_INSTS_ALL */
+    every_wgp(t.fa, 69, 300);        /* SQ_INSTS_INTERNAL */
+    fa_set_load(t.fa, "SQ", SQ_BUSY_CYCLES, load, 4);
+    samples(&t, 2);
+    /* The third interval counts the pass the first did (two SQ passes). */
+    cr_assert_geq(am_sample_after(&t, 100000000), 0, "%s", t.d.msg);
+    e = (unsigned)fa_stats(t.fa)->samples_latched - 1;   /* the load it counted under */
+    NEAR(am_metric(&t, "IPC"), 1.2 * 100 / load[e % 4]);
     am_stop(&t);
 }
 

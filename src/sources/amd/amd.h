@@ -211,7 +211,8 @@ unsigned gt_amd_pmc_passes(const struct gt_amd_pmc *p);
 unsigned gt_amd_pmc_ncounters(const struct gt_amd_pmc *p);
 /* One line per register bank: counters, passes, limit. */
 void gt_amd_pmc_describe(const struct gt_amd_pmc *p, char *buf, size_t len);
-/* The longest interval the 32-bit counters in use survive; 0: any. */
+/* Three quarters of the shortest time a 32-bit counter in use may wrap
+ * in; 0: any interval. */
 uint64_t gt_amd_pmc_max_interval(const struct gt_amd_pmc *p);
 /* The value counter name was read at in the last sample's pass, if it was
  * counted then (1), else 0. */

@@ -31,9 +31,9 @@ const struct gt_amd_counter_def gt_amd_gfx1151_counters[] = {
     /* SQ per WGP (SQ_PERFCOUNTER0..15, low halves only). */
     PMC("SQ_BUSY_CYCLES",        "SQ",   "SQ_WGP", GT_AMD_WGP, 3, "cycles"),
     PMC("SQ_WAVES",              "SQ",   "SQ_WGP", GT_AMD_WGP, 4, "waves"),
-    PMC("SQ_WAVE_CYCLES",        "SQ",   "SQ_WGP", GT_AMD_WGP, 24, "quad-cycles"),
-    PMC("SQ_WAIT_INST_ANY",      "SQ",   "SQ_WGP", GT_AMD_WGP, 26, "quad-cycles"),
-    PMC("SQ_WAIT_ANY",           "SQ",   "SQ_WGP", GT_AMD_WGP, 35, "quad-cycles"),
+    PMC("SQ_WAVE_CYCLES",        "SQ",   "SQ_WGP", GT_AMD_WGP, 24, "wave-cycles"),
+    PMC("SQ_WAIT_INST_ANY",      "SQ",   "SQ_WGP", GT_AMD_WGP, 26, "wave-cycles"),
+    PMC("SQ_WAIT_ANY",           "SQ",   "SQ_WGP", GT_AMD_WGP, 35, "wave-cycles"),
     PMC("SQ_INSTS_ALL",          "SQ",   "SQ_WGP", GT_AMD_WGP, 48, "instructions"),
     PMC("SQ_INSTS_VALU",         "SQ",   "SQ_WGP", GT_AMD_WGP, 62, "instructions"),
     PMC("SQ_INSTS_INTERNAL",     "SQ",   "SQ_WGP", GT_AMD_WGP, 69, "instructions"),

@@ -491,17 +491,45 @@ int gt_amd_pmc_start(struct gt_amd_pmc *p, struct gt_diag *d)
     return 0;
 }
 
+/* The most a 32-bit counter can add in a clock, per WGP register. On
+ * gfx10/11 the wave-cycle counters count plain clocks (rocprofiler-sdk's
+ * gfx11 OccupancyPercent has no x4 where gfx9's has), each resident wave
+ * every clock: up to the WGP's wave slots. Busy cycles count at most one.
+ * Instructions and cache events: at most 8 a clock (ASSUMPTION, README
+ * "unverified"). 64-bit counters: 0 (they do not wrap). */
+static double max_per_clk(const struct gt_amd_pmc *p, const struct ctr *c)
+{
+    if (banks[c->bank].width != 4)
+        return 0;
+    switch (c->event) {
+    case 3:                    /* SQ_BUSY_CYCLES */
+        return 1;
+    case 24: case 26: case 35: /* SQ_WAVE_CYCLES, SQ_WAIT_INST_ANY, SQ_WAIT_ANY */
+        return p->geom.max_waves_per_cu * 2.0;
+    default:
+        return 8;
+    }
+}
+
+/* The time (ns) after which counter c may have wrapped; 0: never. */
+static double wrap_ns(const struct gt_amd_pmc *p, const struct ctr *c)
+{
+    double per = max_per_clk(p, c), hz = p->geom.max_sclk_mhz * 1e6;
+
+    return per > 0 && hz > 0 ? 4294967296.0 / (hz * per) * 1e9 : 0;
+}
+
+/* Three quarters of the soonest wrap, so that a late wake-up of up to a
+ * third of the period still reads every counter. */
 uint64_t gt_amd_pmc_max_interval(const struct gt_amd_pmc *p)
 {
-    /* A per-WGP wave-cycle counter adds up to its wave slots / 4 a clock
-     * (quad-cycles of every resident wave): 2 CUs x max_waves_per_cu / 4. */
-    double per_clk = p->geom.max_waves_per_cu * 2.0 / 4.0, hz = p->geom.max_sclk_mhz * 1e6;
+    double least = 0, w;
     size_t i;
 
     for (i = 0; i < p->nctr; i++)
-        if (p->ctr[i].used && banks[p->ctr[i].bank].width == 4 && per_clk > 0 && hz > 0)
-            return (uint64_t)(4294967296.0 / (hz * per_clk) * 1e9);
-    return 0;
+        if (p->ctr[i].used && (w = wrap_ns(p, &p->ctr[i])) > 0 && (least == 0 || w < least))
+            least = w;
+    return (uint64_t)(least * 0.75);
 }
 
 int gt_amd_pmc_fresh(const struct gt_amd_pmc *p, const char *name, uint64_t *sum)
@@ -520,21 +548,32 @@ int gt_amd_pmc_fresh(const struct gt_amd_pmc *p, const char *name, uint64_t *sum
     return 0;
 }
 
-/* The pass ran longer than the 32-bit counters survive (the sampler was
- * late): they may have wrapped, so they are not read this time; like a
- * counter rotated out, each is estimated from its last reading. The
+/* Whether counter c, counting for counted ns, may have wrapped (the
+ * sampler was late past the cap): then it is not read, and like a counter
+ * rotated out it is estimated from its last reading. */
+static int may_wrap(const struct gt_amd_pmc *p, const struct ctr *c, uint64_t counted)
+{
+    double w = wrap_ns(p, c);
+
+    return w > 0 && (double)counted >= w;
+}
+
+/* Says which counters were not read for fear of a wrap; 1 when any. The
  * interval is kept (an error would make the sampler back off, and every
  * later pass late). */
 static int wrapped(struct gt_amd_pmc *p, uint64_t counted, struct gt_diag *d)
 {
-    uint64_t max = gt_amd_pmc_max_interval(p);
+    unsigned n = 0;
+    size_t i;
 
-    if (!max || counted <= max)
+    for (i = 0; i < p->nctr; i++)
+        n += counted_now(p, &p->ctr[i]) && may_wrap(p, &p->ctr[i], counted);
+    if (!n)
         return 0;
-    gt_diag_set(d, "%s/amdgpu_regs2: this interval's counters ran %.0f ms, longer than the "
-                   "%.1f ms the 32-bit SQ counters survive before they wrap; they are "
-                   "estimated from their last reading", p->dev->debugfs, (double)counted / 1e6,
-                (double)max / 1e6);
+    gt_diag_set(d, "%s/amdgpu_regs2: this interval's counters ran %.1f ms (the sampler was "
+                   "late); %u 32-bit SQ counter%s could have wrapped in that time and %s "
+                   "estimated from the last reading", p->dev->debugfs, (double)counted / 1e6, n,
+                n == 1 ? "" : "s", n == 1 ? "is" : "are");
     return 1;
 }
 
@@ -583,8 +622,7 @@ int gt_amd_pmc_sample(struct gt_amd_pmc *p, uint64_t *deltas, unsigned *estimate
     for (i = 0; i < p->nctr && !bad; i++) {
         struct ctr *c = &p->ctr[i];
         c->fresh = 0;
-        if (counted_now(p, c) && !(late && banks[c->bank].width == 4) &&
-            read_ctr(p, c, counted) < 0) {
+        if (counted_now(p, c) && !may_wrap(p, c, counted) && read_ctr(p, c, counted) < 0) {
             bad = 1;     /* the next pass still starts: counting goes on */
             e = errno;
             break;
