@@ -120,7 +120,7 @@ Test(amdgpu, metrics_mode_never_touches_gfx)
     cr_assert_geq(am_sample(&t), 0, "%s", t.d.msg);
     cr_expect_eq(fa_stats(t.fa)->mmr_reads, 0);
     cr_expect_eq(fa_stats(t.fa)->regs_written, 0);
-    NEAR(am_metric(&t, "Shader clock"), 2.1);      /* GHz */
+    NEAR(am_metric(&t, "Shader clock"), 2100.0);    /* MHz, as sysfs and amdgpu_top */
     cr_expect_not_null(am_unavailable(&t, "GUI active"));
     HAS(am_unavailable(&t, "IPC"), "mode=metrics");
     am_stop(&t);
@@ -142,8 +142,8 @@ Test(amdgpu, gpu_metrics_v3_0_fields)
     fa_set_metric(fa, 96, 2, 3000);
     am_start(&t, fa, "amdgpu:polls=1");
     cr_assert_geq(am_sample(&t), 0, "%s", t.d.msg);
-    NEAR(am_metric(&t, "Shader clock"), 2.8);      /* GHz */
-    NEAR(am_metric(&t, "Memory clock"), 1.0);
+    NEAR(am_metric(&t, "Shader clock"), 2800.0);    /* MHz */
+    NEAR(am_metric(&t, "Memory clock"), 1000.0);
     NEAR(am_metric(&t, "GFX temperature"), 61.5);
     NEAR(am_metric(&t, "Socket power"), 95.5);
     NEAR(am_metric(&t, "DRAM read bandwidth"), 12000e6);
@@ -161,7 +161,7 @@ Test(amdgpu, gpu_metrics_v2_1_has_no_dram_fields)
     fa_set_metric(fa, 4, 2, 4500);         /* offset 4 in both */
     am_start(&t, fa, "amdgpu:polls=1");
     cr_assert_geq(am_sample(&t), 0, "%s", t.d.msg);
-    NEAR(am_metric(&t, "Shader clock"), 1.8);
+    NEAR(am_metric(&t, "Shader clock"), 1800.0);   /* MHz */
     NEAR(am_metric(&t, "GFX temperature"), 45.0);
     cr_expect_not_null(am_unavailable(&t, "DRAM read bandwidth"));
     am_stop(&t);
@@ -174,7 +174,7 @@ Test(amdgpu, sensors_stand_in_without_gpu_metrics)
     am_start(&t, am_fake(0, FA_METRICS_V9_9), "amdgpu:polls=1");
     cr_assert_geq(am_sample(&t), 0, "%s", t.d.msg);
     /* Fake sensors: sclk 2900 MHz, temperature 55000 milli-degC, power 42 W. */
-    NEAR(am_metric(&t, "Shader clock"), 2.9);
+    NEAR(am_metric(&t, "Shader clock"), 2900.0);   /* MHz */
     NEAR(am_metric(&t, "GFX temperature"), 55.0);
     NEAR(am_metric(&t, "Socket power"), 42.0);
     cr_expect_not_null(am_unavailable(&t, "DRAM read bandwidth"));
@@ -604,8 +604,8 @@ Test(amdgpu, without_source_the_amd_gpu_is_found, .timeout = 60)
     cr_expect_eq(pclose(p), 0);
     fclose(m);
     /* The fake's GFX_SCLK sensor (no gpu_metrics gfxclk filled): 2900 MHz. */
-    HAS(buf, "Shader clock [GHz]");
-    HAS(buf, ",2.9,");   /* 2900 MHz in GHz, then its % of peak */
+    HAS(buf, "Shader clock [MHz]");
+    HAS(buf, ",2900,");  /* 2900 MHz, then its % of peak */
     free(buf);
 }
 
@@ -632,7 +632,8 @@ Test(amdgpu, impossible_dev_info_shape_is_refused, .timeout = 30)
 
 
 /* The CSV header says every percentage one way ("%", as the "% of peak"
- * columns do; the document's "Percent" rows included), clocks in GHz. */
+ * columns do; the document's "Percent" rows included), clocks in MHz as
+ * the kernel's sysfs and amdgpu_top print them. */
 Test(amdgpu, csv_units_are_consistent, .timeout = 60)
 {
     char cmd[512], chunk[4096], *buf = NULL, *nl;
@@ -652,7 +653,7 @@ Test(amdgpu, csv_units_are_consistent, .timeout = 60)
         *nl = '\0';
     HAS(buf, "GUI active [%]");
     HAS(buf, "L2 Cache Hit Rate [%]");
-    HAS(buf, "Shader clock [GHz]");
+    HAS(buf, "Shader clock [MHz]");
     cr_expect(!strstr(buf, "[Percent]"), "a percentage in two spellings: %s", buf);
     free(buf);
 }

@@ -239,13 +239,15 @@ Test(layout_amd, activity_and_power)
     all(&t, "GRBM_STATUS_GUI_ACTIVE", 600);
     all(&t, "GRBM_STATUS2_EA_BUSY", 250);
     all(&t, "GPU_METRICS_READS", 10);
-    all(&t, "GPU_METRICS_GFXCLK", 14500);          /* mean 1450 MHz = 1.45 GHz */
+    all(&t, "GPU_METRICS_GFXCLK", 14500);          /* mean 1450 MHz */
     all(&t, "GPU_METRICS_TEMP_GFX", 65000);        /* 6500 centi-degC */
     all(&t, "GPU_METRICS_SOCKET_POWER", 1200000);  /* 120000 mW */
     all(&t, "GPU_METRICS_DRAM_READS", 1000000);    /* 100000 MB/s */
     row(&t, "GUI active", 60);
     row(&t, "EA busy", 25);
-    row_peak(&t, "Shader clock", 1.45, 2.9, 50);
+    /* Point 8: MHz, as the kernel's pp_dpm_sclk and amdgpu_top print clocks;
+     * peak the 2900 MHz max_sclk. */
+    row_peak(&t, "Shader clock", 1450, 2900, 50);
     row(&t, "GFX temperature", 65);
     row(&t, "Socket power", 120);
     row(&t, "DRAM read bandwidth", 1e11);
