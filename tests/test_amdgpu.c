@@ -386,33 +386,34 @@ Test(amdgpu, counter_groups_rotate_and_are_marked_estimated)
     int r;
 
     am_start(&t, am_fake(1, FA_METRICS_V3_0), "amdgpu:polls=1");
-    fa_set_rate(t.fa, "TCP", 9, 0, 80);           /* TCP_REQ */
-    fa_set_rate(t.fa, "TCP", 17, 0, 20);          /* TCP_REQ_MISS */
-    /* TCP counts one event per pass, so TCP_REQ and TCP_REQ_MISS take
-     * turns; GL2C's twelve counters need three passes of four. */
+    fa_set_rate(t.fa, "GL2C", 42, 0, 20);         /* GL2C_HIT */
+    fa_set_rate(t.fa, "GL2C", 74, 0, 80);         /* GL2C_READ_64_REQ */
+    /* GL2C's twelve counters need three passes of four: the hit/miss and
+     * write pairs, the four client reads, the four fabric reads. */
     /* Counters the layout reads: GRBM 2, SQ (per WGP) 14, TCP 2, GL1C 5, GL2C 12. */
     HAS(t.s->info.detail, "35 counters rotated over 3 passes");
     r = am_sample(&t);
     cr_expect_eq(r, 2, "the first pass leaves counters estimated");
     HAS(t.d.msg, "estimated");
     HAS(t.d.msg, "3 passes");
-    cr_expect_eq(am_counter(&t, "TCP_REQ", 0), 80);
-    /* Not read yet, and the rates were set after the warm-up pass saw
-     * none: an estimate of 0. */
-    cr_expect_eq(am_counter(&t, "TCP_REQ_MISS", 0), 0);
+    cr_expect_eq(am_counter(&t, "GL2C_HIT", 0), 20);
+    /* Not read yet, and the rate was set after the pass before the first
+     * interval saw none: an estimate of 0. */
+    cr_expect_eq(am_counter(&t, "GL2C_READ_64_REQ", 0), 0);
     am_sample(&t);
-    /* Second pass counts the miss; the request count is its last pass's
-     * rate over this interval (1 ms each: the same 80). */
-    cr_expect_eq(am_counter(&t, "TCP_REQ_MISS", 0), 20);
-    cr_expect_eq(am_counter(&t, "TCP_REQ", 0), 80);
-    NEAR(am_metric(&t, "TCP Cache Hit Rate"), 75.0);
-    /* Rows reading rotated counters are estimates; GRBM's two fit one pass. */
-    cr_expect(gt_engine_estimated(t.e, (size_t)gt_layout_find_metric(t.l, "TCP Cache Hit Rate")));
+    /* The second pass counts the client reads; the hits are their last
+     * pass's rate over this interval (1 ms each: the same 20). */
+    cr_expect_eq(am_counter(&t, "GL2C_READ_64_REQ", 0), 80);
+    cr_expect_eq(am_counter(&t, "GL2C_HIT", 0), 20);
+    /* Rows reading rotated counters are estimates; GRBM's two fit one
+     * pass, and so do TCP's two (four counters). */
+    cr_expect(gt_engine_estimated(t.e, (size_t)gt_layout_find_metric(t.l, "L2 Cache Hit Rate")));
+    cr_expect(!gt_engine_estimated(t.e, (size_t)gt_layout_find_metric(t.l, "TCP Cache Hit Rate")));
     cr_expect(!gt_engine_estimated(t.e, (size_t)gt_layout_find_metric(t.l, "GPU busy")));
     cr_expect(!gt_engine_estimated(t.e, (size_t)gt_layout_find_metric(t.l, "GUI active")));
     passes = (unsigned)fa_stats(t.fa)->passes;
-    cr_expect_eq(passes, 3 + 3, "each pass once before the first interval, then one at start "
-                 "and after each sample");
+    cr_expect_eq(passes, 1 + 3 + 3, "the TCP check, each pass once before the first interval, "
+                 "then one at start and after each sample");
     am_stop(&t);
 }
 

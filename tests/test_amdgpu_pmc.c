@@ -639,3 +639,85 @@ Test(amdgpu_pmc, rates_are_scaled_by_the_time_counted)
     }
     am_stop(&t);
 }
+
+/* Point 5: TCP has four counters per instance on gfx11 (Mesa
+ * ac_perfcounter_gfx11.c gfx11_TCP .num_counters = 4), so TCP_REQ and
+ * TCP_REQ_MISS count in one pass. Every CU of the harvested part requests
+ * 1000 lines a ms and misses 360, under a load that changes at each latch
+ * (100, 50, 150, 80 %) for both: the hit rate is 100 x (1000 - 360) / 1000
+ * = 64 % in every interval. */
+Test(amdgpu_pmc, tcp_hit_rate_comes_from_one_pass)
+{
+    static const unsigned load[4] = { 100, 50, 150, 80 };
+    static const uint32_t map[4] = { 0x3ff, 0x03f, 0x0ff, 0x00f };
+    struct am t;
+
+    am_start(&t, harvested_fake(), "amdgpu:polls=1");
+    for (unsigned a = 0; a < 4; a++)
+        for (unsigned cu = 0; cu < 10; cu++)
+            if (map[a] >> cu & 1u) {
+                fa_set_rate(t.fa, "TCP", 9, FA_UNIT(a / 2, a % 2, cu), 1000);
+                fa_set_rate(t.fa, "TCP", 17, FA_UNIT(a / 2, a % 2, cu), 360);
+            }
+    fa_set_load(t.fa, "TCP", 9, load, 4);
+    fa_set_load(t.fa, "TCP", 17, load, 4);
+    samples(&t, 2);
+    for (int i = 0; i < 6; i++) {
+        samples(&t, 1);
+        NEAR(am_metric(&t, "TCP Cache Hit Rate"), 64.0);
+    }
+    am_stop(&t);
+}
+
+/* Point 5: TCP instances are numbered over the CUs present in an array
+ * (Mesa ac_perfcounter.c: max_good_cu_per_sa instances, instance k is
+ * INSTANCE_INDEX k). SE0/SA0 lost WGP 2 (cu_bitmap 0x3cf: CUs 0-3 and
+ * 6-9): its CU 8 is the array's 7th CU, TCP instance 6, and the GPU's
+ * CU 6 in gputop's order (the arrays' present CUs one after another). */
+Test(amdgpu_pmc, tcp_instances_skip_harvested_cus)
+{
+    struct fa_config c;
+    struct am t;
+
+    memset(&c, 0, sizeof(c));
+    c.root = 1;
+    c.metrics = FA_METRICS_V3_0;
+    c.cu_bitmap[0][0] = 0x3cf;
+    c.cu_bitmap[0][1] = c.cu_bitmap[1][0] = c.cu_bitmap[1][1] = 0x3ff;
+    am_start(&t, am_fake_with(c), "amdgpu:polls=1");
+    cr_assert_eq(am_constant(&t, "cu_per_gpu"), 38.0);
+    fa_set_rate(t.fa, "TCP", 9, FA_UNIT(0, 0, 8), 9);
+    samples(&t, 4);
+    cr_expect_eq(am_counter(&t, "TCP_REQ", 6), 9, "%llu",
+                 (unsigned long long)am_counter(&t, "TCP_REQ", 6));
+    cr_expect_eq(am_counter(&t, "TCP_REQ", 8), 0);
+    am_stop(&t);
+}
+
+/* Point 5: on a part whose TCP counts one event a pass (one rocprofv3
+ * observation on gfx1151), gputop tells it from its other counters
+ * standing still while the first counts, says so, and takes turns. */
+Test(amdgpu_pmc, tcp_one_counter_a_pass_is_detected)
+{
+    struct fa_config c;
+    struct fake_amdgpu *fa;
+    struct am t;
+
+    memset(&c, 0, sizeof(c));
+    c.root = 1;
+    c.metrics = FA_METRICS_V3_0;
+    c.call_ns = 1000;
+    c.tcp_one_per_pass = 1;
+    fa = am_fake_with(c);
+    for (unsigned a = 0; a < 4; a++)
+        for (unsigned cu = 0; cu < 10; cu++) {
+            fa_set_rate(fa, "TCP", 9, FA_UNIT(a / 2, a % 2, cu), 100000);
+            fa_set_rate(fa, "TCP", 17, FA_UNIT(a / 2, a % 2, cu), 25000);
+        }
+    am_start(&t, fa, "amdgpu:polls=1");
+    samples(&t, 4);
+    /* 100 x (100000 - 25000) / 100000 = 75 %: each counted in its own pass. */
+    NEAR(am_metric(&t, "TCP Cache Hit Rate"), 75.0);
+    HAS(t.s->info.detail, "TCP counts one event a pass");
+    am_stop(&t);
+}

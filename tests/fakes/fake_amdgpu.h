@@ -60,11 +60,15 @@ struct fa_config {
      * the seam's now_ns (1). Counters advance with it either way. */
     int manual_clock;
     unsigned long long call_ns;
+    /* TCP counts one event a pass, in its first counter only (what one
+     * rocprofv3 run on gfx1151 suggested; Mesa and aqlprofile give TCP
+     * four counters). */
+    int tcp_one_per_pass;
 };
 
 /* A unit of a counter block: shader engine, shader array, and the index in
- * it (the WGP for SQ, the CU for TCP, 0..3 for GL1C, the channel for GL2C
- * with se = sa = 0). */
+ * it (the WGP for SQ, the CU's bit in cu_bitmap for TCP, 0..3 for GL1C, the
+ * channel for GL2C with se = sa = 0). */
 #define FA_UNIT(se, sa, idx) (((unsigned)(se) << 16) | ((unsigned)(sa) << 8) | (unsigned)(idx))
 
 struct fake_amdgpu;

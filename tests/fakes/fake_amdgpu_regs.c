@@ -214,6 +214,18 @@ static int exists(const struct fake_amdgpu *fa, int b, unsigned se, unsigned sa,
     return 0;
 }
 
+/* The position of the k-th CU present in array (se, sa); 16 (none) past
+ * the last. */
+static uint32_t nth_cu(const struct fake_amdgpu *fa, uint32_t se, uint32_t sa, uint32_t k)
+{
+    uint32_t c;
+
+    for (c = 0; se < 4 && sa < 4 && c < 16; c++)
+        if (((fa->cu_bitmap[se][sa] >> c) & 1u) && k-- == 0)
+            return c;
+    return 16;
+}
+
 /* The unit GRBM_GFX_INDEX addresses for bank b; -1 when none. A broadcast
  * field reads as index 0 (ASSUMPTION: the first addressed instance). SQ
  * per WGP takes INSTANCE_INDEX = wgp << 2 (aqlprofile gfx11 primitives
@@ -235,6 +247,14 @@ static int addressed(const struct fake_amdgpu *fa, int b, uint32_t se, uint32_t 
         if (i & 3u)
             return -1;
         i >>= 2;
+        break;
+    case U_CU:
+        /* TCP instances are numbered 0.. over the CUs present in the
+         * array, not by CU position: Mesa ac_perfcounter.c gives TCP
+         * max_good_cu_per_sa instances and selects instance k as
+         * INSTANCE_INDEX k, whatever the harvest (ASSUMPTION: that the
+         * k-th is the k-th present CU; README, "unverified"). */
+        i = nth_cu(fa, s, a, i);
         break;
     case U_CHANNEL:
         s = a = 0;
@@ -335,6 +355,8 @@ static void count_bank(struct fake_amdgpu *fa, int b, uint64_t dt)
         unsigned ev = sel & banks[b].selmask;
         uint64_t pct;
         if (!accumulates(b, sel) || !valid_event(b, ev))
+            continue;
+        if (banks[b].unit == U_CU && k > 0 && fa->cfg.tcp_one_per_pass)
             continue;
         pct = load_pct(fa, b, ev);
         for (se = 0; se < nse(fa); se++)

@@ -217,6 +217,9 @@ uint64_t gt_amd_pmc_max_interval(const struct gt_amd_pmc *p);
 /* The value counter name was read at in the last sample's pass, if it was
  * counted then (1), else 0. */
 int gt_amd_pmc_fresh(const struct gt_amd_pmc *p, const char *name, uint64_t *sum);
+/* 1 when this GPU's TCP was found to count one event a pass (its other
+ * counters stood still while the first counted). */
+int gt_amd_pmc_tcp_one_a_pass(const struct gt_amd_pmc *p);
 /* The power state gputop holds: "PEAK" or "" (a GFXOFF request only). */
 const char *gt_amd_pmc_pstate(const struct gt_amd_pmc *p);
 

@@ -374,9 +374,10 @@ static void describe(struct gt_source *s, const struct amd_src *a)
     s->info.l2_slices = a->geom.gl2c;
     /* The per-block plan is in --probe; the header line has room for a summary. */
     if (a->pmc)
-        snprintf(pmc, sizeof(pmc), "%u counters rotated over %u pass%s",
+        snprintf(pmc, sizeof(pmc), "%u counters rotated over %u pass%s%s",
                  gt_amd_pmc_ncounters(a->pmc), gt_amd_pmc_passes(a->pmc),
-                 gt_amd_pmc_passes(a->pmc) == 1 ? "" : "es");
+                 gt_amd_pmc_passes(a->pmc) == 1 ? "" : "es",
+                 gt_amd_pmc_tcp_one_a_pass(a->pmc) ? " (TCP counts one event a pass)" : "");
     pstate_text(a, ps, sizeof(ps));
     snprintf(s->info.detail, sizeof(s->info.detail), "amdgpu %d.%d.%d, %u CUs @ %u MHz, "
              "%.48s%s%s, %s; counters: %.80s", dev->drv_major, dev->drv_minor, dev->drv_patch,

@@ -35,9 +35,10 @@ struct bank {
 };
 
 /* Counters per pass: Mesa ac_perfcounter_gfx11.c and aqlprofile
- * gfx11_block_info.h (GRBM 2, SQ 8 data registers, GL1C 4, GL2C 4). TCP
- * has four registers but counts one event per pass in practice on gfx1151
- * (rdna35.md §1, ROCm/rocm-systems PR #10041; UNVERIFIED). Addresses:
+ * gfx11_block_info.h (GRBM 2, SQ 8 data registers, TCP 4, GL1C 4, GL2C 4).
+ * One rocprofv3 run on gfx1151 suggested TCP counts one event a pass
+ * (rdna35.md §1, ROCm/rocm-systems PR #10041): gputop checks it when it
+ * opens the counters (tcp_check) and takes turns if so. Addresses:
  * gc_11_5_0_offset.h (SQ, TCP), Mesa's gfx11 table (GRBM, GL1C, GL2C).
  * GL1C's select fields are presumed to be the TCP/GL2C layout (PERF_SEL
  * in the low bits), which no header confirms. */
@@ -49,7 +50,7 @@ static const struct bank banks[] = {
      * low-half-only data registers (aqlprofile; PAL): 32-bit counters. */
     { "SQ_WGP", GT_UNIT_WGP, 8, { 0x39c0, 0x39c2, 0x39c4, 0x39c6, 0x39c8, 0x39ca, 0x39cc, 0x39ce },
       { 0x31c0, 0x31c2, 0x31c4, 0x31c6, 0x31c8, 0x31ca, 0x31cc, 0x31ce }, 4 },
-    { "TCP", GT_UNIT_CU, 1, { 0x3b40, 0x3b42, 0x3b44, 0x3b45 },
+    { "TCP", GT_UNIT_CU, 4, { 0x3b40, 0x3b42, 0x3b44, 0x3b45 },
       { 0x3340, 0x3342, 0x3344, 0x3346 }, 8 },
     { "GL1C", GT_UNIT_GL1C, 4, { 0x3ba0, 0x3ba2, 0x3ba3, 0x3ba4 },
       { 0x33a0, 0x33a2, 0x33a4, 0x33a6 }, 8 },
@@ -57,6 +58,7 @@ static const struct bank banks[] = {
       { 0x3380, 0x3382, 0x3384, 0x3386 }, 8 },
 };
 #define NBANKS (sizeof(banks) / sizeof(banks[0]))
+#define TCP_BANK 2
 
 /* Counters one row divides or adds up count in the same pass where the
  * limits allow, so a ratio never mixes two passes (a load that changes
@@ -115,6 +117,7 @@ struct gt_amd_pmc {
     struct ctr *ctr;
     size_t nctr;
     unsigned ngroups[NBANKS];
+    unsigned limit[NBANKS];    /* counters a pass: banks[].limit, or fewer as found */
     unsigned pass;
     int counting;
     struct saved saved[MAX_SAVED];
@@ -304,9 +307,9 @@ static void plan(struct gt_amd_pmc *p)
                 continue;
             for (need = 0, j = 0; j < p->nctr; j++)
                 need += p->ctr[j].bank == b && p->ctr[j].used && p->ctr[j].set == c->set;
-            if (need > banks[b].limit)
+            if (need > p->limit[b])
                 continue;
-            g = first_fit(fill, need, banks[b].limit);
+            g = first_fit(fill, need, p->limit[b]);
             for (j = i; j < p->nctr; j++)
                 if (p->ctr[j].bank == b && p->ctr[j].used && p->ctr[j].set == c->set)
                     assign(&p->ctr[j], fill, g);
@@ -314,7 +317,7 @@ static void plan(struct gt_amd_pmc *p)
         for (i = 0; i < p->nctr; i++) {
             struct ctr *c = &p->ctr[i];
             if (c->bank == b && c->used && c->group == UINT32_MAX)
-                assign(c, fill, first_fit(fill, 1, banks[b].limit));
+                assign(c, fill, first_fit(fill, 1, p->limit[b]));
         }
         for (g = 0; g < MAX_PASSES && fill[g]; g++)
             ;
@@ -353,9 +356,11 @@ void gt_amd_pmc_describe(const struct gt_amd_pmc *p, char *buf, size_t len)
             n += p->ctr[i].bank == b && p->ctr[i].used;
         if (!n)
             continue;
-        off += (size_t)snprintf(buf + off, len - off, "%s%s %u in %u pass%s (limit %u)",
+        off += (size_t)snprintf(buf + off, len - off, "%s%s %u in %u pass%s (limit %u%s)",
                                 off ? ", " : "", banks[b].hw_block, n, p->ngroups[b],
-                                p->ngroups[b] == 1 ? "" : "es", banks[b].limit);
+                                p->ngroups[b] == 1 ? "" : "es", p->limit[b],
+                                p->limit[b] < banks[b].limit ? ": counts one event a pass "
+                                "here, its other counters stood still" : "");
     }
 }
 
@@ -670,6 +675,8 @@ static int build(struct gt_amd_pmc *p, const struct gt_catalog *c)
 {
     size_t i;
 
+    for (i = 0; i < NBANKS; i++)
+        p->limit[i] = banks[i].limit;
     p->ctr = calloc(c->ncounters ? c->ncounters : 1, sizeof(*p->ctr));
     if (!p->ctr)
         return -1;
@@ -817,6 +824,55 @@ static int check_idle(struct gt_amd_pmc *p, int force, struct gt_diag *d)
     return -1;
 }
 
+/* Whether TCP counts in all four counters: TCP_REQ in each for a moment.
+ * When the first counts and another stands still, this GPU's TCP counts
+ * one event a pass (one rocprofv3 observation on gfx1151) and its
+ * counters take turns. No TCP traffic meanwhile: four, as Mesa and
+ * aqlprofile say. */
+static int tcp_check(struct gt_amd_pmc *p)
+{
+    struct timespec ts = { 0, (long)WARMUP_NS };
+    const struct bank *bk = &banks[TCP_BANK];
+    uint64_t sum[4] = { 0 }, v;
+    struct ctr *c = NULL;
+    uint32_t i, k, r;
+    size_t j;
+
+    for (j = 0; j < p->nctr; j++)
+        if (p->ctr[j].bank == TCP_BANK && (!c || strcmp(p->ctr[j].name, "TCP_REQ") == 0))
+            c = &p->ctr[j];
+    if (!c)
+        return 0;
+    for (r = 0; r < bk->limit; r++)
+        if (wr_saved(p, GT_GC_SEG1 + bk->sel[r], c->event) < 0)
+            return -1;
+    if (wr_saved(p, GT_REG_CP_PERFMON_CNTL, GT_PERFMON_RESET) < 0 ||
+        wr_saved(p, GT_REG_CP_PERFMON_CNTL, GT_PERFMON_START) < 0)
+        return -1;
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+        ;
+    if (latch(p, &v) < 0)
+        return -1;
+    for (i = 0; i < c->n; i++)
+        for (k = c->first[i]; k < c->first[i + 1]; k++)
+            for (r = 0; r < bk->limit; r++) {
+                v = 0;
+                if (set_state(p, c->addr[k].se, c->addr[k].sh, c->addr[k].inst) < 0 ||
+                    rd(p, GT_GC_SEG1 + bk->data[r], &v, bk->width) < 0)
+                    return -1;
+                sum[r] += v;
+            }
+    for (r = 1; r < bk->limit; r++)
+        if (sum[0] && !sum[r])
+            p->limit[TCP_BANK] = 1;
+    return 0;
+}
+
+int gt_amd_pmc_tcp_one_a_pass(const struct gt_amd_pmc *p)
+{
+    return p->limit[TCP_BANK] == 1;
+}
+
 struct gt_amd_pmc *gt_amd_pmc_open(struct gt_amd_dev *dev, const struct gt_amd_device *geom,
                                    const struct gt_catalog *c, const struct gt_amd_pmc_opts *o,
                                    enum gt_amd_pmc_fail *f, struct gt_diag *d)
@@ -849,6 +905,11 @@ struct gt_amd_pmc *gt_amd_pmc_open(struct gt_amd_dev *dev, const struct gt_amd_d
     }
     if (gt_amd_power_hold(dev, o->keepon, &p->power, d) < 0) {
         *f = errno == EBUSY ? GT_PMC_FAIL_BUSY : GT_PMC_FAIL_OTHER;
+        goto fail;
+    }
+    if (tcp_check(p) < 0) {
+        gt_diag_set(d, "%s/amdgpu_regs2: checking the TCP counters failed: %s",
+                    dev->debugfs, strerror(errno));
         goto fail;
     }
     return p;
