@@ -180,14 +180,14 @@ Test(amdgpu_pmc, counters_start_in_mode_0_and_are_sampled_when_stopped)
     am_stop(&t);   /* no protocol error: mode 1 was never written */
 }
 
-/* Items 6, 7: the default holds the PEAK profile, which ungates the
- * perfmon clock (soc21_update_umd_stable_pstate); keepon=gfxoff does not,
- * and with the clock gated the source says so instead of showing zeros. */
-Test(amdgpu_pmc, default_holds_peak_and_says_so)
+/* Items 6, 7: keepon=pstate holds the PEAK profile, which ungates the
+ * perfmon clock (soc21_update_umd_stable_pstate) and pins the shader
+ * clock; it says so. */
+Test(amdgpu_pmc, keepon_pstate_holds_peak_and_says_so)
 {
     struct am t;
 
-    am_start(&t, root_fake(), "amdgpu:polls=1");
+    am_start(&t, root_fake(), "amdgpu:keepon=pstate,polls=1");
     cr_expect_eq(fa_stats(t.fa)->pstate, 4, "PEAK is 4 (amdgpu_drm.h)");
     HAS(t.s->info.detail, "pstate PEAK");
     HAS(t.s->info.detail, "2900 MHz");   /* PEAK_PSTATE_GFX_SCLK */
@@ -437,7 +437,11 @@ Test(amdgpu_pmc, header_says_what_keeps_gfx_on)
 
     am_start(&t, root_fake(), "amdgpu:polls=4");
     samples(&t, 1);
-    cr_expect_str_eq(header_activity(&t, buf, sizeof(buf)), "PEAK pstate, GFX 2900 MHz");
+    cr_expect_str_eq(header_activity(&t, buf, sizeof(buf)), "perfmon clock ungated, clocks free");
+    am_stop(&t);
+    am_start(&t, root_fake(), "amdgpu:keepon=pstate,polls=4");
+    samples(&t, 1);
+    cr_expect_str_eq(header_activity(&t, buf, sizeof(buf)), "PEAK pstate, GFX pinned at 2900 MHz");
     am_stop(&t);
     am_start(&t, am_fake(0, FA_METRICS_V3_0), "amdgpu:polls=4");
     fa_set_grbm(t.fa, busy, busy2, 1);
@@ -719,5 +723,55 @@ Test(amdgpu_pmc, tcp_one_counter_a_pass_is_detected)
     /* 100 x (100000 - 25000) / 100000 = 75 %: each counted in its own pass. */
     NEAR(am_metric(&t, "TCP Cache Hit Rate"), 75.0);
     HAS(t.s->info.detail, "TCP counts one event a pass");
+    am_stop(&t);
+}
+
+/* Point 7: watching must not change what is watched. A PEAK pstate pins
+ * the shader clock at its maximum for as long as gputop runs; GC 11.5 has
+ * no RLC_PERFMON_CLK_CNTL, and the kernel ungates the perfmon clock by
+ * setting RLC_CGTT_MGCG_OVERRIDE.PERFMON_CLOCK_STATE (bit 10;
+ * gfx_v11_0.c gfx_v11_0_update_perf_clk). By default gputop sets that bit
+ * itself (and keeps GFX out of GFXOFF), holds no pstate, and says so. */
+Test(amdgpu_pmc, default_ungates_the_perfmon_clock_and_leaves_the_clocks_free)
+{
+    char buf[160];
+    struct am t;
+
+    am_start(&t, root_fake(), "amdgpu:polls=1");
+    cr_expect_eq(fa_stats(t.fa)->pstate, 0, "a pstate (%d) pins the clocks",
+                 fa_stats(t.fa)->pstate);
+    cr_expect(fa_reg_seg1(t.fa, 0x4c48) & (1u << 10), "PERFMON_CLOCK_STATE not set: %#x",
+              fa_reg_seg1(t.fa, 0x4c48));
+    fa_set_rate(t.fa, "GRBM", 2, 0, 777);
+    samples(&t, 1);
+    cr_expect_eq(am_counter(&t, "GRBM_GUI_ACTIVE", 0), 777, "the gated clock counted nothing");
+    t.s->type->activity(t.s, &t.snap, buf, sizeof(buf));
+    HAS(buf, "perfmon clock ungated");
+    HAS(buf, "clocks free");
+    am_stop(&t);   /* the register back at 0 */
+}
+
+/* Point 7: the driver owns the register and may clear the bit again (its
+ * clock-gating updates, gfx_v11_0_update_perf_clk(true)): each sample
+ * checks it, sets it again, and does not show the interval's stalled
+ * counts as data. GUI active 777 a ms: 777 x 1.5 = 1165.5, so 1166, in the
+ * 1.5 ms interval in which the clock was gated for 1 ms, as in the 1 ms
+ * intervals (777) around it. */
+Test(amdgpu_pmc, a_perfmon_clock_gated_again_is_noticed)
+{
+    struct am t;
+
+    am_start(&t, root_fake(), "amdgpu:polls=1");
+    fa_set_rate(t.fa, "GRBM", 2, 0, 777);
+    samples(&t, 1);
+    fa_advance(t.fa, 500000);
+    fa_driver_write_seg1(t.fa, 0x4c48, fa_reg_seg1(t.fa, 0x4c48) & ~(1u << 10));
+    cr_expect_eq(am_sample(&t), 2, "%s", t.d.msg);
+    HAS(t.d.msg, "PERFMON_CLOCK_STATE");
+    cr_expect_eq(am_counter(&t, "GRBM_GUI_ACTIVE", 0), 1166, "%llu",
+                 (unsigned long long)am_counter(&t, "GRBM_GUI_ACTIVE", 0));
+    cr_expect(fa_reg_seg1(t.fa, 0x4c48) & (1u << 10), "not set again");
+    samples(&t, 1);
+    cr_expect_eq(am_counter(&t, "GRBM_GUI_ACTIVE", 0), 777);
     am_stop(&t);
 }

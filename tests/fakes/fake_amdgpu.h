@@ -98,6 +98,10 @@ void fa_advance(struct fake_amdgpu *fa, unsigned long long ns);
 /* What the register at GC segment-1 offset off holds now (0x39e0 is
  * SQ_PERFCOUNTER_CTRL, ...). */
 uint32_t fa_reg_seg1(struct fake_amdgpu *fa, uint32_t off);
+/* The kernel itself writes the register at GC segment-1 offset off (its
+ * clock-gating updates own RLC_CGTT_MGCG_OVERRIDE, 0x4c48): not a write of
+ * gputop's. */
+void fa_driver_write_seg1(struct fake_amdgpu *fa, uint32_t off, uint32_t v);
 /* Anything but "active" is asleep; falling asleep loses the GC registers
  * (counter selects, CP_PERFMON_CNTL, counts), as D3 does. */
 void fa_set_power(struct fake_amdgpu *fa, const char *runtime_status);

@@ -168,6 +168,15 @@ uint32_t fa_reg_seg1(struct fake_amdgpu *fa, uint32_t off)
     return reg(fa, off);
 }
 
+void fa_driver_write_seg1(struct fake_amdgpu *fa, uint32_t off, uint32_t v)
+{
+    int r = reg_index(fa, fa->base[1] + off);
+
+    fa_count_to_now(fa);       /* what counted so far counted under the old value */
+    if (r >= 0)
+        fa->reg[r].value = v;
+}
+
 void fa_regs_power_on(struct fake_amdgpu *fa)
 {
     unsigned i;

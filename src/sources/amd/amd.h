@@ -125,9 +125,12 @@ void gt_grbm_count(struct gt_grbm_counts *c, uint32_t status, uint32_t status2);
 
 /* ---- pmc_power.c ---- */
 
-/* How GFX is kept powered (and the perfmon clock ungated) while counting:
- * the PEAK profile pstate (the default), or a GFXOFF request only. */
-enum gt_amd_keepon { GT_KEEPON_PSTATE, GT_KEEPON_GFXOFF };
+/* How GFX is kept powered and the perfmon clock ungated while counting:
+ * a GFXOFF request and RLC_CGTT_MGCG_OVERRIDE.PERFMON_CLOCK_STATE set by
+ * gputop (the default: the clocks stay free), the PEAK profile pstate
+ * (which ungates it too but pins the shader clock at its maximum), or a
+ * GFXOFF request only. */
+enum gt_amd_keepon { GT_KEEPON_PERFCLK, GT_KEEPON_PSTATE, GT_KEEPON_GFXOFF };
 
 struct gt_amd_hold {
     int gfxoff_fd;             /* amdgpu_gfxoff while a request is held, else -1 */
@@ -220,6 +223,8 @@ int gt_amd_pmc_fresh(const struct gt_amd_pmc *p, const char *name, uint64_t *sum
 /* 1 when this GPU's TCP was found to count one event a pass (its other
  * counters stood still while the first counted). */
 int gt_amd_pmc_tcp_one_a_pass(const struct gt_amd_pmc *p);
+/* 1 while gputop keeps PERFMON_CLOCK_STATE set itself (keepon=perfclk). */
+int gt_amd_pmc_perfclk(const struct gt_amd_pmc *p);
 /* The power state gputop holds: "PEAK" or "" (a GFXOFF request only). */
 const char *gt_amd_pmc_pstate(const struct gt_amd_pmc *p);
 

@@ -145,8 +145,10 @@ static int parse_args(struct amd_src *a, const char *args, char *path, size_t le
     if (gt_args_get(args, "keepon", buf, sizeof(buf))) {
         if (strcmp(buf, "gfxoff") == 0)
             a->opts.keepon = GT_KEEPON_GFXOFF;
-        else if (strcmp(buf, "pstate") != 0) {
-            gt_diag_set(d, "amdgpu: keepon must be gfxoff or pstate, not '%s'", buf);
+        else if (strcmp(buf, "pstate") == 0)
+            a->opts.keepon = GT_KEEPON_PSTATE;
+        else if (strcmp(buf, "perfclk") != 0) {
+            gt_diag_set(d, "amdgpu: keepon must be perfclk, pstate or gfxoff, not '%s'", buf);
             return -1;
         }
     }
@@ -345,13 +347,16 @@ static void geometry(struct amd_src *a)
     a->geom.max_waves_per_cu = RDNA_WAVES_PER_CU;
 }
 
-/* "pstate PEAK set by gputop (GFX 2900 MHz)" or "". */
+/* "pstate PEAK set by gputop (GFX 2900 MHz)", "perfmon clock ungated by
+ * gputop, clocks free" or "". */
 static void pstate_text(const struct amd_src *a, char *buf, size_t len)
 {
     const char *ps = a->pmc ? gt_amd_pmc_pstate(a->pmc) : "";
 
     buf[0] = '\0';
-    if (ps[0] && a->peak_mhz)
+    if (a->pmc && gt_amd_pmc_perfclk(a->pmc))
+        snprintf(buf, len, "perfmon clock ungated by gputop, clocks free");
+    else if (ps[0] && a->peak_mhz)
         snprintf(buf, len, "pstate %s set by gputop (GFX %u MHz)", ps, a->peak_mhz);
     else if (ps[0])
         snprintf(buf, len, "pstate %s set by gputop", ps);
@@ -657,8 +662,8 @@ static int gated(const struct amd_src *a, struct gt_diag *d)
         return 0;
     gt_diag_set(d, "counters are clock-gated: GRBM_GUI_ACTIVE counted 0 while GRBM_STATUS read "
                    "the GPU busy in %u of %u polls. GC 11.5 gates the perfmon clock with GFX "
-                   "clock gating unless a profile power state is held: run with keepon=pstate "
-                   "(the default), not keepon=gfxoff; this interval's counts are not shown",
+                   "clock gating unless it is ungated: run with keepon=perfclk (the default) or "
+                   "keepon=pstate, not keepon=gfxoff; this interval's counts are not shown",
                 a->gui_busy, a->polled);
     return 1;
 }
@@ -730,11 +735,15 @@ static void amd_activity(const struct gt_source *s, const struct gt_snapshot *sn
     uint64_t polls;
 
     buf[0] = '\0';
+    if (a->counting && a->opts.keepon == GT_KEEPON_PERFCLK) {
+        snprintf(buf, len, "perfmon clock ungated, clocks free");
+        return;
+    }
     if (a->counting && a->pstate[0]) {
         if (a->peak_mhz)
-            snprintf(buf, len, "%s pstate, GFX %u MHz", a->pstate, a->peak_mhz);
+            snprintf(buf, len, "%s pstate, GFX pinned at %u MHz", a->pstate, a->peak_mhz);
         else
-            snprintf(buf, len, "%s pstate", a->pstate);
+            snprintf(buf, len, "%s pstate, clocks pinned", a->pstate);
         return;
     }
     if (a->counting)
@@ -761,7 +770,7 @@ static int amd_available(const struct gt_sys *sys, char *why, size_t len)
 const struct gt_source_type gt_source_amdgpu = {
     .name = "amdgpu",
     .help = "AMD GPU through the amdgpu driver: amdgpu[:/dev/dri/renderDN][,poll=HZ]"
-            "[,polls=N][,mode=full|metrics][,pmc=auto|on|off][,keepon=pstate|gfxoff][,force]",
+            "[,polls=N][,mode=full|metrics][,pmc=auto|on|off][,keepon=perfclk|pstate|gfxoff][,force]",
     .kind = GT_SOURCE_HARDWARE,
     .available = amd_available,
     .open = amd_open,
@@ -833,8 +842,10 @@ void gt_amd_describe_source(const struct gt_source *s, FILE *out)
                      "all VMIDs; 32-bit, so intervals <= %.1f ms\n",
                 (double)gt_amd_pmc_max_interval(a->pmc) / 1e6);
         pstate_text(a, buf, sizeof(buf));
-        fprintf(out, "power state:      %s\n", buf[0] ? buf : "GFXOFF held off "
-                "(keepon=gfxoff); the perfmon clock may be gated");
+        fprintf(out, "power state:      %s%s\n", buf[0] ? buf : "GFXOFF held off "
+                "(keepon=gfxoff); the perfmon clock may be gated",
+                gt_amd_pmc_perfclk(a->pmc) ? " (RLC_CGTT_MGCG_OVERRIDE.PERFMON_CLOCK_STATE, "
+                "GFXOFF held off)" : "");
         gc_bases_line(a, out);
     } else {
         fprintf(out, "counters:         %s\n", a->pmc_why);

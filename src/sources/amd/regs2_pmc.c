@@ -120,6 +120,7 @@ struct gt_amd_pmc {
     unsigned limit[NBANKS];    /* counters a pass: banks[].limit, or fewer as found */
     unsigned pass;
     int counting;
+    int perfclk;               /* gputop keeps PERFMON_CLOCK_STATE set */
     struct saved saved[MAX_SAVED];
     size_t nsaved;
     struct { uint32_t se, sh, inst; int valid; } state;
@@ -217,6 +218,26 @@ static int wr_saved(struct gt_amd_pmc *p, uint32_t dword, uint32_t v)
         p->nsaved++;
     }
     return wr(p, dword, v);
+}
+
+/* Sets RLC_CGTT_MGCG_OVERRIDE.PERFMON_CLOCK_STATE, as the kernel does for
+ * a stable pstate (gfx_v11_0_update_perf_clk), keeping the register's
+ * other bits: the perfmon clock runs, the shader clock stays free. 1 when
+ * it had to be set (it was clear), 0 when it was set, -1 on an error. */
+static int perfclk_ungate(struct gt_amd_pmc *p)
+{
+    uint32_t v;
+
+    if (broadcast(p) < 0 || rd(p, GT_REG_RLC_CGTT_MGCG_OVERRIDE, &v, sizeof(v)) < 0)
+        return -1;
+    if (v & GT_PERFMON_CLOCK_STATE)
+        return 0;
+    return wr_saved(p, GT_REG_RLC_CGTT_MGCG_OVERRIDE, v | GT_PERFMON_CLOCK_STATE) < 0 ? -1 : 1;
+}
+
+int gt_amd_pmc_perfclk(const struct gt_amd_pmc *p)
+{
+    return p->perfclk;
 }
 
 /* ---- the plan: which counter in which pass and register ---- */
@@ -488,6 +509,9 @@ int gt_amd_pmc_start(struct gt_amd_pmc *p, struct gt_diag *d)
     if (wr_saved(p, GT_REG_SQ_PERFCOUNTER_CTRL, GT_SQ_CTRL_ALL_STAGES) < 0 ||
         wr_saved(p, GT_REG_SQ_PERFCOUNTER_CTRL2, GT_SQ_CTRL2_FORCE_ALL_VMIDS) < 0)
         return fail(p, d, "enabling SQ counting (SQ_PERFCOUNTER_CTRL/CTRL2)");
+    /* Again after a runtime suspend, which reset the register. */
+    if (p->perfclk && perfclk_ungate(p) < 0)
+        return fail(p, d, "setting RLC_CGTT_MGCG_OVERRIDE.PERFMON_CLOCK_STATE");
     if (warm_up(p) < 0)
         return fail(p, d, "counting each pass once before the first interval");
     if (program(p) < 0)
@@ -611,7 +635,7 @@ int gt_amd_pmc_sample(struct gt_amd_pmc *p, uint64_t *deltas, unsigned *estimate
                       uint64_t *end_ns, struct gt_diag *d)
 {
     uint64_t at, counted, span;
-    int late, bad = 0, e = 0;
+    int late, bad = 0, e = 0, gated = 0;
     size_t i;
 
     *estimated = 0;
@@ -623,11 +647,21 @@ int gt_amd_pmc_sample(struct gt_amd_pmc *p, uint64_t *deltas, unsigned *estimate
     counted = at - p->pass_ns;
     span = at - p->latch_ns;
     p->latch_ns = *end_ns = at;
-    late = wrapped(p, counted, d);
+    /* The driver owns the register and may have gated the clock again
+     * meanwhile: then these counts stood still for a while. */
+    if (p->perfclk && (gated = perfclk_ungate(p)) < 0)
+        return fail(p, d, "checking RLC_CGTT_MGCG_OVERRIDE");
+    if (gated > 0)
+        gt_diag_set(d, "%s/amdgpu_regs2: the driver gated the perfmon clock again (cleared "
+                       "RLC_CGTT_MGCG_OVERRIDE.PERFMON_CLOCK_STATE); set again, and this "
+                       "interval's counters are estimated from their last reading",
+                    p->dev->debugfs);
+    late = gated > 0 || wrapped(p, counted, d);
     for (i = 0; i < p->nctr && !bad; i++) {
         struct ctr *c = &p->ctr[i];
         c->fresh = 0;
-        if (counted_now(p, c) && !may_wrap(p, c, counted) && read_ctr(p, c, counted) < 0) {
+        if (counted_now(p, c) && !gated && !may_wrap(p, c, counted) &&
+            read_ctr(p, c, counted) < 0) {
             bad = 1;     /* the next pass still starts: counting goes on */
             e = errno;
             break;
@@ -906,6 +940,14 @@ struct gt_amd_pmc *gt_amd_pmc_open(struct gt_amd_dev *dev, const struct gt_amd_d
     if (gt_amd_power_hold(dev, o->keepon, &p->power, d) < 0) {
         *f = errno == EBUSY ? GT_PMC_FAIL_BUSY : GT_PMC_FAIL_OTHER;
         goto fail;
+    }
+    if (o->keepon == GT_KEEPON_PERFCLK) {
+        if (perfclk_ungate(p) < 0) {
+            gt_diag_set(d, "%s/amdgpu_regs2: setting RLC_CGTT_MGCG_OVERRIDE.PERFMON_CLOCK_STATE "
+                        "failed: %s (try keepon=pstate)", dev->debugfs, strerror(errno));
+            goto fail;
+        }
+        p->perfclk = 1;
     }
     if (tcp_check(p) < 0) {
         gt_diag_set(d, "%s/amdgpu_regs2: checking the TCP counters failed: %s",
