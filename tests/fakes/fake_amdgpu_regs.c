@@ -1,8 +1,8 @@
 /* The fake amdgpu kernel's GC 11.5 registers and performance counters,
  * modelled from AMD's own headers and tools rather than from gputop: the
  * upstream file each fact comes from is named beside it, and what no
- * upstream file states is marked ASSUMPTION (README, "unverified"). Facts
- * gathered in ../shared/reference/amd/counter-programming.md. */
+ * upstream file states is marked ASSUMPTION (gputop-sources(7), "Not yet
+ * verified"). Facts gathered in ../shared/reference/amd/counter-programming.md. */
 #include "fakes/fake_amdgpu_int.h"
 
 #include <string.h>
@@ -262,7 +262,7 @@ static int addressed(const struct fake_amdgpu *fa, int b, uint32_t se, uint32_t 
          * array, not by CU position: Mesa ac_perfcounter.c gives TCP
          * max_good_cu_per_sa instances and selects instance k as
          * INSTANCE_INDEX k, whatever the harvest (ASSUMPTION: that the
-         * k-th is the k-th present CU; README, "unverified"). */
+         * k-th is the k-th present CU; gputop-sources(7), "Not yet verified"). */
         i = nth_cu(fa, s, a, i);
         break;
     case U_CHANNEL:

@@ -64,7 +64,7 @@ static size_t wgps(const struct gt_amd_dev *dev, const struct gt_amd_device *g, 
  * CUs present in an array, not by CU position: Mesa (ac_perfcounter.c)
  * gives TCP max_good_cu_per_sa instances and selects instance k as
  * INSTANCE_INDEX k. That the k-th instance is the k-th present CU on a
- * part harvested with gaps is ASSUMPTION (README, "unverified"). */
+ * part harvested with gaps is ASSUMPTION (gputop-sources(7), "Not yet verified"). */
 static size_t cus(const struct gt_amd_dev *dev, const struct gt_amd_device *g, uint32_t n,
                   struct gt_amd_addr *out, size_t max)
 {

@@ -524,8 +524,9 @@ int gt_amd_pmc_start(struct gt_amd_pmc *p, struct gt_diag *d)
  * gfx10/11 the wave-cycle counters count plain clocks (rocprofiler-sdk's
  * gfx11 OccupancyPercent has no x4 where gfx9's has), each resident wave
  * every clock: up to the WGP's wave slots. Busy cycles count at most one.
- * Instructions and cache events: at most 8 a clock (ASSUMPTION, README
- * "unverified"). 64-bit counters: 0 (they do not wrap). */
+ * Instructions and cache events: at most 8 a clock (ASSUMPTION,
+ * gputop-sources(7), "Not yet verified"). 64-bit counters: 0 (they do not
+ * wrap). */
 static double max_per_clk(const struct gt_amd_pmc *p, const struct ctr *c)
 {
     if (banks[c->bank].width != 4)
