@@ -29,6 +29,17 @@ static const char *reason(struct am *t, const char *title)
     return why;
 }
 
+/* A root user's view of the default part, with gpu_metrics 3.0. */
+static struct fa_config root_cfg(void)
+{
+    struct fa_config c;
+
+    memset(&c, 0, sizeof(c));
+    c.root = 1;
+    c.metrics = FA_METRICS_V3_0;
+    return c;
+}
+
 static struct fake_amdgpu *root_fake(void)
 {
     return am_fake(1, FA_METRICS_V3_0);
@@ -112,9 +123,7 @@ Test(amdgpu_pmc, wgps_and_cus_come_from_cu_bitmap)
     struct am t;
     unsigned k = 0;
 
-    memset(&c, 0, sizeof(c));
-    c.root = 1;
-    c.metrics = FA_METRICS_V3_0;
+    c = root_cfg();
     for (unsigned se = 0; se < 2; se++)
         for (unsigned sa = 0; sa < 2; sa++)
             c.cu_bitmap[se][sa] = map[se][sa];
@@ -222,9 +231,7 @@ Test(amdgpu_pmc, keepon_gfxoff_counts_where_the_clock_runs)
     struct fa_config c;
     struct am t;
 
-    memset(&c, 0, sizeof(c));
-    c.root = 1;
-    c.metrics = FA_METRICS_V3_0;
+    c = root_cfg();
     c.perfclk_ungated = 1;
     am_start(&t, am_fake_with(c), "amdgpu:keepon=gfxoff,polls=1");
     fa_set_rate(t.fa, "GRBM", 2, 0, 777);
@@ -306,9 +313,7 @@ Test(amdgpu_pmc, gc_bases_that_disagree_refuse_the_counters)
     struct fa_config c;
     struct am t;
 
-    memset(&c, 0, sizeof(c));
-    c.root = 1;
-    c.metrics = FA_METRICS_V3_0;
+    c = root_cfg();
     c.gc_base[0] = 0x1260;
     c.gc_base[1] = 0xA400;
     am_start(&t, am_fake_with(c), "amdgpu:polls=1");
@@ -325,9 +330,7 @@ static struct fake_amdgpu *profiled(int who)
 {
     struct fa_config c;
 
-    memset(&c, 0, sizeof(c));
-    c.root = 1;
-    c.metrics = FA_METRICS_V3_0;
+    c = root_cfg();
     c.other_profiler = who;
     return am_fake_with(c);
 }
@@ -466,9 +469,7 @@ static struct fake_amdgpu *harvested_fake(void)
 {
     struct fa_config c;
 
-    memset(&c, 0, sizeof(c));
-    c.root = 1;
-    c.metrics = FA_METRICS_V3_0;
+    c = root_cfg();
     c.harvested = 1;
     return am_fake_with(c);
 }
@@ -550,9 +551,7 @@ Test(amdgpu_pmc, no_row_reads_0_before_its_counters_were_read)
     struct am t;
     int first;
 
-    memset(&c, 0, sizeof(c));
-    c.root = 1;
-    c.metrics = FA_METRICS_V3_0;
+    c = root_cfg();
     c.call_ns = 1000;          /* each register access takes 1 us */
     fa = am_fake_with(c);
     all_events(fa, 1000000);
@@ -621,9 +620,7 @@ Test(amdgpu_pmc, rates_are_scaled_by_the_time_counted)
     struct fake_amdgpu *fa;
     struct am t;
 
-    memset(&c, 0, sizeof(c));
-    c.root = 1;
-    c.metrics = FA_METRICS_V3_0;
+    c = root_cfg();
     c.call_ns = 2000;
     fa = am_fake_with(c);
     every_wgp(fa, SQ_INSTS_VALU, 100000);
@@ -683,9 +680,7 @@ Test(amdgpu_pmc, tcp_instances_skip_harvested_cus)
     struct fa_config c;
     struct am t;
 
-    memset(&c, 0, sizeof(c));
-    c.root = 1;
-    c.metrics = FA_METRICS_V3_0;
+    c = root_cfg();
     c.cu_bitmap[0][0] = 0x3cf;
     c.cu_bitmap[0][1] = c.cu_bitmap[1][0] = c.cu_bitmap[1][1] = 0x3ff;
     am_start(&t, am_fake_with(c), "amdgpu:polls=1");
@@ -707,9 +702,7 @@ Test(amdgpu_pmc, tcp_one_counter_a_pass_is_detected)
     struct fake_amdgpu *fa;
     struct am t;
 
-    memset(&c, 0, sizeof(c));
-    c.root = 1;
-    c.metrics = FA_METRICS_V3_0;
+    c = root_cfg();
     c.call_ns = 1000;
     c.tcp_one_per_pass = 1;
     fa = am_fake_with(c);
