@@ -6,10 +6,14 @@
  * MMIO dwords with GRBM banking) and amdgpu_gfxoff, kernel lockdown, and a
  * GC 11.5 performance-counter model as AMD's own headers and tools describe
  * it (fake_amdgpu_regs.c: SQ vs SQG event lists, SQ_PERFCOUNTER_CTRL/CTRL2,
- * WGP banking, four GL1C per array, CP_PERFMON_CNTL modes and the sample
- * latch, perfmon clock gating). Arguments are decoded at raw byte offsets of
- * the kernel's structs, not through gputop's own, so the two check each
- * other. */
+ * WGP banking, TCP instances over the CUs present, four GL1C per array,
+ * CP_PERFMON_CNTL modes and the sample latch, perfmon clock gating).
+ * Counters advance with time, as hardware's do whatever the passes are:
+ * per-unit rates a ms, a load that may change at each sample latch, on
+ * CLOCK_MONOTONIC or a manual clock the source reads through the seam's
+ * now_ns, so dead time, pass mixing and 32-bit wraps show in tests.
+ * Arguments are decoded at raw byte offsets of the kernel's structs, not
+ * through gputop's own, so the two check each other. */
 #ifndef GPUTOP_TEST_FAKE_AMDGPU_H
 #define GPUTOP_TEST_FAKE_AMDGPU_H
 
