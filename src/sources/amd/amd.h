@@ -178,6 +178,12 @@ struct gt_catalog;
 enum gt_amd_pmc_fail { GT_PMC_FAIL_OTHER, GT_PMC_FAIL_ROOT, GT_PMC_FAIL_DEBUGFS,
                        GT_PMC_FAIL_LOCKDOWN, GT_PMC_FAIL_BUSY };
 
+/* Why amdgpu_regs2 failed to open with errno err, for the rows that need
+ * counters (buf, or a constant); *f says which kind. "" when err says
+ * nothing more than strerror. */
+const char *gt_amd_regs2_why(const struct gt_amd_dev *dev, int err, enum gt_amd_pmc_fail *f,
+                             char *buf, size_t len);
+
 struct gt_amd_pmc_opts {
     enum gt_amd_keepon keepon;
     int force;                 /* take the counters from another profiler */

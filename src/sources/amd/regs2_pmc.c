@@ -740,56 +740,6 @@ static int build(struct gt_amd_pmc *p, const struct gt_catalog *c)
     return 0;
 }
 
-/* debugfs refuses root with EPERM under kernel lockdown (fs/debugfs/
- * file.c: files with write or ioctl operations, regs2 among them); a user
- * without root meets the 0700 mount point first (EACCES). */
-static const char *lockdown_why(const struct gt_amd_dev *dev, char *buf, size_t len)
-{
-    char mode[96] = "";
-    const char *at, *end;
-
-    if (gt_sys_read_file(dev->sys, "/sys/kernel/security/lockdown", mode, sizeof(mode)) > 0 &&
-        (at = strchr(mode, '[')) && (end = strchr(at, ']')))
-        snprintf(buf, len, "the kernel is locked down (lockdown: %.*s, as Secure Boot sets "
-                 "it), which closes debugfs register access even to root; GRBM busy bits and "
-                 "gpu_metrics still work", (int)(end - at - 1), at + 1);
-    else
-        snprintf(buf, len, "the kernel is locked down (Secure Boot), which closes debugfs "
-                 "register access even to root; GRBM busy bits and gpu_metrics still work");
-    return buf;
-}
-
-static const char *debugfs_why(const struct gt_amd_dev *dev, int err, enum gt_amd_pmc_fail *f,
-                               char *buf, size_t len)
-{
-    const struct gt_sys *sys = dev->sys;
-    int fd;
-
-    if (err == EPERM) {
-        *f = GT_PMC_FAIL_LOCKDOWN;
-        return lockdown_why(dev, buf, len);
-    }
-    if (err == EACCES) {
-        *f = GT_PMC_FAIL_ROOT;
-        return "needs root (debugfs is root-only)";
-    }
-    if (err != ENOENT)
-        return "";
-    fd = gt_sys_open_below(sys, "/sys/kernel/debug/dri");
-    if (fd >= 0) {
-        sys->close(sys->ctx, fd);
-        *f = GT_PMC_FAIL_DEBUGFS;
-        return "this kernel has no amdgpu_regs2 (it came in Linux 5.16)";
-    }
-    if (errno == EACCES || errno == EPERM) {
-        *f = GT_PMC_FAIL_ROOT;
-        return "needs root (debugfs is root-only)";
-    }
-    *f = GT_PMC_FAIL_DEBUGFS;
-    return "debugfs is not mounted (mount -t debugfs none /sys/kernel/debug) or the kernel "
-           "lacks CONFIG_DEBUG_FS";
-}
-
 static int open_regs2(struct gt_amd_pmc *p, enum gt_amd_pmc_fail *f, struct gt_diag *d)
 {
     const struct gt_sys *sys = p->dev->sys;
@@ -799,7 +749,7 @@ static int open_regs2(struct gt_amd_pmc *p, enum gt_amd_pmc_fail *f, struct gt_d
     p->fd = sys->open(sys->ctx, path, O_RDWR | O_CLOEXEC);
     if (p->fd < 0) {
         int err = errno;
-        const char *why = debugfs_why(p->dev, err, f, buf, sizeof(buf));
+        const char *why = gt_amd_regs2_why(p->dev, err, f, buf, sizeof(buf));
         gt_diag_set(d, "%s/amdgpu_regs2: %s%s%s", p->dev->debugfs, strerror(err),
                     why[0] ? ": " : "", why);
         return -1;
