@@ -71,8 +71,8 @@ static void header_busy_max(const struct tui *t, char *buf, size_t len)
     double busy, busy_max;
 
     gt_text_init(&h, buf, len);
-    if (!header_figure(t, GT_HEADER_BUSY, &busy) || isnan(busy) ||
-        !header_figure(t, GT_HEADER_BUSY_MAX, &busy_max) || isnan(busy_max))
+    if (!tui_header_figure(t, GT_HEADER_BUSY, &busy) || isnan(busy) ||
+        !tui_header_figure(t, GT_HEADER_BUSY_MAX, &busy_max) || isnan(busy_max))
         return;
     add_percent(&h, busy_max);
     gt_text_add(&h, " of max-clock time");
