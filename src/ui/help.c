@@ -1,5 +1,6 @@
-/* The help overlay: the keys and what they do, over a cleared screen (only
- * the header stays) so that nothing behind it reads as part of it. */
+/* The help overlay: the keys and what they do, made from the key table
+ * (actions.c), over a cleared screen (only the header stays) so that
+ * nothing behind it reads as part of it. */
 #include "tui_internal.h"
 #include <string.h>
 
