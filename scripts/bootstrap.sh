@@ -22,14 +22,6 @@ check|bench|android)
     ;;
 esac
 case "$what" in
-check|bench)
-    # bench/footprint.sh (tests/test_footprint.c) runs gputop under lackey,
-    # bench/instr_cost.sh under callgrind, and bench's gputop marks its
-    # wake-ups with valgrind's header (in the same package).
-    [ -f /usr/include/valgrind/valgrind.h ] && command -v valgrind >/dev/null 2>&1 || need valgrind
-    ;;
-esac
-case "$what" in
 cross)
     command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || need gcc-aarch64-linux-gnu
     [ -f /usr/lib/aarch64-linux-gnu/libncursesw.a ] || need libncurses-dev:arm64
