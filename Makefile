@@ -43,7 +43,7 @@ CROSS_BUILD = build/aarch64
 CROSS_PC    = /usr/lib/aarch64-linux-gnu/pkgconfig
 
 .PHONY: all check asan tsan demo bench install clean gputop test-run bench-run cross android \
-        check-android fuzz fuzz-run soak valgrind tsan-run
+        check-android fuzz fuzz-run soak valgrind tsan-run coverage coverage-report
 .DEFAULT_GOAL := all
 
 all:
@@ -59,6 +59,23 @@ asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g" \
 	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	    test-run
+
+# The suite built with gcov (its own BUILD, counts from zero each time),
+# then gcovr's line and branch report of src/ and the error messages of
+# src/sources/ no test reaches (scripts/coverage-errors.sh). The report is
+# printed when a test fails too; the target then fails.
+COVERAGE_BUILD = build/coverage
+coverage:
+	@scripts/bootstrap.sh coverage
+	@find $(COVERAGE_BUILD) -name '*.gcda' -delete 2>/dev/null || true
+	@st=0; $(MAKE) --no-print-directory BUILD=$(COVERAGE_BUILD) OPT="-O0 -g" SAN="--coverage" \
+	    test-run || st=$$?; \
+	$(MAKE) --no-print-directory coverage-report || st=1; exit $$st
+
+coverage-report:
+	gcovr --root . --filter 'src/' --branches --exclude-unreachable-branches --sort-percentage \
+	    --print-summary $(COVERAGE_BUILD)/obj/src
+	scripts/coverage-errors.sh $(COVERAGE_BUILD)
 
 # The gputop binary and the fake-device binaries under ThreadSanitizer
 # (clang), driven by tests/tsan.sh through batch, --serve, the dashboard
