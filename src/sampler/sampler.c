@@ -692,8 +692,8 @@ static void interrupt_sources(struct gt_sampler *s)
 
     for (i = 0; i < s->cfg.nsources; i++) {
         struct gt_source *src = s->cfg.sources[i];
-        if (src->type->control)
-            src->type->control(src, GT_SOURCE_INTERRUPT, 0);
+        if (src->type->playback)
+            src->type->playback->control(src, GT_PLAYBACK_INTERRUPT, 0);
     }
 }
 
@@ -705,8 +705,8 @@ static void settle_sources(struct gt_sampler *s)
 
     for (i = 0; i < s->cfg.nsources; i++) {
         struct gt_source *src = s->cfg.sources[i];
-        if (src->type->control)
-            src->type->control(src, GT_SOURCE_SETTLE, 0);
+        if (src->type->playback)
+            src->type->playback->control(src, GT_PLAYBACK_SETTLE, 0);
     }
 }
 

@@ -98,13 +98,15 @@ static int node_arg(const char *args, char *path, size_t len)
     return 1;
 }
 
+/* parse_args's arguments; the type lists them too, for --help's test. */
+static const char *const amd_keys[] = { "", "poll", "polls", "mode", "pmc", "keepon", NULL };
+
 static int parse_args(struct amd_src *a, const char *args, char *path, size_t len,
                       struct gt_diag *d)
 {
-    static const char *const keys[] = { "", "poll", "polls", "mode", "pmc", "keepon", NULL };
     char buf[64];
 
-    if (gt_args_check(args, keys, "amdgpu", d) < 0)
+    if (gt_args_check(args, amd_keys, "amdgpu", d) < 0)
         return -1;
     /* Positional: the node, and the word force (take the counters from
      * another profiler). */
@@ -748,10 +750,14 @@ static int amd_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_amdgpu = {
     .name = "amdgpu",
-    .help = "AMD GPU through the amdgpu driver: amdgpu[:/dev/dri/renderDN][,poll=HZ]"
-            "[,polls=N][,mode=full|metrics][,pmc=auto|on|off][,keepon=pstate|gfxoff][,force]",
+    .usage = "amdgpu[:/dev/dri/renderDN][,poll=HZ][,polls=N][,mode=full|metrics]"
+             "[,pmc=auto|on|off][,keepon=gfxoff|pstate][,force]",
+    .help = "AMD GPU through the amdgpu driver (counters: root; force takes them "
+            "from another profiler)",
+    .keys = amd_keys,
     .kind = GT_SOURCE_HARDWARE,
     .available = amd_available,
+    .probe = gt_amd_probe,
     .open = amd_open,
     .select = amd_select,
     .start = amd_start,

@@ -332,12 +332,14 @@ static int find_scene(const char *name)
 }
 
 
+/* parse_args's arguments; the type lists them too, for --help's test. */
+static const char *const sim_amd_keys[] = { "", "scene", "seed", "step", NULL };
+
 static int parse_args(struct sim_amd *m, const char *args, struct gt_diag *d)
 {
-    static const char *const keys[] = { "", "scene", "seed", "step", NULL };
     char buf[64];
 
-    if (gt_args_check(args, keys, "sim", d) < 0)
+    if (gt_args_check(args, sim_amd_keys, "sim", d) < 0)
         return -1;
     m->scene = SC_CYCLE;
     if (gt_args_get(args, "scene", buf, sizeof(buf)) && (m->scene = find_scene(buf)) < 0) {
@@ -466,7 +468,9 @@ static int amd_available(const struct gt_sys *sys, char *why, size_t len)
  * is the sim's. */
 const struct gt_source_type gt_source_sim_amd = {
     .name = "sim",
-    .help = "simulated AMD gfx1151: sim:amd-gfx1151[,scene=NAME][,seed=N][,step=NS]",
+    .usage = "sim:amd-gfx1151[,scene=NAME][,seed=N][,step=NS]",
+    .help = "simulated AMD gfx1151",
+    .keys = sim_amd_keys,
     .kind = GT_SOURCE_VIRTUAL,
     .available = amd_available,
     .open = amd_open,

@@ -343,19 +343,22 @@ static void fd_close(struct gt_source *s)
     s->priv = NULL;
 }
 
+/* parse_args's arguments; the type lists them too, for --help's test. */
+static const char *const fd_keys[] = { "driver", "pdev", "profiling", "root", "walk", NULL };
+
 static int parse_args(struct fdsrc *p, const char *args, struct gt_diag *d)
 {
-    static const char *const keys[] = { "driver", "pdev", "profiling", "root", "walk", NULL };
     char v[24];
 
-    if (gt_args_check(args, keys, "drm-fdinfo", d) < 0)
+    if (gt_args_check(args, fd_keys, "drm-fdinfo", d) < 0)
         return -1;
     gt_args_get(args, "driver", p->driver, sizeof(p->driver));
     gt_args_get(args, "pdev", p->pdev, sizeof(p->pdev));
-    if (gt_args_get(args, "root", p->root, sizeof(p->root)))
-        p->sys.root = p->root;
-    else
-        snprintf(p->root, sizeof(p->root), "%s", p->sys.root ? p->sys.root : "");
+    /* root= names the tree; else the seam's /proc tree (--proc-root) */
+    if (!gt_args_get(args, "root", p->root, sizeof(p->root)))
+        snprintf(p->root, sizeof(p->root), "%s", p->sys.proc_root ? p->sys.proc_root
+                                                 : p->sys.root ? p->sys.root : "");
+    p->sys.root = p->root;
     p->walk_ns = WALK_TICK_NS;
     if (gt_args_get(args, "walk", v, sizeof(v))) {
         uint64_t ms;
@@ -613,10 +616,12 @@ static int fd_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_drm_fdinfo = {
     .name = "drm-fdinfo",
-    .help = "GPU-wide engine busy from /proc/*/fdinfo, any DRM driver: "
-            "drm-fdinfo[:driver=NAME][,pdev=SLOT][,profiling=on]",
+    .usage = "drm-fdinfo[:driver=NAME][,pdev=SLOT][,profiling=on][,walk=MS][,root=DIR]",
+    .help = "GPU-wide engine busy from /proc/*/fdinfo, any DRM driver",
+    .keys = fd_keys,
     .kind = GT_SOURCE_HARDWARE,
     .available = fd_available,
+    .probe = gt_drm_fdinfo_probe,
     .open = fd_open,
     .start = fd_start,
     .sample = fd_sample,

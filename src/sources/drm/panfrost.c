@@ -191,11 +191,13 @@ static int open_node(struct panfrost_src *p, struct gt_diag *d)
     return -1;
 }
 
+/* parse_args's arguments; the type lists them too, for --help's test. */
+static const char *const panfrost_keys[] = { "", NULL };
+
 static int parse_args(struct panfrost_src *p, const char *args, struct gt_diag *d)
 {
-    static const char *const keys[] = { "", NULL };
 
-    if (gt_args_check(args, keys, "panfrost", d) < 0)
+    if (gt_args_check(args, panfrost_keys, "panfrost", d) < 0)
         return -1;
     if (gt_args_get(args, "", p->path, sizeof(p->path)) && p->path[0])
         return 0;
@@ -397,10 +399,13 @@ static int panfrost_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_panfrost = {
     .name = "panfrost",
+    .usage = "panfrost[:/dev/dri/renderDN]",
     .help = "Mali Midgard/Bifrost through mainline Linux's panfrost driver (needs "
-            "unstable_ioctls): panfrost[:/dev/dri/renderDN]",
+            "its unstable_ioctls)",
+    .keys = panfrost_keys,
     .kind = GT_SOURCE_HARDWARE,
     .available = panfrost_available,
+    .probe = gt_drm_probe,
     .open = panfrost_open,
     .start = panfrost_start,
     .sample = panfrost_sample,

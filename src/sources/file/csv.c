@@ -879,12 +879,14 @@ static int parse_words(struct csv *c, const char *args, struct gt_diag *d)
     return 0;
 }
 
+/* csv_open's arguments; the type lists them too, for --help's test. */
+static const char *const csv_keys[] = { "", "gpu", "maxclock", NULL };
+
 static int csv_open(struct gt_source *s, const char *args, struct gt_diag *d)
 {
-    static const char *const keys[] = { "", "gpu", "maxclock", NULL };
     struct csv *c;
 
-    if (gt_args_check(args, keys, "csv", d) < 0)
+    if (gt_args_check(args, csv_keys, "csv", d) < 0)
         return -1;
     c = calloc(1, sizeof(*c));
     if (!c) {
@@ -976,11 +978,13 @@ static int csv_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_csv = {
     .name = "csv",
-    .help = "counter values from a CSV file as the vendor tools export them: "
-            "csv:FILE[,raw][,gpu=NAME][,maxclock=HZ], NAME a Mali GPU (T830, G52, G78, G710, G715, "
-            "G720...), gfx1151 or mips-cm "
-            "(gputop-capture(5))",
+    .usage = "csv:FILE[,raw][,gpu=NAME][,maxclock=HZ]",
+    .help = "counter values from a CSV file as the vendor tools export them "
+            "(gputop-capture(5)); NAME a Mali GPU (T760..T880, G52..G725), gfx1151 or "
+            "mips-cm; raw: hardware deltas, which get the scale",
+    .keys = csv_keys,
     .kind = GT_SOURCE_VIRTUAL,
+    .recorded = 1,
     .available = csv_available,
     .open = csv_open,
     .start = csv_start,

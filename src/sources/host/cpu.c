@@ -778,14 +778,16 @@ static int build_catalog(struct gt_source *s, struct cpu_src *p, struct gt_diag 
 
 /* ---- arguments ---- */
 
+/* parse_args's arguments; the type lists them too, for --help's test. */
+static const char *const cpu_keys[] = { "root", "cycles", "clusters", NULL };
+
 static int parse_args(struct cpu_src *p, const char *args, enum group_by *by,
                       enum cycles_mode *cycles, struct gt_diag *d)
 {
-    static const char *const keys[] = { "root", "cycles", "clusters", NULL };
     char buf[sizeof(p->root)];
     int i;
 
-    if (gt_args_check(args, keys, "cpu", d) < 0)
+    if (gt_args_check(args, cpu_keys, "cpu", d) < 0)
         return -1;
     if (gt_args_get(args, "root", buf, sizeof(buf))) {
         if (strlen(buf) >= sizeof(p->root) - 1)
@@ -905,8 +907,11 @@ static int cpu_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_cpu = {
     .name = "cpu",
-    .help = "CPU time per cluster from /proc/stat, cycles from perf: "
-            "cpu[:cycles=auto|on|off][,clusters=auto|cluster_id|cpufreq|package|none][,root=DIR]",
+    .usage = "cpu[:cycles=auto|on|off][,clusters=auto|cluster_id|cpufreq|package|none]"
+             "[,root=DIR]",
+    .help = "CPU time per cluster from /proc/stat, cycles from perf; beside a GPU "
+            "source unless --no-cpu",
+    .keys = cpu_keys,
     .kind = GT_SOURCE_CPU,
     .available = cpu_available,
     .open = cpu_open,

@@ -192,13 +192,15 @@ static int build_catalog(struct gt_source *s, struct kbase_src *k, struct gt_dia
 
 /* ---- the source ---- */
 
+/* parse_args's arguments; the type lists them too, for --help's test. */
+static const char *const kbase_keys[] = { "", "interface", NULL };
+
 static int parse_args(struct kbase_src *k, const char *args, char *path, size_t len,
                       struct gt_diag *d)
 {
-    static const char *const keys[] = { "", "interface", NULL };
     char buf[64];
 
-    if (gt_args_check(args, keys, "mali", d) < 0)
+    if (gt_args_check(args, kbase_keys, "mali", d) < 0)
         return -1;
     if (!gt_args_get(args, "", path, len) || !path[0])
         snprintf(path, len, "/dev/mali0");
@@ -458,9 +460,12 @@ static int kbase_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_mali = {
     .name = "mali",
-    .help = "Arm Mali GPU through the kbase driver: mali[:/dev/maliN][,interface=auto|legacy|kinstr]",
+    .usage = "mali[:/dev/maliN][,interface=auto|legacy|kinstr]",
+    .help = "Arm Mali GPU through the kbase driver",
+    .keys = kbase_keys,
     .kind = GT_SOURCE_HARDWARE,
     .available = kbase_available,
+    .probe = gt_kbase_probe,
     .open = kbase_open,
     .select = kbase_select,
     .start = kbase_start,

@@ -32,5 +32,7 @@ int  cm_run_start(struct gt_source *s, struct gt_diag *d);
 int  cm_run_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d);
 /* mips_cm.c: the detail line, again once qualifiers are measured. */
 void cm_describe(struct gt_source *s);
+/* probe_cm.c: the type's probe op, gt_mips_cm_probe when named. */
+enum gt_probe_result cm_probe(const struct gt_probe *p, const char *args);
 
 #endif

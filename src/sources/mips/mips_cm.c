@@ -228,14 +228,16 @@ static int parse_window(const char *args, long *ns, struct gt_diag *d)
     return 0;
 }
 
+/* parse_options's arguments; the type lists them too, for --help's test. */
+static const char *const cm_keys[] = { "gcr-base", "overflow", "events", "force",
+                                       "qual-window", "", NULL };
+
 static int parse_options(struct cm_src *c, const char *args, int *pin, struct gt_diag *d)
 {
-    static const char *const keys[] = { "gcr-base", "overflow", "events", "force", "qual-window",
-                                        "", NULL };
     char ovf[16];
     int n;
 
-    if (gt_args_check(args, keys, "mips-cm", d) < 0 || (n = parse_events(args, pin, d)) < 0 ||
+    if (gt_args_check(args, cm_keys, "mips-cm", d) < 0 || (n = parse_events(args, pin, d)) < 0 ||
         parse_window(args, &c->qual_window_ns, d) < 0)
         return -1;
     if (!gt_args_get(args, "overflow", ovf, sizeof(ovf)))
@@ -369,11 +371,15 @@ static void cm_close(struct gt_source *s)
  * since it maps physical memory and needs the user to say so. */
 const struct gt_source_type gt_source_mips_cm = {
     .name = "mips-cm",
-    .help = "MIPS coherency manager counters via /dev/mem (root): "
-            "mips-cm[:gcr-base=0x...|default][,overflow=wrap|stop][,events=A,B]"
-            "[,qual-window=5ms][,force]",
+    .usage = "mips-cm[:gcr-base=0x...|default][,overflow=wrap|stop][,events=A,B]"
+             "[,qual-window=5ms][,force]",
+    .help = "MIPS coherency manager via /dev/mem, root; runs beside a GPU source, "
+            "like cpu; events= pins two events, exact; force takes over counters "
+            "already running",
+    .keys = cm_keys,
     .kind = GT_SOURCE_COMPANION,
     .available = cm_available,
+    .probe = cm_probe,
     .open = cm_open,
     .start = cm_run_start,
     .sample = cm_run_sample,

@@ -36,12 +36,14 @@ struct sim_cm {
 };
 
 
+/* parse_args's arguments; the type lists them too, for --help's test. */
+static const char *const sim_cm_keys[] = { "", "seed", "step", "scene", NULL };
+
 static int parse_args(struct sim_cm *m, const char *args, struct gt_diag *d)
 {
-    static const char *const keys[] = { "", "seed", "step", "scene", NULL };
     char scene[32];
 
-    if (gt_args_check(args, keys, "sim", d) < 0)
+    if (gt_args_check(args, sim_cm_keys, "sim", d) < 0)
         return -1;
     if (!gt_args_get(args, "scene", scene, sizeof(scene)))
         snprintf(scene, sizeof(scene), "drift");
@@ -263,7 +265,9 @@ static int sim_cm_configure(struct gt_source *s, const char *key, const char *va
 /* Reached through sim's open ("sim:mips-cm"), which hands the source over. */
 const struct gt_source_type gt_source_sim_cm = {
     .name = "sim",
-    .help = "simulated MIPS coherency manager: sim:mips-cm[,scene=drift|step][,seed=N][,step=NS]",
+    .usage = "sim:mips-cm[,scene=drift|step][,seed=N][,step=NS]",
+    .help = "simulated MIPS coherency manager",
+    .keys = sim_cm_keys,
     .kind = GT_SOURCE_VIRTUAL,
     .open = sim_cm_open,
     .start = sim_cm_start,

@@ -277,12 +277,14 @@ static int find_scene(const char *name)
 }
 
 
+/* parse_args's arguments; the type lists them too, for --help's test. */
+static const char *const sim_keys[] = { "", "scene", "seed", "step", NULL };
+
 static int parse_args(struct sim *m, const char *args, struct gt_diag *d)
 {
-    static const char *const keys[] = { "", "scene", "seed", "step", NULL };
     char buf[64];
 
-    if (gt_args_check(args, keys, "sim", d) < 0)
+    if (gt_args_check(args, sim_keys, "sim", d) < 0)
         return -1;
     m->fam = sim_family_default();
     if (gt_args_get(args, "", buf, sizeof(buf)) && !(m->fam = sim_family_find(buf))) {
@@ -524,9 +526,11 @@ static int sim_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_sim = {
     .name = "sim",
-    .help = "simulated GPU: sim[:mali-t8xx|mali-bifrost|mali-valhall-jm|mali-g715|mali-g720|"
-            "amd-gfx1151][,scene=NAME]"
-            "[,seed=N][,step=NS]; sim:mips-cm a MIPS coherency manager",
+    .usage = "sim[:FAMILY][,scene=NAME][,seed=N][,step=NS]",
+    .help = "simulated GPU, the header names the scene; FAMILY mali-t8xx, mali-bifrost, "
+            "mali-valhall-jm, mali-g715, mali-g720, amd-gfx1151, or mips-cm: a coherency "
+            "manager beside sim's GPU",
+    .keys = sim_keys,
     .kind = GT_SOURCE_VIRTUAL,
     .available = sim_available,
     .open = sim_open,
