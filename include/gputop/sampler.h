@@ -33,7 +33,8 @@ struct gt_sampler_stats {
      * for self-paced sources, which wait in the source itself). */
     struct gt_lateness_summary lateness;
     enum gt_sampler_state state;
-    char last_error[GT_DIAG_MSG + 64];
+    char last_error[GT_DIAG_MSG + 64];   /* "SOURCE: message" */
+    enum gt_err last_error_code;         /* the failing source's code */
     char last_warning[GT_DIAG_MSG + 64];
 };
 

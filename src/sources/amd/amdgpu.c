@@ -412,7 +412,7 @@ static int amd_open(struct gt_source *s, const char *args, struct gt_diag *d)
     char path[64], state[32];
 
     if (!a) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return -1;
     }
     s->priv = a;
@@ -437,7 +437,7 @@ static int amd_open(struct gt_source *s, const char *args, struct gt_diag *d)
     return 0;
 fail:
     if (!d->msg[0])
-        gt_diag_set(d, "amdgpu: out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "amdgpu: out of memory");
     amd_close(s);
     return -1;
 }
@@ -454,7 +454,7 @@ static int amd_select(struct gt_source *s, const unsigned char *used, struct gt_
     a->used = NULL;
     if (used) {
         if (!(a->used = malloc(s->catalog.ncounters ? s->catalog.ncounters : 1))) {
-            gt_diag_set(d, "out of memory");
+            gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
             return -1;
         }
         memcpy(a->used, used, s->catalog.ncounters);
@@ -659,7 +659,8 @@ static int gated(const struct amd_src *a, struct gt_diag *d)
     return 1;
 }
 
-static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result amd_sample(struct gt_source *s, struct gt_snapshot *out,
+                                        struct gt_diag *d)
 {
     struct amd_src *a = s->priv;
     uint64_t start = gt_now_ns(), span = start > a->last_call ? start - a->last_call : 0;
@@ -675,38 +676,38 @@ static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
         a->slept = 1;
         gt_diag_set(d, "asleep: %s is runtime-suspended (%s); gputop leaves it asleep and "
                        "reads nothing until it wakes", s->info.device, state);
-        return -1;
+        return GT_SAMPLE_ERROR;
     }
     if (a->dev.fd < 0) {
         gt_diag_set(d, "asleep at start: %s woke up, but its counters were never set up; "
                        "restart gputop to read them", s->info.device);
-        return -1;
+        return GT_SAMPLE_ERROR;
     }
     if (a->slept && a->pmc)
         return resume_pmc(s, a, start, d);
     if (!a->metrics_only && sample_activity(s, a, (uint64_t)(span * POLL_SHARE), out, d) < 0)
-        return errno == ENODEV ? rebound(s, a, start, d) : -1;
+        return d->code == GT_ERR_NODEV ? rebound(s, a, start, d) : GT_SAMPLE_ERROR;
     power = sample_power(s, a, out, d);
     /* The counters' pass ends here even then, so the next interval holds
      * its own counts only (this one's are dropped with the sample). */
     pmc = a->pmc ? gt_amd_pmc_sample(a->pmc, out->deltas, &est, power < 0 ? &ignored : d) : 0;
     if (pmc < 0 && power == 0)
-        return errno == ENODEV ? rebound(s, a, start, d) : -1;
+        return d->code == GT_ERR_NODEV ? rebound(s, a, start, d) : GT_SAMPLE_ERROR;
     out->t_start_ns = a->last_ns;
     out->t_end_ns = a->last_ns = gt_now_ns();
     if (power < 0)
-        return -1;
+        return GT_SAMPLE_ERROR;
     if (a->pmc && gated(a, d))
-        return -1;
+        return GT_SAMPLE_ERROR;
     if (pmc > 0)
-        return 2;     /* d says the 32-bit counters repeat their last pass */
+        return GT_SAMPLE_WARN;     /* d says the 32-bit counters repeat their last pass */
     if (est) {
         gt_diag_set(d, "estimated: %u of %u counters were not counted this interval (the "
                        "blocks' counter limits rotate them over %u passes); they repeat their "
                        "last pass", est, gt_amd_pmc_ncounters(a->pmc), gt_amd_pmc_passes(a->pmc));
-        return 2;
+        return GT_SAMPLE_WARN;
     }
-    return 0;
+    return GT_SAMPLE_OK;
 }
 
 /* For the header: the power state gputop holds and its clock, or whether

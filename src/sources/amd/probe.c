@@ -40,7 +40,8 @@ static int probe_one(const char *spec, const struct gt_sys *sys, FILE *out)
     unsigned char *used = NULL;
     struct gt_source *s;
     struct gt_diag d;
-    int r, status = 1;
+    enum gt_sample_result r;
+    int status = 1;
     uint64_t wait = 100000000ull;
 
     gt_diag_clear(&d);
@@ -64,7 +65,7 @@ static int probe_one(const char *spec, const struct gt_sys *sys, FILE *out)
     nanosleep(&(struct timespec){ 0, (long)wait }, NULL);
     gt_diag_clear(&d);
     r = s->type->sample(s, &snap, &d);
-    if (r < 0) {
+    if (r == GT_SAMPLE_ERROR) {
         fprintf(out, "first sample:     failed: %s\n", d.msg);
         goto out;
     }

@@ -392,7 +392,7 @@ static int amd_open(struct gt_source *s, const char *args, struct gt_diag *d)
     size_t i;
 
     if (!m) {
-        gt_diag_set(d, "sim: out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "sim: out of memory");
         return -1;
     }
     s->priv = m;
@@ -422,15 +422,16 @@ static int amd_start(struct gt_source *s, struct gt_diag *d)
     return 0;
 }
 
-static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result amd_sample(struct gt_source *s, struct gt_snapshot *out,
+                                        struct gt_diag *d)
 {
     struct sim_amd *m = s->priv;
     uint64_t now;
 
     if (out->nslots < s->catalog.nslots) {
-        gt_diag_set(d, "sim: snapshot has %u slots, the catalogue needs %u", out->nslots,
+        gt_diag_set(d, "snapshot has %u slots, the catalogue needs %u", out->nslots,
                     s->catalog.nslots);
-        return -1;
+        return GT_SAMPLE_ERROR;
     }
     now = m->step_ns ? m->last_ns + m->step_ns : gt_now_ns();
     if (now < m->last_ns)
@@ -444,7 +445,7 @@ static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     m->out = out->deltas;
     model_interval(m, out->t_end_ns - out->t_start_ns);
     m->out = NULL;
-    return 0;
+    return GT_SAMPLE_OK;
 }
 
 /* Every counter is modelled every interval; nothing to select. */

@@ -8,13 +8,18 @@
 #include <stdio.h>
 #include <string.h>
 
+static int got(enum gt_sample_result r)
+{
+    return r == GT_SAMPLE_OK || r == GT_SAMPLE_WARN;
+}
+
 static enum gt_probe_result probe_panfrost(const char *node, const struct gt_sys *sys, FILE *out)
 {
     char spec[96];
     struct gt_diag d;
     struct gt_source *s;
     struct gt_snapshot snap = { 0, 0, 0, 0, NULL, 0 };
-    int r = -1;
+    enum gt_sample_result r = GT_SAMPLE_ERROR;
 
     snprintf(spec, sizeof(spec), "panfrost:%s", node);
     fprintf(out, "\npanfrost %s\n", node);
@@ -31,11 +36,10 @@ static enum gt_probe_result probe_panfrost(const char *node, const struct gt_sys
             s->info.detail, s->info.layout, s->catalog.ncounters);
     if (gt_snapshot_init(&snap, s->catalog.nslots) == 0 && s->type->start(s, &d) == 0)
         r = s->type->sample(s, &snap, &d);
-    fprintf(out, "  first sample %s%s\n", r == 0 || r == 2 ? "arrived" : "failed: ",
-            r == 0 || r == 2 ? "" : d.msg);
+    fprintf(out, "  first sample %s%s\n", got(r) ? "arrived" : "failed: ", got(r) ? "" : d.msg);
     gt_snapshot_free(&snap);
     gt_source_close(s);
-    return r == GT_SAMPLE_OK || r == GT_SAMPLE_WARN ? GT_PROBE_WORKS : GT_PROBE_FAILED;
+    return got(r) ? GT_PROBE_WORKS : GT_PROBE_FAILED;
 }
 
 enum gt_probe_result gt_drm_probe(const struct gt_probe *p, const char *args)
@@ -68,7 +72,7 @@ enum gt_probe_result gt_drm_fdinfo_probe(const struct gt_probe *p, const char *a
     struct gt_snapshot snap = { 0, 0, 0, 0, NULL, 0 };
     char spec[512];
     size_t k;
-    int r = -1;
+    enum gt_sample_result r = GT_SAMPLE_ERROR;
 
     /* Engine time only: with no --source the devices' own probes speak. */
     if (!args)
@@ -93,11 +97,10 @@ enum gt_probe_result gt_drm_fdinfo_probe(const struct gt_probe *p, const char *a
     gt_diag_clear(&d);
     if (gt_snapshot_init(&snap, s->catalog.nslots) == 0 && s->type->start(s, &d) == 0)
         r = s->type->sample(s, &snap, &d);
-    fprintf(out, "  first sample %s%s\n", r == 0 || r == 2 ? "arrived" : "failed: ",
-            r == 0 || r == 2 ? "" : d.msg);
-    if (r == 2)
+    fprintf(out, "  first sample %s%s\n", got(r) ? "arrived" : "failed: ", got(r) ? "" : d.msg);
+    if (r == GT_SAMPLE_WARN)
         fprintf(out, "  warning    %s\n", d.msg);
     gt_snapshot_free(&snap);
     gt_source_close(s);
-    return r == GT_SAMPLE_OK || r == GT_SAMPLE_WARN ? GT_PROBE_WORKS : GT_PROBE_FAILED;
+    return got(r) ? GT_PROBE_WORKS : GT_PROBE_FAILED;
 }

@@ -890,7 +890,7 @@ static int csv_open(struct gt_source *s, const char *args, struct gt_diag *d)
         return -1;
     c = calloc(1, sizeof(*c));
     if (!c) {
-        gt_diag_set(d, "csv: out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "csv: out of memory");
         return -1;
     }
     s->priv = c;
@@ -908,7 +908,7 @@ static int csv_open(struct gt_source *s, const char *args, struct gt_diag *d)
     }
     c->f = fopen(c->path, "r");
     if (!c->f) {
-        gt_diag_set(d, "%s: %s", c->path, strerror(errno));
+        gt_diag_errno(d, errno, "%s: %s", c->path, strerror(errno));
         csv_close(s);
         return -1;
     }
@@ -933,29 +933,30 @@ static int csv_start(struct gt_source *s, struct gt_diag *d)
     return 0;
 }
 
-static int csv_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result csv_sample(struct gt_source *s, struct gt_snapshot *out,
+                                        struct gt_diag *d)
 {
     struct csv *c = s->priv;
     uint64_t interval;
     int r;
 
     if (c->ended)
-        return 1;
+        return GT_SAMPLE_END;
     if (out->nslots < s->catalog.nslots) {
-        gt_diag_set(d, "csv: snapshot has %u slots, the catalogue needs %u", out->nslots,
+        gt_diag_set(d, "snapshot has %u slots, the catalogue needs %u", out->nslots,
                     s->catalog.nslots);
-        return -1;
+        return GT_SAMPLE_ERROR;
     }
     r = next_line(c, d);
     if (r <= 0) {
         c->ended = 1;
-        return r == 0 ? 1 : -1;
+        return r == 0 ? GT_SAMPLE_END : GT_SAMPLE_ERROR;
     }
     memset(out->deltas, 0, (size_t)out->nslots * sizeof(*out->deltas));
     /* Checked at open; failing here means the file changed since. */
     if (parse_row(c, &interval, out->deltas, d) < 0) {
         c->ended = 1;
-        return -1;
+        return GT_SAMPLE_ERROR;
     }
     if (interval > UINT64_MAX - c->t) {
         c->ended = 1;
@@ -965,7 +966,7 @@ static int csv_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     out->t_end_ns = c->t + interval;
     out->nsamples = 1;
     c->t = out->t_end_ns;
-    return 0;
+    return GT_SAMPLE_OK;
 }
 
 static int csv_available(const struct gt_sys *sys, char *why, size_t len)

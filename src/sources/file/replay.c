@@ -205,7 +205,7 @@ static int replay_open(struct gt_source *s, const char *args, struct gt_diag *d)
         return -1;
     p = calloc(1, sizeof(*p));
     if (!p) {
-        gt_diag_set(d, "replay: out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "replay: out of memory");
         return -1;
     }
     if (!gt_args_get(args, "", p->path, sizeof(p->path)) || !p->path[0]) {
@@ -340,7 +340,8 @@ static int deliver_at(struct replay *p, uint64_t k, struct gt_snapshot *out, str
 /* Playing: the next record, once it is due. A command that arrives
  * meanwhile is obeyed at once (a seek drops the record read ahead; a
  * pause holds it, and the time paused does not count). */
-static int replay_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result replay_sample(struct gt_source *s, struct gt_snapshot *out,
+                                           struct gt_diag *d)
 {
     struct replay *p = s->priv;
     uint64_t due = 0;

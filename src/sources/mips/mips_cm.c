@@ -275,7 +275,7 @@ static int cm_open(struct gt_source *s, const char *args, struct gt_diag *d)
     int i;
 
     if (!(c = calloc(1, sizeof(*c)))) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return -1;
     }
     if (parse_options(c, args, pin, d) < 0 || open_block(s, c, args, d) < 0) {
@@ -286,7 +286,7 @@ static int cm_open(struct gt_source *s, const char *args, struct gt_diag *d)
     cm_events_present(c->gcr.rev, c->gcr.config, c->present);
     if (keep_pinned(c, pin, d) < 0 || cm_catalog_add(&s->catalog, &c->slot, c->present) < 0) {
         if (!d->msg[0])
-            gt_diag_set(d, "out of memory");
+            gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         cm_gcr_close(&c->gcr);
         free(c);
         s->priv = NULL;

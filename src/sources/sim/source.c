@@ -380,7 +380,7 @@ static int sim_open(struct gt_source *s, const char *args, struct gt_diag *d)
     }
     m = calloc(1, sizeof(*m));
     if (!m) {
-        gt_diag_set(d, "sim: out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "sim: out of memory");
         return -1;
     }
     s->priv = m;
@@ -449,15 +449,16 @@ static void sim_cpu_sample(const struct gt_source *s, struct sim *m, struct gt_s
     sim_cpu_interval(&m->cpu, &s->catalog, render, others, dt, out->deltas);
 }
 
-static int sim_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result sim_sample(struct gt_source *s, struct gt_snapshot *out,
+                                        struct gt_diag *d)
 {
     struct sim *m = s->priv;
     uint64_t now, dt;
 
     if (out->nslots < s->catalog.nslots) {
-        gt_diag_set(d, "sim: snapshot has %u slots, the catalogue needs %u", out->nslots,
+        gt_diag_set(d, "snapshot has %u slots, the catalogue needs %u", out->nslots,
                     s->catalog.nslots);
-        return -1;
+        return GT_SAMPLE_ERROR;
     }
     now = m->step_ns ? m->last_ns + m->step_ns : gt_now_ns();
     dt = now > m->last_ns ? now - m->last_ns : 0;
@@ -469,7 +470,7 @@ static int sim_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     scatter(s, m, out);
     sim_cpu_sample(s, m, out, dt);
     out->nsamples = 1;
-    return 0;
+    return GT_SAMPLE_OK;
 }
 
 static int sim_select(struct gt_source *s, const unsigned char *used, struct gt_diag *d)
@@ -482,7 +483,7 @@ static int sim_select(struct gt_source *s, const unsigned char *used, struct gt_
     if (!sel || !fill) {
         free(sel);
         free(fill);
-        gt_diag_set(d, "sim: out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "sim: out of memory");
         return -1;
     }
     for (k = 0; k < s->catalog.ncounters; k++) {
