@@ -65,21 +65,29 @@ Test(probe, sampler_lateness_after_the_first_sample, .timeout = 60)
     free(out);
 }
 
-/* --probe --source sim:mali-g715 probes what is named: the simulated
- * GPU opened, its layout, a first sample and the sampler's timing
- * (issue 43.7: it probed the hardware instead). */
-Test(probe, probes_the_source_named, .timeout = 60)
+/* gputop --probe --source spec, on the real system. */
+static char *probe_named(const char *spec, int *status)
 {
     struct gt_options o;
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    int status;
 
     memset(&o, 0, sizeof(o));
-    o.sources[o.nsources++] = "sim:mali-g715";
-    status = gt_cmd_probe(&o, gt_sys_real(), f);
+    o.sources[o.nsources++] = spec;
+    *status = gt_cmd_probe(&o, gt_sys_real(), f);
     fclose(f);
+    return buf;
+}
+
+/* --probe --source sim:mali-g715 probes what is named: the simulated
+ * GPU opened, its layout, a first sample and the sampler's timing
+ * (issue 43.7: it probed the hardware instead). */
+Test(probe, probes_the_source_named, .timeout = 60)
+{
+    int status;
+    char *buf = probe_named("sim:mali-g715", &status);
+
     cr_assert_eq(status, 0, "%s", buf);
     cr_assert(strstr(buf, "source:           sim:mali-g715\n"), "%s", buf);
     cr_assert(strstr(buf, "Mali-G715"), "%s", buf);
@@ -93,16 +101,9 @@ Test(probe, probes_the_source_named, .timeout = 60)
 /* A source named that is not one says so, and the status says it failed. */
 Test(probe, an_unknown_source_fails)
 {
-    struct gt_options o;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
     int status;
+    char *buf = probe_named("amdgpuX", &status);
 
-    memset(&o, 0, sizeof(o));
-    o.sources[o.nsources++] = "amdgpuX";
-    status = gt_cmd_probe(&o, gt_sys_real(), f);
-    fclose(f);
     cr_assert_eq(status, 1, "%s", buf);
     cr_assert(strstr(buf, "unknown source 'amdgpuX'"), "%s", buf);
     free(buf);
