@@ -4,7 +4,6 @@
 #include "gputop/batch.h"
 #include "gputop/capture.h"
 #include "gputop/cli.h"
-#include "gputop/drm.h"
 #include "gputop/fdinfo.h"
 #include "gputop/engine.h"
 #include "gputop/export.h"
