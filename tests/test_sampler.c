@@ -31,7 +31,8 @@ static int counting_open(struct gt_source *s, const char *args, struct gt_diag *
     return 0;
 }
 
-static int counting_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result counting_sample(struct gt_source *s, struct gt_snapshot *out,
+                                             struct gt_diag *d)
 {
     struct counting *c = s->priv;
     uint64_t now = gt_now_ns(), i = c->calls++;
@@ -40,10 +41,10 @@ static int counting_sample(struct gt_source *s, struct gt_snapshot *out, struct 
         c->call_ns[i] = now;
     if (c->fail_every && i % (uint64_t)c->fail_every == 0) {
         gt_diag_fail(d, c->fail_code, "%s", c->fail_msg ? c->fail_msg : "device lost");
-        return -1;
+        return GT_SAMPLE_ERROR;
     }
     if (c->limit && c->produced[0] >= c->limit)
-        return 1;
+        return GT_SAMPLE_END;
     out->deltas[0] = 1;
     out->deltas[1] = i;
     out->deltas[2] = 1000000007ull * (i + 1);
@@ -53,7 +54,7 @@ static int counting_sample(struct gt_source *s, struct gt_snapshot *out, struct 
     out->t_start_ns = c->last_ns ? c->last_ns : now;
     out->t_end_ns = now;
     c->last_ns = now;
-    return 0;
+    return GT_SAMPLE_OK;
 }
 
 static const struct gt_source_type counting_type = {

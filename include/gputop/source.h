@@ -143,7 +143,8 @@ struct gt_source_type {
     int  (*open)(struct gt_source *s, const char *args, struct gt_diag *d);
     int  (*start)(struct gt_source *s, struct gt_diag *d);
     /* Writes the deltas since the previous sample into out, laid out by
-     * s->catalog, with the interval's start and end times; nsamples = 1. */
+     * s->catalog, with the interval's start and end times; nsamples = 1.
+     * d's text never names the source: the sampler does. */
     enum gt_sample_result (*sample)(struct gt_source *s, struct gt_snapshot *out,
                                     struct gt_diag *d);
     void (*close)(struct gt_source *s);
