@@ -20,7 +20,7 @@ enum gt_source_kind {
     GT_SOURCE_HARDWARE,      /* a real GPU; probed when no --source is given */
     GT_SOURCE_VIRTUAL,       /* simulated or recorded GPU counters */
     GT_SOURCE_COMPANION,     /* hardware beside a GPU source (mips-cm): reached
-                                through the seam, never probed on its own */
+                                through the seam, probed only when named */
 };
 
 /* What an opened source describes of itself. */

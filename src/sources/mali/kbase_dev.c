@@ -125,7 +125,7 @@ static int check_version(struct gt_kbase_dev *dev, struct gt_diag *d)
     }
     err = errno;
     gt_diag_errno(d, err, "%s: not a Mali kbase device, or an interface gputop does not know "
-                     "(every version check failed; last: %s)", dev->path, strerror(err));
+                          "(every version check failed; last: %s)", dev->path, strerror(err));
     return -1;
 }
 
