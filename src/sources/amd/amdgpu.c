@@ -686,8 +686,8 @@ static enum gt_sample_result amd_sample(struct gt_source *s, struct gt_snapshot 
     if (gt_amd_power_state(&a->dev, state, sizeof(state)) == GT_AMD_ASLEEP) {
         a->last_ns = start;
         a->slept = 1;
-        gt_diag_set(d, "asleep: %s is runtime-suspended (%s); gputop leaves it asleep and "
-                       "reads nothing until it wakes", s->info.device, state);
+        gt_diag_fail(d, GT_ERR_AGAIN, "asleep: %s is runtime-suspended (%s); gputop leaves it "
+                     "asleep and reads nothing until it wakes", s->info.device, state);
         return GT_SAMPLE_ERROR;
     }
     if (a->dev.fd < 0) {
