@@ -167,21 +167,44 @@ static enum gt_probe_result probe_named(const struct gt_probe *p, const char *sp
     return GT_PROBE_FAILED;
 }
 
+/* t's probe of every device it has, its report after a blank line when
+ * one came before (a type that finds none prints nothing). */
+static enum gt_probe_result probe_type(const struct gt_probe *p, const struct gt_source_type *t,
+                                       int *printed)
+{
+    struct gt_probe q = *p;
+    enum gt_probe_result r;
+    char *buf = NULL;
+    size_t len = 0;
+
+    q.out = open_memstream(&buf, &len);
+    if (!q.out) {
+        if ((*printed)++)
+            fputc('\n', p->out);
+        return t->probe(p, NULL);
+    }
+    r = t->probe(&q, NULL);
+    fclose(q.out);
+    if (len && (*printed)++)
+        fputc('\n', p->out);
+    fwrite(buf, 1, len, p->out);
+    free(buf);
+    return r;
+}
+
 /* No --source: every hardware type's devices; the reasons each gave when
  * none was found. */
 static int probe_all(const struct gt_probe *p)
 {
     char why[256], none[1024] = "";
-    int i, found = 0, status = 1;
+    int i, found = 0, printed = 0, status = 1;
 
     for (i = 0; gt_source_types[i]; i++) {
         const struct gt_source_type *t = gt_source_types[i];
         enum gt_probe_result r;
         if (t->kind != GT_SOURCE_HARDWARE || !t->probe)
             continue;
-        if (found)
-            fputc('\n', p->out);
-        r = t->probe(p, NULL);
+        r = probe_type(p, t, &printed);
         if (r == GT_PROBE_NONE) {
             if (t->available && t->available(p->sys, why, sizeof(why)) < 0)
                 snprintf(none + strlen(none), sizeof(none) - strlen(none), "\n  %s: %s",
