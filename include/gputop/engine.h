@@ -107,11 +107,6 @@ uint32_t gt_engine_instance_number(const struct gt_engine *e, size_t metric, uin
 /* The catalogue block a metric's instances come from ("shadercore"), "" none:
  * what they are called is the catalogue's (gt_catalog_block_noun). */
 const char *gt_engine_instance_block(const struct gt_engine *e, size_t metric);
-/* 1 when gt_engine_eval runs the layout's generated native code (a
- * built-in layout, unchanged; native.h), 0 when it runs the register
- * program (any other layout, or GPUTOP_ENGINE=vm in the environment).
- * Both give the same results bit for bit. */
-int gt_engine_native(const struct gt_engine *e);
 /* Size of the compiled form: counters read per snapshot, instructions run. */
 void gt_engine_size(const struct gt_engine *e, size_t *ninputs, size_t *ninstr);
 

@@ -123,7 +123,7 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
     vals = calloc(gt_engine_nmetrics(e) + 1, sizeof(double));
     w.tree = ev && gt_evaluator_tree(ev);
     if (!vals || !ev || gt_snapshot_init(&snap, gt_sampler_nslots(s)) < 0) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         gt_evaluator_free(ev);
         free(vals);
         free(cols);

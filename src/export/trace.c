@@ -106,7 +106,7 @@ struct gt_trace *gt_trace_open(const char *file, const struct gt_layout *l,
     struct gt_trace *t = calloc(1, sizeof(*t));
 
     if (!t || !(t->file = strdup(file)) || !(t->track = calloc(l->nmetrics + 1, sizeof(char *)))) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         if (t)
             trace_free(t);
         return NULL;
@@ -114,7 +114,7 @@ struct gt_trace *gt_trace_open(const char *file, const struct gt_layout *l,
     t->l = l;
     t->e = e;
     if (name_tracks(t) < 0) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         trace_free(t);
         return NULL;
     }
