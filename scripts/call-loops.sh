@@ -1,8 +1,9 @@
 #!/bin/sh
-# Finds source files that call each other in a loop (a.c uses a name b.c
-# defines, and b.c, maybe through others, one of a.c's), from the symbol
-# tables of the objects a build left: calls between files should go one
-# way (issue 47). Prints each call that closes a loop, with the names it
+# Finds source files that call each other in a loop (a.c uses a function
+# b.c defines, and b.c, maybe through others, one of a.c's), from the
+# symbol tables of the objects a build left: calls between files should go
+# one way (issue 47). A function named in an operations table counts as
+# called; a table itself (a registry's list of types) does not. Prints each call that closes a loop, with the names it
 # uses; exits 1 when there is one not listed in scripts/call-loops.allow.
 # Usage: scripts/call-loops.sh [OBJDIR]
 set -eu
@@ -13,7 +14,7 @@ loops=$(find "$objdir" -name '*.o' | sort | xargs nm -A | awk -v dir="$objdir/" 
     {
         f = $1; sub(/:.*/, "", f); sub(dir, "src/", f); sub(/\.o$/, ".c", f)
         if ($2 == "U") use[++n] = f " " $3
-        else if (NF == 3 && $2 ~ /^[TDRBCV]$/) def[$3] = f
+        else if (NF == 3 && $2 == "T") def[$3] = f
     }
     END {
         for (i = 1; i <= n; i++) {
