@@ -65,6 +65,8 @@ seed_csv() {
     seed_file "$1" mali '\000interval_ns,MaliGPUCyclesGPUActive,MaliCoreTextureCyclesTextureActive[0],MaliCoreTextureCyclesTextureActive[1]\n100,2,3,4\n200,5,6,7\n'
     seed_file "$1" t830 '\002interval_ns,MaliGPUCyclesGPUActive\n1,2\n'
     seed_file "$1" cpu '\000interval_ns,CPUTicksSystem,CPUTicksTotal,CyclesCPUCycles\n10,1,4,99\n'
+    # issue 44: a column name that would retitle the terminal if echoed raw
+    seed_file "$1" escape '\000interval_ns,\033]0;PWN\007MaliGPUCyclesGPUActive\n1,2\n'
     seed_file "$1" amd '\001interval_ns,SQ_INSTS_VALU,SQ_INSTS_ALL,SQ_BUSY_CYCLES[0],SQ_BUSY_CYCLES[1]\n1000,1,2,3,4\n'
 }
 

@@ -199,6 +199,36 @@ Test(export, prometheus_before_data)
     fix_free(&f);
 }
 
+/* Issue 44 item 6: a device or GPU name with control bytes (a capture's
+ * header) is written as the text \xHH, never raw; ESC and BEL by hand. */
+Test(export, prometheus_label_values_escape_control_bytes)
+{
+    struct fix f;
+    struct gt_prom *p;
+    struct expo e;
+    const struct series *s;
+    char *text;
+
+    fix_init(&f);
+    snprintf(f.src->info.device, sizeof(f.src->info.device), "\x1b]0;PWN\x07" "dev\x7f");
+    snprintf(f.src->info.gpu, sizeof(f.src->info.gpu), "G\tP\rU");
+    p = gt_prom_new(f.l, f.e, &f.src, 1, NULL);
+    cr_assert_not_null(p);
+    text = render(p);
+    for (const char *c = text; *c; c++)
+        cr_assert(((unsigned char)*c >= 0x20 && *c != 0x7f) || *c == '\n',
+                  "raw byte 0x%02x at %zu", (unsigned char)*c, (size_t)(c - text));
+    parse_expo(&e, text);
+    s = find_series(&e, "gputop_gpu_activity_gpu_active_cycles_total", NULL, NULL);
+    cr_assert_not_null(s, "%s", text);
+    cr_expect_str_eq(label_of(s, "device"), "\\x1b]0;PWN\\x07dev\\x7f");
+    cr_expect_str_eq(label_of(s, "gpu"), "G\\x09P\\x0dU");
+    free(text);
+    free(e.s);
+    gt_prom_free(p);
+    fix_free(&f);
+}
+
 /* The verdict follows the unit with the highest value: 1000 cycles per
  * thing against 0.1 % queue utilization. */
 Test(export, prometheus_verdict_follows_the_latest_interval)
