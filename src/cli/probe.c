@@ -100,7 +100,7 @@ static int try_source(const char *path, const struct gt_sys *sys, FILE *out)
         fprintf(out, "counters:         unavailable: %s\n", d.msg);
         return 1;
     }
-    l = gt_layout_load_for(s->info.layout, &s->catalog, &d);
+    l = gt_layout_load_named(s->info.layout, &s->catalog, &d);
     e = l && gt_layout_bind_names(l, &s->catalog) == 0 ? gt_engine_new(l, &s->catalog) : NULL;
     used = calloc(s->catalog.ncounters + 1, 1);
     if (!l || !e || !used || gt_snapshot_init(&snap, s->catalog.nslots) < 0) {

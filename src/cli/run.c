@@ -236,7 +236,8 @@ static int load_layout(const struct gt_options *o, struct run *r)
                         "(see --list-layouts)\n");
         return -1;
     }
-    r->layout = gt_layout_load_for(name, &r->merged, &d);
+    r->layout = o->layout ? gt_layout_load_for(name, &r->merged, &d)
+                          : gt_layout_load_named(name, &r->merged, &d);
     if (!r->layout || gt_beside_append_layouts(r->layout, r->src, r->nsrc, o->layout != NULL) < 0) {
         if (!r->layout)
             gt_report_diag(stderr, &d);
