@@ -39,6 +39,8 @@ seed_capture() {
         "$build/gputop" --source "$s" --batch --count 3 --interval 1ms --record "$1/$n" \
             >/dev/null 2>&1 || true
     done
+    # issue 44: a killed recording, without its 17-byte end record
+    [ -s "$1/sim" ] && head -c -17 "$1/sim" > "$1/sim-no-end"
 }
 
 seed_replay() { # commands (see fuzz_replay.c) before a capture: index, seeks, steps, samples

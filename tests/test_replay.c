@@ -44,7 +44,7 @@ static void temp_path(char *path, size_t len)
 }
 
 /* Writes n records; offsets[i] is where record i starts (n + 1 entries,
- * the last the file's end). */
+ * the last where the end record starts). */
 static void record(const char *path, uint64_t n, uint64_t *offsets)
 {
     struct gt_source_info info;
@@ -65,12 +65,14 @@ static void record(const char *path, uint64_t n, uint64_t *offsets)
     cr_assert_eq(gt_snapshot_init(&s, NSLOTS), 0);
     w = gt_capture_create(path, &info, &cat, &d);
     cr_assert_not_null(w, "%s", d.msg);
-    for (i = 0; i < n; i++) {
+    for (i = 0; i <= n; i++) {
         f = fopen(path, "rb");
         cr_assert_not_null(f);
         cr_assert_eq(fseek(f, 0, SEEK_END), 0);
         offsets[i] = (uint64_t)ftell(f);
         fclose(f);
+        if (i == n)
+            break;
         for (j = 0; j < NSLOTS; j++)
             s.deltas[j] = value(i, j);
         s.t_start_ns = T0_NS + i * STEP_NS;
@@ -79,11 +81,6 @@ static void record(const char *path, uint64_t n, uint64_t *offsets)
         cr_assert_eq(gt_capture_write(w, &s, &d), 0, "%s", d.msg);
     }
     cr_assert_eq(gt_capture_finish(w, &d), 0, "%s", d.msg);
-    f = fopen(path, "rb");
-    cr_assert_not_null(f);
-    cr_assert_eq(fseek(f, 0, SEEK_END), 0);
-    offsets[n] = (uint64_t)ftell(f);
-    fclose(f);
     gt_snapshot_free(&s);
     gt_catalog_free(&cat);
 }
