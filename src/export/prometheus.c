@@ -449,6 +449,9 @@ static void render_sampler(struct out *o, const struct gt_prom *p)
     counter(o, p, "gputop_sampler_nodata_total", "rounds with a source's data missing",
             st.nodata);
     counter(o, p, "gputop_sampler_source_errors_total", "failed source samples", st.errors);
+    counter(o, p, "gputop_capture_errors_total",
+            "writes to the --record capture that failed (a full disk); recording stops at the first",
+            st.capture_errors);
     counter(o, p, "gputop_sampler_late_wakeups_total",
             "wake-ups that missed their deadline by a whole interval", st.late);
     family(o, "gputop_sampler_wakeup_lateness_seconds", "gauge",
