@@ -4,6 +4,7 @@
  * the same capture. */
 #include <criterion/criterion.h>
 #include <ctype.h>
+#include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <signal.h>
@@ -329,6 +330,39 @@ Test(export, http_answers_malformed_requests_400_and_keeps_serving, .timeout = 6
     cr_expect_eq(bad, 11);
     cr_expect_eq(served, 4);
     gt_http_stop(h);
+}
+
+/* Issue 44 item 5: clients that connect and say nothing (8, then 40:
+ * more than the server keeps open) never keep a scrape waiting; one at a
+ * time, with 2 s each, 8 of them held it 16 s. The test waits 8 s at most
+ * for the answer: no timing beyond that. */
+static void scrape_beside_idle_clients(int nidle)
+{
+    struct gt_diag d;
+    struct gt_http *h = gt_http_start("127.0.0.1:0", hello, NULL, &d);
+    int fds[40], port, i;
+    char *ans;
+
+    cr_assert_not_null(h, "%s", d.msg);
+    port = gt_http_port(h);
+    for (i = 0; i < nidle; i++) {
+        fds[i] = loopback_idle(port, 5000);
+        cr_assert_geq(fds[i], 0, "idle client %d: %s", i, strerror(errno));
+    }
+    ans = loopback_exchange(port, "GET /x HTTP/1.1\r\n\r\n", 19, 0, 8000, NULL);
+    cr_assert_not_null(ans, "cannot connect beside %d idle clients", nidle);
+    cr_assert(strncmp(ans, "HTTP/1.1 200 OK\r\n", 17) == 0 && strstr(ans, "\r\n\r\nhello\n"),
+              "beside %d idle clients: '%s'", nidle, ans);
+    free(ans);
+    for (i = 0; i < nidle; i++)
+        close(fds[i]);
+    gt_http_stop(h);
+}
+
+Test(export, http_idle_clients_do_not_starve_a_scrape, .timeout = 120)
+{
+    scrape_beside_idle_clients(8);
+    scrape_beside_idle_clients(40);
 }
 
 Test(export, http_head_has_no_body)

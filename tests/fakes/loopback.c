@@ -41,6 +41,27 @@ static int connect_port(int port)
     return fd;
 }
 
+int loopback_idle(int port, int timeout_ms)
+{
+    struct sockaddr_in a;
+    struct pollfd pf;
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+
+    if (fd < 0)
+        return -1;
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0 && errno != EINPROGRESS) {
+        close(fd);
+        return -1;
+    }
+    pf = (struct pollfd){ fd, POLLOUT, 0 };
+    poll(&pf, 1, timeout_ms);
+    return fd;
+}
+
 char *loopback_exchange(int port, const char *req, size_t reqlen, int hold_ms, int timeout_ms,
                         size_t *len)
 {

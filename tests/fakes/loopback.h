@@ -12,6 +12,9 @@
  * *len its length) or NULL when it could not connect. */
 char *loopback_exchange(int port, const char *req, size_t reqlen, int hold_ms, int timeout_ms,
                         size_t *len);
+/* A client that connects to 127.0.0.1:port and says nothing: the socket
+ * (its connection made, or still being made after timeout_ms), or -1. */
+int loopback_idle(int port, int timeout_ms);
 /* GET path, HTTP/1.1; the status in *status, the body returned (malloc'd)
  * or NULL. */
 char *loopback_get(int port, const char *path, int *status);
