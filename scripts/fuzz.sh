@@ -98,6 +98,8 @@ seed_http() {
     printf 'GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n' > "$1/metrics"
     printf 'GET / HTTP/1.0\r\n\r\n' > "$1/root"
     printf 'HEAD /metrics?x=1 HTTP/1.1\r\nAccept: */*\r\n\r\n' > "$1/head"
+    # issue 44: a head that never ends (the client then leaves)
+    printf 'GET /metrics HTTP/1.1\r\nHost: a\r\n' > "$1/unended"
     printf '[::1]:9100' > "$1/addr6"
     printf '0.0.0.0:0' > "$1/addr4"
 }

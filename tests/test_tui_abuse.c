@@ -183,3 +183,59 @@ Test(tui_abuse, terminal_that_stops_reading, .timeout = 120)
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status 0x%x", status);
     close(m);
 }
+
+/* ---- odd environments (issue 44 item 8) ---- */
+
+/* Runs gputop in a pane with env prepended; its stderr goes to the pane
+ * too, and the exit status is shown after it. */
+static void start_env(struct tmux *t, const char *env)
+{
+    char cmd[1024];
+
+    snprintf(cmd, sizeof(cmd), "%s %s --source sim:mali-t8xx --no-cpu -i 100ms; echo EXIT=$?; "
+             "sleep 60", env, gputop_bin());
+    cr_assert_eq(tmux_start(t, 200, 40, "", cmd), 0, "tmux did not start");
+}
+
+/* A size ncurses cannot hold is said to be the problem, not TERM. */
+Test(tui_abuse, a_huge_size_is_named_as_the_problem, .timeout = 60)
+{
+    struct tmux t;
+    char *s;
+    int found;
+
+    start_env(&t, "COLUMNS=100000 LINES=100000 TERM=xterm");
+    s = tmux_wait_for(&t, "printing text records instead", WAIT_MS, &found);
+    cr_assert(found, "%s", s);
+    cr_assert(strstr(s, "=100000 is larger than ncurses can draw") &&
+              !strstr(s, "no usable terminal description"), "%s", s);
+    free(s);
+    tmux_stop(&t);
+}
+
+/* TERM=dumb prints text records instead of the dashboard; q still quits
+ * (at once: the terminal is not waiting for a whole line). */
+Test(tui_abuse, q_quits_the_text_records_of_a_dumb_terminal, .timeout = 60)
+{
+    struct tmux t;
+
+    start_env(&t, "TERM=dumb");
+    expect(&t, "printing text records instead");
+    expect(&t, "GPU usage");
+    tmux_literal(&t, "q");
+    expect(&t, "EXIT=0");
+    tmux_stop(&t);
+}
+
+/* An unknown TERM falls back to a known entry and leaves nothing behind:
+ * under ASan, LeakSanitizer's report at exit would make the status 23. */
+Test(tui_abuse, an_unknown_term_falls_back_without_a_leak, .timeout = 60)
+{
+    struct tmux t;
+
+    start_env(&t, "TERM=gputop-no-such-terminal");
+    expect(&t, "GPU usage");
+    tmux_literal(&t, "q");
+    expect(&t, "EXIT=0");
+    tmux_stop(&t);
+}

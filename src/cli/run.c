@@ -1,6 +1,7 @@
 /* Running gputop: open the sources, merge their catalogues, compile the
  * layout, start the sampler and hand the snapshots to a view. */
 #include "beside.h"
+#include "quit_key.h"
 #include "gputop/batch.h"
 #include "gputop/capture.h"
 #include "gputop/cli.h"
@@ -541,6 +542,7 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
     struct run r;
     struct gt_diag d;
     struct gt_batch_opts out = o->out;
+    struct gt_quit_key *quit = NULL;
     int status = 1, batch = o->batch || !isatty(STDOUT_FILENO);
 
     memset(&r, 0, sizeof(r));
@@ -575,6 +577,8 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
             status = res < 0;
             goto out;
         }
+        /* text records stand in for the dashboard, and q still quits */
+        quit = gt_quit_key_start();
     }
     gt_diag_clear(&d);
     out.tap = gt_exports_tap(r.exports);
@@ -584,6 +588,7 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
     }
     status = 0;
 out:
+    gt_quit_key_stop(quit);
     gt_sampler_stop(r.sampler);
     if (finish_exports(&r) < 0)
         status = 1;
