@@ -293,18 +293,6 @@ static double scraped(int port, const char *name)
     return v;
 }
 
-static int served_port(struct bg_proc *p)
-{
-    const char *at;
-    int port = -1;
-
-    cr_assert(bg_wait_err(p, "/metrics\n", 20000), "no address on stderr: %s", p->err);
-    at = strstr(p->err, "http://127.0.0.1:");
-    cr_assert_not_null(at, "%s", p->err);
-    sscanf(at, "http://127.0.0.1:%d/metrics", &port);
-    return port;
-}
-
 /* Runs a long recording (20 s, served on loopback) to path through sh,
  * in wrap (a shell line with %s where the command goes). While it still
  * runs, stderr must already say that the recording stopped, with why,
@@ -322,7 +310,8 @@ static void said_while_running(const char *wrap, const char *path, const char *w
     snprintf(script, sizeof(script), wrap, cmd);
     char *const argv[] = { "/bin/sh", "-c", script, NULL };
     cr_assert_eq(bg_start(&p, argv), 0);
-    port = served_port(&p);
+    port = bg_served_port(&p, 20000);
+    cr_assert_gt(port, 0, "no address on stderr: %s", p.err);
     cr_assert(bg_wait_err(&p, "recording stopped, sampling goes on\n", 20000),
               "not said within 20 s: %s", p.err);
     cr_assert_eq(waitpid(p.pid, &status, WNOHANG), 0, "said only at exit: %s", p.err);

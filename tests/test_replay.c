@@ -43,9 +43,9 @@ static void temp_path(char *path, size_t len)
     close(fd);
 }
 
-/* Writes n records; offsets[i] is where record i starts (n + 1 entries,
- * the last where the end record starts). */
-static void record(const char *path, uint64_t n, uint64_t *offsets)
+/* Writes n records, the header naming layout; offsets[i] is where record
+ * i starts (n + 1 entries, the last where the end record starts). */
+static void record_naming(const char *path, uint64_t n, uint64_t *offsets, const char *layout)
 {
     struct gt_source_info info;
     struct gt_catalog cat;
@@ -58,7 +58,7 @@ static void record(const char *path, uint64_t n, uint64_t *offsets)
 
     memset(&info, 0, sizeof(info));
     snprintf(info.device, sizeof(info.device), "/dev/mali0");
-    snprintf(info.layout, sizeof(info.layout), "mali-t8xx");
+    snprintf(info.layout, sizeof(info.layout), "%s", layout);
     gt_catalog_init(&cat);
     cr_assert_geq(gt_catalog_add(&cat, "MaliGPUCyclesGPUActive", "front-end", GT_COUNTER_DELTA,
                                  NSLOTS, 1.0), 0);
@@ -83,6 +83,11 @@ static void record(const char *path, uint64_t n, uint64_t *offsets)
     cr_assert_eq(gt_capture_finish(w, &d), 0, "%s", d.msg);
     gt_snapshot_free(&s);
     gt_catalog_free(&cat);
+}
+
+static void record(const char *path, uint64_t n, uint64_t *offsets)
+{
+    record_naming(path, n, offsets, "mali-t8xx");
 }
 
 static void truncate_to(const char *path, uint64_t len)
@@ -775,36 +780,6 @@ Test(replay_control, lossless_sampling_reads_one_record_ahead_at_most, .timeout 
 
 /* ---- a hostile header (issue 44 item 2) ---- */
 
-/* A capture of three records whose header's layout field is layout. */
-static void record_naming(const char *path, const char *layout)
-{
-    struct gt_source_info info;
-    struct gt_catalog cat;
-    struct gt_capture_writer *w;
-    struct gt_snapshot s;
-    struct gt_diag d;
-
-    memset(&info, 0, sizeof(info));
-    snprintf(info.device, sizeof(info.device), "/dev/mali0");
-    snprintf(info.layout, sizeof(info.layout), "%s", layout);
-    gt_catalog_init(&cat);
-    cr_assert_geq(gt_catalog_add(&cat, "MaliGPUCyclesGPUActive", "front-end", GT_COUNTER_DELTA,
-                                 1, 1.0), 0);
-    cr_assert_eq(gt_snapshot_init(&s, 1), 0);
-    w = gt_capture_create(path, &info, &cat, &d);
-    cr_assert_not_null(w, "%s", d.msg);
-    for (uint64_t i = 0; i < 3; i++) {
-        s.deltas[0] = i;
-        s.t_start_ns = T0_NS + i * STEP_NS;
-        s.t_end_ns = s.t_start_ns + STEP_NS;
-        s.nsamples = 1;
-        cr_assert_eq(gt_capture_write(w, &s, &d), 0, "%s", d.msg);
-    }
-    cr_assert_eq(gt_capture_finish(w, &d), 0, "%s", d.msg);
-    gt_snapshot_free(&s);
-    gt_catalog_free(&cat);
-}
-
 /* Replays a capture naming layout in batch mode: it must end by itself,
  * within a generous bound (a FIFO would hold it forever), saying the
  * layout is not built in and showing nothing of the file named. */
@@ -812,11 +787,12 @@ static void refuses_layout(const char *layout)
 {
     const char *bin = getenv("GPUTOP_BIN");
     char path[256], spec[300];
+    uint64_t off[4];
     struct bg_proc p;
     int status;
 
     temp_path(path, sizeof(path));
-    record_naming(path, layout);
+    record_naming(path, 3, off, layout);
     snprintf(spec, sizeof(spec), "replay:%s,speed=max", path);
     char *const argv[] = { (char *)(bin ? bin : "build/native/gputop"), "--source", spec,
                            "--batch", "--count", "1", NULL };

@@ -235,6 +235,13 @@ static void handle(struct gt_http *h, struct conn *c)
     pthread_mutex_unlock(&h->lock);
 }
 
+/* After a recv or send that moved nothing: 1 to try again once poll says
+ * so (nothing there yet, or a signal), 0 when the peer is gone. */
+static int later(ssize_t r)
+{
+    return r < 0 && (errno == EAGAIN || errno == EINTR);
+}
+
 /* Reads what has come of the head; 0 when the peer left without one. */
 static int read_some(struct gt_http *h, struct conn *c)
 {
@@ -245,12 +252,8 @@ static int read_some(struct gt_http *h, struct conn *c)
             return 1;
         }
         r = recv(c->fd, c->head + c->len, sizeof(c->head) - 1 - c->len, MSG_DONTWAIT);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0 && errno == EAGAIN)
-            return 1;
         if (r <= 0)
-            return 0;
+            return later(r);
         c->len += (size_t)r;
         c->head[c->len] = '\0';
         if (strstr(c->head, "\r\n\r\n") || strstr(c->head, "\n\n")) {
@@ -273,12 +276,8 @@ static int write_some(struct conn *c)
     while (c->out_off < c->out_len) {
         ssize_t w = send(c->fd, c->out + c->out_off, c->out_len - c->out_off,
                          MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0 && errno == EAGAIN)
-            return 1;
         if (w <= 0)
-            return 0;
+            return later(w);
         c->out_off += (size_t)w;
     }
     shutdown(c->fd, SHUT_WR);
@@ -293,12 +292,8 @@ static int drain_some(struct conn *c)
 
     while (c->drained < DRAIN_MAX) {
         ssize_t r = recv(c->fd, buf, sizeof(buf), MSG_DONTWAIT);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0 && errno == EAGAIN)
-            return 1;
         if (r <= 0)
-            return 0;
+            return later(r);
         c->drained += (size_t)r;
     }
     return 0;

@@ -32,6 +32,9 @@ struct bg_proc {
 int  bg_start(struct bg_proc *p, char *const argv[]);
 /* Reads stderr until it contains text or timeout_ms passes; 1 if found. */
 int  bg_wait_err(struct bg_proc *p, const char *text, int timeout_ms);
+/* The port of gputop --serve 127.0.0.1:0, read from the address it says
+ * on stderr within timeout_ms; -1 when it says none. */
+int  bg_served_port(struct bg_proc *p, int timeout_ms);
 /* Sends sig, waits up to timeout_ms, then SIGKILL; returns the wait status. */
 int  bg_stop(struct bg_proc *p, int sig, int timeout_ms);
 
