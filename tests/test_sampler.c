@@ -17,6 +17,7 @@ struct counting {
     size_t max_calls;
     int fail_every;       /* fail calls whose index is a multiple of this */
     const char *fail_msg; /* the failure's message; NULL: "device lost" */
+    enum gt_err fail_code; /* and its code */
     uint64_t limit;       /* end after this many successful samples (0: never) */
     uint64_t last_ns;
 };
@@ -30,7 +31,8 @@ static int counting_open(struct gt_source *s, const char *args, struct gt_diag *
     return 0;
 }
 
-static int counting_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result counting_sample(struct gt_source *s, struct gt_snapshot *out,
+                                             struct gt_diag *d)
 {
     struct counting *c = s->priv;
     uint64_t now = gt_now_ns(), i = c->calls++;
@@ -38,11 +40,11 @@ static int counting_sample(struct gt_source *s, struct gt_snapshot *out, struct 
     if (c->call_ns && i < c->max_calls)
         c->call_ns[i] = now;
     if (c->fail_every && i % (uint64_t)c->fail_every == 0) {
-        gt_diag_set(d, "%s", c->fail_msg ? c->fail_msg : "device lost");
-        return -1;
+        gt_diag_fail(d, c->fail_code, "%s", c->fail_msg ? c->fail_msg : "device lost");
+        return GT_SAMPLE_ERROR;
     }
     if (c->limit && c->produced[0] >= c->limit)
-        return 1;
+        return GT_SAMPLE_END;
     out->deltas[0] = 1;
     out->deltas[1] = i;
     out->deltas[2] = 1000000007ull * (i + 1);
@@ -52,7 +54,7 @@ static int counting_sample(struct gt_source *s, struct gt_snapshot *out, struct 
     out->t_start_ns = c->last_ns ? c->last_ns : now;
     out->t_end_ns = now;
     c->last_ns = now;
-    return 0;
+    return GT_SAMPLE_OK;
 }
 
 static const struct gt_source_type counting_type = {
@@ -249,9 +251,9 @@ Test(sampler, source_errors_are_counted_and_retried)
     free_source(src);
 }
 
-/* A source whose messages already start with its name ("mips-cm: the
- * block reads all ones") is not named twice in the state line. */
-Test(sampler, a_message_naming_its_source_is_not_prefixed_again)
+/* The state line names the source before what it says, and keeps the
+ * code the source gave its error. */
+Test(sampler, a_source_error_is_named_with_its_code)
 {
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
@@ -264,7 +266,8 @@ Test(sampler, a_message_naming_its_source_is_not_prefixed_again)
     int got = 0;
 
     c.fail_every = 2;
-    c.fail_msg = "counting: the block reads all ones";
+    c.fail_msg = "the block reads all ones";
+    c.fail_code = GT_ERR_NODEV;
     gt_snapshot_init(&snap, 3);
     cr_assert_eq(gt_sampler_start(s, &d), 0);
     while (got < 4)
@@ -272,6 +275,7 @@ Test(sampler, a_message_naming_its_source_is_not_prefixed_again)
     gt_sampler_get_stats(s, &st);
     gt_sampler_free(s);
     cr_assert_str_eq(st.last_error, "counting: the block reads all ones");
+    cr_assert_eq(st.last_error_code, GT_ERR_NODEV, "%s", gt_err_name(st.last_error_code));
     gt_snapshot_free(&snap);
     free_source(src);
 }
@@ -457,18 +461,9 @@ Test(sampler, a_failing_source_beside_a_working_one_is_no_data_not_zeros)
     free_source(src[1]);
 }
 
-/* A counting source that promises (fills) to write its first two slots
- * every time it gives data; it never writes the third. */
-static const struct gt_span filler_spans[] = { { 0, 2 } };
-
-static const struct gt_span *filler_fills(const struct gt_source *s, size_t *n)
-{
-    (void)s;
-    *n = 1;
-    return filler_spans;
-}
-
-static int filler_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+/* A counting source that writes its first two slots every time it gives
+ * data; it never writes the third. */
+static int partial_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
 {
     struct counting *c = s->priv;
     uint64_t i = c->calls++;
@@ -485,9 +480,9 @@ static int filler_sample(struct gt_source *s, struct gt_snapshot *out, struct gt
     return 0;
 }
 
-static const struct gt_source_type filler_type = {
-    .name = "filler", .help = "test source", .kind = GT_SOURCE_HARDWARE,
-    .open = counting_open, .sample = filler_sample, .fills = filler_fills,
+static const struct gt_source_type partial_type = {
+    .name = "partial", .help = "test source", .kind = GT_SOURCE_HARDWARE,
+    .open = counting_open, .sample = partial_sample,
 };
 
 /* Takes one snapshot into snap after filling it with garbage: its array
@@ -499,9 +494,9 @@ static int take_poisoned(struct gt_sampler *s, struct gt_snapshot *snap)
     return gt_sampler_take(s, snap, 2000000000ull);
 }
 
-/* Filled slots are left to the source; the other slots it has still read
- * zero, whatever the arrays held before. */
-Test(sampler, filled_slots_are_the_sources_and_the_rest_read_zero)
+/* A round clears the slots before the source writes: those it writes hold
+ * its values, the others read zero, whatever the arrays held before. */
+Test(sampler, slots_a_source_leaves_unwritten_read_zero)
 {
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
@@ -513,7 +508,7 @@ Test(sampler, filled_slots_are_the_sources_and_the_rest_read_zero)
     uint64_t sum = 0;
     int r, got = 0;
 
-    src->type = &filler_type;
+    src->type = &partial_type;
     c.limit = 20;
     s = gt_sampler_new(&cfg);
     cr_assert_not_null(s);
@@ -536,9 +531,9 @@ Test(sampler, filled_slots_are_the_sources_and_the_rest_read_zero)
     free_source(src);
 }
 
-/* A filling source that has ended writes nothing more: beside one still
- * running, its slots read zero, not what the arrays held. */
-Test(sampler, an_ended_filling_source_reads_zero)
+/* A source that has ended writes nothing more: beside one still running,
+ * its slots read zero, not what the arrays held. */
+Test(sampler, an_ended_source_reads_zero)
 {
     struct counting done = { 0 }, runs = { 0 };
     struct gt_source *src[2] = { make_source(&done), make_source(&runs) };
@@ -550,7 +545,7 @@ Test(sampler, an_ended_filling_source_reads_zero)
     uint64_t ones = 0;
     int r, got = 0;
 
-    src[0]->type = &filler_type;
+    src[0]->type = &partial_type;
     done.limit = 5;
     runs.limit = 20;
     s = gt_sampler_new(&cfg);

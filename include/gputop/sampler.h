@@ -35,7 +35,8 @@ struct gt_sampler_stats {
      * for self-paced sources, which wait in the source itself). */
     struct gt_lateness_summary lateness;
     enum gt_sampler_state state;
-    char last_error[GT_DIAG_MSG + 64];
+    char last_error[GT_DIAG_MSG + 64];   /* "SOURCE: message" */
+    enum gt_err last_error_code;         /* the failing source's code */
     char last_warning[GT_DIAG_MSG + 64];
     char last_capture_error[GT_DIAG_MSG];
 };
@@ -53,9 +54,8 @@ struct gt_sampler_config {
      * the stats' capture_errors say so. */
     int (*on_sample)(void *arg, const struct gt_snapshot *s, struct gt_diag *d);
     void *arg;
-    /* The slots anyone reads (gt_engine_spans); only these are cleared
-     * (less those a source fills: gt_source_type.fills), merged and handed
-     * over. NULL: every slot (a recorder needs them all). */
+    /* The slots anyone reads (gt_engine_spans); only these are cleared,
+     * merged and handed over. NULL: every slot (a recorder needs them all). */
     const struct gt_span *spans;
     size_t nspans;
 };
@@ -87,7 +87,7 @@ enum gt_sampler_state gt_sampler_state(struct gt_sampler *s, uint64_t *warnings)
 /* capture_errors alone, for a view to ask every refresh. */
 uint64_t gt_sampler_capture_errors(struct gt_sampler *s);
 /* Stops and joins the thread, then lets each source publish into its info
- * what it kept while sampling (GT_SOURCE_SETTLE); safe to call twice. */
+ * what it kept while sampling (GT_PLAYBACK_SETTLE); safe to call twice. */
 void gt_sampler_stop(struct gt_sampler *s);
 void gt_sampler_free(struct gt_sampler *s);
 

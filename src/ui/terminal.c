@@ -2,7 +2,6 @@
  * styles, signals and Ctrl-Z, and writing each frame in one go. */
 #include "tui_internal.h"
 #include "gputop/terminfo.h"
-#include "gputop/phase.h"
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
@@ -69,14 +68,9 @@ static int write_all(const char *p, size_t n)
 void tui_flush_cells(struct tui *t)
 {
     const char *bytes;
-    uint64_t ph = gt_phase_start();
     size_t n = gt_termout_render(t->out, t->cells, &bytes);
-    int r;
+    int r = write_all(bytes, n);
 
-    gt_phase_stop(GT_PHASE_RENDER, ph);
-    ph = gt_phase_start();
-    r = write_all(bytes, n);
-    gt_phase_stop(GT_PHASE_WRITE, ph);
     /* What did not arrive is unknown on screen: all of it next time. */
     if (r < 0) {
         gt_cellbuf_invalidate(t->cells);
@@ -313,7 +307,7 @@ static int setup_output(struct tui *t, struct gt_diag *d)
     }
     t->out = gt_termout_new(&caps);
     if (!t->out) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return -1;
     }
     return 0;
@@ -326,7 +320,7 @@ int tui_setup_terminal(struct tui *t, struct gt_diag *d)
     t->ascii = !utf8_locale();
     t->cells = gt_cellbuf_new(t->ascii);
     if (!t->cells) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return -1;
     }
     t->signal_fd = -1;

@@ -277,12 +277,14 @@ static int find_scene(const char *name)
 }
 
 
+/* parse_args's arguments; the type lists them too, for --help's test. */
+static const char *const sim_keys[] = { "", "scene", "seed", "step", NULL };
+
 static int parse_args(struct sim *m, const char *args, struct gt_diag *d)
 {
-    static const char *const keys[] = { "", "scene", "seed", "step", NULL };
     char buf[64];
 
-    if (gt_args_check(args, keys, "sim", d) < 0)
+    if (gt_args_check(args, sim_keys, "sim", d) < 0)
         return -1;
     m->fam = sim_family_default();
     if (gt_args_get(args, "", buf, sizeof(buf)) && !(m->fam = sim_family_find(buf))) {
@@ -351,7 +353,6 @@ static void sim_close(struct gt_source *s)
         return;
     free(m->bind);
     free(m->sel);
-    free(m->fill);
     free(m);
     s->priv = NULL;
 }
@@ -378,7 +379,7 @@ static int sim_open(struct gt_source *s, const char *args, struct gt_diag *d)
     }
     m = calloc(1, sizeof(*m));
     if (!m) {
-        gt_diag_set(d, "sim: out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "sim: out of memory");
         return -1;
     }
     s->priv = m;
@@ -398,7 +399,6 @@ static int sim_open(struct gt_source *s, const char *args, struct gt_diag *d)
         return -1;
     }
     bind_clock_counters(&s->catalog, m);
-    m->whole.count = s->catalog.nslots;
     seed_model(m);
     describe(s, m);
     m->last_ns = m->step_ns ? SIM_T0_NS : gt_now_ns();
@@ -447,15 +447,16 @@ static void sim_cpu_sample(const struct gt_source *s, struct sim *m, struct gt_s
     sim_cpu_interval(&m->cpu, &s->catalog, render, others, dt, out->deltas);
 }
 
-static int sim_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result sim_sample(struct gt_source *s, struct gt_snapshot *out,
+                                        struct gt_diag *d)
 {
     struct sim *m = s->priv;
     uint64_t now, dt;
 
     if (out->nslots < s->catalog.nslots) {
-        gt_diag_set(d, "sim: snapshot has %u slots, the catalogue needs %u", out->nslots,
+        gt_diag_set(d, "snapshot has %u slots, the catalogue needs %u", out->nslots,
                     s->catalog.nslots);
-        return -1;
+        return GT_SAMPLE_ERROR;
     }
     now = m->step_ns ? m->last_ns + m->step_ns : gt_now_ns();
     dt = now > m->last_ns ? now - m->last_ns : 0;
@@ -467,7 +468,7 @@ static int sim_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     scatter(s, m, out);
     sim_cpu_sample(s, m, out, dt);
     out->nsamples = 1;
-    return 0;
+    return GT_SAMPLE_OK;
 }
 
 static int sim_select(struct gt_source *s, const unsigned char *used, struct gt_diag *d)
@@ -475,12 +476,9 @@ static int sim_select(struct gt_source *s, const unsigned char *used, struct gt_
     struct sim *m = s->priv;
     size_t k, n = 0;
     struct sim_put *sel = malloc((s->catalog.ncounters + 1) * sizeof(*sel));
-    struct gt_span *fill = malloc((s->catalog.ncounters + 1) * sizeof(*fill));
 
-    if (!sel || !fill) {
-        free(sel);
-        free(fill);
-        gt_diag_set(d, "sim: out of memory");
+    if (!sel) {
+        gt_diag_fail(d, GT_ERR_NOMEM, "sim: out of memory");
         return -1;
     }
     for (k = 0; k < s->catalog.ncounters; k++) {
@@ -490,28 +488,13 @@ static int sim_select(struct gt_source *s, const unsigned char *used, struct gt_
         sel[n].slot = c->slot;
         sel[n].instances = c->instances;
         sel[n].v = m->bind[k];
-        fill[n].first = c->slot;
-        fill[n].count = c->instances;
         n++;
     }
     free(m->sel);
-    free(m->fill);
     m->sel = sel;
-    m->fill = fill;
     m->nsel = n;
     sim_cpu_select(&m->cpu, used);
     return 0;
-}
-
-/* Every slot sample() writes, each time: the selected counters' (scatter
- * copies or clears each one, and the CPU values land among them), or,
- * with none selected, the whole catalogue (scatter clears it first). */
-static const struct gt_span *sim_fills(const struct gt_source *s, size_t *n)
-{
-    const struct sim *m = s->priv;
-
-    *n = m->sel ? m->nsel : 1;
-    return m->sel ? m->fill : &m->whole;
 }
 
 static int sim_available(const struct gt_sys *sys, char *why, size_t len)
@@ -524,9 +507,11 @@ static int sim_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_sim = {
     .name = "sim",
-    .help = "simulated GPU: sim[:mali-t8xx|mali-bifrost|mali-valhall-jm|mali-g715|mali-g720|"
-            "amd-gfx1151][,scene=NAME]"
-            "[,seed=N][,step=NS]; sim:mips-cm a MIPS coherency manager",
+    .usage = "sim[:FAMILY][,scene=NAME][,seed=N][,step=NS]",
+    .help = "simulated GPU, the header names the scene; FAMILY mali-t8xx, mali-bifrost, "
+            "mali-valhall-jm, mali-g715, mali-g720, amd-gfx1151, or mips-cm: a coherency "
+            "manager beside sim's GPU",
+    .keys = sim_keys,
     .kind = GT_SOURCE_VIRTUAL,
     .available = sim_available,
     .open = sim_open,
@@ -534,6 +519,5 @@ const struct gt_source_type gt_source_sim = {
     .sample = sim_sample,
     .close = sim_close,
     .select = sim_select,
-    .fills = sim_fills,
     .activity = sim_activity,
 };
