@@ -205,7 +205,8 @@ $(BUILD)/tests/run: $(TEST_OBJ) $(BUILD)/libgputop.a
 
 # gputop with the fake kbase kernel behind its system-call seam, for
 # end-to-end tests of the Mali source (batch output and the dashboard).
-FAKE_KBASE_OBJ = $(BUILD)/obj/tests/fakes/fake_kbase.o $(BUILD)/obj/tests/fakes/fake_kbase_kinstr.o
+FAKE_KBASE_OBJ = $(BUILD)/obj/tests/fakes/fake_kbase.o $(BUILD)/obj/tests/fakes/fake_kbase_kinstr.o \
+                 $(BUILD)/obj/tests/fakes/fake_kbase_clock.o
 # Each can be signalled at a chosen system call (kill_sys.o, GPUTOP_KILL_AT).
 KILL_SYS_OBJ = $(BUILD)/obj/tests/fakes/kill_sys.o
 $(BUILD)/tests/gputop-fake: tests/tools/gputop_fake.c $(FAKE_KBASE_OBJ) $(KILL_SYS_OBJ) \
