@@ -89,7 +89,7 @@ Test(sampler, slow_reader_loses_no_counts)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_sampler_stats st;
     struct gt_snapshot snap;
@@ -132,7 +132,7 @@ Test(sampler, lossless_mode_hands_over_every_sample)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 1, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 1, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_snapshot snap;
     struct gt_diag d;
@@ -189,7 +189,7 @@ Test(sampler, live_wakeups_are_never_early_and_do_not_drift)
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
     uint64_t interval = 1000000;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, interval, 0, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, interval, 0, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s;
     struct gt_sampler_stats st;
     struct gt_snapshot snap;
@@ -229,7 +229,7 @@ Test(sampler, source_errors_are_counted_and_retried)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_sampler_stats st;
     struct gt_snapshot snap;
@@ -256,7 +256,7 @@ Test(sampler, a_message_naming_its_source_is_not_prefixed_again)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_sampler_stats st;
     struct gt_snapshot snap;
@@ -285,7 +285,7 @@ Test(sampler, spans_move_only_their_slots)
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
     struct gt_span sp = { 1, 2 };
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, &sp, 1 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, &sp, 1, 0, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_snapshot snap;
     uint64_t sum1 = 0, sum2 = 0;
@@ -319,7 +319,7 @@ Test(sampler, wake_fd_signals_the_first_sample_after_the_time_given)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 10000000, 0, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 10000000, 0, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct pollfd p;
     struct gt_diag d;
@@ -350,7 +350,7 @@ Test(sampler, a_shorter_interval_applies_at_once)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 10000000000ull, 0, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 10000000000ull, 0, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_snapshot snap;
     struct gt_diag d;
@@ -380,7 +380,7 @@ Test(sampler, a_failed_round_is_published_as_no_data)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 1, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 1, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_sampler_stats st;
     struct gt_snapshot snap;
@@ -431,7 +431,7 @@ Test(sampler, a_failing_source_beside_a_working_one_is_no_data_not_zeros)
     struct counting bad = { 0 }, ok = { 0 };
     struct gt_source *src[2] = { make_source(&bad), make_source(&ok) };
     uint32_t off[2] = { 0, 3 };
-    struct gt_sampler_config cfg = { src, 2, off, 6, 1000000, 1, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { src, 2, off, 6, 1000000, 1, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_snapshot snap;
     struct gt_diag d;
@@ -506,7 +506,7 @@ Test(sampler, filled_slots_are_the_sources_and_the_rest_read_zero)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 1, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 1, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s;
     struct gt_snapshot snap;
     struct gt_diag d;
@@ -543,7 +543,7 @@ Test(sampler, an_ended_filling_source_reads_zero)
     struct counting done = { 0 }, runs = { 0 };
     struct gt_source *src[2] = { make_source(&done), make_source(&runs) };
     uint32_t off[2] = { 0, 3 };
-    struct gt_sampler_config cfg = { src, 2, off, 6, 1000000, 1, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { src, 2, off, 6, 1000000, 1, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s;
     struct gt_snapshot snap;
     struct gt_diag d;
@@ -586,7 +586,7 @@ Test(sampler, wake_up_lateness_is_measured)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_sampler_stats st;
     struct gt_snapshot snap;

@@ -38,7 +38,17 @@ struct gt_source_info {
                                 (replay), so the sampler does not sleep */
     uint64_t max_interval_ns; /* longest sampling period its counters survive
                                 (32-bit counters wrap); 0 when any will do */
+    /* Kernel-timed sampling (gt_source_type.periodic): the shortest period
+     * the kernel takes (0: none; the sampler's timer calls sample()), the
+     * samples its ring holds, and the clock of the samples' timestamps
+     * (CLOCK_MONOTONIC_RAW for kbase). */
+    uint64_t periodic_min_ns;
+    uint32_t periodic_ring;
+    int periodic_clock;
 };
+
+/* sample() in periodic mode: no sample is waiting in the kernel's ring. */
+#define GT_SAMPLE_EMPTY 3
 
 /* Playback commands (gt_source_type.control). */
 enum {
@@ -102,6 +112,15 @@ struct gt_source_type {
      * s->catalog feeds a metric, so hardware sources can enable only those.
      * Returns 0 or -1 with d set. */
     int  (*select)(struct gt_source *s, const unsigned char *used, struct gt_diag *d);
+    /* Optional, where info.periodic_min_ns is set: from start() on (or at
+     * once, when started) the kernel takes a sample every *period_ns into
+     * its ring, and sample() hands over the oldest one waiting, with the
+     * kernel's timestamps, or returns GT_SAMPLE_EMPTY. *period_ns 0 goes
+     * back to sample() taking each sample itself. What the ring held at a
+     * change comes out of the next sample(). Sets *period_ns to the period
+     * the kernel uses. 0, or -1 with d set: the sampler keeps its timer.
+     * Called before start() or on the sampler thread. */
+    int  (*periodic)(struct gt_source *s, uint64_t *period_ns, struct gt_diag *d);
     /* Optional: the slots of s->catalog that every sample() returning 0
      * or 2 writes, each one, as *n spans; asked once, when the sampler is
      * made (after select), which then need not clear them before a round.

@@ -73,6 +73,7 @@ void fk_set_time_step(struct fake_kbase *fk, uint64_t ns);   /* default 100 ms *
  * (the kernel's sample clock) instead, for gputop running in real time. */
 void fk_advance(struct fake_kbase *fk, uint64_t ns);
 void fk_real_clock(struct fake_kbase *fk);
+int fk_clock_is_real(const struct fake_kbase *fk);
 uint64_t fk_now(const struct fake_kbase *fk);
 void fk_set_cycles(struct fake_kbase *fk, uint64_t top, uint64_t shader);
 void fk_lose_device(struct fake_kbase *fk);   /* every later ioctl, and open, fails with ENODEV */

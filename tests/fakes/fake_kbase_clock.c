@@ -104,3 +104,8 @@ void fk_real_clock(struct fake_kbase *fk)
     fk->real_clock = 1;
     fk->now = raw_now();
 }
+
+int fk_clock_is_real(const struct fake_kbase *fk)
+{
+    return fk->real_clock;
+}
