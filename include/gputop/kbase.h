@@ -207,6 +207,9 @@ struct gt_kbase_reader_ops {
      * sample included, into f (not cleared); returns how many, -1 on an
      * error. Counting is over; close() follows. */
     int  (*finish)(struct gt_kbase_reader *r, struct gt_kbase_frame *f, struct gt_diag *d);
+    /* Optional: a new period (not 0) for a reader counting already; 0 or
+     * -1 with d set. NULL: the reader is set up again instead. */
+    int  (*set_period)(struct gt_kbase_reader *r, uint64_t ns, struct gt_diag *d);
     /* Stops, unmaps and closes; safe after a failed start. */
     void (*close)(struct gt_kbase_reader *r);
 };

@@ -491,8 +491,8 @@ static void note_timer(struct gt_sampler *s, const struct gt_source *src, const 
     note_warning(s, src, &d);
 }
 
-/* Before the sources start: each that can asks its kernel to sample at
- * the interval. One that cannot keeps the timer, and says why. */
+/* Once the sources have started: each that can asks its kernel to sample
+ * at the interval. One that cannot keeps the timer, and says why. */
 static void start_periodic(struct gt_sampler *s)
 {
     size_t i;
@@ -870,12 +870,12 @@ int gt_sampler_start(struct gt_sampler *s, struct gt_diag *d)
 
     if (s->started)
         return 0;
-    start_periodic(s);
     for (i = 0; i < s->cfg.nsources; i++) {
         struct gt_source *src = s->cfg.sources[i];
         if (src->type->start && src->type->start(src, d) < 0)
             return -1;
     }
+    start_periodic(s);
     s->stats.state = GT_SAMPLER_RUNNING;
     for (i = 0; i < s->cfg.nsources; i++)
         s->src[i].src_end = s->src[i].mono_end = s->src[i].last_got = gt_now_ns();

@@ -6,7 +6,8 @@
  * carries. Kernel variants go among the counters too: no-cycles (a legacy
  * reader without the _WITH_CYCLES forms), values=64, mask=0x177,
  * enum=fls|N (shader instances ENUM_INFO reports), idx=physical|dense,
- * page=16384, old-mmap, max-buffers=N, old-dump; suspend:K:N suspends the
+ * page=16384, old-mmap, max-buffers=N, old-dump, deny=REQUEST (that ioctl
+ * refused with EPERM); suspend:K:N suspends the
  * GPU for N legacy DUMP calls after the next K. GPUTOP_KILL_AT signals it
  * at a chosen seam call (kill_sys.h); on exit it prints what is left open
  * on stderr as "kbase-final: ...", and the samples the kernel wrote and
@@ -19,6 +20,7 @@
 #include "fakes/fake_kbase.h"
 #include "fakes/kill_sys.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +62,10 @@ static int set_variant(struct fk_config *c, const char *spec)
         c->nvalues = (unsigned)v;
     else if (sscanf(spec, "id=%llx", &v) == 1)
         c->gpu_id = v;
-    else if (sscanf(spec, "mask=%llx", &v) == 1)
+    else if (sscanf(spec, "deny=%llx", &v) == 1) {
+        c->deny_request = (unsigned long)v;     /* refused with EPERM (SELinux) */
+        c->deny_errno = EPERM;
+    } else if (sscanf(spec, "mask=%llx", &v) == 1)
         c->core_mask = v;
     else if (strcmp(spec, "enum=fls") == 0)
         c->enum_shader = FK_ENUM_FLS;

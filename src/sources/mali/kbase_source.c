@@ -372,6 +372,12 @@ static int restart_reader(struct kbase_src *k, uint64_t period, struct gt_diag *
         close_reader(k);
         return open_reader(k, &k->enabled, d);
     }
+    if (period && k->reader.ops->set_period) {
+        if (k->reader.ops->set_period(&k->reader, period, d) < 0)
+            return -1;
+        k->period = period;
+        return 0;
+    }
     if (!k->stashed)
         gt_kbase_frame_clear(&k->frame);
     n = k->reader.ops->finish(&k->reader, &k->frame, d);

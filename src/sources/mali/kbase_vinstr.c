@@ -475,6 +475,19 @@ static int set_interval(struct vinstr *v, const struct gt_kbase_dev *dev, uint64
                            (void *)(uintptr_t)(uint32_t)ns);
 }
 
+static int vinstr_set_period(struct gt_kbase_reader *r, uint64_t ns, struct gt_diag *d)
+{
+    struct vinstr *v = r->priv;
+
+    if (set_interval(v, r->dev, ns) < 0) {
+        gt_diag_set(d, "%s: the legacy reader refused SET_INTERVAL %llu ns: %s", r->dev->path,
+                    (unsigned long long)ns, strerror(errno));
+        return -1;
+    }
+    r->period_ns = ns;
+    return 0;
+}
+
 /* Periodic dumps stop; the ring's dumps are added into f. */
 static int vinstr_finish(struct gt_kbase_reader *r, struct gt_kbase_frame *f, struct gt_diag *d)
 {
@@ -545,6 +558,7 @@ static const struct gt_kbase_reader_ops vinstr_ops = {
     .sample = vinstr_sample,
     .next = vinstr_next,
     .finish = vinstr_finish,
+    .set_period = vinstr_set_period,
     .close = vinstr_close,
 };
 
