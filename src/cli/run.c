@@ -560,7 +560,7 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
     if (!batch && !o->triage)
         make_replays_interactive(&r);
     if (start_sampler(o, &r, any_self_paced(&r), !batch || o->triage,
-                      batch && !o->triage && o->out.format != GT_FORMAT_NONE) < 0 ||
+                      batch && !o->triage) < 0 ||
         start_exports(o, &r) < 0)
         goto out;
     if (o->triage) {

@@ -295,6 +295,17 @@ static void publish(struct gt_sampler *s)
     struct gt_diag d;
     int wake = 0, nodata = s->back.missing != 0;
 
+    /* Batch output: a drained sample waits for the row before it to be
+     * written before it is recorded, so that a capture ends where the
+     * rows do (-n). */
+    if (s->cfg.each_drained && s->hold_wake) {
+        pthread_mutex_lock(&s->lock);
+        while (s->front_full && !s->stopping)
+            pthread_cond_wait(&s->taken, &s->lock);
+        pthread_mutex_unlock(&s->lock);
+        if (s->stopping)
+            return;
+    }
     /* A capture holds counts only: an interval without them is left out
      * rather than recorded as zeros. */
     if (s->cfg.on_sample && !nodata) {
@@ -308,8 +319,7 @@ static void publish(struct gt_sampler *s)
         }
     }
     pthread_mutex_lock(&s->lock);
-    while ((s->cfg.lossless || (s->cfg.each_drained && s->hold_wake)) && s->front_full &&
-           !s->stopping)
+    while (s->cfg.lossless && s->front_full && !s->stopping)
         pthread_cond_wait(&s->taken, &s->lock);
     if (s->front_full) {
         gt_snapshot_accumulate_spans(&s->front, &s->back, s->spans, s->nspans);
@@ -681,18 +691,28 @@ static int drain_sources(struct gt_sampler *s, uint64_t now)
     return all_ended(s) ? -1 : n;
 }
 
-/* Half the smallest ring's time from the last drain, or sooner when a
+/* Half the smallest ring's time from the last drain, but samples wait a
+ * refresh (DRAIN_LATENCY) at most, or a period where that is longer;
+ * after a drain that found none, an eighth of a period. Sooner when a
  * reader is due (gt_sampler_wake_after); kept for that to cut short. */
-static uint64_t drain_deadline(struct gt_sampler *s)
+#define DRAIN_LATENCY 250000000ull
+
+static uint64_t drain_deadline(struct gt_sampler *s, int found)
 {
     uint64_t half = 0, t;
     size_t i;
 
     for (i = 0; i < s->cfg.nsources; i++) {
         const struct source_slot *ss = &s->src[i];
-        uint64_t h = ss->ring / 2 * ss->period;
-        if (ss->timed && !ss->ended && (!half || h < half))
-            half = h ? h : ss->period;
+        uint64_t h = ss->ring / 2 * ss->period, most;
+        if (!ss->timed || ss->ended)
+            continue;
+        most = ss->period > DRAIN_LATENCY ? ss->period : DRAIN_LATENCY;
+        h = h < ss->period ? ss->period : h > most ? most : h;
+        if (!found)
+            h = ss->period / 8 ? ss->period / 8 : 1;
+        if (!half || h < half)
+            half = h;
     }
     pthread_mutex_lock(&s->lock);
     t = s->last_drain + half;
@@ -763,9 +783,10 @@ static int drain_run(struct gt_sampler *s)
 {
     unsigned seq = atomic_load(&s->wake_seq);
     uint64_t interval = s->interval_ns, now;
+    int found = 1;
 
     for (;;) {
-        uint64_t wait = drain_deadline(s), want;
+        uint64_t wait = drain_deadline(s, found), want;
         int woken;
 
         woken = sleep_until(s, wait, seq) == WOKEN;
@@ -787,7 +808,8 @@ static int drain_run(struct gt_sampler *s)
         if (woken)
             continue;     /* a reader due sooner: sleep again until then */
         s->last_drain = now;
-        if (drain_sources(s, now) < 0)
+        found = drain_sources(s, now);
+        if (found < 0)
             return 1;
         update_state(s);
         if (stalled(s, now)) {
