@@ -122,12 +122,8 @@ int fkp_physical_idx(const struct fake_kbase *fk)
 uint64_t fkp_value(const struct fake_kbase *fk, const uint64_t mask[2], int block,
                       unsigned inst, unsigned index)
 {
-    unsigned g = index / 4 * 4, i;
-    int on = 0;
-
-    for (i = g; i < g + 4; i++)
-        on |= (int)((mask[i / 64] >> (i % 64)) & 1);
-    if (!on)
+    /* a group of four lies within one 64-bit word of the mask */
+    if (!((mask[index / 64] >> (index / 4 * 4 % 64)) & 0xF))
         return 0;
     if ((fk->state[block][inst] & (2u | 32u)) && (fkp_state_defined(fk) || !fk->cfg.stale_state))
         return 0;
@@ -374,7 +370,8 @@ void fkp_legacy_dump(struct fake_kbase *fk, struct file *r, uint64_t ticks, uint
             uint8_t *blk = d + (size_t)pos * 256;
             for (k = 4; k < 64; k++) {
                 uint64_t v = fkp_value(fk, mask, b, inst, k) * ticks;
-                put(blk, 4 * k, 4, v > 0xFFFFFFFFull ? 0xFFFFFFFFull : v);
+                if (v)      /* the buffer was zeroed */
+                    put(blk, 4 * k, 4, v > 0xFFFFFFFFull ? 0xFFFFFFFFull : v);
             }
             put(blk, 8, 4, r->bm[b]);          /* PRFCNT_EN */
         }

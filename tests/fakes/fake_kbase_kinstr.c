@@ -169,9 +169,13 @@ void fkp_kinstr_write(struct fake_kbase *fk, struct file *r, uint64_t ticks, uin
             put(it, 9, 1, idx);
             put(it, 12, 4, fkp_state_defined(fk) || fk->cfg.stale_state ? state : 0);
             put(it, 16, 4, vals);
-            for (k = 0; k < fk->nvalues; k++)
-                put(r->buf, vals + 8 * k, 8,
-                    k < 4 ? 0 : fkp_value(fk, r->mask[b], b, inst, k) * ticks);
+            /* the slot was zeroed: only counters with a value are
+             * written (at 1 kHz the fake is most of the process's work) */
+            for (k = 4; k < fk->nvalues; k++) {
+                uint64_t v = fkp_value(fk, r->mask[b], b, inst, k) * ticks;
+                if (v)
+                    put(r->buf, vals + 8 * k, 8, v);
+            }
             vals += (size_t)fk->nvalues * 8;
             it += MD_SIZE;
         }
