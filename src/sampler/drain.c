@@ -122,7 +122,7 @@ static int take_timed(struct gt_sampler *s, size_t i, uint64_t now)
     struct source_slot *ss = &s->src[i];
     struct gt_source *src = s->cfg.sources[i];
     struct gt_diag d;
-    int r;
+    enum gt_sample_result r;
 
     ss->view.t_start_ns = ss->view.t_end_ns = 0;
     if (ss->retry_at && now < ss->retry_at)
@@ -131,17 +131,17 @@ static int take_timed(struct gt_sampler *s, size_t i, uint64_t now)
     r = src->type->sample(src, &ss->view, &d);
     if (r == GT_SAMPLE_EMPTY)
         return 0;
-    if (r == 1) {
+    if (r == GT_SAMPLE_END) {
         ss->ended = 1;
         return 0;
     }
-    if (r < 0) {
+    if (r == GT_SAMPLE_ERROR) {
         gt_smp_back_off(s, ss, now);
         gt_smp_note_error(s, src, &d);
         gt_smp_mark_lost(s, i, now);
         return -1;
     }
-    if (r == 2)
+    if (r == GT_SAMPLE_WARN)
         gt_smp_note_warning(s, src, &d);
     ss->retry_at = ss->backoff = 0;
     ss->src_end = ss->view.t_end_ns;
