@@ -256,7 +256,7 @@ $(BUILD)/bench/%: bench/%.c bench/bench_setup.h $(BUILD)/libgputop.a
 # Each benchmark's output is kept too, for the table of figures and goals
 # at the end (bench/tools/summary.sh reads its "summary:" lines).
 BENCH_OUT = $(BUILD)/bench/output.txt
-bench-run: $(BENCH_BIN) $(BUILD)/gputop
+bench-run: $(BENCH_BIN) $(BUILD)/gputop $(BUILD)/tests/gputop-fake
 	@: > $(BENCH_OUT)
 	@for b in $(BENCH_BIN) bench/*.sh; do \
 	    echo "== $$b"; \

@@ -115,6 +115,21 @@ static void bare_loop(void (*wait)(uint64_t), uint64_t interval, int n, struct g
     gt_lateness_summarize(&l, out);
 }
 
+/* The sampler on s's source alone; timer_only keeps it off kernel-timed
+ * sampling. */
+static struct gt_sampler *one_source_sampler(struct setup *s, struct gt_sampler_config *cfg,
+                                             uint32_t *off, uint64_t interval, int timer_only)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->sources = &s->src;
+    cfg->nsources = 1;
+    cfg->slot_offset = off;
+    cfg->nslots = s->src->catalog.nslots;
+    cfg->interval_ns = interval;
+    cfg->timer_only = timer_only;
+    return gt_sampler_new(cfg);
+}
+
 /* Runs the real sampler at interval for n rounds with a reader that
  * evaluates every snapshot; prints the rate and returns its lateness. */
 static void run_sampler(const char *spec, uint64_t interval, int n,
@@ -134,14 +149,7 @@ static void run_sampler(const char *spec, uint64_t interval, int n,
 
     if (open_setup(&s, spec) < 0)
         return;
-    memset(&cfg, 0, sizeof(cfg));
-    cfg.sources = &s.src;
-    cfg.nsources = 1;
-    cfg.slot_offset = &off;
-    cfg.nslots = s.src->catalog.nslots;
-    cfg.interval_ns = interval;
-    cfg.timer_only = 1;        /* the timer's lateness; drained below */
-    smp = gt_sampler_new(&cfg);
+    smp = one_source_sampler(&s, &cfg, &off, interval, 1);   /* the timer; drained below */
     out = calloc(gt_engine_nmetrics(s.engine) + 1, sizeof(double));
     gt_snapshot_init(&snap, cfg.nslots);
     cpu0 = cpu_s();
@@ -188,13 +196,7 @@ static void run_drained(const char *spec, uint64_t interval, double seconds)
 
     if (open_setup(&s, spec) < 0)
         return;
-    memset(&cfg, 0, sizeof(cfg));
-    cfg.sources = &s.src;
-    cfg.nsources = 1;
-    cfg.slot_offset = &off;
-    cfg.nslots = s.src->catalog.nslots;
-    cfg.interval_ns = interval;
-    smp = gt_sampler_new(&cfg);
+    smp = one_source_sampler(&s, &cfg, &off, interval, 0);
     out = calloc(gt_engine_nmetrics(s.engine) + 1, sizeof(double));
     gt_snapshot_init(&snap, cfg.nslots);
     getrusage(RUSAGE_SELF, &r0);

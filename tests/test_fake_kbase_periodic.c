@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 
 #include "fakes/fake_kbase.h"
+#include "fakes/mali_harness.h"
 
 #define MS 1000000ull
 
@@ -50,17 +51,10 @@ static int rioctl(struct raw *r, int fd, unsigned long req, void *arg)
 static void dev_open(struct raw *r, enum fk_gpu gpu, enum fk_api api, unsigned major,
                      unsigned minor)
 {
-    struct fk_config c;
     uint8_t v[4] = { 0 }, fl[4] = { 0 };
 
-    memset(&c, 0, sizeof(c));
-    c.gpu = gpu;
-    c.api = api;
-    c.major = major;
-    c.minor = minor;
-    c.new_gate = 1;
     memset(r, 0, sizeof(*r));
-    r->fk = fk_new(&c);
+    r->fk = fake(gpu, api, major, minor);
     r->sys = fk_sys(r->fk);
     r->dev = r->sys->open(r->sys->ctx, "/dev/mali0", O_RDWR);
     cr_assert_geq(r->dev, 0);

@@ -454,6 +454,19 @@ static int drain(struct kinstr *k, const struct gt_kbase_dev *dev, struct gt_kba
     return (int)n;
 }
 
+/* Why a sample (manual or periodic) could not be taken; -1. */
+static int sample_failed(struct kinstr *k, const struct gt_kbase_dev *dev, int err,
+                         struct gt_diag *d)
+{
+    if (err == ERANGE && k->why[0])
+        gt_diag_set(d, "%s: kinstr_prfcnt sample not usable: %s", dev->path, k->why);
+    else
+        gt_diag_errno(d, err, "%s: kinstr_prfcnt sample failed: %s%s", dev->path, strerror(err),
+                      hint(err));
+    k->why[0] = 0;
+    return -1;
+}
+
 static int kinstr_sample(struct gt_kbase_reader *r, struct gt_kbase_frame *f, struct gt_diag *d)
 {
     struct kinstr *k = r->priv;
@@ -476,16 +489,8 @@ static int kinstr_sample(struct gt_kbase_reader *r, struct gt_kbase_frame *f, st
     }
     r->physical_idx = k->physical;
     return 0;
-fail: {
-        int err = errno;
-        if (err == ERANGE && k->why[0])
-            gt_diag_set(d, "%s: kinstr_prfcnt sample not usable: %s", dev->path, k->why);
-        else
-            gt_diag_errno(d, err, "%s: kinstr_prfcnt sample failed: %s%s", dev->path, strerror(err),
-                          hint(err));
-        k->why[0] = 0;
-        return -1;
-    }
+fail:
+    return sample_failed(k, dev, errno, d);
 }
 
 static int kinstr_next(struct gt_kbase_reader *r, struct gt_kbase_frame *f, struct gt_diag *d)
@@ -503,16 +508,8 @@ static int kinstr_next(struct gt_kbase_reader *r, struct gt_kbase_frame *f, stru
         goto fail;
     r->physical_idx = k->physical;
     return 0;
-fail: {
-        int err = errno;
-        if (err == ERANGE && k->why[0])
-            gt_diag_set(d, "%s: kinstr_prfcnt sample not usable: %s", dev->path, k->why);
-        else
-            gt_diag_set(d, "%s: kinstr_prfcnt periodic sample failed: %s%s", dev->path,
-                        strerror(err), hint(err));
-        k->why[0] = 0;
-        return -1;
-    }
+fail:
+    return sample_failed(k, dev, errno, d);
 }
 
 /* STOP writes one last sample; with what the ring still holds it is

@@ -463,8 +463,8 @@ static int vinstr_next(struct gt_kbase_reader *r, struct gt_kbase_frame *f, stru
         f->ncycles = r->ncycles;
         return 0;
     }
-    gt_diag_set(d, "%s: periodic dump failed (%s on the legacy reader): %s%s", dev->path,
-                v->call, strerror(errno), lost_hint(errno));
+    gt_diag_errno(d, errno, "%s: periodic dump failed (%s on the legacy reader): %s%s",
+                  dev->path, v->call, strerror(errno), lost_hint(errno));
     return -1;
 }
 
@@ -481,8 +481,8 @@ static int vinstr_set_period(struct gt_kbase_reader *r, uint64_t ns, struct gt_d
     struct vinstr *v = r->priv;
 
     if (set_interval(v, r->dev, ns) < 0) {
-        gt_diag_set(d, "%s: the legacy reader refused SET_INTERVAL %llu ns: %s", r->dev->path,
-                    (unsigned long long)ns, strerror(errno));
+        gt_diag_errno(d, errno, "%s: the legacy reader refused SET_INTERVAL %llu ns: %s",
+                      r->dev->path, (unsigned long long)ns, strerror(errno));
         return -1;
     }
     r->period_ns = ns;
@@ -497,7 +497,7 @@ static int vinstr_finish(struct gt_kbase_reader *r, struct gt_kbase_frame *f, st
     uint32_t n = 0;
 
     if (r->period_ns && set_interval(v, dev, 0) < 0) {
-        gt_diag_set(d, "%s: SET_INTERVAL 0 failed: %s", dev->path, strerror(errno));
+        gt_diag_errno(d, errno, "%s: SET_INTERVAL 0 failed: %s", dev->path, strerror(errno));
         return -1;
     }
     while (n < v->nbuffers && wait_ready(v, dev, 0) == 0) {
