@@ -41,6 +41,7 @@ static void note_timer(struct gt_sampler *s, const struct gt_source *src, const 
 {
     struct gt_diag d;
 
+    gt_diag_clear(&d);
     gt_diag_set(&d, "%s: sampled on gputop's timer instead", why);
     gt_smp_note_warning(s, src, &d);
 }
