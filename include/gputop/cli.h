@@ -29,6 +29,7 @@ struct gt_options {
     int nsources;
     int no_cpu;                  /* --no-cpu */
     int batch;                   /* --batch */
+    int batch_asked;             /* -f, -n or -d: records wanted, as top -n */
     uint64_t interval_ns;        /* --interval */
     const char *record;          /* --record FILE */
     const char *serve;           /* --serve ADDR:PORT */

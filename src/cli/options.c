@@ -87,7 +87,7 @@ void gt_usage(FILE *out)
 "  --no-mouse              do not take mouse clicks on the section tabs\n"
 "  (keys in a replay)      space pause/play, . and , one sample on/back,\n"
 "                          Home/End first/last sample, PgUp/PgDn back/forward 10%\n"
-"Batch output (automatic when stdout is not a terminal):\n"
+"Batch output (automatic when stdout is not a terminal, or with -f, -n or -d):\n"
 "  -b, --batch             print records instead of the dashboard\n"
 "  -f, --format FMT        text, csv, json (JSON Lines; default text) or none\n"
 "                          (no records: for --serve or --trace alone)\n"
@@ -303,7 +303,10 @@ static int one_option(struct gt_options *o, int c, const char *arg, const char *
     case 'b': o->batch = 1; return 0;
     case OPT_NO_COLOR: o->no_color = 1; return 0;
     case OPT_NO_MOUSE: o->no_mouse = 1; return 0;
-    case 'i': case 'r': case 'd':
+    case 'i': case 'r':
+        return duration_option(o, c, arg, opt, err);
+    case 'd':
+        o->batch_asked = 1;
         return duration_option(o, c, arg, opt, err);
     case OPT_SOURCE:
         if (o->nsources == GT_MAX_SOURCES) {
@@ -313,9 +316,11 @@ static int one_option(struct gt_options *o, int c, const char *arg, const char *
         o->sources[o->nsources++] = arg;
         return 0;
     case 'f':
+        o->batch_asked = 1;
         return parse_format(arg, &o->out.format) == 0 ? 0
              : bad_value(err, opt, arg, "not text, csv, json or none");
     case 'n':
+        o->batch_asked = 1;
         return parse_count(arg, &o->out.count) == 0 ? 0
              : bad_value(err, opt, arg, "not a positive whole number");
     case OPT_PRECISION:

@@ -540,7 +540,7 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
     struct run r;
     struct gt_diag d;
     struct gt_batch_opts out = o->out;
-    int status = 1, batch = o->batch || !isatty(STDOUT_FILENO);
+    int status = 1, batch = o->batch || o->batch_asked || !isatty(STDOUT_FILENO);
 
     memset(&r, 0, sizeof(r));
     if (open_sources(o, &r) < 0 || merge_catalogs(&r) < 0 || mark_cpu_off(o, &r) < 0 ||

@@ -1,0 +1,49 @@
+/* The command line on a terminal, as a person types it: the real binary in
+ * a tmux pane, so that isatty() is true, and what the pane then shows. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fakes/tmux.h"
+
+#define WAIT_MS 8000
+
+/* Runs gputop ARGS in a pane and waits for the shell's "EXIT n" after it. */
+static char *run_to_end(struct tmux *t, const char *args, size_t *rawlen, char **raw)
+{
+    char cmd[1024];
+    int found;
+    char *s;
+
+    snprintf(cmd, sizeof(cmd), "%s %s; echo EXIT $?", gputop_bin(), args);
+    cr_assert_eq(tmux_start(t, 100, 30, "", cmd), 0, "tmux did not start");
+    s = tmux_wait_for(t, "EXIT ", WAIT_MS, &found);
+    cr_assert(found, "gputop %s did not end by itself:\n%s", args, s);
+    *raw = tmux_raw(t, rawlen);
+    return s;
+}
+
+/* Issue 43 item 4: -f, -n and -d on a terminal ask for records, as top -n
+ * does; the dashboard (xterm's alternate screen, smcup) never opens. */
+Test(tui_cli, format_count_duration_mean_batch_on_a_terminal, .timeout = 60)
+{
+    static const char *const args[] = {
+        "--source sim --no-cpu -f csv -n 3",
+        "--source sim --no-cpu -n 2",
+        "--source sim --no-cpu -d 300ms",
+    };
+    size_t i, n;
+
+    for (i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+        struct tmux t;
+        char *raw, *s = run_to_end(&t, args[i], &n, &raw);
+        cr_expect(strstr(s, "EXIT 0"), "%s:\n%s", args[i], s);
+        cr_expect_null(strstr(raw, "\033[?1049h"), "%s opened the dashboard", args[i]);
+        if (i == 0)
+            cr_expect(strstr(raw, "time_s,interval_s,"), "no CSV header:\n%s", s);
+        free(raw);
+        free(s);
+        tmux_stop(&t);
+    }
+}
