@@ -16,7 +16,8 @@ static char *run_to_end(struct tmux *t, const char *args, size_t *rawlen, char *
     int found;
     char *s;
 
-    snprintf(cmd, sizeof(cmd), "%s %s; echo EXIT $?", gputop_bin(), args);
+    /* The pause lets tmux attach its log before the first line is out. */
+    snprintf(cmd, sizeof(cmd), "sleep 0.5; %s %s; echo EXIT $?", gputop_bin(), args);
     cr_assert_eq(tmux_start(t, 100, 30, "", cmd), 0, "tmux did not start");
     s = tmux_wait_for(t, "EXIT ", WAIT_MS, &found);
     cr_assert(found, "gputop %s did not end by itself:\n%s", args, s);
@@ -29,7 +30,7 @@ static char *run_to_end(struct tmux *t, const char *args, size_t *rawlen, char *
 Test(tui_cli, format_count_duration_mean_batch_on_a_terminal, .timeout = 60)
 {
     static const char *const args[] = {
-        "--source sim --no-cpu -f csv -n 3",
+        "--source sim --no-cpu -f csv -n 3 --metrics 'Shader core count'",
         "--source sim --no-cpu -n 2",
         "--source sim --no-cpu -d 300ms",
     };
@@ -41,7 +42,7 @@ Test(tui_cli, format_count_duration_mean_batch_on_a_terminal, .timeout = 60)
         cr_expect(strstr(s, "EXIT 0"), "%s:\n%s", args[i], s);
         cr_expect_null(strstr(raw, "\033[?1049h"), "%s opened the dashboard", args[i]);
         if (i == 0)
-            cr_expect(strstr(raw, "time_s,interval_s,"), "no CSV header:\n%s", s);
+            cr_expect(strstr(raw, "time_s,interval_s,Shader core count"), "no CSV header:\n%s", raw);
         free(raw);
         free(s);
         tmux_stop(&t);
