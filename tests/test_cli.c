@@ -167,8 +167,8 @@ Test(cli, option_errors)
         "gputop: --interval 20s: out of range (1ms to 10s)\n",
         "gputop: -i 0.5: out of range (1ms to 10s)\n",
         "gputop: -r 5ms: out of range (10ms to 10s)\n",
-        "gputop: -d soon: not a duration (use e.g. 10s, 500ms, 2m)\n",
-        "gputop: --duration -1s: not a duration (use e.g. 10s, 500ms, 2m)\n",
+        "gputop: -d soon: not a duration (use e.g. 10s, 500ms, 2m, 1h)\n",
+        "gputop: --duration -1s: not a duration (use e.g. 10s, 500ms, 2m, 1h)\n",
         "gputop: -d 0: must be longer than 0\n",
         "gputop: --format xml: not text, csv, json or none\n",
         "gputop: --count -3: not a positive whole number\n",
@@ -218,6 +218,10 @@ Test(cli, durations_take_units)
         { "-d", "2m", 120000000000ull },
         { "-d", "1.5min", 90000000000ull },
         { "-d", ".25s", 250000000ull },
+        /* issue 43 item 6: a long unattended run */
+        { "-d", "1h", 3600000000000ull },
+        { "-d", "1.5h", 5400000000000ull },
+        { "-d", "1d", 86400000000000ull },
     };
     size_t i;
 

@@ -107,7 +107,7 @@ void gt_usage(FILE *out)
 "                          held verdict with a timeline, each interval's own\n"
 "                          verdicts, side findings, evidence (min/median/max)\n"
 "                          and the guides' next steps; -f json: one object\n"
-"TIME is a number with a unit, ns, us, ms, s or m (minutes): 100ms, 0.5s, 2m.\n"
+"TIME is a number with a unit, ns, us, ms, s, m (minutes), h or d: 100ms, 2m, 1h.\n"
 "Other:\n"
 "  -h, --help              show this help\n"
 "  -V, --version           show the version\n"
@@ -254,7 +254,7 @@ static int duration_option(struct gt_options *o, int c, const char *arg, const c
         return time_value(err, opt, arg, GT_NS_PER_MS, 10 * GT_NS_PER_MS, 10 * GT_NS_PER_S,
                           "100ms, 0.5s", &o->refresh_ns);
     }
-    if (time_value(err, opt, arg, GT_NS_PER_S, 1, 0, "10s, 500ms, 2m", &ns) < 0)
+    if (time_value(err, opt, arg, GT_NS_PER_S, 1, 0, "10s, 500ms, 2m, 1h", &ns) < 0)
         return -1;
     o->out.duration_s = (double)ns / 1e9;
     return 0;
