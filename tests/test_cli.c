@@ -403,3 +403,24 @@ Test(cli, help_fits_80_columns)
         cr_expect_leq(strlen(line), 80, "%zu columns: %s", strlen(line), line);
     free(buf);
 }
+
+/* Issue 43 item 5: --help and --list-sources say what sim: takes, the
+ * families, the GPUs and the scenes. */
+Test(cli, help_and_list_sources_name_sim_families_gpus_scenes)
+{
+    const char *want[] = { "mali-valhall-csf", "G925", "G57", "texture-bound", "cache-friendly" };
+    char *help = NULL, *list = NULL;
+    size_t n = 0, m = 0, i;
+    FILE *f = open_memstream(&help, &n), *g = open_memstream(&list, &m);
+
+    gt_usage(f);
+    gt_cmd_list_sources(g);
+    fclose(f);
+    fclose(g);
+    for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        cr_expect(strstr(help, want[i]), "--help lacks %s", want[i]);
+        cr_expect(strstr(list, want[i]), "--list-sources lacks %s", want[i]);
+    }
+    free(help);
+    free(list);
+}

@@ -2,6 +2,7 @@
 #include "gputop/cli.h"
 #include "gputop/duration.h"
 #include "gputop/sampler.h"
+#include "gputop/sim.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -30,11 +31,11 @@ void gt_usage(FILE *out)
 "                            amdgpu[:/dev/dri/renderDN][,poll=HZ][,polls=N]\n"
 "                              [,mode=full|metrics][,pmc=auto|on|off]\n"
 "                              [,keepon=gfxoff|pstate]  (counters: root)\n"
-"                            sim[:FAMILY][,scene=S][,seed=N]  (the header names\n"
-"                              the scene; FAMILY mali-t8xx|mali-bifrost|\n"
-"                              mali-valhall-jm|mali-g715|mali-g720|\n"
-"                              amd-gfx1151, or mips-cm: a\n"
-"                              coherency manager beside sim's GPU)\n"
+"                            sim[:FAMILY|GPU][,scene=S][,seed=N]  (the header\n"
+"                              names the scene; mips-cm: a coherency manager\n"
+"                              beside sim's GPU)\n", out);
+    gt_sim_print_names(out, 30);
+    fputs(
 "                            mips-cm[:gcr-base=0x...|default]\n"
 "                              [,overflow=wrap|stop][,events=A,B]\n"
 "                              [,qual-window=5ms][,force]\n"

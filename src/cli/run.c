@@ -10,6 +10,7 @@
 #include "gputop/export.h"
 #include "gputop/layout.h"
 #include "gputop/sampler.h"
+#include "gputop/sim.h"
 #include "gputop/source.h"
 #include "gputop/tui.h"
 
@@ -42,6 +43,8 @@ int gt_cmd_list_sources(FILE *out)
         fprintf(out, "%-10s %-11s %s\n", t->name, ok ? "available" : "unavailable", t->help);
         if (!ok)
             fprintf(out, "%-10s %-11s why: %s\n", "", "", why);
+        if (strcmp(t->name, "sim") == 0)
+            gt_sim_print_names(out, 23);
     }
     gt_drm_describe(gt_sys_real(), out);
     return 0;
