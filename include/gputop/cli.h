@@ -32,6 +32,7 @@ struct gt_options {
     int batch_asked;             /* -f, -n or -d: records wanted, as top -n */
     uint64_t interval_ns;        /* --interval */
     const char *record;          /* --record FILE */
+    int force;                   /* --force: --record may replace a capture */
     const char *serve;           /* --serve ADDR:PORT */
     const char *trace;           /* --trace FILE */
     uint64_t refresh_ns;         /* --refresh */
