@@ -258,7 +258,7 @@ Test(tui_replay, speed_max_shows_the_records_one_by_one, .timeout = 90)
 
     record(path, sizeof(path), 1);
     snprintf(cmd, sizeof(cmd), "%s --source sim:mali-t8xx,step=1000000000 --no-cpu -i 10ms -n 50 "
-             "--record %s -b > /dev/null", gputop_bin(), path);
+             "--record %s --force -b > /dev/null", gputop_bin(), path);
     cr_assert_eq(system(cmd), 0, "%s", cmd);
     start_replay(&t, path, ",speed=max", "-r 2500ms");  /* slow, so no refresh is missed */
     for (polls = 0; polls < 1000 && changes < 3; polls++) {
