@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -155,11 +156,11 @@ Test(batch, csv_header_rows_and_empty_no_data)
 
     run_batch(&r, &o);
     cr_assert_str_eq(r.text,
-        "time_s,interval_s,GPU active cycles [cycles],Queue utilization [%],Needs more,"
+        "time_s,interval_s,time_unix,GPU active cycles [cycles],Queue utilization [%],Needs more,"
         "Cycles per thing,CPU activity[0] [%],CPU activity[1] [%]\n"
-        "0.1,0.1,1000,25,,4,10,20\n"
-        "0.2,0.1,0,,,,0,0\n"
-        "0.3,0.1,5000000000,100,,1,50,\n");
+        "0.1,0.1,,1000,25,,4,10,20\n"
+        "0.2,0.1,,0,,,,0,0\n"
+        "0.3,0.1,,5000000000,100,,1,50,\n");
     free_run(&r);
 }
 
@@ -169,7 +170,7 @@ Test(batch, per_second_converts_counts_only)
     struct run r;
 
     run_batch(&r, &o);
-    cr_assert(strstr(r.text, "\n0.1,0.1,10000,25,,4,10,20\n"), "%s", r.text);
+    cr_assert(strstr(r.text, "\n0.1,0.1,,10000,25,,4,10,20\n"), "%s", r.text);
     free_run(&r);
 }
 
@@ -180,18 +181,19 @@ Test(batch, section_and_pattern_select_columns)
     struct run r;
 
     run_batch(&r, &o);
-    cr_assert_str_eq(r.text, "time_s,interval_s,Queue utilization [%]\n0.1,0.1,25\n");
+    cr_assert_str_eq(r.text, "time_s,interval_s,time_unix,Queue utilization [%]\n0.1,0.1,,25\n");
     free_run(&r);
     o.section = "other, with \"QUOTES\"";
     o.pattern = NULL;
     run_batch(&r, &o);
-    cr_assert(strncmp(r.text, "time_s,interval_s,Cycles per thing,", 35) == 0, "%s", r.text);
+    cr_assert(strncmp(r.text, "time_s,interval_s,time_unix,Cycles per thing,", 45) == 0, "%s",
+              r.text);
     free_run(&r);
     o.section = NULL;
     o.pattern = "3.1.*";
     run_batch(&r, &o);
-    cr_assert(strncmp(r.text, "time_s,interval_s,GPU active cycles [cycles]\n", 45) == 0, "%s",
-              r.text);
+    cr_assert(strncmp(r.text, "time_s,interval_s,time_unix,GPU active cycles [cycles]\n", 55) == 0,
+              "%s", r.text);
     free_run(&r);
 }
 
@@ -321,9 +323,9 @@ Test(batch, csv_headers_unique_with_units_and_six_digits)
 
     run_batch_on(&r, &o, dup_layout);
     cr_assert_str_eq(r.text,
-        "time_s,interval_s,Fragment shading rate (4.7.1) [%],Bytes (4.7.2) [bytes],"
+        "time_s,interval_s,time_unix,Fragment shading rate (4.7.1) [%],Bytes (4.7.2) [bytes],"
         "Fragment shading rate (6.3.4) [%],Bytes (Overview) [bytes],Unique\n"
-        "0.1,0.1,83.3333,1000,333.333,250,250\n");
+        "0.1,0.1,,83.3333,1000,333.333,250,250\n");
     free_run(&r);
 }
 
@@ -336,9 +338,9 @@ Test(batch, per_second_changes_the_header_unit)
 
     run_batch_on(&r, &o, dup_layout);
     cr_assert_str_eq(r.text,
-        "time_s,interval_s,Fragment shading rate (4.7.1) [%],Bytes (4.7.2) [bytes/s],"
+        "time_s,interval_s,time_unix,Fragment shading rate (4.7.1) [%],Bytes (4.7.2) [bytes/s],"
         "Fragment shading rate (6.3.4) [%],Bytes (Overview) [bytes/s],Unique [count/s]\n"
-        "0.1,0.1,83.3333,10000,333.333,2500,2500\n");
+        "0.1,0.1,,83.3333,10000,333.333,2500,2500\n");
     free_run(&r);
 }
 
@@ -350,12 +352,12 @@ Test(batch, precision_full_reads_back_exactly)
     o.digits = GT_DIGITS_FULL;
     run_batch_on(&r, &o, dup_layout);
     cr_assert_str_eq(r.text,
-        "time_s,interval_s,Fragment shading rate (4.7.1) [%],Fragment shading rate (6.3.4) [%]\n"
-        "0.1,0.1,83.33333333333333,333.3333333333333\n");
+        "time_s,interval_s,time_unix,Fragment shading rate (4.7.1) [%],Fragment shading rate (6.3.4) [%]\n"
+        "0.1,0.1,,83.33333333333333,333.3333333333333\n");
     free_run(&r);
     o.digits = 3;
     run_batch_on(&r, &o, dup_layout);
-    cr_assert(strstr(r.text, "\n0.1,0.1,83.3,333\n"), "%s", r.text);
+    cr_assert(strstr(r.text, "\n0.1,0.1,,83.3,333\n"), "%s", r.text);
     free_run(&r);
 }
 
@@ -466,7 +468,7 @@ Test(batch, records_carry_the_triage_verdict, .timeout = 60)
     const char *p = csv;
     int rows = 0;
 
-    cr_assert(strstr(csv, "time_s,interval_s,Arithmetic unit utilization [%],triage (held),"
+    cr_assert(strstr(csv, "time_s,interval_s,time_unix,Arithmetic unit utilization [%],triage (held),"
                           "triage (this interval)\n") == csv, "%.200s", csv);
     while ((p = strstr(p, ",memory-stall-bound,memory-stall-bound\n"))) {
         rows++;
@@ -615,12 +617,12 @@ Test(batch, a_failed_interval_is_a_row_without_data, .init = cr_redirect_stderr)
 
     cr_assert_eq(run_batch_failing(&r, &o, 1u << 1, &d), 0, "%s", d.msg);
     cr_assert_str_eq(r.text,
-        "time_s,interval_s,GPU active cycles [cycles],Queue utilization [%],Needs more,"
+        "time_s,interval_s,time_unix,GPU active cycles [cycles],Queue utilization [%],Needs more,"
         "Cycles per thing,CPU activity[0] [%],CPU activity[1] [%]\n"
-        "0.1,0.1,1000,25,,4,10,20\n"
-        "0.2,0.1,,,,,,\n"
-        "0.3,0.1,0,,,,0,0\n"
-        "0.4,0.1,5000000000,100,,1,50,\n");
+        "0.1,0.1,,1000,25,,4,10,20\n"
+        "0.2,0.1,,,,,,,\n"
+        "0.3,0.1,,0,,,,0,0\n"
+        "0.4,0.1,,5000000000,100,,1,50,\n");
     free_run(&r);
     fflush(stderr);
     cr_assert_stderr_eq_str("gputop: no data for the interval ending at t=0.200 s: "
@@ -637,8 +639,8 @@ Test(batch, fewer_good_samples_than_asked_is_an_error, .init = cr_redirect_stder
 
     cr_assert_eq(run_batch_failing(&r, &o, 1u << 1, &d), 1);
     cr_assert_str_eq(d.msg, "3 good samples of 4 asked (1 interval without data)");
-    cr_assert_str_eq(r.text, "time_s,interval_s,GPU active cycles [cycles]\n0.1,0.1,1000\n0.2,0.1,\n"
-                     "0.3,0.1,0\n0.4,0.1,5000000000\n");
+    cr_assert_str_eq(r.text, "time_s,interval_s,time_unix,GPU active cycles [cycles]\n0.1,0.1,,1000\n0.2,0.1,,\n"
+                     "0.3,0.1,,0\n0.4,0.1,,5000000000\n");
     free_run(&r);
     /* The script ends after three rows: asking for five is short, too. */
     o.count = 5;
@@ -797,7 +799,7 @@ Test(batch, refused_gpu_dumps_are_no_data_and_a_failed_run)
     cr_assert_eq(status, 1, "stdout:\n%s\nstderr:\n%s", out, err);
     for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save), rows++) {
         if (rows == 0) {
-            cr_assert(strstr(line, "time_s,interval_s,Shader core usage"), "%s", line);
+            cr_assert(strstr(line, "time_s,interval_s,time_unix,Shader core usage"), "%s", line);
             continue;
         }
         /* time, length, then the one metric column empty */
@@ -889,9 +891,9 @@ Test(batch, binary_damaged_capture_gives_a_row_without_data, .timeout = 60)
             continue;
         if (rows < 6)
             cr_assert(line[n - 1] != ',', "row %d has no value: %s", rows, line);
-        else    /* at the last record's end, no length: a file's clock is not ours;
+        else    /* at the last record's end, no length and no wall time: a file's clock is not ours;
                  * empty value and triage fields, as many as the header's */
-            cr_assert(n > 6 && strcmp(line + n - 5, ",0,,,") == 0,
+            cr_assert(n > 7 && strcmp(line + n - 6, ",0,,,,") == 0,
                       "row 6 has its time, length 0 and no value: %s", line);
     }
     cr_assert_eq(rows, 7, "%s", out);
@@ -946,16 +948,16 @@ Test(batch, per_core_csv_columns)
     o.per_core = 1;
     run_percore(&r, &o);
     cr_assert_str_eq(r.text,
-        "time_s,interval_s,Read bytes [bytes],Read bytes [L2 slice 0] [bytes],"
+        "time_s,interval_s,time_unix,Read bytes [bytes],Read bytes [L2 slice 0] [bytes],"
         "Read bytes [L2 slice 1] [bytes],Warps [warps],Warps [shader core 0] [warps],"
         "Warps [shader core 2] [warps],Core usage [%],Core usage [shader core 0] [%],"
         "Core usage [shader core 2] [%],Active\n"
-        "0.1,0.1,6400,1600,4800,400,100,300,20,10,30,1000\n");
+        "0.1,0.1,,6400,1600,4800,400,100,300,20,10,30,1000\n");
     free_run(&r);
     o.per_core = 0;                              /* without: the totals only */
     run_percore(&r, &o);
-    cr_assert_str_eq(r.text, "time_s,interval_s,Read bytes [bytes],Warps [warps],Core usage [%],Active\n"
-                             "0.1,0.1,6400,400,20,1000\n");
+    cr_assert_str_eq(r.text, "time_s,interval_s,time_unix,Read bytes [bytes],Warps [warps],Core usage [%],Active\n"
+                             "0.1,0.1,,6400,400,20,1000\n");
     free_run(&r);
 }
 
@@ -1040,4 +1042,41 @@ Test(batch, no_gpu_names_the_probes_and_the_simulator_to_try)
         free(out);
         free(err);
     }
+}
+
+/* Issue 43 item 12: CSV and JSON records carry the interval's end on the
+ * wall clock beside the time from the start, read here against time(2)
+ * taken before and after the run; a replay's clock is not ours: empty. */
+Test(batch, wall_clock_beside_the_relative_time, .timeout = 60)
+{
+    char *out, *err, *row;
+    int status;
+    time_t before = time(NULL), after;
+    double wall;
+
+    out = run_gputop("--source sim --no-cpu -b -f csv -n 2 --metrics 12.1.1", &status, &err);
+    after = time(NULL);
+    cr_assert_eq(status, 0, "%s", err);
+    cr_assert(strncmp(out, "time_s,interval_s,time_unix,Shader core count", 45) == 0, "%s", out);
+    row = strchr(out, '\n') + 1;
+    cr_assert_eq(sscanf(row, "%*[^,],%*[^,],%lf,", &wall), 1, "%s", row);
+    cr_expect(wall >= (double)before && wall <= (double)after + 1, "%f not in %ld..%ld", wall,
+              (long)before, (long)after);
+    free(out);
+    free(err);
+
+    out = run_gputop("--source sim --no-cpu -b -f json -n 1 --metrics 12.1.1", &status, &err);
+    cr_assert_eq(status, 0, "%s", err);
+    row = strstr(out, "\"time_unix\":");
+    cr_assert_not_null(row, "%s", out);
+    cr_assert_eq(sscanf(row + 12, "%lf", &wall), 1, "%s", row);
+    cr_expect(wall >= (double)before && wall <= (double)time(NULL) + 1, "%f", wall);
+    free(out);
+    free(err);
+
+    out = run_gputop("--source sim,step=100000000 --no-cpu -b -f json -n 1 --metrics 12.1.1",
+                     &status, &err);
+    cr_expect(strstr(out, "\"time_unix\":null"), "a virtual clock: %s", out);
+    free(out);
+    free(err);
 }

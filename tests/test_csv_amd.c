@@ -89,11 +89,17 @@ static void write_file(char *path, const char *text)
 static size_t fields(char *line, char **out, size_t max)
 {
     size_t n = 0;
-    char *save = NULL, *tok;
+    char *p = line;
 
+    /* empty fields count (time_unix is empty for a file's rows) */
     line[strcspn(line, "\n")] = '\0';
-    for (tok = strtok_r(line, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save))
-        out[n++] = tok;
+    while (n < max) {
+        out[n++] = p;
+        p = strchr(p, ',');
+        if (!p)
+            break;
+        *p++ = '\0';
+    }
     return n;
 }
 
