@@ -242,7 +242,7 @@ Test(batch, json_lines_parse_with_a_real_parser)
             cr_assert_eq(json_object_array_length(metrics), 6);
             m0 = json_object_array_get_idx(metrics, 0);
             cr_assert(json_object_object_get_ex(m0, "key", &v));
-            cr_assert_str_eq(json_object_get_string(v), "3.1.1");
+            cr_assert_str_eq(json_object_get_string(v), "gpu_active_cycles");
             cr_assert(json_object_object_get_ex(m0, "unit", &v));
             cr_assert_str_eq(json_object_get_string(v), "cycles");
             miss = json_object_array_get_idx(metrics, 2);
@@ -253,18 +253,18 @@ Test(batch, json_lines_parse_with_a_real_parser)
         }
         cr_assert_str_eq(json_object_get_string(v), "sample");
         cr_assert(json_object_object_get_ex(j, "values", &vals));
-        cr_assert(json_object_object_get_ex(vals, "3.1.1", &v));
+        cr_assert(json_object_object_get_ex(vals, "gpu_active_cycles", &v));
         cr_assert(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double));
-        cr_assert(json_object_object_get_ex(vals, "3.2.1", &v));
+        cr_assert(json_object_object_get_ex(vals, "queue_utilization", &v));
         if (n == 1)
             cr_assert_eq(json_object_get_double(v), 25.0);
         if (n == 2)
             cr_assert(json_object_is_type(v, json_type_null), "idle utilisation must be null");
         if (n == 3) {
-            cr_assert(json_object_object_get_ex(vals, "3.1.1", &v));
+            cr_assert(json_object_object_get_ex(vals, "gpu_active_cycles", &v));
             cr_assert_eq(json_object_get_int64(v), 5000000000ll);
         }
-        cr_assert(json_object_object_get_ex(vals, "CPU activity[1]", &v));
+        cr_assert(json_object_object_get_ex(vals, "cpu_activity_1", &v));
         cr_assert(json_object_object_get_ex(j, "interval_s", &v));
         cr_assert_eq(json_object_get_double(v), 0.1);
         json_object_put(j);
@@ -383,11 +383,11 @@ Test(batch, json_meta_has_unique_titles_units_and_precision)
     cr_assert_str_eq(json_object_get_string(v), "Fragment shading rate (6.3.4)");
     m = json_object_array_get_idx(metrics, 3);
     cr_assert(json_object_object_get_ex(m, "key", &v));
-    cr_assert_str_eq(json_object_get_string(v), "Bytes (Overview)");
+    cr_assert_str_eq(json_object_get_string(v), "bytes_overview");
     cr_assert(json_object_object_get_ex(m, "unit", &v));
     cr_assert_str_eq(json_object_get_string(v), "bytes/s");
     json_object_put(j);
-    cr_assert(strstr(nl + 1, "\"4.7.1\":83.3333,"), "%s", nl + 1);
+    cr_assert(strstr(nl + 1, "\"fragment_shading_rate_4_7_1\":83.3333,"), "%s", nl + 1);
     free_run(&r);
 }
 
@@ -979,17 +979,17 @@ Test(batch, per_core_json_fields)
     cr_assert(json_object_object_get_ex(meta, "metrics", &arr));
     col = json_object_array_get_idx(arr, 2);
     cr_assert(json_object_object_get_ex(col, "key", &v));
-    cr_assert_str_eq(json_object_get_string(v), "3.3.1 [L2 slice 1]");
+    cr_assert_str_eq(json_object_get_string(v), "read_bytes_l2_slice_1");
     cr_assert(json_object_object_get_ex(col, "title", &v));
     cr_assert_str_eq(json_object_get_string(v), "Read bytes [L2 slice 1]");
     cr_assert(json_object_object_get_ex(col, "instance", &v));
     cr_assert_str_eq(json_object_get_string(v), "L2 slice 1");
     cr_assert(json_object_object_get_ex(rec, "values", &vals));
-    cr_assert(json_object_object_get_ex(vals, "3.3.1 [L2 slice 0]", &v));
+    cr_assert(json_object_object_get_ex(vals, "read_bytes_l2_slice_0", &v));
     cr_assert_float_eq(json_object_get_double(v), 1600, 1e-9);
-    cr_assert(json_object_object_get_ex(vals, "Warps [shader core 2]", &v));
+    cr_assert(json_object_object_get_ex(vals, "warps_shader_core_2", &v));
     cr_assert_float_eq(json_object_get_double(v), 300, 1e-9);
-    cr_assert(json_object_object_get_ex(vals, "Core usage [shader core 0]", &v));
+    cr_assert(json_object_object_get_ex(vals, "core_usage_shader_core_0", &v));
     cr_assert_float_eq(json_object_get_double(v), 10, 1e-9);
     json_object_put(meta);
     json_object_put(rec);
@@ -1077,6 +1077,60 @@ Test(batch, wall_clock_beside_the_relative_time, .timeout = 60)
     out = run_gputop("--source sim,step=100000000 --no-cpu -b -f json -n 1 --metrics 12.1.1",
                      &status, &err);
     cr_expect(strstr(out, "\"time_unix\":null"), "a virtual clock: %s", out);
+    free(out);
+    free(err);
+}
+
+/* Issue 43 item 14: one key scheme, not "2.1[0]" beside "GPU busy share":
+ * every key is its column's title in snake case ([a-z0-9_]: letters
+ * lowered, "%" as "percent", other runs of characters one '_'), unique,
+ * per-core columns and percent-of-peak columns alike. */
+Test(batch, json_keys_are_the_titles_in_snake_case, .timeout = 60)
+{
+    char *out, *err, *nl, want[300];
+    json_object *meta, *metrics, *m, *v;
+    int status;
+    size_t i, k, n;
+
+    out = run_gputop("--source sim:mali-g715 --no-cpu -b -f json -n 1 --per-core", &status, &err);
+    cr_assert_eq(status, 0, "%s", err);
+    nl = strchr(out, '\n');
+    cr_assert_not_null(nl);
+    *nl = '\0';
+    meta = json_tokener_parse(out);
+    cr_assert(meta && json_object_object_get_ex(meta, "metrics", &metrics));
+    n = json_object_array_length(metrics);
+    cr_assert_gt(n, 100);
+    for (i = 0; i < n; i++) {
+        const char *key, *title, *t;
+        m = json_object_array_get_idx(metrics, i);
+        cr_assert(json_object_object_get_ex(m, "key", &v));
+        key = json_object_get_string(v);
+        cr_assert(json_object_object_get_ex(m, "title", &v));
+        title = json_object_get_string(v);
+        /* the title in snake case, worked out here character by character */
+        k = 0;
+        for (t = title; *t && k + 10 < sizeof(want); t++) {
+            if (*t == '%') {
+                k += (size_t)snprintf(want + k, sizeof(want) - k, "%spercent", k ? "_" : "");
+                continue;
+            }
+            if (!((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9')))
+                continue;
+            if (k && t > title && !((t[-1] >= 'a' && t[-1] <= 'z') || (t[-1] >= 'A' && t[-1] <= 'Z') ||
+                                    (t[-1] >= '0' && t[-1] <= '9')) && want[k - 1] != '_')
+                want[k++] = '_';
+            want[k++] = (char)(*t >= 'A' && *t <= 'Z' ? *t - 'A' + 'a' : *t);
+        }
+        want[k] = '\0';
+        cr_expect_str_eq(key, want, "title '%s'", title);
+        for (k = 0; k < i; k++) {
+            json_object *o = json_object_array_get_idx(metrics, k), *ov;
+            json_object_object_get_ex(o, "key", &ov);
+            cr_expect_str_neq(json_object_get_string(ov), key);
+        }
+    }
+    json_object_put(meta);
     free(out);
     free(err);
 }

@@ -2,6 +2,7 @@
  * unique titles and keys) and their values and units as every format
  * writes them. */
 #include "batch_writer.h"
+#include "gputop/export.h"
 #include "gputop/format.h"
 
 #include <math.h>
@@ -89,18 +90,18 @@ static int name_taken(const struct gt_column *cols, size_t n, size_t off, const 
     return 0;
 }
 
-/* Appends #2, #3, ... while an earlier column has the same text in the
+/* Appends #2, #3, ... (fmt) while an earlier column has the same text in the
  * field at off (key or title): layouts of one's own may repeat a title
  * within a section. */
 static void make_unique(const struct gt_column *cols, size_t n, struct gt_column *c,
-                        size_t off, size_t size)
+                        size_t off, size_t size, const char *fmt)
 {
     char *name = (char *)c + off;
     size_t base = strlen(name);
     int dup = 1;
 
     while (name_taken(cols, n, off, name) && dup < 1000)
-        snprintf(name + base, size - base, "#%d", ++dup);
+        snprintf(name + base, size - base, fmt, ++dup);
 }
 
 /* inst_name: a --per-core column's instance ("shader core 4"), else NULL. */
@@ -108,7 +109,6 @@ static int add_column(struct gt_column **cols, size_t *n, size_t *cap,
                       const struct gt_layout *l, size_t metric, int instance,
                       const char *inst_name, int pop)
 {
-    const struct gt_metric_def *m = &l->metrics[metric];
     struct gt_column *c;
 
     if (*n == *cap) {
@@ -125,23 +125,16 @@ static int add_column(struct gt_column **cols, size_t *n, size_t *cap,
     c->per_core = inst_name != NULL;
     c->pop = pop;
     column_title(c->title, sizeof(c->title), l, metric, instance, inst_name);
-    if (!m->ref)
-        snprintf(c->key, sizeof(c->key), "%.*s", (int)sizeof(c->key) - 1, c->title);
-    else if (inst_name)
-        snprintf(c->key, sizeof(c->key), "%s [%s]", m->ref, inst_name);
-    else if (instance >= 0)
-        snprintf(c->key, sizeof(c->key), "%s[%d]", m->ref, instance);
-    else
-        snprintf(c->key, sizeof(c->key), "%s", m->ref);
-    if (pop) {
-        /* Room is left for the suffix: titles and keys are far shorter. */
+    /* Room is left for the suffix: titles are far shorter. */
+    if (pop)
         strncat(c->title, " % of peak", sizeof(c->title) - strlen(c->title) - 6);
-        strncat(c->key, " % of peak", sizeof(c->key) - strlen(c->key) - 6);
-    }
-    /* Room for "#NNN" is kept at the end of both fields. */
-    c->key[sizeof(c->key) - 5] = c->title[sizeof(c->title) - 5] = '\0';
-    make_unique(*cols, *n, c, offsetof(struct gt_column, key), sizeof(c->key));
-    make_unique(*cols, *n, c, offsetof(struct gt_column, title), sizeof(c->title));
+    /* Room for "#NNN" is kept at the end. */
+    c->title[sizeof(c->title) - 5] = '\0';
+    make_unique(*cols, *n, c, offsetof(struct gt_column, title), sizeof(c->title), "#%d");
+    /* One scheme for every key: the unique title in snake case, as the
+     * Prometheus names ("cpu_activity_1", "read_bytes_l2_slice_1"). */
+    gt_snake_case(c->key, sizeof(c->key) - 5, c->title);
+    make_unique(*cols, *n, c, offsetof(struct gt_column, key), sizeof(c->key), "_%d");
     (*n)++;
     return 0;
 }
