@@ -155,6 +155,15 @@ static void parse_engine_key(struct gt_fdinfo_client *c, const char *k, size_t k
 /* drm-{total,shared,resident}-REGION and the deprecated drm-memory-REGION
  * (an alias of resident, which amdgpu still prints beside the new keys:
  * amdgpu_fdinfo.c, so it counts only when no drm-resident-* came). */
+/* A region of that kind: "vram", or an instance of it, "vram0", "vram1"
+ * (xe_drm_client.c names each VRAM tile's region). */
+static int region_is(const char *region, const char *kind)
+{
+    size_t n = strlen(kind);
+
+    return strncmp(region, kind, n) == 0 && strspn(region + n, "0123456789") == strlen(region + n);
+}
+
 static void parse_mem_key(const char *k, const char *v, struct mem_sums *m)
 {
     uint64_t n = parse_size(v);
@@ -167,14 +176,14 @@ static void parse_mem_key(const char *k, const char *v, struct mem_sums *m)
     } else if (strncmp(k, "drm-resident-", 13) == 0) {
         m->resident += n;
         m->have_resident = 1;
-        m->vram += strcmp(k + 13, "vram") == 0 ? n : 0;
-        m->gtt += strcmp(k + 13, "gtt") == 0 ? n : 0;
-        m->have_region |= strcmp(k + 13, "vram") == 0 || strcmp(k + 13, "gtt") == 0;
+        m->vram += region_is(k + 13, "vram") ? n : 0;
+        m->gtt += region_is(k + 13, "gtt") ? n : 0;
+        m->have_region |= region_is(k + 13, "vram") || region_is(k + 13, "gtt");
     } else if (strncmp(k, "drm-memory-", 11) == 0) {
         m->legacy += n;
-        m->legacy_vram += strcmp(k + 11, "vram") == 0 ? n : 0;
-        m->legacy_gtt += strcmp(k + 11, "gtt") == 0 ? n : 0;
-        m->have_region |= strcmp(k + 11, "vram") == 0 || strcmp(k + 11, "gtt") == 0;
+        m->legacy_vram += region_is(k + 11, "vram") ? n : 0;
+        m->legacy_gtt += region_is(k + 11, "gtt") ? n : 0;
+        m->have_region |= region_is(k + 11, "vram") || region_is(k + 11, "gtt");
     }
 }
 
@@ -563,7 +572,9 @@ static void reread(struct gt_fdinfo *f)
 /* ---- busy shares ---- */
 
 /* Engine time over wall time; else cycles over the GPU clock's own count
- * (xe); else cycles over what the max clock gives in the interval. */
+ * (xe); else cycles over what the max clock gives in the interval; each
+ * over the engine's capacity (drm-usage-stats.rst: identical engines under
+ * one name). */
 static double engine_busy(const struct gt_fdinfo_engine *e, uint64_t dt)
 {
     if (!dt)
@@ -573,7 +584,8 @@ static double engine_busy(const struct gt_fdinfo_engine *e, uint64_t dt)
     if (e->d_total_cycles)
         return 100.0 * (double)e->d_cycles / (double)e->d_total_cycles / e->capacity;
     if (e->cycles && e->maxfreq_hz)
-        return 100.0 * (double)e->d_cycles / ((double)e->maxfreq_hz * (double)dt / 1e9);
+        return 100.0 * (double)e->d_cycles / ((double)e->maxfreq_hz * (double)dt / 1e9) /
+               e->capacity;
     return 0;
 }
 
