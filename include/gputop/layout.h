@@ -150,6 +150,10 @@ struct gt_layout *gt_layout_load_for(const char *name_or_path, const struct gt_c
                                      struct gt_diag *d);
 /* The raw layout's text (malloc'ed, *len set), or NULL out of memory. */
 char *gt_layout_raw_text(const struct gt_catalog *c, size_t *len);
+/* The same for "values", the layout of gputop's own CSV read back: a
+ * metric per ratio counter of block "recorded", titled by its hardware
+ * name ("Title [unit]"). */
+char *gt_layout_values_text(const struct gt_catalog *c, size_t *len);
 void gt_layout_free(struct gt_layout *l);
 /* Frees what one metric definition owns (not the definition itself). */
 void gt_layout_metric_free(struct gt_metric_def *m);

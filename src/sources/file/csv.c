@@ -11,6 +11,9 @@
 #include "gputop/source.h"
 #include "csv_fields.h"
 
+extern const struct gt_source_type gt_source_csv_values;
+int gt_csv_values_file(const char *path);
+
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -895,6 +898,12 @@ static int csv_open(struct gt_source *s, const char *args, struct gt_diag *d)
     if (parse_words(c, args, d) < 0 || parse_maxclock(c, args, d) < 0) {
         csv_close(s);
         return -1;
+    }
+    /* gputop's own CSV: values, not counters (csv_values.c) */
+    if (gt_csv_values_file(c->path)) {
+        csv_close(s);
+        s->type = &gt_source_csv_values;
+        return s->type->open(s, args, d);
     }
     if (gt_args_get(args, "gpu", c->gpu, sizeof(c->gpu)))
         c->amd = strcasecmp(c->gpu, "gfx1151") == 0;
