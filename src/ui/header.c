@@ -84,6 +84,22 @@ static size_t header_busy(const struct tui *t, char *buf, size_t len)
     return short_len;
 }
 
+/* "18% of max-clock time" beside a busy share at the current clock, the
+ * figure the triage's GPU-load steps judge: a GPU 34 % busy at a low clock
+ * is idle for them. "" when either is unknown. */
+static void header_busy_max(const struct tui *t, char *buf, size_t len)
+{
+    struct gt_text h;
+    double busy, busy_max;
+
+    gt_text_init(&h, buf, len);
+    if (!header_figure(t, GT_HEADER_BUSY, &busy) || isnan(busy) ||
+        !header_figure(t, GT_HEADER_BUSY_MAX, &busy_max) || isnan(busy_max))
+        return;
+    add_percent(&h, busy_max);
+    gt_text_add(&h, " of max-clock time");
+}
+
 /* What the source is doing, e.g. the sim's scene ("scene cycle: game"),
  * shown after the source's name; "" when it says nothing. */
 static void header_activity(const struct tui *t, char *buf, size_t len)
@@ -96,7 +112,7 @@ static void header_activity(const struct tui *t, char *buf, size_t len)
 }
 
 
-enum { NPIECES = 14 };   /* the most pieces the header has */
+enum { NPIECES = 15 };   /* the most pieces the header has */
 
 /* What the header says, piece by piece, with how soon each goes when the
  * line is too narrow: the state (live / PAUSED, RETRYING / ENDED) never. */
@@ -181,17 +197,17 @@ static void exports_text(const struct tui *t, char *buf, size_t len)
     }
 }
 
-/* The texts made here are written into text[0..4]. What a narrow line
+/* The texts made here are written into text[0..5]. What a narrow line
  * drops first: what the source is doing (the sim's scene), the decoration
- * and the wall clock, the source's name; the busy share goes last of all
- * but the state, which never does. */
-static size_t header_pieces(struct tui *t, enum gt_sampler_state state, char text[5][96],
+ * and the wall clock, the source's name, the share of max-clock time;
+ * the busy share goes last of all but the state, which never does. */
+static size_t header_pieces(struct tui *t, enum gt_sampler_state state, char text[6][96],
                             time_t now, struct piece *p)
 {
     const struct gt_source_info *in = &t->cfg->sources[0]->info;
     const char *gpu = in->gpu[0] ? in->gpu : in->device;
     char *cores = text[0], *period = text[1], *busy = text[2], *activity = text[3];
-    char *exports = text[4];
+    char *exports = text[4], *busy_max = text[5];
     size_t n = 0, short_busy;
     struct gt_text ct;
 
@@ -203,6 +219,7 @@ static size_t header_pieces(struct tui *t, enum gt_sampler_state state, char tex
     if (t->per_second)
         strcat(period, " (rates /s)");
     short_busy = header_busy(t, busy, sizeof(text[2]));
+    header_busy_max(t, busy_max, sizeof(text[5]));
     header_activity(t, activity, sizeof(text[3]));
     exports_text(t, exports, sizeof(text[4]));
     p[n++] = (struct piece){ .text = "gputop", .drop = 11 };
@@ -215,6 +232,8 @@ static size_t header_pieces(struct tui *t, enum gt_sampler_state state, char tex
     if (busy[0])
         p[n++] = (struct piece){ .text = busy, .drop = 2, .cut_drop = 8,
                                  .cut = short_busy && busy[short_busy] ? busy + short_busy : NULL };
+    if (busy_max[0])
+        p[n++] = (struct piece){ .text = busy_max, .drop = 12 };
     /* A replay's source name says what is playing: it stays longer. */
     p[n++] = (struct piece){ .text = t->cfg->sources[0]->type->name, .drop = t->replay ? 5 : 10 };
     if (activity[0])
@@ -318,7 +337,7 @@ void tui_draw_header(struct tui *t)
 {
     enum gt_sampler_state state = gt_sampler_state(t->cfg->sampler, NULL);
     struct piece p[NPIECES];
-    char buf[768], text[5][96];
+    char buf[768], text[6][96];
     struct gt_text h;
     time_t now = time(NULL);
     size_t i, n;
