@@ -51,3 +51,71 @@ Test(tui_cli, format_count_duration_mean_batch_on_a_terminal, .timeout = 60)
         tmux_stop(&t);
     }
 }
+
+static void start_dashboard(struct tmux *t, int cols, int rows, const char *args)
+{
+    char cmd[1024];
+    int found;
+    char *s;
+
+    snprintf(cmd, sizeof(cmd), "%s %s", gputop_bin(), args);
+    cr_assert_eq(tmux_start(t, cols, rows, "", cmd), 0, "tmux did not start");
+    s = tmux_wait_for(t, "GPU active cycles", WAIT_MS, &found);
+    cr_assert(found, "the dashboard did not appear:\n%s", s);
+    free(s);
+}
+
+static void expect_on(struct tmux *t, const char *text)
+{
+    int found;
+    char *s = tmux_wait_for(t, text, WAIT_MS, &found);
+
+    cr_assert(found, "'%s' not on screen:\n%s", text, s);
+    free(s);
+}
+
+/* The line of the screen that holds text (cut at its end). */
+static void line_of(const char *screen, const char *text, char *out, size_t len)
+{
+    const char *p = strstr(screen, text), *start, *end;
+
+    out[0] = '\0';
+    if (!p)
+        return;
+    for (start = p; start > screen && start[-1] != '\n'; start--)
+        ;
+    end = strchr(p, '\n');
+    snprintf(out, len, "%.*s", (int)(end ? end - start : (long)strlen(start)), start);
+}
+
+/* Issue 43 item 1: counts are rates by default, as nvtop and amdgpu_top
+ * show them, cycles per second as a clock and bytes per second as a
+ * bandwidth; --per-interval gives counts per interval, and t turns the
+ * rates back on. */
+Test(tui_cli, rates_by_default_per_interval_on_request, .timeout = 60)
+{
+    struct tmux t;
+    char line[512], *s;
+
+    start_dashboard(&t, 100, 30, "--source sim:mali-t8xx --no-cpu");
+    expect_on(&t, "Hz");
+    s = tmux_capture(&t);
+    line_of(s, "  GPU active cycles", line, sizeof(line));
+    cr_expect(strstr(line, "MHz") || strstr(line, "kHz") || strstr(line, "GHz"), "'%s'", line);
+    cr_expect_null(strstr(line + 19, "cycles"), "'%s' per interval", line);
+    free(s);
+    tmux_literal(&t, "2");                       /* GPU activity: external bytes */
+    expect_on(&t, "B/s");
+    tmux_stop(&t);
+
+    start_dashboard(&t, 100, 30, "--source sim:mali-t8xx --no-cpu --per-interval");
+    expect_on(&t, " %");                         /* values are there */
+    s = tmux_capture(&t);
+    line_of(s, "  GPU active cycles", line, sizeof(line));
+    cr_expect(strstr(line + 19, "cycles") && !strstr(line, "Hz") && !strstr(line, "/s"), "'%s'",
+              line);
+    free(s);
+    tmux_literal(&t, "t");
+    expect_on(&t, "Hz");
+    tmux_stop(&t);
+}

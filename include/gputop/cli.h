@@ -37,6 +37,7 @@ struct gt_options {
     const char *trace;           /* --trace FILE */
     uint64_t refresh_ns;         /* --refresh */
     int no_color, no_mouse;      /* --no-color, --no-mouse */
+    int per_interval;            /* --per-interval: the dashboard's counts per interval */
     struct gt_batch_opts out;    /* --format --count --duration --section --metrics --per-second */
     const struct gt_sys *sys;    /* kernel seam for hardware sources; NULL: the real one */
     const char *proc_root;       /* --proc-root DIR: /proc read below it (Processes view) */

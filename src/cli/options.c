@@ -86,6 +86,7 @@ void gt_usage(FILE *out)
 "Dashboard:\n"
 "  -r, --refresh TIME      screen refresh period, 10ms..10s (default 250ms, i.e.\n"
 "                          4 Hz; a bare number is milliseconds)\n"
+"  --per-interval          counts per sampling interval, not per second (key t)\n"
 "  --no-color              no colours (also when NO_COLOR is set)\n"
 "  --no-mouse              do not take mouse clicks on the section tabs\n"
 "  (keys in a replay)      space pause/play, . and , one sample on/back,\n"
@@ -100,7 +101,8 @@ void gt_usage(FILE *out)
 "                          the dashboard opens on it\n"
 "  --metrics PATTERN       only metrics whose title or ref matches the glob\n"
 "                          (the dashboard too)\n"
-"  --per-second            counts as rates per second (units become e.g. bytes/s)\n"
+"  --per-second            counts as rates per second (units become e.g. bytes/s;\n"
+"                          the dashboard's default)\n"
 "  --precision N|full      significant digits of values (default 6; integers are\n"
 "                          whole); full: every digit needed to read back exactly\n"
 "  --per-core              also a column per shader core, L2 slice or cluster\n"
@@ -165,7 +167,7 @@ enum {
     OPT_LIST_SOURCES, OPT_RECORD, OPT_SECTION, OPT_METRICS, OPT_PER_SECOND,
     OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PROBE, OPT_PRECISION, OPT_PER_CORE, OPT_SERVE, OPT_TRACE,
     OPT_PROC_ROOT, OPT_NO_PROCESSES, OPT_PROCESSES,
-    OPT_TRIAGE, OPT_FORCE,
+    OPT_TRIAGE, OPT_FORCE, OPT_PER_INTERVAL,
 };
 
 static const struct option longopts[] = {
@@ -195,6 +197,7 @@ static const struct option longopts[] = {
     { "section", required_argument, 0, OPT_SECTION },
     { "metrics", required_argument, 0, OPT_METRICS },
     { "per-second", no_argument, 0, OPT_PER_SECOND },
+    { "per-interval", no_argument, 0, OPT_PER_INTERVAL },
     { "precision", required_argument, 0, OPT_PRECISION },
     { "per-core", no_argument, 0, OPT_PER_CORE },
     { "refresh", required_argument, 0, 'r' },
@@ -303,6 +306,7 @@ static int one_option(struct gt_options *o, int c, const char *arg, const char *
     case OPT_SECTION: o->out.section = arg; return 0;
     case OPT_METRICS: o->out.pattern = arg; return 0;
     case OPT_PER_SECOND: o->out.per_second = 1; return 0;
+    case OPT_PER_INTERVAL: o->per_interval = 1; return 0;
     case OPT_PER_CORE: o->out.per_core = 1; return 0;
     case OPT_TRIAGE: o->triage = 1; return 0;
     case 'b': o->batch = 1; return 0;

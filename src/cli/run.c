@@ -515,7 +515,9 @@ static int run_dashboard(const struct gt_options *o, struct run *r, volatile sig
     cfg.sources = r->src;
     cfg.nsources = r->nsrc;
     cfg.refresh_ns = o->refresh_ns;
-    cfg.per_second = o->out.per_second;
+    /* Rates by default, as nvtop and amdgpu_top show them: a count per
+     * interval changes with -i. Batch output keeps its columns. */
+    cfg.per_second = o->out.per_second || !o->per_interval;
     cfg.no_color = o->no_color;
     cfg.no_mouse = o->no_mouse;
     cfg.section = o->out.section;

@@ -106,6 +106,32 @@ static int prefixed_unit(const char *unit)
            strcmp(unit + 1, "Hz") == 0;
 }
 
+/* Per second, cycles are a frequency and bytes a bandwidth, read as nvtop
+ * and amdgpu_top print them: "124 MHz", "5.14 GB/s" (the SI prefix on the
+ * unit). 0 for other units, which keep "24.8M beats/s". */
+static int rate_text(struct gt_text *s, double v, const char *unit)
+{
+    const char *base = strcmp(unit, "cycles") == 0 ? "Hz" : strcmp(unit, "bytes") == 0 ? "B/s" : NULL;
+    char num[16];
+    size_t n;
+
+    if (!base)
+        return 0;
+    gt_fmt_si(num, sizeof(num), v);
+    n = strlen(num);
+    if (n > 1 && (num[n - 1] == 'k' || num[n - 1] == 'M' || num[n - 1] == 'G' ||
+                  num[n - 1] == 'T' || num[n - 1] == 'P')) {
+        gt_text_addn(s, num, n - 1);
+        gt_text_add(s, " ");
+        gt_text_addn(s, num + n - 1, 1);
+    } else {
+        gt_text_add(s, num);
+        gt_text_add(s, " ");
+    }
+    gt_text_add(s, base);
+    return 1;
+}
+
 static void value_text_plain(const struct tui *t, size_t m, double v, char *buf, size_t len,
                              size_t width)
 {
@@ -114,6 +140,8 @@ static void value_text_plain(const struct tui *t, size_t m, double v, char *buf,
     size_t num;
 
     gt_text_init(&s, buf, len);
+    if (t->per_second && tui_is_rate_kind(md->show) && !isnan(v) && rate_text(&s, v, md->unit))
+        return;
     if (md->show == GT_SHOW_PERCENT) {
         if (isnan(v)) {
             gt_text_add(&s, "-");
@@ -300,7 +328,14 @@ static int value_room(const struct tui *t, const struct row *r)
         return VALUE_MIN;
     if (r->kind == ROW_BUCKET)
         return 11;                       /* "100% 999.9M" */
-    return 7 + tui_text_columns(md->unit) + (t->per_second && tui_is_rate_kind(md->show) ? 2 : 0);
+    if (t->per_second && tui_is_rate_kind(md->show)) {
+        if (strcmp(md->unit, "cycles") == 0)
+            return 6 + 3;                /* "999.9 MHz" */
+        if (strcmp(md->unit, "bytes") == 0)
+            return 6 + 4;                /* "999.9 GB/s" */
+        return 7 + tui_text_columns(md->unit) + 2;
+    }
+    return 7 + tui_text_columns(md->unit);
 }
 
 static int clamp(int v, int lo, int hi)
