@@ -14,6 +14,11 @@ static const char HINTS[] = " sections  \u2191\u2193 select  c per-core  "
                             "space pause  +/- interval  / find  t per-second  s sparklines";
 static const char HINTS_ASCII[] = " sections  up/down select  c per-core  "
                                   "space pause  +/- interval  / find  t per-second  s sparklines";
+/* A replay's own keys come first: how to move in it. */
+static const char HINTS_REPLAY[] = " sections  space play/pause  . , step  [ ] seek  +/- speed  "
+                                   "\u2191\u2193 select  / find  t per-second";
+static const char HINTS_REPLAY_ASCII[] = " sections  space play/pause  . , step  [ ] seek  "
+                                         "+/- speed  up/down select  / find  t per-second";
 
 /* "1-5 7 8 i": the sections' keys, runs of consecutive ones joined. */
 static void section_keys(const struct tui *t, struct gt_text *s)
@@ -112,6 +117,9 @@ void tui_draw_footer(struct tui *t)
     gt_text_init(&h, buf, sizeof(buf));
     gt_text_add(&h, HINTS_START);
     section_keys(t, &h);
-    gt_text_add(&h, t->ascii ? HINTS_ASCII : HINTS);
+    if (t->replay)
+        gt_text_add(&h, t->ascii ? HINTS_REPLAY_ASCII : HINTS_REPLAY);
+    else
+        gt_text_add(&h, t->ascii ? HINTS_ASCII : HINTS);
     tui_put_clipped(t, LINES - 1, 0, buf, COLS - 1, ST_ACCENT);
 }

@@ -33,9 +33,10 @@ static const struct {
     const char *keys;
     const char *text;
 } replay_lines[] = {
-    { "  up, down ", "  up, down     select a metric;  PgUp, PgDn  back / forward 10 % of a replay" },
+    { "  up, down ", "  up, down     select a metric;  PgUp, PgDn  page;  Home, End  first / last sample" },
     { "  space ", "  space        pause / play the replay (at its end: again from the start)" },
-    { "  + - ", "  . ,          one sample forward / back (pauses);  Home, End  first / last" },
+    { "  + - ", "  + -          play faster / slower (x0.1 to x64);  [ ]  back / forward 10 %" },
+    { "  t ", "  . ,          one sample forward / back (pauses; each key one);  t  per second / interval" },
 };
 
 static const char *help_line(const struct tui *t, size_t i)

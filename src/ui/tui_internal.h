@@ -99,6 +99,9 @@ struct tui {
     struct gt_snapshot taken;    /* replay: a snapshot before it is known fresh */
     int replay_paced;            /* it keeps its own pace: a refresh a record */
     int replay_max;              /* as fast as it goes: a record a frame */
+    long long replay_want;       /* the record a step or seek asked for, not yet
+                                    on screen (keys in a burst go on from it); -1 */
+    int replay_speed;            /* its pace in thousandths of the recorded one */
     int self_paced;              /* a recorded source: a record a refresh at most */
 };
 

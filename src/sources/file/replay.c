@@ -407,6 +407,13 @@ static int replay_control(struct gt_source *s, int cmd, int64_t arg)
     case GT_SOURCE_HOLD: p->hold = arg != 0; break;
     case GT_SOURCE_INTERRUPT: p->interrupted = 1; break;
     case GT_SOURCE_SETTLE: settle(s, p); break;
+    case GT_SOURCE_SPEED:
+        if (p->speed <= 0 || arg < REPLAY_MIN_SPEED * 1000 || arg > REPLAY_MAX_SPEED * 1000) {
+            r = -1;
+            break;
+        }
+        p->speed = (double)arg / 1000;
+        break;
     case GT_SOURCE_STEP:
     case GT_SOURCE_SEEK: {
         int64_t k = cmd == GT_SOURCE_SEEK ? arg
