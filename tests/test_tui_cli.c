@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fakes/tmux.h"
+#include "gputop/layout.h"
 
 #define WAIT_MS 8000
 
@@ -117,5 +118,62 @@ Test(tui_cli, rates_by_default_per_interval_on_request, .timeout = 60)
     free(s);
     tmux_literal(&t, "t");
     expect_on(&t, "Hz");
+    tmux_stop(&t);
+}
+
+/* Issue 43 item 10: at 80 columns every tab keeps a short label (they read
+ * "7 Texture 8 9 0 i"), the Processes view has a tab, and the footer
+ * shows v, P and t before it is cut. */
+Test(tui_cli, every_tab_labelled_and_the_keys_that_matter_at_80x24, .timeout = 60)
+{
+    struct tmux t;
+    struct gt_diag d;
+    struct gt_layout *l = gt_layout_load("mali-g720", &d);
+    char tabs[512], foot[512], want[64], *s;
+    size_t i;
+
+    cr_assert_not_null(l, "%s", d.msg);
+    start_dashboard(&t, 80, 24, "--source sim:mali-g720 --no-cpu");
+    expect_on(&t, "Procs");
+    s = tmux_capture(&t);
+    line_of(strchr(s, '\n') + 1, "", tabs, sizeof(tabs));
+    for (i = 0; i < l->nsections; i++) {
+        cr_assert_not_null(l->sections[i].tab, "section %zu has no tab label", i);
+        snprintf(want, sizeof(want), "%c%s", l->sections[i].key, l->sections[i].tab);
+        cr_expect(strstr(tabs, want) || strstr(tabs, want + 1), "no '%s' in '%s'", want, tabs);
+    }
+    cr_expect(strstr(tabs, "Procs"), "no Processes tab: '%s'", tabs);
+    line_of(s, " h help", foot, sizeof(foot));
+    cr_expect(strstr(foot, "v verdict") && strstr(foot, "P procs") && strstr(foot, "t rates"),
+              "footer: '%s'", foot);
+    free(s);
+    tmux_stop(&t);
+    gt_layout_free(l);
+}
+
+/* Issue 43 item 11: the help scrolls with the arrow keys instead of
+ * closing on any key; its lines wrap at a blank, never mid-word. */
+Test(tui_cli, help_scrolls_with_the_arrows, .timeout = 60)
+{
+    struct tmux t;
+    char *s;
+    int found, i;
+
+    start_dashboard(&t, 80, 24, "--source sim:mali-g720 --no-cpu");
+    tmux_literal(&t, "h");
+    expect_on(&t, "gputop keys");
+    for (i = 0; i < 3; i++)
+        tmux_keys(&t, "Down");
+    s = tmux_wait_for(&t, "gputop keys", 1500, &found);
+    /* still the help (its key lines), scrolled past its title */
+    cr_expect(strstr(s, "this help"), "the help closed on an arrow:\n%s", s);
+    cr_expect(!found, "Down did not scroll:\n%s", s);
+    free(s);
+    tmux_keys(&t, "Home");
+    expect_on(&t, "gputop keys");
+    tmux_literal(&t, "x");
+    s = tmux_wait_for(&t, "GPU usage", WAIT_MS, &found);
+    cr_expect(found && !strstr(s, "gputop keys"), "another key did not close it:\n%s", s);
+    free(s);
     tmux_stop(&t);
 }

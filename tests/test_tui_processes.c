@@ -76,12 +76,21 @@ Test(tui_processes, p_lists_gpu_clients_sorted_and_follows_them, .timeout = 120)
     /* RES: drm-resident-memory 3072 KiB; amdgpu's drm-memory-vram + gtt */
     expect(&t, "3.0M", WAIT_MS);
     expect(&t, "2.0M", WAIT_MS);
-    /* no section tab highlighted (ST_TAB is bold reverse) under the view */
+    /* no section tab highlighted (ST_TAB is bold reverse) under the view:
+     * only its own, the Processes tab at the end (issue 43 item 10) */
     s = tmux_capture_styled(&t);
     {
-        char *l1 = strchr(s, '\n'), *l2 = l1 ? strchr(l1 + 1, '\n') : NULL;
+        char *l1 = strchr(s, '\n'), *l2 = l1 ? strchr(l1 + 1, '\n') : NULL, *pt, *last;
         cr_assert_not_null(l2);
         *l2 = '\0';
+        pt = strstr(l1, "P Procs");
+        cr_assert_not_null(pt, "no Processes tab: %s", l1);
+        cr_assert(strstr(pt - 12 > l1 ? pt - 12 : l1, "7m"), "the Processes tab not current: %s",
+                  l1);
+        /* the sections' tabs end with the last one's label, "i Config" */
+        last = strstr(l1, "Config");
+        cr_assert_not_null(last, "%s", l1);
+        last[6] = '\0';
         cr_assert_null(strstr(l1, "[7m"), "a tab still highlighted: %s", l1);
         cr_assert_null(strstr(l1, ";7m"), "a tab still highlighted: %s", l1);
     }

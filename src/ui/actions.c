@@ -141,6 +141,8 @@ static void mouse_key(struct tui *t)
     i = tui_tab_at(t, ev.x);
     if (i >= 0)
         tui_go_section(t, (size_t)i);
+    else if (i == TUI_TAB_PROCS)
+        t->procs_view = 1;
 }
 
 /* Returns 1 to quit. */
@@ -153,6 +155,8 @@ int tui_handle_key(struct tui *t, int ch)
         search_key(t, ch);
         return 0;
     }
+    if (t->help && tui_help_key(t, ch))
+        return 0;
     if (t->help && ch != KEY_RESIZE && ch != KEY_MOUSE) {
         t->help = 0;
         return ch == 'q' || ch == KEY_F(10);
@@ -167,7 +171,7 @@ int tui_handle_key(struct tui *t, int ch)
         return 0;
     switch (ch) {
     case 'q': case 'Q': case KEY_F(10): return 1;
-    case 'h': case '?': case KEY_F(1): t->help = 1; return 0;
+    case 'h': case '?': case KEY_F(1): t->help = 1; t->help_scroll = 0; return 0;
     case '\t': case KEY_RIGHT: tui_go_section(t, (t->section + 1) % t->l->nsections); return 0;
     case KEY_BTAB: case KEY_LEFT:
         tui_go_section(t, (t->section + t->l->nsections - 1) % t->l->nsections);

@@ -7,18 +7,19 @@
 #include <math.h>
 #include <stdio.h>
 
-/* Most wanted first: a narrow screen keeps the start, cut with an ellipsis.
- * The section keys between are the layout's own. */
+/* Most wanted first: a narrow screen keeps the start, cut with an ellipsis;
+ * at 80 columns that is through t. The section keys between are the
+ * layout's own. */
 static const char HINTS_START[] = " h help  q quit  Tab ";
-static const char HINTS[] = " sections  \u2191\u2193 select  c per-core  "
-                            "space pause  +/- interval  / find  t per-second  s sparklines";
-static const char HINTS_ASCII[] = " sections  up/down select  c per-core  "
-                                  "space pause  +/- interval  / find  t per-second  s sparklines";
+static const char HINTS[] = " sections  v verdict  P procs  t rates/counts  \u2191\u2193 select  "
+                            "c per-core  space pause  +/- interval  / find  s sparklines";
+static const char HINTS_ASCII[] = " sections  v verdict  P procs  t rates/counts  up/down select  "
+                                  "c per-core  space pause  +/- interval  / find  s sparklines";
 /* A replay's own keys come first: how to move in it. */
 static const char HINTS_REPLAY[] = " sections  space play/pause  . , step  [ ] seek  +/- speed  "
-                                   "\u2191\u2193 select  / find  t per-second";
+                                   "v verdict  \u2191\u2193 select  / find  t rates/counts";
 static const char HINTS_REPLAY_ASCII[] = " sections  space play/pause  . , step  [ ] seek  "
-                                         "+/- speed  up/down select  / find  t per-second";
+                                         "+/- speed  v verdict  up/down select  / find  t rates/counts";
 
 /* "1-5 7 8 i": the sections' keys, runs of consecutive ones joined. */
 static void section_keys(const struct tui *t, struct gt_text *s)

@@ -19,7 +19,7 @@ static const char *const help_lines[] = {
     "  p            bars for counts (scaled to the highest seen) on / off",
     "  r            reset min / max",
     "  /            find a metric by name;  Enter or n  next match;  Esc  cancel",
-    "  h ? F1       this help;  any key closes it",
+    "  h ? F1       this help;  arrows and PgUp/PgDn scroll it, any other key closes it",
     "  Ctrl-L       redraw the whole screen;  Ctrl-Z  suspend (fg resumes)",
     "  q F10        quit",
     "",
@@ -118,11 +118,38 @@ void tui_draw_help(struct tui *t)
     x0 = (COLS - w) / 2;
     for (y = 0; y < h; y++)
         gt_cellbuf_fill(t->cells, y0 + y, x0, w, ' ', ST_HEADER);
-    /* Whole lines only: a line that would not fit below is left out. */
-    for (i = 0, y = 1; i < n; i++) {
+    /* From the line scrolled to, whole lines only; what is left below
+     * (or above) is marked at the box's edge, and the arrows scroll. */
+    if (t->help_scroll > (int)n - 1)
+        t->help_scroll = (int)n - 1;
+    if (t->help_scroll < 0)
+        t->help_scroll = 0;
+    for (i = (size_t)t->help_scroll, y = 1; i < n; i++) {
         int need = help_rows(t, help_line(t, i), -1, 0, w - 2, 0);
         if (y + need > h - 1)
             break;
         y += help_rows(t, help_line(t, i), y0 + y, x0 + 1, w - 2, need);
     }
+    t->help_more = i < n;
+    if (t->help_scroll > 0)
+        tui_put(t, y0, x0 + w - 3, t->ascii ? "^" : "\u2191", -1, ST_HEADER);
+    if (t->help_more)
+        tui_put(t, y0 + h - 1, x0 + w - 3, t->ascii ? "v" : "\u2193", -1, ST_HEADER);
+}
+
+/* Keys while the help is up: the arrows and page keys scroll it; any other
+ * key closes it (q quits). 1 when it was a scrolling key. */
+int tui_help_key(struct tui *t, int ch)
+{
+    int page = LINES > 8 ? LINES - 6 : 1;
+
+    switch (ch) {
+    case KEY_UP: t->help_scroll--; return 1;
+    case KEY_DOWN: t->help_scroll += t->help_more; return 1;
+    case KEY_PPAGE: t->help_scroll -= page; return 1;
+    case KEY_NPAGE: t->help_scroll += t->help_more ? page : 0; return 1;
+    case KEY_HOME: t->help_scroll = 0; return 1;
+    case KEY_END: t->help_scroll = 1 << 20; return 1;
+    }
+    return 0;
 }

@@ -63,6 +63,7 @@ struct tui {
     int scroll;
     long selected;               /* metric index, -1 none */
     int paused, per_second, sparks, count_bars, percore, help;
+    int help_scroll, help_more;  /* the help's first line shown; more below it */
     int searching;
     char search[64];
     char message[160];
@@ -144,6 +145,7 @@ int tui_gpu_idle(const struct tui *t);
 void tui_draw_tabs(struct tui *t);
 void tui_tabs_free(struct tui *t);
 long tui_tab_at(const struct tui *t, int x);   /* section under column x, -1 none */
+#define TUI_TAB_PROCS (-2)                      /* tui_tab_at: the Processes tab */
 
 #define TUI_SPARK_MAX 120            /* the history kept: a sparkline's longest */
 /* rows.c: the page's row list */
@@ -182,6 +184,8 @@ int tui_triage_panel_key(struct tui *t, int ch);
 /* footer.c, help.c */
 void tui_draw_footer(struct tui *t);
 void tui_draw_help(struct tui *t);
+/* The help's scrolling keys (arrows, pages, Home, End): 1 when ch was one. */
+int tui_help_key(struct tui *t, int ch);
 
 /* terminal.c */
 int tui_setup_terminal(struct tui *t, struct gt_diag *d);
