@@ -4,13 +4,11 @@
 #include "gputop/batch.h"
 #include "gputop/capture.h"
 #include "gputop/cli.h"
-#include "gputop/drm.h"
 #include "gputop/fdinfo.h"
 #include "gputop/engine.h"
 #include "gputop/export.h"
 #include "gputop/layout.h"
 #include "gputop/sampler.h"
-#include "gputop/sim.h"
 #include "gputop/source.h"
 #include "gputop/tui.h"
 
@@ -32,53 +30,34 @@ struct run {
     struct gt_exports *exports;   /* --serve, --trace */
     struct gt_fdinfo_watch *procs;  /* the Processes watcher (dashboard, --processes) */
     struct gt_sys procs_sys;
+    struct gt_sys hw_sys, host_sys; /* the sources' seams, with --proc-root */
 };
 
-int gt_cmd_list_sources(FILE *out)
+/* Hardware sources reach the kernel through o->sys (a fake one in the
+ * end-to-end tests); the others always use the real system. Both carry
+ * --proc-root, the /proc whose processes drm-fdinfo reads. */
+static void make_seams(const struct gt_options *o, struct run *r)
 {
-    size_t i;
-    char why[256];
-
-    for (i = 0; gt_source_types[i]; i++) {
-        const struct gt_source_type *t = gt_source_types[i];
-        int ok = !t->available || t->available(gt_sys_real(), why, sizeof(why)) == 0;
-        fprintf(out, "%-10s %-11s %s\n", t->name, ok ? "available" : "unavailable", t->help);
-        if (!ok)
-            fprintf(out, "%-10s %-11s why: %s\n", "", "", why);
-        if (strcmp(t->name, "sim") == 0)
-            gt_sim_print_names(out, 23);
-    }
-    gt_drm_describe(gt_sys_real(), out);
-    return 0;
+    r->hw_sys = *(o->sys ? o->sys : gt_sys_real());
+    r->host_sys = *gt_sys_real();
+    r->hw_sys.proc_root = r->host_sys.proc_root = o->proc_root;
 }
 
-/* Hardware sources reach the kernel through o->sys (a fake one in the
- * end-to-end tests); the others always use the real system. */
-static const struct gt_sys *sys_for(const struct gt_options *o, const char *spec)
+static const struct gt_sys *sys_for(const struct run *r, const char *spec)
 {
     char name[32];
     const struct gt_source_type *t;
 
     snprintf(name, sizeof(name), "%.*s", (int)gt_source_name_len(spec), spec);
     t = gt_source_type_find(name);
-    return t && (t->kind == GT_SOURCE_HARDWARE || t->kind == GT_SOURCE_COMPANION) && o->sys
-           ? o->sys : gt_sys_real();
+    return t && (t->kind == GT_SOURCE_HARDWARE || t->kind == GT_SOURCE_COMPANION)
+           ? &r->hw_sys : &r->host_sys;
 }
 
-static int open_one(const struct gt_options *o, struct run *r, const char *spec)
+static int open_one(struct run *r, const char *spec)
 {
-    char rooted[4200];
     struct gt_diag d;
-    struct gt_source *s;
-
-    /* --proc-root is the /proc drm-fdinfo reads too, unless it names one */
-    if (o->proc_root && strncmp(spec, "drm-fdinfo", 10) == 0 && !strstr(spec, "root=")) {
-        snprintf(rooted, sizeof(rooted), "%s%sroot=%s", spec, spec[10] ? "," : ":",
-                 o->proc_root);
-        s = gt_source_open(rooted, sys_for(o, spec), &d);
-    } else {
-        s = gt_source_open(spec, sys_for(o, spec), &d);
-    }
+    struct gt_source *s = gt_source_open(spec, sys_for(r, spec), &d);
 
     if (!s) {
         fprintf(stderr, "gputop: --source %s: %s\n", spec, d.msg);
@@ -119,12 +98,12 @@ static int open_default(const struct gt_options *o, struct run *r)
         const struct gt_source_type *t = gt_source_types[i];
         if (t->kind != GT_SOURCE_HARDWARE)
             continue;
-        if (t->available && t->available(sys_for(o, t->name), why, sizeof(why)) < 0) {
+        if (t->available && t->available(sys_for(r, t->name), why, sizeof(why)) < 0) {
             snprintf(probed + strlen(probed), sizeof(probed) - strlen(probed), "\n  %s: %s",
                      t->name, why);
             continue;
         }
-        return open_one(o, r, t->name);
+        return open_one(r, t->name);
     }
     fprintf(stderr, "gputop: no supported GPU found; probed:%s\n",
             probed[0] ? probed : " (no hardware sources built in)");
@@ -132,37 +111,50 @@ static int open_default(const struct gt_options *o, struct run *r)
     return -1;
 }
 
-static int wants_cpu(const struct gt_options *o, const struct run *r)
+/* The CPU counters come with the run: a CPU source is open, or the run
+ * is a recording (which holds its CPU counters, if any). */
+static int has_cpu_counters(const struct run *r)
 {
     size_t i;
 
-    if (o->no_cpu || !gt_source_type_find("cpu"))
-        return 0;
-    for (i = 0; i < r->nsrc; i++) {
-        const char *n = r->src[i]->type->name;
-        /* Recorded runs already hold their CPU counters, if any; a source
-         * that counts CPUs itself (the simulated phone) is judged by its
-         * own, not by this machine's /proc/stat. */
-        if (strcmp(n, "cpu") == 0 || strcmp(n, "replay") == 0 || strcmp(n, "csv") == 0 ||
-            gt_catalog_find(&r->src[i]->catalog, "CPUTicksTotal") >= 0)
-            return 0;
-    }
-    return 1;
+    for (i = 0; i < r->nsrc; i++)
+        if (r->src[i]->type->kind == GT_SOURCE_CPU || r->src[i]->type->recorded)
+            return 1;
+    return 0;
+}
+
+/* The CPU source to add beside the others, or NULL. A source that counts
+ * CPUs itself (the simulated phone) is judged by its own counters, not by
+ * this machine's /proc/stat. */
+static const struct gt_source_type *cpu_to_add(const struct gt_options *o, const struct run *r)
+{
+    size_t i;
+
+    if (o->no_cpu || has_cpu_counters(r))
+        return NULL;
+    for (i = 0; i < r->nsrc; i++)
+        if (gt_catalog_find(&r->src[i]->catalog, "CPUTicksTotal") >= 0)
+            return NULL;
+    for (i = 0; gt_source_types[i]; i++)
+        if (gt_source_types[i]->kind == GT_SOURCE_CPU)
+            return gt_source_types[i];
+    return NULL;
 }
 
 static int open_sources(const struct gt_options *o, struct run *r)
 {
-    const struct gt_source_type *cpu = gt_source_type_find("cpu");
+    const struct gt_source_type *cpu;
     char why[256];
     int i;
 
     for (i = 0; i < o->nsources; i++)
-        if (open_one(o, r, o->sources[i]) < 0)
+        if (open_one(r, o->sources[i]) < 0)
             return -1;
     if (o->nsources == 0 && open_default(o, r) < 0)
         return -1;
-    if (wants_cpu(o, r) && (!cpu->available || cpu->available(gt_sys_real(), why, sizeof(why)) == 0))
-        return open_one(o, r, "cpu");
+    cpu = cpu_to_add(o, r);
+    if (cpu && (!cpu->available || cpu->available(&r->host_sys, why, sizeof(why)) == 0))
+        return open_one(r, cpu->name);
     return 0;
 }
 
@@ -191,11 +183,8 @@ static int mark_cpu_off(const struct gt_options *o, struct run *r)
     size_t i;
     int res = 0;
 
-    for (i = 0; i < r->nsrc; i++) {
-        const char *n = r->src[i]->type->name;
-        if (strcmp(n, "cpu") == 0 || strcmp(n, "replay") == 0 || strcmp(n, "csv") == 0)
-            return 0;
-    }
+    if (has_cpu_counters(r))
+        return 0;
     gt_catalog_init(&cpu);
     if (gt_catalog_add_cpu(&cpu, 1) < 0)
         res = -1;
@@ -483,9 +472,9 @@ static void make_replays_interactive(const struct run *r)
     size_t i;
 
     for (i = 0; i < r->nsrc; i++)
-        if (r->src[i]->type->control) {
-            r->src[i]->type->control(r->src[i], GT_SOURCE_INDEX, 0);
-            r->src[i]->type->control(r->src[i], GT_SOURCE_HOLD, 1);
+        if (r->src[i]->type->playback) {
+            r->src[i]->type->playback->control(r->src[i], GT_PLAYBACK_INDEX, 0);
+            r->src[i]->type->playback->control(r->src[i], GT_PLAYBACK_HOLD, 1);
         }
 }
 
@@ -602,6 +591,7 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
     int status = 1, batch = o->batch || o->batch_asked || !isatty(STDOUT_FILENO);
 
     memset(&r, 0, sizeof(r));
+    make_seams(o, &r);
     if (open_sources(o, &r) < 0 || merge_catalogs(&r) < 0 || mark_cpu_off(o, &r) < 0 ||
         load_layout(o, &r) < 0 ||
         select_counters(o, &r) < 0 || open_recorder(o, &r) < 0)

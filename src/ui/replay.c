@@ -15,9 +15,9 @@ int tui_replay_init(struct tui *t)
         t->self_paced |= t->cfg->sources[i]->info.self_paced;
     for (i = 0; i < t->cfg->nsources; i++) {
         struct gt_source *s = t->cfg->sources[i];
-        if (s->type->position && s->type->control) {
+        if (s->type->playback) {
             t->replay = s;
-            s->type->position(s, NULL, &pos);
+            s->type->playback->position(s, NULL, &pos);
             /* With a pace of its own each record is one refresh; as fast as
              * possible, one record a refresh, refreshed at least as often as
              * the records were taken (never slower than speed=1). */
@@ -41,7 +41,7 @@ int tui_replay_take(struct tui *t)
     do {
         if (gt_sampler_take(t->cfg->sampler, &t->taken, 0) <= 0)
             return 0;
-        t->replay->type->position(t->replay, &t->taken, &pos);
+        t->replay->type->playback->position(t->replay, &t->taken, &pos);
     } while (pos.stale);
     gt_snapshot_exchange(&t->snap, &t->taken);
     /* Records read before a seek are stale: this one is the one asked for. */
@@ -51,12 +51,12 @@ int tui_replay_take(struct tui *t)
 
 static void where(struct tui *t, struct gt_source_position *pos)
 {
-    t->replay->type->position(t->replay, t->have_data ? &t->snap : NULL, pos);
+    t->replay->type->playback->position(t->replay, t->have_data ? &t->snap : NULL, pos);
 }
 
-static int command(struct tui *t, int cmd, int64_t arg)
+static int command(struct tui *t, enum gt_playback_cmd cmd, int64_t arg)
 {
-    if (t->replay->type->control(t->replay, cmd, arg) >= 0)
+    if (t->replay->type->playback->control(t->replay, cmd, arg) >= 0)
         return 0;
     snprintf(t->message, sizeof(t->message),
              " replay: this capture cannot be stepped or sought (it is not a regular file)");
@@ -84,7 +84,7 @@ static int seek_to(struct tui *t, const struct gt_source_position *pos, int64_t 
         k = (int64_t)pos->n - 1;
     if (k < 0)
         k = 0;
-    if (command(t, GT_SOURCE_SEEK, k) < 0)
+    if (command(t, GT_PLAYBACK_SEEK, k) < 0)
         return -1;
     t->replay_want = k;
     return 0;
@@ -93,13 +93,13 @@ static int seek_to(struct tui *t, const struct gt_source_position *pos, int64_t 
 static void step(struct tui *t, const struct gt_source_position *pos, int64_t by)
 {
     if (!pos->k && t->replay_want < 0) {
-        command(t, GT_SOURCE_STEP, by);
+        command(t, GT_PLAYBACK_STEP, by);
         return;
     }
-    command(t, GT_SOURCE_PAUSE, 0);
+    command(t, GT_PLAYBACK_PAUSE, 0);
     /* A capture that cannot be sought plays on, as its step leaves it. */
     if (seek_to(t, pos, from_record(t, pos) + by) < 0 && pos->state == GT_PLAY_PLAYING)
-        command(t, GT_SOURCE_RESUME, 0);
+        command(t, GT_PLAYBACK_RESUME, 0);
 }
 
 /* + and -: the next pace up or down, while it plays. */
@@ -120,7 +120,7 @@ static void change_speed(struct tui *t, int dir)
     else
         i = i > 0 ? i - 1 : 0;
     i = i < n ? i : n - 1;
-    if (t->replay->type->control(t->replay, GT_SOURCE_SPEED, steps[i]) < 0)
+    if (t->replay->type->playback->control(t->replay, GT_PLAYBACK_SPEED, steps[i]) < 0)
         return;
     t->replay_speed = steps[i];
     snprintf(t->message, sizeof(t->message), " replay speed %g", steps[i] / 1000.0);
@@ -135,13 +135,13 @@ static int64_t tenth(const struct gt_source_position *pos)
 static void toggle_pause(struct tui *t, const struct gt_source_position *pos)
 {
     if (pos->state == GT_PLAY_PAUSED) {
-        command(t, GT_SOURCE_RESUME, 0);
+        command(t, GT_PLAYBACK_RESUME, 0);
     } else if (pos->state == GT_PLAY_ENDED) {
         /* Nothing left to pause: play it again from the start. */
-        command(t, GT_SOURCE_RESUME, 0);
-        command(t, GT_SOURCE_SEEK, 0);
+        command(t, GT_PLAYBACK_RESUME, 0);
+        command(t, GT_PLAYBACK_SEEK, 0);
     } else {
-        command(t, GT_SOURCE_PAUSE, 0);
+        command(t, GT_PLAYBACK_PAUSE, 0);
     }
 }
 

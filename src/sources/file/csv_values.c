@@ -212,7 +212,8 @@ static int values_start(struct gt_source *s, struct gt_diag *d)
 
 /* A row's time_s and interval_s give the interval; each metric column its
  * value as n / d. */
-static int values_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result values_sample(struct gt_source *s, struct gt_snapshot *out,
+                                           struct gt_diag *d)
 {
     struct values *v = s->priv;
     struct field f;
@@ -221,13 +222,13 @@ static int values_sample(struct gt_source *s, struct gt_snapshot *out, struct gt
     int r;
 
     if (v->ended)
-        return 1;
+        return GT_SAMPLE_END;
     do
         r = read_line(v, d);
     while (r == 1 && !v->line[0]);
     if (r <= 0) {
         v->ended = 1;
-        return r == 0 ? 1 : -1;
+        return r == 0 ? GT_SAMPLE_END : GT_SAMPLE_ERROR;
     }
     memset(out->deltas, 0, (size_t)out->nslots * sizeof(*out->deltas));
     while (gt_csv_next_field(v->line, strlen(v->line), &pos, &f)) {
@@ -244,19 +245,21 @@ static int values_sample(struct gt_source *s, struct gt_snapshot *out, struct gt
         v->ended = 1;
         gt_diag_set(d, "%s:%llu: not a row of gputop's CSV (time_s, interval_s first)",
                     v->path, v->line_no);
-        return -1;
+        return GT_SAMPLE_ERROR;
     }
     out->t_end_ns = (uint64_t)llround(t * 1e9);
     out->t_start_ns = out->t_end_ns - (uint64_t)llround(iv * 1e9);
     out->nsamples = 1;
     v->rows++;
-    return 0;
+    return GT_SAMPLE_OK;
 }
 
 const struct gt_source_type gt_source_csv_values = {
     .name = "csv",
-    .help = "gputop's own CSV read back: csv:FILE",
+    .usage = "csv:FILE",
+    .help = "gputop's own CSV read back",
     .kind = GT_SOURCE_VIRTUAL,
+    .recorded = 1,
     .open = values_open,
     .start = values_start,
     .sample = values_sample,

@@ -324,12 +324,14 @@ static int find_family(struct sim *m, const char *name, struct gt_diag *d)
     return 0;
 }
 
+/* parse_args's arguments; the type lists them too, for --help's test. */
+static const char *const sim_keys[] = { "", "scene", "seed", "step", NULL };
+
 static int parse_args(struct sim *m, const char *args, struct gt_diag *d)
 {
-    static const char *const keys[] = { "", "scene", "seed", "step", NULL };
     char buf[64], scenes[300];
 
-    if (gt_args_check(args, keys, "sim", d) < 0)
+    if (gt_args_check(args, sim_keys, "sim", d) < 0)
         return -1;
     m->fam = sim_family_default();
     if (gt_args_get(args, "", buf, sizeof(buf)) && find_family(m, buf, d) < 0)
@@ -420,7 +422,7 @@ static int sim_open(struct gt_source *s, const char *args, struct gt_diag *d)
     }
     m = calloc(1, sizeof(*m));
     if (!m) {
-        gt_diag_set(d, "sim: out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "sim: out of memory");
         return -1;
     }
     s->priv = m;
@@ -488,15 +490,16 @@ static void sim_cpu_sample(const struct gt_source *s, struct sim *m, struct gt_s
     sim_cpu_interval(&m->cpu, &s->catalog, render, others, dt, out->deltas);
 }
 
-static int sim_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result sim_sample(struct gt_source *s, struct gt_snapshot *out,
+                                        struct gt_diag *d)
 {
     struct sim *m = s->priv;
     uint64_t now, dt;
 
     if (out->nslots < s->catalog.nslots) {
-        gt_diag_set(d, "sim: snapshot has %u slots, the catalogue needs %u", out->nslots,
+        gt_diag_set(d, "snapshot has %u slots, the catalogue needs %u", out->nslots,
                     s->catalog.nslots);
-        return -1;
+        return GT_SAMPLE_ERROR;
     }
     now = m->step_ns ? m->last_ns + m->step_ns : gt_now_ns();
     dt = now > m->last_ns ? now - m->last_ns : 0;
@@ -508,7 +511,7 @@ static int sim_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     scatter(s, m, out);
     sim_cpu_sample(s, m, out, dt);
     out->nsamples = 1;
-    return 0;
+    return GT_SAMPLE_OK;
 }
 
 static int sim_select(struct gt_source *s, const unsigned char *used, struct gt_diag *d)
@@ -518,7 +521,7 @@ static int sim_select(struct gt_source *s, const unsigned char *used, struct gt_
     struct sim_put *sel = malloc((s->catalog.ncounters + 1) * sizeof(*sel));
 
     if (!sel) {
-        gt_diag_set(d, "sim: out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "sim: out of memory");
         return -1;
     }
     for (k = 0; k < s->catalog.ncounters; k++) {
@@ -547,8 +550,10 @@ static int sim_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_sim = {
     .name = "sim",
-    .help = "simulated GPU: sim[:FAMILY|GPU][,scene=NAME][,seed=N][,step=NS]; "
-            "sim:mips-cm a MIPS coherency manager",
+    .usage = "sim[:FAMILY|GPU][,scene=NAME][,seed=N][,step=NS]",
+    .help = "simulated GPU, the header names the scene; FAMILY or any Mali GPU with a "
+            "counter table (listed below), or mips-cm: a coherency manager beside sim's GPU",
+    .keys = sim_keys,
     .kind = GT_SOURCE_VIRTUAL,
     .available = sim_available,
     .open = sim_open,
