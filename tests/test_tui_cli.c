@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fakes/tmux.h"
 #include "gputop/layout.h"
@@ -174,6 +175,50 @@ Test(tui_cli, help_scrolls_with_the_arrows, .timeout = 60)
     tmux_literal(&t, "x");
     s = tmux_wait_for(&t, "GPU usage", WAIT_MS, &found);
     cr_expect(found && !strstr(s, "gputop keys"), "another key did not close it:\n%s", s);
+    free(s);
+    tmux_stop(&t);
+}
+
+/* Full blocks (U+2588) in a line. */
+static int full_blocks(const char *line)
+{
+    int n = 0;
+
+    for (; (line = strstr(line, "\u2588")); line += 3)
+        n++;
+    return n;
+}
+
+/* Issue 43 item 2: a constant gets no bar and no sparkline ("Shader core
+ * count 12 cores ████"), and a count's bar is scaled against the largest
+ * row of its group, so the 13.6M queue is not as long as the 95.9M GPU
+ * active cycles it is part of. */
+Test(tui_cli, bars_scaled_to_the_group_and_none_for_constants, .timeout = 60)
+{
+    struct tmux t;
+    char line[1024], whole[1024], *s;
+    static const char *const marks[] = { "\u2581", "\u2584", "\u2588", "\u258f", "#" };
+    size_t i;
+
+    start_dashboard(&t, 120, 40, "--source sim:mali-g720,scene=game --no-cpu");
+    tmux_literal(&t, "p");                       /* bars for counts */
+    tmux_literal(&t, "i");
+    expect_on(&t, "Shader core count");
+    expect_on(&t, " cores");
+    usleep(800 * 1000);                          /* a few samples: a sparkline would be drawn */
+    s = tmux_capture(&t);
+    line_of(s, "  Shader core count", line, sizeof(line));
+    for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+        cr_expect_null(strstr(line, marks[i]), "a constant with a bar or sparkline: '%s'", line);
+    free(s);
+    tmux_literal(&t, "2");
+    expect_on(&t, "Binning phase queue active cycles");
+    usleep(800 * 1000);
+    s = tmux_capture(&t);
+    line_of(s, "  GPU active cycles", whole, sizeof(whole));
+    line_of(s, "  Binning phase queue active cycles", line, sizeof(line));
+    cr_expect_lt(full_blocks(line), full_blocks(whole), "a part as long as the whole:\n%s\n%s",
+                 line, whole);
     free(s);
     tmux_stop(&t);
 }

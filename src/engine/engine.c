@@ -579,6 +579,22 @@ int gt_engine_estimated(const struct gt_engine *e, size_t metric)
     return 0;
 }
 
+int gt_engine_constant(const struct gt_engine *e, size_t metric)
+{
+    const struct metric_info *mi;
+    size_t r, n;
+
+    if (metric >= e->nmetrics || gt_engine_unavailable(e, metric))
+        return 0;
+    mi = &e->m[metric];
+    n = gt_expr_nrefs(e->l->metrics[metric].expr);
+    for (r = 0; r < n; r++)
+        if (mi->counter[r] < 0 || IS_BUILTIN(mi->counter[r]) ||
+            e->c->counters[mi->counter[r]].kind != GT_COUNTER_CONSTANT)
+            return 0;
+    return 1;
+}
+
 size_t gt_engine_nunresolved(const struct gt_engine *e) { return e->nunres; }
 
 const struct gt_unresolved *gt_engine_unresolved(const struct gt_engine *e, size_t i)

@@ -25,6 +25,9 @@ static const char *const help_lines[] = {
     "",
     "  Above the key hints: the selected metric's guide reference, its",
     "  description (or why it is unavailable) and its min / max.",
+    "  A count's bar (p) and sparkline are scaled to the largest row of its",
+    "  group in the same unit (a peak's row: percent of peak); constants",
+    "  such as the core count have neither.",
 };
 
 /* During a replay some keys do other things: these lines stand in for

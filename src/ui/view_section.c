@@ -190,8 +190,10 @@ void tui_value_text(const struct tui *t, size_t m, double v, char *buf, size_t l
     buf[0] = '~';
 }
 
-/* The bar's fraction: percentages of 100, counts of the highest seen,
- * buckets of their histogram's total; -1 when no bar is drawn. */
+static double group_largest(const struct tui *t, size_t m);
+
+/* The bar's fraction: percentages of 100, counts of their group's largest
+ * row, buckets of their histogram's total; -1 when no bar is drawn. */
 static double bar_fraction(const struct tui *t, const struct row *r, double v)
 {
     const struct gt_metric_def *md = &t->l->metrics[r->idx];
@@ -211,11 +213,40 @@ static double bar_fraction(const struct tui *t, const struct row *r, double v)
     }
     if (r->inst >= 0)
         return tui_percore_fraction(t, r->idx, v);
-    if (md->show == GT_SHOW_COUNT && t->count_bars) {
-        double max = tui_history_shown(t, r->idx, gt_history_max(t->hist, r->idx));
+    if (md->show == GT_SHOW_COUNT && t->count_bars && !gt_engine_constant(t->cfg->engine, r->idx)) {
+        double max = group_largest(t, r->idx);
         return max > 0 ? v / max : -1;
     }
     return -1;
+}
+
+/* Rows a count is measured against: the same group's counts in the same
+ * unit that can change (a queue's cycles beside the GPU's active cycles,
+ * not the core count). */
+static int same_scale(const struct tui *t, size_t a, size_t b)
+{
+    const struct gt_metric_def *x = &t->l->metrics[a], *y = &t->l->metrics[b];
+
+    return x->group == y->group && x->show == y->show && strcmp(x->unit, y->unit) == 0 &&
+           !gt_engine_unavailable(t->cfg->engine, b) && !gt_engine_constant(t->cfg->engine, b);
+}
+
+/* A count's bar is scaled to the largest row of its group now (issue 43:
+ * its own maximum made a steady value look saturated, and a 13.6M queue
+ * as long as the 95.9M it is part of). */
+static double group_largest(const struct tui *t, size_t m)
+{
+    const struct gt_group_def *g = &t->l->groups[t->l->metrics[m].group];
+    double max = 0, v;
+    size_t k;
+
+    for (k = g->first; k < g->first + g->count; k++) {
+        if (!same_scale(t, m, k))
+            continue;
+        v = tui_metric_value(t, k, -1);
+        max = !isnan(v) && v > max ? v : max;
+    }
+    return max;
 }
 
 /* The sparkline: percentages on their own 0-100 scale, anything else
@@ -224,12 +255,25 @@ static double bar_fraction(const struct tui *t, const struct row *r, double v)
  * single value says nothing about change and draws nothing. */
 static void draw_spark(struct tui *t, int y, int x, size_t m, int width)
 {
-    double v[TUI_SPARK_MAX], lo = 0, hi = 0;
+    double v[TUI_SPARK_MAX], w[TUI_SPARK_MAX], lo = 0, hi = 0;
     uint32_t cells[TUI_SPARK_MAX];
-    size_t n, i, known = 0;
+    size_t n, i, known = 0, k, nk;
+    const struct gt_group_def *g = &t->l->groups[t->l->metrics[m].group];
 
+    /* A constant says nothing over time. */
+    if (gt_engine_constant(t->cfg->engine, m))
+        return;
     width = width > TUI_SPARK_MAX ? TUI_SPARK_MAX : width;
     n = gt_history_recent(t->hist, m, v, (size_t)width);
+    /* Counts are drawn against the largest of their group's rows in view,
+     * so that a part reads as a part of the whole beside it. */
+    for (k = g->first; t->l->metrics[m].show != GT_SHOW_PERCENT && k < g->first + g->count; k++) {
+        if (k == m || !same_scale(t, m, k))
+            continue;
+        nk = gt_history_recent(t->hist, k, w, (size_t)width);
+        for (i = 0; i < nk; i++)
+            hi = !isnan(w[i]) && w[i] > hi ? w[i] : hi;
+    }
     for (i = 0; i < n; i++) {
         if (isnan(v[i]))
             continue;
@@ -390,7 +434,8 @@ static int may_have_bar(const struct tui *t, const struct row *r)
     const struct gt_metric_def *md = &t->l->metrics[r->idx];
 
     return md->show == GT_SHOW_PERCENT || r->kind == ROW_BUCKET || has_peak(t, r) ||
-           (md->show == GT_SHOW_COUNT && t->count_bars && r->inst < 0);
+           (md->show == GT_SHOW_COUNT && t->count_bars && r->inst < 0 &&
+            !gt_engine_constant(t->cfg->engine, r->idx));
 }
 
 static void draw_metric_row(struct tui *t, int y, const struct row *r, const struct columns *c)
