@@ -222,3 +222,54 @@ Test(tui_cli, bars_scaled_to_the_group_and_none_for_constants, .timeout = 60)
     free(s);
     tmux_stop(&t);
 }
+
+/* Cells of a bar (U+2581..U+2590 blocks) in a line. */
+static int bar_cells(const char *line)
+{
+    int n = 0;
+
+    for (; *line; line++)
+        if ((unsigned char)line[0] == 0xE2 && (unsigned char)line[1] == 0x96 &&
+            (unsigned char)line[2] >= 0x88 && (unsigned char)line[2] <= 0x8F)
+            n++;
+    return n;
+}
+
+/* Issue 43 item 3: at 200x60 bars stopped at 40 columns and the per-core
+ * strip put its last core on a line of its own. */
+Test(tui_cli, wide_terminals_use_the_width, .timeout = 60)
+{
+    struct tmux t;
+    char line[2048], *s, *at;
+    int cells;
+
+    start_dashboard(&t, 200, 60, "--source sim:mali-g720,scene=game --no-cpu --no-processes");
+    tmux_literal(&t, "2");
+    expect_on(&t, "Main phase queue utilization");
+    expect_on(&t, " %");
+    usleep(500 * 1000);
+    s = tmux_capture(&t);
+    line_of(s, "  Main phase queue utilization", line, sizeof(line));
+    /* ~85 % of the bar: past 40 cells only if the bar is longer than 40 */
+    cr_expect_gt(bar_cells(line), 42, "a short bar at 200 columns: '%s'", line);
+    free(s);
+    tmux_literal(&t, "4");
+    expect_on(&t, "Non-fragment warps");
+    tmux_keys(&t, "Down");
+    tmux_literal(&t, "c");
+    expect_on(&t, "shader cores: min");
+    s = tmux_capture(&t);
+    /* every strip line holds more than one core's cell */
+    for (at = s; (at = strstr(at, "\n     ")); at++) {
+        line_of(at + 1, "", line, sizeof(line));
+        if (!strstr(line, "M ") && !strstr(line, "k "))
+            continue;
+        /* a cell is "NN bar VALUE": count the values */
+        cells = 0;
+        for (char *p = line; (p = strpbrk(p, "Mk")); p++)
+            cells += p > line && p[-1] >= '0' && p[-1] <= '9';
+        cr_expect_gt(cells, 1, "a strip line with one cell: '%s'", line);
+    }
+    free(s);
+    tmux_stop(&t);
+}

@@ -11,14 +11,25 @@
 #define SPARK_WIDTH 12    /* at least; wide terminals give it what the bar leaves */
 /* Column widths come from the section's content: titles up to NAME_MAX,
  * values as wide as their units need; the bar takes what is left up to
- * BAR_MAX, so that on a wide terminal values stay near their titles. */
+ * bar_cap(), so that on a wide terminal values stay near their titles. */
 #define NAME_MIN 12
 #define NAME_MAX 46
 #define NAME_KEPT 20      /* a title keeps this much before the bar gives way */
 #define VALUE_MIN 7       /* "100.0 %" */
 #define VALUE_MAX 24
 #define BAR_MIN 8
-#define BAR_MAX 40
+#define BAR_MAX 64        /* the array's size; the cap is bar_cap() */
+#define BAR_CAP 40        /* up to 120 columns */
+
+/* Wider terminals get longer bars (issue 43: at 200 columns they stopped
+ * at 40), a third of the width up to BAR_MAX: values still stay within
+ * 120 columns of their titles. */
+static int bar_cap(void)
+{
+    int w = COLS / 3;
+
+    return w < BAR_CAP ? BAR_CAP : w > BAR_MAX ? BAR_MAX : w;
+}
 
 struct columns {
     int name, bar, value, spark;   /* widths; spark 0: none */
@@ -418,7 +429,7 @@ static struct columns size_columns(const struct tui *t)
     }
     c.name = nw <= room ? nw : room > NAME_KEPT ? room : nw < NAME_KEPT ? nw : NAME_KEPT;
     c.name = clamp(c.name, 1, COLS - c.value - 1 > NAME_MIN ? COLS - c.value - 1 : NAME_MIN);
-    c.bar = clamp(COLS - c.name - 1 - c.value - 1 - c.peak - c.spark, 0, BAR_MAX);
+    c.bar = clamp(COLS - c.name - 1 - c.value - 1 - c.peak - c.spark, 0, bar_cap());
     if (c.bar < 4)
         c.bar = 0;
     /* What the bar leaves at a wide terminal is more history. */
