@@ -298,3 +298,41 @@ Test(tui_processes, kbase_gpu_time_per_app_uid, .timeout = 60)
     tmux_stop(&t);
     fproc_free(p);
 }
+
+/* Issue 43 item 15: the whole command line (comm is the kernel's 15
+ * characters: "glmark2-es2-way"), sorting by any column (o goes on past
+ * the five it had, to driver and command), and a filter ('/'). */
+Test(tui_processes, whole_command_lines_any_sort_and_a_filter, .timeout = 120)
+{
+    struct fake_proc *p = fproc_new();
+    struct tmux t;
+    char *s;
+    int i;
+
+    cr_assert_not_null(p);
+    fproc_add_process(p, 4242, "glmark2-es2-way");
+    fproc_set_cmdline(p, 4242, (const char *const[]){ "glmark2-es2-wayland", "--fullscreen",
+                                                      "-b", "build", NULL });
+    fproc_add_fd(p, 4242, 5, "/dev/dri/renderD128", glmark_fdinfo);
+    fproc_add_process(p, 777, "zgame");
+    fproc_add_fd(p, 777, 9, "/dev/dri/renderD129", amd_fdinfo);
+    start(&t, p);
+    tmux_resize(&t, 200, 24);
+    tmux_literal(&t, "P");
+    expect(&t, "COMMAND", WAIT_MS);
+    expect(&t, "glmark2-es2-wayland --fullscreen -b build", WAIT_MS);
+    for (i = 0; i < 9; i++)                      /* GPU%, memory, ..., driver */
+        tmux_literal(&t, "o");
+    expect(&t, "sorted by driver", WAIT_MS);
+    tmux_literal(&t, "o");
+    expect(&t, "sorted by command", WAIT_MS);
+    tmux_literal(&t, "/");
+    tmux_literal(&t, "zga");
+    s = wait_for(&t, "1 of 2 GPU clients match 'zga'", WAIT_MS);
+    cr_expect_null(strstr(s, "glmark2-es2-wayland"), "filtered out, yet shown:\n%s", s);
+    free(s);
+    tmux_keys(&t, "Escape");
+    expect(&t, "2 GPU clients", WAIT_MS);
+    tmux_stop(&t);
+    fproc_free(p);
+}

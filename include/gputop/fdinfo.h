@@ -47,6 +47,7 @@ struct gt_fdinfo_engine {
 struct gt_fdinfo_client {
     int pid;                  /* lowest pid seen holding it */
     char comm[32];
+    char cmdline[256];        /* /proc/PID/cmdline, arguments joined by blanks; "" none */
     char container[48];       /* from /proc/PID/cgroup: "docker:0123abcd4567", a unit, "" */
     char driver[GT_FDINFO_DRIVER]; /* drm-driver */
     char pdev[32];            /* drm-pdev, "" if not printed */
@@ -205,6 +206,7 @@ int gt_fdinfo_catalog_full(struct gt_catalog *c);
 struct gt_fdinfo_row {
     int pid;
     char comm[32];
+    char cmdline[256];        /* the whole command line, "" when unknown */
     char container[48];
     char driver[GT_FDINFO_DRIVER];
     char pdev[32];

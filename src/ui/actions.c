@@ -103,9 +103,12 @@ static void search_key(struct tui *t, int ch)
 
     if (ch == 27) {
         t->searching = 0;
+        if (t->procs_view)          /* the Processes filter: Esc drops it */
+            t->search[0] = '\0';
     } else if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
         t->searching = 0;
-        find_next(t);
+        if (!t->procs_view)         /* the Processes view filters as it is typed */
+            find_next(t);
     } else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n > 0) {
         t->search[n - 1] = '\0';
     } else if (ch >= 32 && ch < 127 && n + 1 < sizeof(t->search)) {

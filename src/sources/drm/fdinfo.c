@@ -283,6 +283,26 @@ static void read_comm(struct gt_fdinfo *f, int pid, char *comm, size_t len)
     snprintf(comm, len, "%.*s", (int)len - 1, buf);
 }
 
+/* The whole command line (/proc/PID/cmdline: arguments separated by
+ * NULs), its arguments joined by blanks: comm is cut at 15 characters
+ * ("glmark2-es2-way"); "" for a kernel thread or one gone. */
+static void read_cmdline(struct gt_fdinfo *f, int pid, char *out, size_t len)
+{
+    char path[64];
+    ssize_t n, i;
+
+    snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+    n = gt_sys_read_file(f->sys, path, out, len);
+    if (n < 0)
+        n = 0;
+    while (n > 0 && out[n - 1] == '\0')
+        n--;
+    for (i = 0; i < n; i++)
+        if (out[i] == '\0' || out[i] == '\n' || out[i] == '\t')
+            out[i] = ' ';
+    out[n < (ssize_t)len ? n : (ssize_t)len - 1] = '\0';
+}
+
 /* Name and container of the pid that now holds the client: a client
  * shared by fork keeps going when its first holder exits, and is then
  * shown under the child's pid with the child's name (was: the exited
@@ -295,6 +315,7 @@ static void name_slot(struct gt_fdinfo *f, struct slot *s)
         return;
     s->named_pid = s->c.pid;
     read_comm(f, s->c.pid, s->c.comm, sizeof(s->c.comm));
+    read_cmdline(f, s->c.pid, s->c.cmdline, sizeof(s->c.cmdline));
     snprintf(path, sizeof(path), "/proc/%d/cgroup", s->c.pid);
     if (gt_sys_read_file(f->sys, path, buf, sizeof(buf)) < 0)
         buf[0] = '\0';
