@@ -273,3 +273,17 @@ Test(tui_cli, wide_terminals_use_the_width, .timeout = 60)
     free(s);
     tmux_stop(&t);
 }
+
+/* Issue 43 item 11: the guide's next step in the triage panel is wrapped
+ * at a blank at 80x24, not cut mid-word at the edge. */
+Test(tui_cli, triage_next_step_wraps_at_80x24, .timeout = 60)
+{
+    struct tmux t;
+
+    start_dashboard(&t, 80, 24, "--source sim:mali-g720,scene=texture-bound --no-cpu");
+    expect_on(&t, "texture-bound");
+    tmux_literal(&t, "v");
+    expect_on(&t, "next (");
+    expect_on(&t, "simpler filters");            /* past the 80th column on one line */
+    tmux_stop(&t);
+}
