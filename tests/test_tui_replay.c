@@ -424,3 +424,22 @@ Test(tui_replay, each_key_of_a_burst_is_one_step, .timeout = 60)
     tmux_stop(&t);
     unlink(path);
 }
+
+/* Issue 43 item 9: speed=max in the dashboard plays as fast as the screen
+ * draws (a record a frame), not at the recorded pace: fifty records of
+ * 10 s each reach the end long before the 500 s they were recorded in
+ * (the bound is WAIT_MS, for a slow machine). */
+Test(tui_replay, speed_max_plays_as_fast_as_it_draws, .timeout = 60)
+{
+    struct tmux t;
+    char path[256], cmd[1024];
+
+    record(path, sizeof(path), 1);
+    snprintf(cmd, sizeof(cmd), "%s --source sim:mali-t8xx,step=10000000000 --no-cpu -i 10ms "
+             "-n 50 --record %s --force -b > /dev/null", gputop_bin(), path);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    start_replay(&t, path, ",speed=max", "");
+    expect(&t, "sample 50/50");
+    tmux_stop(&t);
+    unlink(path);
+}
