@@ -336,3 +336,27 @@ Test(tui_processes, whole_command_lines_any_sort_and_a_filter, .timeout = 120)
     tmux_stop(&t);
     fproc_free(p);
 }
+
+/* Issue 43 item 15: the arrows select a row, which keeps its place by pid,
+ * and the line above the key hints shows that row's GPU% history. */
+Test(tui_processes, a_selected_rows_history, .timeout = 120)
+{
+    struct fake_proc *p = fproc_new();
+    struct tmux t;
+
+    cr_assert_not_null(p);
+    fproc_add_process(p, 4242, "glmark2");
+    fproc_add_fd(p, 4242, 5, "/dev/dri/renderD128", glmark_fdinfo);
+    fproc_add_process(p, 777, "zgame");
+    fproc_add_fd(p, 777, 9, "/dev/dri/renderD129", amd_fdinfo);
+    start(&t, p);
+    tmux_literal(&t, "P");
+    expect(&t, "2 GPU clients", WAIT_MS);
+    /* equal use: by pid, so 777 is the first row, selected at first */
+    expect(&t, "pid 777 zgame: GPU%", WAIT_MS);
+    tmux_keys(&t, "Down");
+    expect(&t, "pid 4242 glmark2: GPU%", WAIT_MS);
+    expect(&t, "min 0.0 max 0.0", WAIT_MS);
+    tmux_stop(&t);
+    fproc_free(p);
+}

@@ -179,8 +179,18 @@ int tui_handle_key(struct tui *t, int ch)
     case KEY_BTAB: case KEY_LEFT:
         tui_go_section(t, (t->section + t->l->nsections - 1) % t->l->nsections);
         return 0;
-    case KEY_UP: move_selection(t, -1); return 0;
-    case KEY_DOWN: move_selection(t, 1); return 0;
+    case KEY_UP:
+        if (t->procs_view)
+            t->procs_move = -1;     /* the Processes view moves its own selection */
+        else
+            move_selection(t, -1);
+        return 0;
+    case KEY_DOWN:
+        if (t->procs_view)
+            t->procs_move = 1;
+        else
+            move_selection(t, 1);
+        return 0;
     case KEY_PPAGE: move_selection(t, -(tui_body_height() - 1)); return 0;
     case KEY_NPAGE: move_selection(t, tui_body_height() - 1); return 0;
     case KEY_HOME: move_selection(t, -100000); return 0;

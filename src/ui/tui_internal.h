@@ -52,6 +52,8 @@ struct tui_tabs {
     size_t section, first, end;
 };
 
+#define TUI_PROCS_HIST 60          /* a selected process's GPU% samples kept */
+
 struct tui {
     const struct gt_tui_config *cfg;
     const struct gt_layout *l;
@@ -96,6 +98,12 @@ struct tui {
     int empty_reads, input_gone; /* the keyboard's end of file or hang-up */
     int sampler_live;            /* it is sampling (not retrying, not ended) */
     int procs_view, procs_sort;  /* the Processes view is up; its sort column */
+    /* Its selected row (by pid, so that it follows the row as the order
+     * changes), a move asked by the arrows, and that row's GPU% history. */
+    int procs_pid, procs_move;
+    double procs_hist[TUI_PROCS_HIST];
+    size_t procs_nhist;
+    uint64_t procs_seen;         /* the watcher's update the history has */
     struct gt_source *replay;    /* a source playing a capture back, or NULL */
     struct gt_snapshot taken;    /* replay: a snapshot before it is known fresh */
     int replay_paced;            /* it keeps its own pace: a refresh a record */

@@ -249,7 +249,68 @@ static void draw_row(struct tui *t, int y, const struct cols *c, const struct gt
     int sx, sw;
 
     row_text(t, c, r, line, sizeof(line), &sx, &sw);
-    tui_put_clipped(t, y, 0, line, COLS, tui_level_style(r->over ? 100 : r->busy_pct));
+    tui_put_clipped(t, y, 0, line, COLS, r->pid == t->procs_pid && r->pid > 0 ? ST_SELECTED
+                                         : tui_level_style(r->over ? 100 : r->busy_pct));
+}
+
+/* The arrows move the selection over the rows as sorted; it follows its
+ * pid, and starts on the first row. */
+static size_t select_row(struct tui *t, const struct gt_fdinfo_row *rows, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n && rows[i].pid != t->procs_pid; i++)
+        ;
+    if (i == n)
+        i = 0;
+    if (t->procs_move < 0 && i > 0)
+        i--;
+    else if (t->procs_move > 0 && i + 1 < n)
+        i++;
+    t->procs_move = 0;
+    if (rows[i].pid != t->procs_pid) {
+        t->procs_pid = rows[i].pid;
+        t->procs_nhist = 0;
+    }
+    return i;
+}
+
+/* Each update of the watcher adds the selected row's GPU% to its history. */
+static void keep_history(struct tui *t, const struct gt_fdinfo_row *r, uint64_t updates)
+{
+    if (updates == t->procs_seen)
+        return;
+    t->procs_seen = updates;
+    if (t->procs_nhist == TUI_PROCS_HIST) {
+        memmove(t->procs_hist, t->procs_hist + 1, (TUI_PROCS_HIST - 1) * sizeof(double));
+        t->procs_nhist--;
+    }
+    t->procs_hist[t->procs_nhist++] = r->busy_pct;
+}
+
+/* "pid 4242 glmark2: GPU% ▁▂▅▇█ last 12 s, min 3.0 max 97.5": the
+ * selected row's history, on the line above the key hints. */
+static void draw_history(struct tui *t, const struct gt_fdinfo_row *r)
+{
+    uint32_t cells[TUI_PROCS_HIST];
+    char head[96], tail[64];
+    double lo = 100, hi = 0;
+    size_t i, n = t->procs_nhist;
+    int x;
+
+    if (LINES <= 4 || !n)
+        return;
+    for (i = 0; i < n; i++) {
+        lo = t->procs_hist[i] < lo ? t->procs_hist[i] : lo;
+        hi = t->procs_hist[i] > hi ? t->procs_hist[i] : hi;
+    }
+    snprintf(head, sizeof(head), " pid %d %.15s: GPU%% ", r->pid, r->comm);
+    x = tui_put(t, LINES - 2, 0, head, -1, ST_PLAIN);
+    gt_fmt_sparkline_cells(cells, t->procs_hist, n, 0, 100, t->ascii);
+    if (x + (int)n < COLS)
+        gt_cellbuf_chars(t->cells, LINES - 2, x, cells, (int)n, ST_PLAIN);
+    snprintf(tail, sizeof(tail), "  last %zu s, min %.1f max %.1f", n, lo, hi);
+    tui_put_clipped(t, LINES - 2, x + (int)n, tail, COLS - x - (int)n, ST_DIM);
 }
 
 /* Each driver's own switch (panfrost: 0/1; panthor: a mask, 3 for
@@ -331,7 +392,7 @@ void tui_draw_processes(struct tui *t)
     struct cols c;
     int top = 2, h = LINES - 2, off = 0, y = 0;
     uint64_t updates = 0;
-    size_t n = 0, i, total;
+    size_t n = 0, i, total, sel;
     char head[256];
 
     if (t->cfg->procs)
@@ -355,8 +416,14 @@ void tui_draw_processes(struct tui *t)
     if (draw_empty(t, top + y, n, updates))
         return;
     c = columns(rows, n);
+    sel = select_row(t, rows, n);
+    keep_history(t, &rows[sel], updates);
     draw_heading(t, top + y++, &c);
     for (i = 0; i < n && top + y < h; i++)
         draw_row(t, top + y++, &c, &rows[i]);
-    draw_note(t, &c);
+    /* engine time past 100 % needs its explanation more than a history */
+    if (t->procs_nhist > 1 && !c.over)
+        draw_history(t, &rows[sel]);
+    else
+        draw_note(t, &c);
 }
