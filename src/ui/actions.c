@@ -68,7 +68,7 @@ static void change_interval(struct tui *t, int dir)
     snprintf(t->message, sizeof(t->message), " sampling every %s", period);
 }
 
-static int contains_nocase(const char *hay, const char *needle)
+int tui_contains_nocase(const char *hay, const char *needle)
 {
     size_t n = strlen(needle);
 
@@ -86,7 +86,7 @@ static void find_next(struct tui *t)
         return;
     for (k = 1; k <= n; k++) {
         m = ((size_t)(t->selected < 0 ? 0 : t->selected) + k) % n;
-        if (contains_nocase(t->l->metrics[m].title, t->search) &&
+        if (tui_contains_nocase(t->l->metrics[m].title, t->search) &&
             gt_layout_metric_matches(&t->l->metrics[m], t->cfg->metrics)) {
             t->section = (size_t)t->l->metrics[m].section;
             t->selected = (long)m;

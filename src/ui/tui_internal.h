@@ -215,6 +215,8 @@ int tui_replay_key(struct tui *t, int ch);      /* 1: a replay command */
 void tui_replay_status(struct tui *t, struct gt_text *h);
 int tui_replay_alert(struct tui *t, int y);     /* 1: a damage message drawn, its last row y */
 
+/* 1 when needle is in hay, letters' case ignored ("" is in any). */
+int tui_contains_nocase(const char *hay, const char *needle);
 /* actions.c */
 void tui_go_section(struct tui *t, size_t i);
 int tui_handle_key(struct tui *t, int ch);     /* 1: quit */

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #define MAX_SHOWN 256
 
@@ -123,16 +122,6 @@ void tui_processes_next_sort(struct tui *t)
     t->procs_sort = (t->procs_sort + 1) % NSORTS;
 }
 
-static int contains_nocase(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-
-    for (; *hay; hay++)
-        if (strncasecmp(hay, needle, n) == 0)
-            return 1;
-    return n == 0;
-}
-
 /* '/' in the view: the rows whose name, command line, container, driver
  * or pid hold the text (any case). */
 static size_t filter_rows(struct gt_fdinfo_row *rows, size_t n, const char *text)
@@ -142,9 +131,10 @@ static size_t filter_rows(struct gt_fdinfo_row *rows, size_t n, const char *text
 
     for (i = 0; i < n; i++) {
         snprintf(pid, sizeof(pid), "%d", rows[i].pid);
-        if (!text[0] || contains_nocase(rows[i].comm, text) ||
-            contains_nocase(rows[i].cmdline, text) || contains_nocase(rows[i].container, text) ||
-            contains_nocase(rows[i].driver, text) || strcmp(pid, text) == 0)
+        if (!text[0] || tui_contains_nocase(rows[i].comm, text) ||
+            tui_contains_nocase(rows[i].cmdline, text) ||
+            tui_contains_nocase(rows[i].container, text) ||
+            tui_contains_nocase(rows[i].driver, text) || strcmp(pid, text) == 0)
             rows[k++] = rows[i];
     }
     return k;
