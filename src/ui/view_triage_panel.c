@@ -232,8 +232,9 @@ static void draw_head(struct tui *t, int *y)
     if (r && r->next) {
         snprintf(buf, sizeof(buf), " next (%s): %s", ref_text(t, ref, sizeof(ref), r->ref),
                  r->next);
-        /* the guide's advice is a sentence or two: wrapped, not cut */
-        *y += put_wrapped_down(t, *y, buf, LINES > 20 ? 4 : 2, 3, ST_PLAIN);
+        /* the guide's advice is a sentence or two: wrapped, not cut (two lines
+         * on a small screen, which the tree's steps need more) */
+        *y += put_wrapped_down(t, *y, buf, LINES > 30 ? 4 : 2, 3, ST_PLAIN);
     }
     if (t->ntallied)
         draw_shares(t, (*y)++);

@@ -11,9 +11,6 @@
 #include "gputop/source.h"
 #include "csv_fields.h"
 
-extern const struct gt_source_type gt_source_csv_values;
-int gt_csv_values_file(const char *path);
-
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
