@@ -78,7 +78,7 @@ out:
 static void report_metrics(const struct gt_probe *p, struct gt_source *s, unsigned char *used)
 {
     struct gt_diag d;
-    struct gt_layout *l = gt_layout_load_for(s->info.layout, &s->catalog, &d);
+    struct gt_layout *l = gt_layout_load_named(s->info.layout, &s->catalog, &d);
     struct gt_engine *e = l && gt_layout_bind_names(l, &s->catalog) == 0
                           ? gt_engine_new(l, &s->catalog) : NULL;
     size_t k, unavailable = 0;

@@ -124,7 +124,9 @@ char *gt_layout_values_text(const struct gt_catalog *c, size_t *len)
     for (i = 0; i < c->ncounters; i++) {
         const struct gt_counter *k = &c->counters[i];
         const char *name = k->hw_name, *open;
-        if (k->kind != GT_COUNTER_RATIO || !name || strcmp(k->block, "recorded") != 0)
+        /* a name is one line of layout text: a capture could hold others */
+        if (k->kind != GT_COUNTER_RATIO || !name || strcmp(k->block, "recorded") != 0 ||
+            strpbrk(name, "\n\r"))
             continue;
         n = strlen(name);
         open = n > 2 && name[n - 1] == ']' ? strrchr(name, '[') : NULL;
@@ -157,10 +159,27 @@ struct gt_layout *gt_layout_load_for(const char *name_or_path, const struct gt_c
     gt_diag_clear(d);
     text = values ? gt_layout_values_text(c, &len) : gt_layout_raw_text(c, &len);
     if (!text) {
-        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory building the raw layout");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory building the %s layout", name_or_path);
         return NULL;
     }
     l = gt_layout_parse(values ? "values layout" : "raw layout", text, len, d);
     free(text);
     return l;
+}
+
+struct gt_layout *gt_layout_load_named(const char *name, const struct gt_catalog *c,
+                                       struct gt_diag *d)
+{
+    size_t i;
+
+    if (c && (strcmp(name, "raw") == 0 || strcmp(name, "values") == 0))
+        return gt_layout_load_for(name, c, d);
+    for (i = 0; i < gt_embedded_layout_count(); i++)
+        if (strcmp(gt_embedded_layout_name(i), name) == 0)
+            return gt_layout_load(name, d);
+    gt_diag_clear(d);
+    gt_diag_set(d, "the source names layout '%s', which is not built in (a source or a "
+                "capture names a built-in layout, never a file); choose one with --layout "
+                "(see --list-layouts)", name);
+    return NULL;
 }
