@@ -823,30 +823,6 @@ const char *gt_engine_instance_block(const struct gt_engine *e, size_t metric)
     return instance_block(e, metric);
 }
 
-const char *gt_engine_instance_kind(const struct gt_engine *e, size_t metric, int brief)
-{
-    static const char *const names[][3] = {
-        { "shadercore", "shader core", "core" },
-        { "memsys", "L2 slice", "slice" },
-        { "cluster", "CPU cluster", "cluster" },
-        { "cpu", "CPU", "cpu" },
-    };
-    const char *block = instance_block(e, metric);
-    size_t i;
-
-    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-        if (strcmp(block, names[i][0]) == 0)
-            return names[i][brief ? 2 : 1];
-    return block[0] ? block : "instance";
-}
-
-const char *gt_engine_instance_name(const struct gt_engine *e, size_t metric, uint32_t inst,
-                                    int brief, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s %u", gt_engine_instance_kind(e, metric, brief),
-             (unsigned)gt_engine_instance_number(e, metric, inst));
-    return buf;
-}
 
 void gt_engine_size(const struct gt_engine *e, size_t *ninputs, size_t *ninstr)
 {

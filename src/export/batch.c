@@ -2,7 +2,7 @@
  * text, CSV or JSON record (batch_text.c, batch_csv.c, batch_json.c), an
  * interval without data as a record without values. */
 #include "batch_writer.h"
-#include "gputop/triage.h"
+#include "gputop/evaluate.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -139,24 +139,27 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
                         .wall_off_ns = wall_offset() };
     struct gt_column *cols = NULL;
     struct gt_snapshot snap;
+    struct gt_evaluator *ev = gt_evaluator_new(l, e);
+    const struct gt_interval *iv;
     double *vals = NULL;
     uint64_t written = 0, good = 0, start = gt_now_ns();
     long n = gt_batch_columns(l, e, o, &cols, d);
     int r, status = 0, ended = 0, in_run = 0;
     uint64_t warned = 0, capture = 0;
 
-    if (n <= 0)
+    if (n <= 0) {
+        gt_evaluator_free(ev);
         return -1;
+    }
     w.cols = cols;
     w.ncols = (size_t)n;
     if (o->format == GT_FORMAT_TEXT)
         gt_batch_text_layout(&w);
     vals = calloc(gt_engine_nmetrics(e) + 1, sizeof(double));
-    if (l->nsteps)
-        w.triage = gt_triage_new(l, e);
-    if (!vals || (l->nsteps && !w.triage) || gt_snapshot_init(&snap, gt_sampler_nslots(s)) < 0) {
+    w.tree = ev && gt_evaluator_tree(ev);
+    if (!vals || !ev || gt_snapshot_init(&snap, gt_sampler_nslots(s)) < 0) {
         gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
-        gt_triage_free(w.triage);
+        gt_evaluator_free(ev);
         free(vals);
         free(cols);
         return -1;
@@ -191,21 +194,19 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
             w.have_t0 = 1;
         }
         report_notes(s, &warned, &capture);
+        /* Judged once, for the records and the exports beside them. */
+        iv = gt_evaluate(ev, &snap, vals);
+        if (o->tap.fn)
+            o->tap.fn(o->tap.arg, iv);
         if (snap.missing) {
             report_no_data(&w, s, &snap, &in_run);
             write_no_data(&w, &snap);
-            if (o->tap.fn)
-                o->tap.fn(o->tap.arg, &snap, vals);
         } else {
             in_run = 0;
-            gt_engine_eval(e, &snap, vals);
-            if (w.triage) {
-                const struct gt_triage_result *tr = gt_triage_update(w.triage, &snap, vals);
-                w.verdict = tr->verdict;
-                w.verdict_raw = tr->raw;
+            if (iv->triage) {
+                w.verdict = iv->triage->verdict;
+                w.verdict_raw = iv->triage->raw;
             }
-            if (o->tap.fn)
-                o->tap.fn(o->tap.arg, &snap, vals);
             write_record(&w, &snap, vals);
             good++;
         }
@@ -221,7 +222,7 @@ write_stopped:
 done:
     status = r < 0 ? -1 : r;
     gt_snapshot_free(&snap);
-    gt_triage_free(w.triage);
+    gt_evaluator_free(ev);
     free(vals);
     free(cols);
     return status;

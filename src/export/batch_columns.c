@@ -3,7 +3,7 @@
  * writes them. */
 #include "batch_writer.h"
 #include "gputop/export.h"
-#include "gputop/format.h"
+#include "gputop/text.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -252,7 +252,8 @@ static int add_per_core(struct build *b, const struct gt_engine *e, size_t metri
     char name[48];
 
     for (k = 0; ninst > 1 && k < ninst; k++) {
-        gt_engine_instance_name(e, metric, k, 0, name, sizeof(name));
+        gt_catalog_instance_name(gt_engine_instance_block(e, metric),
+                                 gt_engine_instance_number(e, metric, k), 0, name, sizeof(name));
         if (add_column(b, metric, (int)k, name, 0) < 0)
             return -1;
     }

@@ -38,7 +38,7 @@ void gt_batch_csv_header(const struct writer *w)
         csv_field(w->f, name);
     }
     /* The held verdict (what the dashboard shows), then the interval's own. */
-    if (w->triage)
+    if (w->tree)
         fputs(",triage (held),triage (this interval)", w->f);
     fputc('\n', w->f);
 }
@@ -87,7 +87,7 @@ void gt_batch_csv_no_data(const struct writer *w, const struct gt_snapshot *s)
     csv_times(w, s);
     for (i = 0; i < w->ncols; i++)
         fputc(',', w->f);
-    if (w->triage)
+    if (w->tree)
         fputs(",,", w->f); /* as many fields as the header */
     fputc('\n', w->f);
 }

@@ -103,8 +103,11 @@ void gt_batch_json_meta(FILE *f, const struct gt_layout *l, const struct gt_engi
         if (cols[i].per_core) {
             char name[48];
             fputs(",\"instance\":", f);
-            gt_json_string(f, gt_engine_instance_name(e, cols[i].metric, (uint32_t)cols[i].instance,
-                                                   0, name, sizeof(name)));
+            gt_json_string(f, gt_catalog_instance_name(
+                                  gt_engine_instance_block(e, cols[i].metric),
+                                  gt_engine_instance_number(e, cols[i].metric,
+                                                            (uint32_t)cols[i].instance),
+                                  0, name, sizeof(name)));
         }
         if (gt_engine_estimated(e, cols[i].metric))
             fputs(",\"estimated\":true", f);

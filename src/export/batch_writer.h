@@ -33,7 +33,7 @@ struct writer {
     struct gt_source *const *sources;
     size_t nsources;
     char error[GT_DIAG_MSG + 64];   /* the sampler's last error, for no-data rows */
-    struct gt_triage *triage;       /* the layout's decision tree, NULL without one */
+    int tree;                       /* the layout has a decision tree */
     const char *verdict;            /* its held verdict for the record being written */
     const char *verdict_raw;        /* that interval's own verdict (before hold and band) */
 };

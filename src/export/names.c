@@ -1,7 +1,7 @@
 /* Prometheus metric names from a layout's section, title and unit, so a
  * dashboard's queries keep working from one gputop version to the next. */
 #include "gputop/export.h"
-#include "gputop/format.h"
+#include "gputop/text.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -145,28 +145,51 @@ static void toggle_pause(struct tui *t, const struct gt_source_position *pos)
     }
 }
 
-int tui_replay_key(struct tui *t, int ch)
+/* The replay's keys (their rows are in actions.c's table). */
+int tui_replay_toggle(struct tui *t, int arg)
+{
+    struct gt_source_position pos;
+
+    (void)arg;
+    where(t, &pos);
+    toggle_pause(t, &pos);
+    return TUI_DONE;
+}
+
+int tui_replay_step(struct tui *t, int by)
+{
+    struct gt_source_position pos;
+
+    where(t, &pos);
+    step(t, &pos, by);
+    return TUI_DONE;
+}
+
+int tui_replay_seek_end(struct tui *t, int last)
+{
+    struct gt_source_position pos;
+
+    where(t, &pos);
+    seek_to(t, &pos, last && pos.n ? (int64_t)pos.n - 1 : 0);
+    return TUI_DONE;
+}
+
+int tui_replay_seek_tenths(struct tui *t, int way)
 {
     struct gt_source_position pos;
     int64_t k;
 
-    if (!t->replay)
-        return 0;
     where(t, &pos);
     k = from_record(t, &pos);
-    switch (ch) {
-    case ' ': toggle_pause(t, &pos); return 1;
-    case '.': step(t, &pos, 1); return 1;
-    case ',': step(t, &pos, -1); return 1;
-    case KEY_HOME: seek_to(t, &pos, 0); return 1;
-    case KEY_END: seek_to(t, &pos, pos.n ? (int64_t)pos.n - 1 : 0); return 1;
-    /* PgUp and PgDn page the section, as when live: [ ] seek a tenth. */
-    case ']': seek_to(t, &pos, k + tenth(&pos)); return 1;
-    case '[': seek_to(t, &pos, k - tenth(&pos)); return 1;
-    case '+': case '=': change_speed(t, 1); return 1;
-    case '-': case '_': change_speed(t, -1); return 1;
-    }
-    return 0;
+    seek_to(t, &pos, k + way * tenth(&pos));
+    return TUI_DONE;
+}
+
+/* + and - while a capture plays: its speed (change_speed). */
+int tui_replay_speed(struct tui *t, int dir)
+{
+    change_speed(t, dir);
+    return TUI_DONE;
 }
 
 /* "sample 12/300 · t=1.2 s · playing" (or "paused", "ended: why"), in

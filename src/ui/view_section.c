@@ -515,44 +515,73 @@ static void draw_waiting(struct tui *t, int y)
     tui_put_clipped(t, y, 0, buf, COLS, ST_HEADING);
 }
 
+static void draw_group(struct tui *t, int y, const struct row *r, const struct columns *c)
+{
+    int x = tui_put(t, y, 0, t->l->groups[r->idx].title, -1, ST_HEADING);
+
+    (void)c;
+    if (t->l->groups[r->idx].histogram)
+        tui_put(t, y, x, " (histogram)", -1, ST_HEADING);
+}
+
+static void draw_triage_row(struct tui *t, int y, const struct row *r, const struct columns *c)
+{
+    (void)r;
+    (void)c;
+    tui_draw_triage(t, y);
+}
+
+static void draw_waiting_row(struct tui *t, int y, const struct row *r, const struct columns *c)
+{
+    (void)r;
+    (void)c;
+    draw_waiting(t, y);
+}
+
+static void draw_nomatch(struct tui *t, int y, const struct row *r, const struct columns *c)
+{
+    char buf[160];
+
+    (void)r;
+    (void)c;
+    snprintf(buf, sizeof(buf), " no metric of this section matches --metrics '%s'",
+             t->cfg->metrics);
+    tui_put_clipped(t, y, 0, buf, COLS, ST_DIM);
+}
+
+static void draw_strip(struct tui *t, int y, const struct row *r, const struct columns *c)
+{
+    (void)c;
+    tui_percore_draw_strip(t, y, r);
+}
+
+static void draw_spread(struct tui *t, int y, const struct row *r, const struct columns *c)
+{
+    (void)c;
+    tui_percore_draw_spread(t, y, r);
+}
+
+/* How each kind of row is drawn, as htop's meters have a draw function
+ * per mode: the page is a list of rows, and a row's kind picks its line. */
+static void (*const draw_kind[])(struct tui *t, int y, const struct row *r,
+                                 const struct columns *c) = {
+    [ROW_GROUP] = draw_group,
+    [ROW_TRIAGE] = draw_triage_row,
+    [ROW_METRIC] = draw_metric_row,
+    [ROW_INSTANCE] = draw_metric_row,
+    [ROW_BUCKET] = draw_metric_row,
+    [ROW_STRIP] = draw_strip,
+    [ROW_SPREAD] = draw_spread,
+    [ROW_WAITING] = draw_waiting_row,
+    [ROW_NOMATCH] = draw_nomatch,
+};
+
 static void draw_row(struct tui *t, int y, const struct row *r, const struct columns *c)
 {
+    draw_kind[r->kind](t, y, r, c);
     /* The selection is the whole row, bar and value too. */
-    if ((r->kind == ROW_METRIC || r->kind == ROW_BUCKET) && (long)r->idx == t->selected) {
-        draw_metric_row(t, y, r, c);
+    if ((r->kind == ROW_METRIC || r->kind == ROW_BUCKET) && (long)r->idx == t->selected)
         gt_cellbuf_restyle(t->cells, y, 0, COLS, ST_SELECTED);
-        return;
-    }
-    switch (r->kind) {
-    case ROW_GROUP: {
-        int x = tui_put(t, y, 0, t->l->groups[r->idx].title, -1, ST_HEADING);
-        if (t->l->groups[r->idx].histogram)
-            tui_put(t, y, x, " (histogram)", -1, ST_HEADING);
-        return;
-    }
-    case ROW_TRIAGE:
-        tui_draw_triage(t, y);
-        return;
-    case ROW_WAITING:
-        draw_waiting(t, y);
-        return;
-    case ROW_NOMATCH: {
-        char buf[160];
-        snprintf(buf, sizeof(buf), " no metric of this section matches --metrics '%s'",
-                 t->cfg->metrics);
-        tui_put_clipped(t, y, 0, buf, COLS, ST_DIM);
-        return;
-    }
-    case ROW_STRIP:
-        tui_percore_draw_strip(t, y, r);
-        return;
-    case ROW_SPREAD:
-        tui_percore_draw_spread(t, y, r);
-        return;
-    default:
-        draw_metric_row(t, y, r, c);
-        return;
-    }
 }
 
 static int body_top(void) { return 2; }

@@ -2,9 +2,9 @@
  * keep the relations the vendor guides rely on, for demos, tests and benches. */
 #include "args.h"
 #include "../mali/sim_model.h"
-#include "gputop/format.h"
 #include "gputop/kbase.h"
 #include "gputop/sim.h"
+#include "gputop/text.h"
 #include "gputop/source.h"
 
 #include <errno.h>
