@@ -384,3 +384,21 @@ double gt_batch_record_time(const struct writer *w, const struct gt_snapshot *s)
 {
     return (double)(s->t_end_ns - w->t0) / 1e9;
 }
+
+/* A snapshot of this run ends at most a few intervals before it is
+ * written; times a minute or more away are another clock's (a recording's,
+ * a virtual step's), which the wall clock cannot be put beside. */
+int gt_batch_wall_time(const struct writer *w, const struct gt_snapshot *s, char *buf,
+                       size_t len)
+{
+    long long now = (long long)gt_now_ns(), end = (long long)s->t_end_ns, wall;
+
+    buf[0] = '\0';
+    if (end > now + 60000000000ll || end < now - 60000000000ll)
+        return 0;
+    wall = end + w->wall_off_ns;
+    if (wall < 0)
+        return 0;
+    snprintf(buf, len, "%lld.%06lld", wall / 1000000000ll, wall % 1000000000ll / 1000);
+    return 1;
+}

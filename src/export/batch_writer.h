@@ -50,7 +50,7 @@ void gt_batch_unit_of(char *buf, size_t len, const struct gt_metric_def *m, int 
 const struct gt_metric_def *gt_batch_unit_metric(const struct gt_layout *l,
                                                  const struct gt_column *c);
 double gt_batch_record_time(const struct writer *w, const struct gt_snapshot *s);
-/* batch.c: the interval's end on the wall clock as seconds since 1970
+/* the interval's end on the wall clock as seconds since 1970
  * ("1764403200.123456") into buf; 0 and "" when the snapshot's times are
  * not this machine's monotonic clock (a replay, a CSV import, sim with
  * step=), 1 otherwise. */

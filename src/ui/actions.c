@@ -71,15 +71,6 @@ static void change_interval(struct tui *t, int dir)
     snprintf(t->message, sizeof(t->message), " sampling every %s", period);
 }
 
-int tui_contains_nocase(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-
-    for (; *hay; hay++)
-        if (strncasecmp(hay, needle, n) == 0)
-            return 1;
-    return n == 0;
-}
 
 static void find_next(struct tui *t)
 {
@@ -89,7 +80,7 @@ static void find_next(struct tui *t)
         return;
     for (k = 1; k <= n; k++) {
         m = ((size_t)(t->selected < 0 ? 0 : t->selected) + k) % n;
-        if (tui_contains_nocase(t->l->metrics[m].title, t->search) &&
+        if (gt_text_contains_nocase(t->l->metrics[m].title, t->search) &&
             gt_layout_metric_matches(&t->l->metrics[m], t->cfg->metrics)) {
             t->section = (size_t)t->l->metrics[m].section;
             t->selected = (long)m;
@@ -373,6 +364,23 @@ int tui_binding_shown(const struct tui *t, const struct tui_binding *b)
     return b->mode == TUI_ANY || (b->mode == TUI_REPLAY) == (t->replay != NULL);
 }
 
+/* Keys while the help is up: the arrows and page keys scroll it; any other
+ * key closes it (q quits). 1 when it was a scrolling key. */
+static int help_key(struct tui *t, int ch)
+{
+    int page = LINES > 8 ? LINES - 6 : 1;
+
+    switch (ch) {
+    case KEY_UP: t->help_scroll--; return 1;
+    case KEY_DOWN: t->help_scroll += t->help_more; return 1;
+    case KEY_PPAGE: t->help_scroll -= page; return 1;
+    case KEY_NPAGE: t->help_scroll += t->help_more ? page : 0; return 1;
+    case KEY_HOME: t->help_scroll = 0; return 1;
+    case KEY_END: t->help_scroll = 1 << 20; return 1;
+    }
+    return 0;
+}
+
 /* The row bound to ch in this mode, NULL none. */
 static const struct tui_binding *binding_for(const struct tui *t, int ch)
 {
@@ -395,7 +403,7 @@ int tui_handle_key(struct tui *t, int ch)
         search_key(t, ch);
         return 0;
     }
-    if (t->help && tui_help_key(t, ch))
+    if (t->help && help_key(t, ch))
         return 0;
     if (t->help && ch != KEY_RESIZE && ch != KEY_MOUSE) {
         t->help = 0;

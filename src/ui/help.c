@@ -167,20 +167,3 @@ void tui_draw_help(struct tui *t)
     if (t->help_more)
         tui_put(t, y0 + h - 1, x0 + w - 3, t->ascii ? "v" : "\u2193", -1, ST_HEADER);
 }
-
-/* Keys while the help is up: the arrows and page keys scroll it; any other
- * key closes it (q quits). 1 when it was a scrolling key. */
-int tui_help_key(struct tui *t, int ch)
-{
-    int page = LINES > 8 ? LINES - 6 : 1;
-
-    switch (ch) {
-    case KEY_UP: t->help_scroll--; return 1;
-    case KEY_DOWN: t->help_scroll += t->help_more; return 1;
-    case KEY_PPAGE: t->help_scroll -= page; return 1;
-    case KEY_NPAGE: t->help_scroll += t->help_more ? page : 0; return 1;
-    case KEY_HOME: t->help_scroll = 0; return 1;
-    case KEY_END: t->help_scroll = 1 << 20; return 1;
-    }
-    return 0;
-}

@@ -200,8 +200,7 @@ void tui_draw_view(struct tui *t);
 /* footer.c, help.c */
 void tui_draw_footer(struct tui *t);
 void tui_draw_help(struct tui *t);
-/* The help's scrolling keys (arrows, pages, Home, End): 1 when ch was one. */
-int tui_help_key(struct tui *t, int ch);
+
 
 /* terminal.c */
 int tui_setup_terminal(struct tui *t, struct gt_diag *d);
@@ -232,8 +231,6 @@ void tui_replay_status(struct tui *t, struct gt_text *h);
 int tui_replay_alert(struct tui *t, int y);     /* 1: a damage message drawn, its last row y */
 
 /* actions.c: what keys do, and the table that binds them */
-/* 1 when needle is in hay, letters' case ignored ("" is in any). */
-int tui_contains_nocase(const char *hay, const char *needle);
 void tui_go_section(struct tui *t, size_t i);
 int tui_handle_key(struct tui *t, int ch);     /* 1: quit */
 

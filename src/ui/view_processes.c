@@ -131,10 +131,10 @@ static size_t filter_rows(struct gt_fdinfo_row *rows, size_t n, const char *text
 
     for (i = 0; i < n; i++) {
         snprintf(pid, sizeof(pid), "%d", rows[i].pid);
-        if (!text[0] || tui_contains_nocase(rows[i].comm, text) ||
-            tui_contains_nocase(rows[i].cmdline, text) ||
-            tui_contains_nocase(rows[i].container, text) ||
-            tui_contains_nocase(rows[i].driver, text) || strcmp(pid, text) == 0)
+        if (!text[0] || gt_text_contains_nocase(rows[i].comm, text) ||
+            gt_text_contains_nocase(rows[i].cmdline, text) ||
+            gt_text_contains_nocase(rows[i].container, text) ||
+            gt_text_contains_nocase(rows[i].driver, text) || strcmp(pid, text) == 0)
             rows[k++] = rows[i];
     }
     return k;
