@@ -57,6 +57,9 @@ size_t gt_engine_unavailable_label(const struct gt_engine *e, size_t metric);
  * counters over fewer hardware counters and scales the counts): views
  * mark such values with '~'. Read when shown: sources decide at select. */
 int gt_engine_estimated(const struct gt_engine *e, size_t metric);
+/* 1 when the metric reads only the device's constants (shader core count,
+ * bus width): its value never changes, so it gets no bar or sparkline. */
+int gt_engine_constant(const struct gt_engine *e, size_t metric);
 size_t gt_engine_nunresolved(const struct gt_engine *e);
 const struct gt_unresolved *gt_engine_unresolved(const struct gt_engine *e, size_t i);
 

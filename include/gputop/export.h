@@ -23,6 +23,9 @@ struct gt_tap {
 
 /* ---- names ---- */
 
+/* "Read bytes [L2 slice 1]" -> "read_bytes_l2_slice_1": text in snake case
+ * as the Prometheus names have it ("%" is "percent"), for batch JSON keys. */
+void gt_snake_case(char *buf, size_t len, const char *text);
 /* "GPU activity" + "Fragment queue active" + "%" -> a Prometheus metric
  * name: gputop_<section>_<title>[_<unit>][_total], snake case, [a-z0-9_]
  * only; the unit is left out when the title already ends with it.

@@ -33,4 +33,7 @@ void gt_text_uint(struct gt_text *t, unsigned long long v);
 void gt_text_fixed(struct gt_text *t, double v, int decimals, int width);
 void gt_text_si(struct gt_text *t, double v);
 
+/* 1 when needle is in hay, letters' case ignored ("" is in any). */
+int gt_text_contains_nocase(const char *hay, const char *needle);
+
 #endif

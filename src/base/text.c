@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* printf's "%*.*f" for the common case, in integer arithmetic: the scaled
  * value is rounded here unless it lies so close to a half that the
@@ -196,4 +197,14 @@ void gt_text_si(struct gt_text *t, double v)
 {
     gt_fmt_si(t->p + t->len, t->cap - t->len, v);
     t->len += strlen(t->p + t->len);
+}
+
+int gt_text_contains_nocase(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+
+    for (; *hay; hay++)
+        if (strncasecmp(hay, needle, n) == 0)
+            return 1;
+    return n == 0;
 }

@@ -562,7 +562,10 @@ size_t gt_engine_unavailable_label(const struct gt_engine *e, size_t metric)
     return n <= 24 ? n : 0;
 }
 
-int gt_engine_estimated(const struct gt_engine *e, size_t metric)
+/* 1 when any (any 1) or every (any 0) counter the metric's value reads
+ * meets test; 0 for an unavailable metric. */
+static int refs_meet(const struct gt_engine *e, size_t metric, int any,
+                     int (*test)(const struct gt_engine *e, int k))
 {
     const struct metric_info *mi;
     size_t r, n;
@@ -571,12 +574,33 @@ int gt_engine_estimated(const struct gt_engine *e, size_t metric)
         return 0;
     mi = &e->m[metric];
     n = gt_expr_nrefs(e->l->metrics[metric].expr);
-    /* The catalogue's flags are read now: a source may set them after the
-     * engine was built (when it learns which counters are used). */
     for (r = 0; r < n; r++)
-        if (mi->counter[r] >= 0 && e->c->counters[mi->counter[r]].estimated)
-            return 1;
-    return 0;
+        if (test(e, mi->counter[r]) == any)
+            return any;
+    return !any;
+}
+
+/* The catalogue's flags are read now: a source may set them after the
+ * engine was built (when it learns which counters are used). */
+static int is_estimated(const struct gt_engine *e, int k)
+{
+    return k >= 0 && e->c->counters[k].estimated;
+}
+
+/* Builtins ($GputopIntervalSeconds) are negative: they change. */
+static int is_constant(const struct gt_engine *e, int k)
+{
+    return k >= 0 && e->c->counters[k].kind == GT_COUNTER_CONSTANT;
+}
+
+int gt_engine_estimated(const struct gt_engine *e, size_t metric)
+{
+    return refs_meet(e, metric, 1, is_estimated);
+}
+
+int gt_engine_constant(const struct gt_engine *e, size_t metric)
+{
+    return refs_meet(e, metric, 0, is_constant);
 }
 
 size_t gt_engine_nunresolved(const struct gt_engine *e) { return e->nunres; }

@@ -6,8 +6,19 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The wall clock minus the monotonic one, read back to back. */
+static long long wall_offset(void)
+{
+    struct timespec r;
+    unsigned long long m = gt_now_ns();
+
+    clock_gettime(CLOCK_REALTIME, &r);
+    return (long long)r.tv_sec * 1000000000ll + r.tv_nsec - (long long)m;
+}
 
 static void write_record(const struct writer *w, const struct gt_snapshot *s, const double *vals)
 {
@@ -106,7 +117,8 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
                  struct gt_diag *d)
 {
     struct writer w = { .f = out, .l = l, .e = e, .o = o,
-                        .sources = sources, .nsources = nsources };
+                        .sources = sources, .nsources = nsources,
+                        .wall_off_ns = wall_offset() };
     struct gt_column *cols = NULL;
     struct gt_snapshot snap;
     struct gt_evaluator *ev = gt_evaluator_new(l, e);

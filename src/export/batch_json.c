@@ -155,11 +155,16 @@ static void json_gpu(const struct writer *w, const double *vals)
     }
 }
 
-/* Every sample record opens with its time, length and merge count. */
+/* Every sample record opens with its time (from the start, and on the
+ * wall clock), length and merge count. */
 static void json_sample_start(const struct writer *w, const struct gt_snapshot *s)
 {
+    char wall[40];
+
     fputs("{\"type\":\"sample\",\"t\":", w->f);
     json_seconds(w->f, gt_batch_record_time(w, s));
+    fputs(",\"time_unix\":", w->f);
+    fputs(gt_batch_wall_time(w, s, wall, sizeof(wall)) ? wall : "null", w->f);
     fputs(",\"interval_s\":", w->f);
     json_seconds(w->f, gt_engine_seconds(s));
     fprintf(w->f, ",\"merged\":%u", s->nsamples);

@@ -34,6 +34,14 @@ static void add_snake(struct gt_text *t, const char *s, int per)
     }
 }
 
+void gt_snake_case(char *buf, size_t len, const char *text)
+{
+    struct gt_text t;
+
+    gt_text_init(&t, buf, len);
+    add_snake(&t, text, 0);
+}
+
 static int ends_with(const char *s, const char *tail)
 {
     size_t n = strlen(s), m = strlen(tail);

@@ -71,15 +71,6 @@ static void change_interval(struct tui *t, int dir)
     snprintf(t->message, sizeof(t->message), " sampling every %s", period);
 }
 
-static int contains_nocase(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-
-    for (; *hay; hay++)
-        if (strncasecmp(hay, needle, n) == 0)
-            return 1;
-    return n == 0;
-}
 
 static void find_next(struct tui *t)
 {
@@ -89,7 +80,7 @@ static void find_next(struct tui *t)
         return;
     for (k = 1; k <= n; k++) {
         m = ((size_t)(t->selected < 0 ? 0 : t->selected) + k) % n;
-        if (contains_nocase(t->l->metrics[m].title, t->search) &&
+        if (gt_text_contains_nocase(t->l->metrics[m].title, t->search) &&
             gt_layout_metric_matches(&t->l->metrics[m], t->cfg->metrics)) {
             t->section = (size_t)t->l->metrics[m].section;
             t->selected = (long)m;
@@ -106,9 +97,12 @@ static void search_key(struct tui *t, int ch)
 
     if (ch == 27) {
         t->searching = 0;
+        if (t->procs_view)          /* the Processes filter: Esc drops it */
+            t->search[0] = '\0';
     } else if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
         t->searching = 0;
-        find_next(t);
+        if (!t->procs_view)         /* the Processes view filters as it is typed */
+            find_next(t);
     } else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n > 0) {
         t->search[n - 1] = '\0';
     } else if (ch >= 32 && ch < 127 && n + 1 < sizeof(t->search)) {
@@ -144,6 +138,8 @@ static void mouse_key(struct tui *t)
     i = tui_tab_at(t, ev.x);
     if (i >= 0)
         tui_go_section(t, (size_t)i);
+    else if (i == TUI_TAB_PROCS)
+        t->procs_view = 1;
 }
 
 /* The actions the table binds: arg is the row's. */
@@ -153,6 +149,7 @@ static int open_help(struct tui *t, int arg)
 {
     (void)arg;
     t->help = 1;
+    t->help_scroll = 0;
     return TUI_DONE;
 }
 
@@ -166,7 +163,10 @@ static int step_section(struct tui *t, int by)
 
 static int select_by(struct tui *t, int by)
 {
-    move_selection(t, by);
+    if (t->procs_view && (by == 1 || by == -1))
+        t->procs_move = by;         /* the Processes view moves its own selection */
+    else
+        move_selection(t, by);
     return TUI_DONE;
 }
 
@@ -279,54 +279,61 @@ static const struct tui_binding bindings[] = {
     { BIND(KEY_BTAB, step_section, -1), .name = "Shift-Tab, left", .note = "previous section",
       .join = 1 },
     { BIND(KEY_LEFT, step_section, -1) },
-    { BIND(KEY_UP, select_by, -1), .name = "up, down", .note = "select a metric",
-      .hint = 4, .hint_key = "\u2191\u2193", .hint_key_ascii = "up/down", .hint_note = "select" },
+    { BIND(KEY_UP, select_by, -1), .name = "up, down", .note = "select a metric (a process)",
+      .hint = 11, .hint_key = "\u2191\u2193", .hint_key_ascii = "up/down", .hint_note = "select" },
     { BIND(KEY_DOWN, select_by, 1) },
-    { BIND(KEY_PPAGE, select_page, -1), .name = "PgUp, PgDn, Home, End",
-      .note = "page, first, last", .join = 1, .mode = TUI_LIVE },
-    { BIND(KEY_NPAGE, select_page, 1), .mode = TUI_LIVE },
-    { BIND(KEY_HOME, select_by, -100000), .mode = TUI_LIVE },
+    { BIND(KEY_PPAGE, select_page, -1), .name = "PgUp, PgDn", .note = "page", .join = 1 },
+    { BIND(KEY_NPAGE, select_page, 1) },
+    { BIND(KEY_HOME, select_by, -100000), .name = "Home, End", .note = "first, last", .join = 1,
+      .mode = TUI_LIVE },
     { BIND(KEY_END, select_by, 100000), .mode = TUI_LIVE },
-    { BIND(KEY_PPAGE, tui_replay_seek_tenths, -1), .name = "PgUp, PgDn",
-      .note = "back / forward 10 % of a replay", .join = 1, .mode = TUI_REPLAY },
-    { BIND(KEY_NPAGE, tui_replay_seek_tenths, 1), .mode = TUI_REPLAY },
+    /* PgUp and PgDn page a replay's section too: seeking has keys of its own */
+    { BIND('[', tui_replay_seek_tenths, -1), .name = "[ ]",
+      .note = "back / forward 10 % of a replay", .mode = TUI_REPLAY,
+      .hint = 6, .hint_key = "[ ]", .hint_note = "seek" },
+    { BIND(']', tui_replay_seek_tenths, 1), .mode = TUI_REPLAY },
     { BIND('c', percore_key, 0), .name = "c",
       .note = "per-core view: each shader core / L2 slice of the group",
-      .hint = 5, .hint_key = "c", .hint_note = "per-core" },
+      .hint = 12, .hint_key = "c", .hint_note = "per-core" },
     { BIND('P', toggle, SET_PROCESSES), .name = "P",
-      .note = "Processes: GPU use per process (fdinfo)" },
-    { BIND('o', sort_processes, 0), .name = "o", .note = "sort column", .join = 1 },
+      .note = "Processes: GPU use per process (fdinfo)", .hint = 9, .hint_key = "P",
+      .hint_note = "procs" },
+    { BIND('o', sort_processes, 0), .name = "o", .note = "sort column;  /  filter", .join = 1 },
     { BIND('v', open_panel, 0), .name = "v",
-      .note = "the verdict's evidence: each step's tests and values; any key closes" },
+      .note = "the verdict's evidence: each step's tests and values; any key closes",
+      .hint = 8, .hint_key = "v", .hint_note = "verdict" },
     { BIND(' ', pause_display, 0), .name = "space", .note = "pause / resume the display",
-      .mode = TUI_LIVE, .hint = 6, .hint_key = "space", .hint_note = "pause" },
+      .mode = TUI_LIVE, .hint = 13, .hint_key = "space", .hint_note = "pause" },
     { BIND(' ', tui_replay_toggle, 0), .name = "space",
-      .note = "pause / play the replay (at its end: again from the start)", .mode = TUI_REPLAY },
+      .note = "pause / play the replay (at its end: again from the start)", .mode = TUI_REPLAY,
+      .hint = 4, .hint_key = "space", .hint_note = "play/pause" },
     { BIND('+', interval_key, 1), .name = "+ -", .note = "sample faster / slower",
-      .mode = TUI_LIVE, .hint = 7, .hint_key = "+/-", .hint_note = "interval" },
+      .mode = TUI_LIVE, .hint = 14, .hint_key = "+/-", .hint_note = "interval" },
     { BIND('=', interval_key, 1), .mode = TUI_LIVE },
     { BIND('-', interval_key, -1), .mode = TUI_LIVE },
     { BIND('_', interval_key, -1), .mode = TUI_LIVE },
-    /* A replay keeps the pace it was given: these keys say where it is set. */
-    { BIND('+', tui_replay_speed_note, 0), .mode = TUI_REPLAY },
-    { BIND('=', tui_replay_speed_note, 0), .mode = TUI_REPLAY },
-    { BIND('-', tui_replay_speed_note, 0), .mode = TUI_REPLAY },
-    { BIND('_', tui_replay_speed_note, 0), .mode = TUI_REPLAY },
-    { BIND('.', tui_replay_step, 1), .name = ". ,", .note = "one sample forward / back (pauses)",
-      .mode = TUI_REPLAY },
+    { BIND('+', tui_replay_speed, 1), .name = "+ -", .mode = TUI_REPLAY,
+      .note = "play faster / slower (x0.1 to x64)", .hint = 7, .hint_key = "+/-",
+      .hint_note = "speed" },
+    { BIND('=', tui_replay_speed, 1), .mode = TUI_REPLAY },
+    { BIND('-', tui_replay_speed, -1), .mode = TUI_REPLAY },
+    { BIND('_', tui_replay_speed, -1), .mode = TUI_REPLAY },
+    { BIND('.', tui_replay_step, 1), .name = ". ,",
+      .note = "one sample forward / back (pauses; each key one)", .mode = TUI_REPLAY,
+      .hint = 5, .hint_key = ". ,", .hint_note = "step" },
     { BIND(',', tui_replay_step, -1), .mode = TUI_REPLAY },
     { BIND(KEY_HOME, tui_replay_seek_end, 0), .name = "Home, End", .note = "first / last",
       .join = 1, .mode = TUI_REPLAY },
     { BIND(KEY_END, tui_replay_seek_end, 1), .mode = TUI_REPLAY },
     { BIND('t', toggle, SET_PER_SECOND), .name = "t", .note = "counts per second / per interval",
-      .hint = 9, .hint_key = "t", .hint_note = "per-second" },
+      .hint = 10, .hint_key = "t", .hint_note = "rates/counts" },
     { BIND('s', toggle, SET_SPARKS), .name = "s", .note = "sparklines of recent history on / off",
-      .hint = 10, .hint_key = "s", .hint_note = "sparklines" },
+      .hint = 16, .hint_key = "s", .hint_note = "sparklines" },
     { BIND('p', toggle, SET_COUNT_BARS), .name = "p",
-      .note = "bars for counts (scaled to the highest seen) on / off" },
+      .note = "bars for counts (against their group's largest row) on / off" },
     { BIND('r', reset_range, 0), .name = "r", .note = "reset min / max" },
     { BIND('/', start_search, 0), .name = "/", .note = "find a metric by name",
-      .hint = 8, .hint_key = "/", .hint_note = "find" },
+      .hint = 15, .hint_key = "/", .hint_note = "find" },
     { BIND('n', next_match, 0), .name = "Enter or n", .note = "next match", .join = 1 },
     { BIND('\r', next_match, 0) },
     { BIND('\n', next_match, 0) },
@@ -336,7 +343,8 @@ static const struct tui_binding bindings[] = {
       .hint = 1, .hint_key = "h", .hint_note = "help" },
     { BIND('?', open_help, 0) },
     { BIND(KEY_F(1), open_help, 0) },
-    { BIND(0, NULL, 0), .name = "any key closes it", .join = 1 },       /* tui_handle_key */
+    { BIND(0, NULL, 0), .name = "arrows, PgUp, PgDn scroll it, any other key closes it",
+      .join = 1 },                                                      /* tui_help_key */
     { BIND(CTRL('L'), repaint, 0), .name = "Ctrl-L", .note = "redraw the whole screen" },
     { BIND(0, NULL, 0), .name = "Ctrl-Z", .note = "suspend (fg resumes)", .join = 1 }, /* SIGTSTP */
     { BIND('q', quit, 0), .name = "q F10", .note = "quit",
@@ -354,6 +362,23 @@ const struct tui_binding *tui_bindings(size_t *n)
 int tui_binding_shown(const struct tui *t, const struct tui_binding *b)
 {
     return b->mode == TUI_ANY || (b->mode == TUI_REPLAY) == (t->replay != NULL);
+}
+
+/* Keys while the help is up: the arrows and page keys scroll it; any other
+ * key closes it (q quits). 1 when it was a scrolling key. */
+static int help_key(struct tui *t, int ch)
+{
+    int page = LINES > 8 ? LINES - 6 : 1;
+
+    switch (ch) {
+    case KEY_UP: t->help_scroll--; return 1;
+    case KEY_DOWN: t->help_scroll += t->help_more; return 1;
+    case KEY_PPAGE: t->help_scroll -= page; return 1;
+    case KEY_NPAGE: t->help_scroll += t->help_more ? page : 0; return 1;
+    case KEY_HOME: t->help_scroll = 0; return 1;
+    case KEY_END: t->help_scroll = 1 << 20; return 1;
+    }
+    return 0;
 }
 
 /* The row bound to ch in this mode, NULL none. */
@@ -378,6 +403,8 @@ int tui_handle_key(struct tui *t, int ch)
         search_key(t, ch);
         return 0;
     }
+    if (t->help && help_key(t, ch))
+        return 0;
     if (t->help && ch != KEY_RESIZE && ch != KEY_MOUSE) {
         t->help = 0;
         return ch == 'q' || ch == KEY_F(10);

@@ -33,29 +33,33 @@ static void section_keys(const struct tui *t, struct gt_text *s)
     }
 }
 
-/* " h help  q quit  Tab 1-5 7 sections  ...": the key table's rows that
- * have a hint, by rank, most wanted first (a narrow screen keeps the
- * start, cut with an ellipsis); the sections' keys are the layout's. */
+/* " h help  q quit  Tab 1-5 7 sections  ...": the key table's rows in
+ * force that have a hint, by rank, most wanted first (a narrow screen
+ * keeps the start, cut with an ellipsis: at 80 columns through t, or in a
+ * replay through its own keys, which rank before the rest); the
+ * sections' keys are the layout's. */
+#define HINT_RANKS 32
+
 static void hints_text(const struct tui *t, struct gt_text *h)
 {
     size_t n, i;
     const struct tui_binding *b = tui_bindings(&n);
     int rank, shown = 0;
 
-    for (rank = 1; shown < (int)n; rank++) {
-        for (i = 0; i < n && b[i].hint != rank; i++)
-            ;
-        if (i == n)
-            return;
-        gt_text_add(h, shown++ ? "  " : " ");
-        gt_text_add(h, t->ascii && b[i].hint_key_ascii ? b[i].hint_key_ascii : b[i].hint_key);
-        if (b[i].hint_sections) {
+    for (rank = 1; rank <= HINT_RANKS; rank++)
+        for (i = 0; i < n; i++) {
+            if (b[i].hint != rank || !tui_binding_shown(t, &b[i]))
+                continue;
+            gt_text_add(h, shown++ ? "  " : " ");
+            gt_text_add(h, t->ascii && b[i].hint_key_ascii ? b[i].hint_key_ascii
+                                                           : b[i].hint_key);
+            if (b[i].hint_sections) {
+                gt_text_add(h, " ");
+                section_keys(t, h);
+            }
             gt_text_add(h, " ");
-            section_keys(t, h);
+            gt_text_add(h, b[i].hint_note);
         }
-        gt_text_add(h, " ");
-        gt_text_add(h, b[i].hint_note);
-    }
 }
 
 /* "  min 1.2G cycles  max 3.4G cycles", "" before any data. */

@@ -10,10 +10,13 @@ static const char *const help_tail[] = {
     "",
     "  Above the key hints: the selected metric's guide reference, its",
     "  description (or why it is unavailable) and its min / max.",
+    "  A count's bar (p) and sparkline are scaled to the largest row of its",
+    "  group in the same unit (a peak's row: percent of peak); constants",
+    "  such as the core count have neither.",
 };
 
 #define NAME_COLUMNS 13   /* a line's keys, padded: its description starts after */
-#define HELP_LINES 32     /* the most lines the overlay has */
+#define HELP_LINES 48     /* the most lines the overlay has */
 #define HELP_LINE_MAX 192
 
 /* The overlay's text: one line per named row of the key table in force,
@@ -146,11 +149,21 @@ void tui_draw_help(struct tui *t)
     x0 = (COLS - w) / 2;
     for (y = 0; y < h; y++)
         gt_cellbuf_fill(t->cells, y0 + y, x0, w, ' ', ST_HEADER);
-    /* Whole lines only: a line that would not fit below is left out. */
-    for (i = 0, y = 1; i < n; i++) {
+    /* From the line scrolled to, whole lines only; what is left below
+     * (or above) is marked at the box's edge, and the arrows scroll. */
+    if (t->help_scroll > (int)n - 1)
+        t->help_scroll = (int)n - 1;
+    if (t->help_scroll < 0)
+        t->help_scroll = 0;
+    for (i = (size_t)t->help_scroll, y = 1; i < n; i++) {
         int need = help_rows(t, ht.line[i], -1, 0, w - 2, 0);
         if (y + need > h - 1)
             break;
         y += help_rows(t, ht.line[i], y0 + y, x0 + 1, w - 2, need);
     }
+    t->help_more = i < n;
+    if (t->help_scroll > 0)
+        tui_put(t, y0, x0 + w - 3, t->ascii ? "^" : "\u2191", -1, ST_HEADER);
+    if (t->help_more)
+        tui_put(t, y0 + h - 1, x0 + w - 3, t->ascii ? "v" : "\u2193", -1, ST_HEADER);
 }

@@ -217,11 +217,17 @@ static int read_keys(struct tui *t, int woke)
 
 /* The time between frames: the refresh period, except that a replay at
  * speed=max shows its records one a frame no slower than they were
- * recorded (a record of 100 ms lasts at most 100 ms on screen). */
+ * recorded (a record of 100 ms lasts at most 100 ms on screen), and, with
+ * no -r asking for a pace, as fast as the screen draws (issue 43: it
+ * played a 100 ms capture in real time). */
+#define TUI_FASTEST_FRAME_NS 10000000ull
+
 static uint64_t frame_step(const struct tui *t, uint64_t refresh)
 {
     uint64_t rec = t->have_data ? gt_snapshot_ns(&t->snap) : 0;
 
+    if (t->replay_max && !t->cfg->refresh_ns)
+        return TUI_FASTEST_FRAME_NS;
     return t->replay_max && rec > 0 && rec < refresh ? rec : refresh;
 }
 

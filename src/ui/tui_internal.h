@@ -53,6 +53,8 @@ struct tui_tabs {
     size_t section, first, end;
 };
 
+#define TUI_PROCS_HIST 60          /* a selected process's GPU% samples kept */
+
 struct tui {
     const struct gt_tui_config *cfg;
     const struct gt_layout *l;
@@ -64,6 +66,7 @@ struct tui {
     int scroll;
     long selected;               /* metric index, -1 none */
     int paused, per_second, sparks, count_bars, percore, help;
+    int help_scroll, help_more;  /* the help's first line shown; more below it */
     int searching;
     char search[64];
     char message[160];
@@ -97,10 +100,19 @@ struct tui {
     int empty_reads, input_gone; /* the keyboard's end of file or hang-up */
     int sampler_live;            /* it is sampling (not retrying, not ended) */
     int procs_view, procs_sort;  /* the Processes view is up; its sort column */
+    /* Its selected row (by pid, so that it follows the row as the order
+     * changes), a move asked by the arrows, and that row's GPU% history. */
+    int procs_pid, procs_move;
+    double procs_hist[TUI_PROCS_HIST];
+    size_t procs_nhist;
+    uint64_t procs_seen;         /* the watcher's update the history has */
     struct gt_source *replay;    /* a source playing a capture back, or NULL */
     struct gt_snapshot taken;    /* replay: a snapshot before it is known fresh */
     int replay_paced;            /* it keeps its own pace: a refresh a record */
     int replay_max;              /* as fast as it goes: a record a frame */
+    long long replay_want;       /* the record a step or seek asked for, not yet
+                                    on screen (keys in a burst go on from it); -1 */
+    int replay_speed;            /* its pace in thousandths of the recorded one */
     int self_paced;              /* a recorded source: a record a refresh at most */
 };
 
@@ -146,6 +158,7 @@ void tui_draw_alert(struct tui *t);
 void tui_draw_tabs(struct tui *t);
 void tui_tabs_free(struct tui *t);
 long tui_tab_at(const struct tui *t, int x);   /* section under column x, -1 none */
+#define TUI_TAB_PROCS (-2)                      /* tui_tab_at: the Processes tab */
 
 #define TUI_SPARK_MAX 120            /* the history kept: a sparkline's longest */
 /* rows.c: the page's row list */
@@ -188,6 +201,7 @@ void tui_draw_view(struct tui *t);
 void tui_draw_footer(struct tui *t);
 void tui_draw_help(struct tui *t);
 
+
 /* terminal.c */
 int tui_setup_terminal(struct tui *t, struct gt_diag *d);
 void tui_close_terminal(struct tui *t);
@@ -206,13 +220,13 @@ int tui_replay_init(struct tui *t);             /* -1: out of memory */
 int tui_replay_take(struct tui *t);             /* 1: a fresh record in t->snap */
 /* Its keys' actions (rows of the key table, actions.c): pause / play,
  * step by one record (by: +1 / -1), seek to the first or last record
- * (last: 0 / 1), seek a tenth back or on (way: -1 / +1), and where the
- * speed is set (+ -). */
+ * (last: 0 / 1), seek a tenth back or on (way: -1 / +1), and the speed
+ * up or down (dir: +1 / -1). */
 int tui_replay_toggle(struct tui *t, int arg);
 int tui_replay_step(struct tui *t, int by);
 int tui_replay_seek_end(struct tui *t, int last);
 int tui_replay_seek_tenths(struct tui *t, int way);
-int tui_replay_speed_note(struct tui *t, int arg);
+int tui_replay_speed(struct tui *t, int dir);
 void tui_replay_status(struct tui *t, struct gt_text *h);
 int tui_replay_alert(struct tui *t, int y);     /* 1: a damage message drawn, its last row y */
 

@@ -50,11 +50,20 @@ static int cell_width(const struct tui *t, size_t m)
     return number_width(t, m) + 1 + CELL_BAR + 1 + CELL_VAL;
 }
 
+/* As many cells as fit, evened out over the lines the strip needs, so
+ * that twelve cores where eleven fit are two lines of six, not a last
+ * core on a line of its own (issue 43). */
 static int cells_per_line(const struct tui *t, size_t m)
 {
     int k = (COLS - INDENT + CELL_GAP) / (cell_width(t, m) + CELL_GAP);
+    int n = (int)gt_engine_instances(t->cfg->engine, m), lines;
 
-    return k < 1 ? 1 : k;
+    if (k < 1)
+        return 1;
+    if (n <= k)
+        return k;
+    lines = (n + k - 1) / k;
+    return (n + lines - 1) / lines;
 }
 
 /* Rows for metric m of group g, when it has more than one instance. */
