@@ -169,6 +169,10 @@ void tui_build_rows(struct tui *t);
 void tui_keep_selection_visible(struct tui *t);
 void tui_draw_body(struct tui *t);
 int tui_body_height(void);
+/* The section's rows are laid out in one panel or, on a wide terminal,
+ * two side by side; a panel's width in columns. */
+int tui_body_panels(void);
+int tui_panel_cols(void);
 /* Metric m's value with its unit, the unit shortened past width columns. */
 void tui_value_text(const struct tui *t, size_t m, double v, char *buf, size_t len, size_t width);
 
@@ -179,8 +183,9 @@ void tui_percore_add_rows(struct tui *t, size_t g, size_t m);
 int tui_percore_available(const struct tui *t, size_t g);
 void tui_percore_name(const struct tui *t, const struct row *r, char *buf, size_t len, int width);
 double tui_percore_fraction(const struct tui *t, size_t m, double v);
-void tui_percore_draw_strip(struct tui *t, int y, const struct row *r);
-void tui_percore_draw_spread(struct tui *t, int y, const struct row *r);
+/* Both draw in the panel of width columns from column x0. */
+void tui_percore_draw_strip(struct tui *t, int y, const struct row *r, int x0, int width);
+void tui_percore_draw_spread(struct tui *t, int y, const struct row *r, int x0, int width);
 
 /* view_processes.c: DRM clients from /proc/PID/fdinfo */
 void tui_draw_processes(struct tui *t);
