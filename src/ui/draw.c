@@ -159,3 +159,16 @@ const char *tui_sep(const struct tui *t)
 {
     return t->ascii ? " | " : SEP_UTF8;
 }
+
+/* Two panels of groups side by side where each still gets TUI_PANEL_MIN
+ * columns (issue 43: at 200 columns half of every line was empty);
+ * narrower, one panel the screen's width, as before. */
+int tui_body_panels(void)
+{
+    return COLS >= 2 * TUI_PANEL_MIN + TUI_PANEL_GAP ? 2 : 1;
+}
+
+int tui_panel_cols(void)
+{
+    return tui_body_panels() == 2 ? (COLS - TUI_PANEL_GAP) / 2 : COLS;
+}

@@ -117,6 +117,12 @@ struct tui {
 };
 
 /* draw.c: text into the frame being composed */
+/* The section's rows are laid out in one panel or, on a wide terminal,
+ * two side by side, TUI_PANEL_GAP apart; a panel's width in columns. */
+#define TUI_PANEL_MIN 96
+#define TUI_PANEL_GAP 2
+int tui_body_panels(void);
+int tui_panel_cols(void);
 int tui_text_columns(const char *s);           /* UTF-8: one column a character */
 /* The same, counting no further than cap + 1: enough to tell "fits" from
  * "cut", where a long description need not be walked to its end. */
@@ -169,10 +175,6 @@ void tui_build_rows(struct tui *t);
 void tui_keep_selection_visible(struct tui *t);
 void tui_draw_body(struct tui *t);
 int tui_body_height(void);
-/* The section's rows are laid out in one panel or, on a wide terminal,
- * two side by side; a panel's width in columns. */
-int tui_body_panels(void);
-int tui_panel_cols(void);
 /* Metric m's value with its unit, the unit shortened past width columns. */
 void tui_value_text(const struct tui *t, size_t m, double v, char *buf, size_t len, size_t width);
 

@@ -37,15 +37,6 @@ struct columns {
     int x0, width;                 /* the panel the rows are drawn in */
 };
 
-/* Two panels of groups side by side where each still gets PANEL_MIN
- * columns (issue 43: at 200 columns half of every row was empty);
- * narrower, one panel the screen's width, as before. */
-#define PANEL_MIN 96
-#define PANEL_GAP 2
-
-int tui_body_panels(void) { return COLS >= 2 * PANEL_MIN + PANEL_GAP ? 2 : 1; }
-
-int tui_panel_cols(void) { return tui_body_panels() == 2 ? (COLS - PANEL_GAP) / 2 : COLS; }
 
 static int has_metric_rows(const struct tui *t)
 {
@@ -800,7 +791,7 @@ void tui_draw_body(struct tui *t)
         draw_row(t, body_top() + y, &t->rows[i], &whole);
     for (; i < left; i++, y++)
         draw_row(t, body_top() + y, &t->rows[i], &c);
-    c.x0 = c.width + PANEL_GAP;
+    c.x0 = c.width + TUI_PANEL_GAP;
     for (y = lead; i < end; i++, y++)
         draw_row(t, body_top() + y, &t->rows[i], &c);
     if (t->scroll > 0)
