@@ -235,14 +235,52 @@ static int bar_cells(const char *line)
     return n;
 }
 
+/* line cut after cols columns (UTF-8: a character a column). */
+static void cut_at_column(char *line, int cols)
+{
+    char *p = line;
+
+    for (; *p; p++)
+        if (((unsigned char)*p & 0xC0) != 0x80 && cols-- == 0)
+            break;
+    *p = '\0';
+}
+
+/* The G720's 12 shader cores in a strip under Non-fragment warps: every
+ * strip line ("     0 ██████  8.88M   1 ..."), in the first panel_cols
+ * columns, holds more than one core's cell. */
+static void expect_no_lone_core(struct tmux *t, int panel_cols)
+{
+    char line[2048], *s, *at;
+    int cells;
+
+    tmux_literal(t, "4");
+    expect_on(t, "Non-fragment warps");
+    tmux_keys(t, "Down");
+    tmux_literal(t, "c");
+    expect_on(t, "shader cores: min");
+    s = tmux_capture(t);
+    for (at = s; (at = strstr(at, "\n     ")); at++) {
+        line_of(at + 1, "", line, sizeof(line));
+        if (line[5] < '0' || line[5] > '9')
+            continue;
+        cut_at_column(line, panel_cols);
+        /* a cell is "NN bar VALUE": count the values */
+        cells = 0;
+        for (char *p = line; (p = strpbrk(p, "Mk")); p++)
+            cells += p > line && p[-1] >= '0' && p[-1] <= '9';
+        cr_expect_gt(cells, 1, "a strip line with one core: '%s'", line);
+    }
+    free(s);
+}
+
 /* Issue 43 item 3: at 200x60 bars stopped at 40 columns and the per-core
  * strip put its last core on a line of its own. At 180 columns the page
  * is still one panel (two need 2 x 96 + 2): its bars use the width. */
 Test(tui_cli, wide_terminals_use_the_width, .timeout = 60)
 {
     struct tmux t;
-    char line[2048], *s, *at;
-    int cells;
+    char line[2048], *s;
 
     start_dashboard(&t, 180, 60, "--source sim:mali-g720,scene=game --no-cpu --no-processes");
     tmux_literal(&t, "2");
@@ -254,24 +292,7 @@ Test(tui_cli, wide_terminals_use_the_width, .timeout = 60)
     /* ~85 % of the bar: past 40 cells only if the bar is longer than 40 */
     cr_expect_gt(bar_cells(line), 42, "a short bar at 180 columns: '%s'", line);
     free(s);
-    tmux_literal(&t, "4");
-    expect_on(&t, "Non-fragment warps");
-    tmux_keys(&t, "Down");
-    tmux_literal(&t, "c");
-    expect_on(&t, "shader cores: min");
-    s = tmux_capture(&t);
-    /* every strip line holds more than one core's cell */
-    for (at = s; (at = strstr(at, "\n     ")); at++) {
-        line_of(at + 1, "", line, sizeof(line));
-        if (!strstr(line, "M ") && !strstr(line, "k "))
-            continue;
-        /* a cell is "NN bar VALUE": count the values */
-        cells = 0;
-        for (char *p = line; (p = strpbrk(p, "Mk")); p++)
-            cells += p > line && p[-1] >= '0' && p[-1] <= '9';
-        cr_expect_gt(cells, 1, "a strip line with one cell: '%s'", line);
-    }
-    free(s);
+    expect_no_lone_core(&t, 180);
     tmux_stop(&t);
 }
 
@@ -343,17 +364,6 @@ Test(tui_cli, peak_rows_are_scaled_to_their_peak_and_say_so, .timeout = 60)
     tmux_stop(&t);
 }
 
-/* line cut after cols columns (UTF-8: a character a column). */
-static void cut_at_column(char *line, int cols)
-{
-    char *p = line;
-
-    for (; *p; p++)
-        if (((unsigned char)*p & 0xC0) != 0x80 && cols-- == 0)
-            break;
-    *p = '\0';
-}
-
 /* Issue 43 item 3: at 200x60 the section's groups are laid out in two
  * panels (half of every line was empty), each at least 96 columns: two
  * group headings on one line, the second past the first panel. The
@@ -366,7 +376,7 @@ Test(tui_cli, two_panels_of_groups_at_200_columns, .timeout = 60)
     struct tmux t;
     char line[2048], *s, *at;
     size_t a, b;
-    int side_by_side = 0, cells;
+    int side_by_side = 0;
 
     start_dashboard(&t, 200, 60, "--source sim:mali-g720,scene=game --no-cpu --no-processes");
     tmux_literal(&t, "2");
@@ -384,23 +394,6 @@ Test(tui_cli, two_panels_of_groups_at_200_columns, .timeout = 60)
     }
     cr_expect(side_by_side, "no two group headings side by side:\n%s", s);
     free(s);
-    tmux_literal(&t, "4");
-    expect_on(&t, "Non-fragment warps");
-    tmux_keys(&t, "Down");
-    tmux_literal(&t, "c");
-    expect_on(&t, "shader cores: min");
-    s = tmux_capture(&t);
-    /* the strip's lines ("     0 ██████  8.88M   1 ..."), in the left panel */
-    for (at = s; (at = strstr(at, "\n     ")); at++) {
-        line_of(at + 1, "", line, sizeof(line));
-        if (line[5] < '0' || line[5] > '9')
-            continue;
-        cut_at_column(line, 99);
-        cells = 0;
-        for (char *p = line; (p = strpbrk(p, "Mk")); p++)
-            cells += p > line && p[-1] >= '0' && p[-1] <= '9';
-        cr_expect_gt(cells, 1, "a strip line with one core: '%s'", line);
-    }
-    free(s);
+    expect_no_lone_core(&t, 99);
     tmux_stop(&t);
 }
