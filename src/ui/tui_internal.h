@@ -117,12 +117,13 @@ struct tui {
 };
 
 /* draw.c: text into the frame being composed */
-/* The section's rows are laid out in one panel or, on a wide terminal,
- * two side by side, TUI_PANEL_GAP apart; a panel's width in columns. */
+/* The current section's rows are laid out in one panel or, on a wide
+ * terminal, two side by side, TUI_PANEL_GAP apart; a panel's width in
+ * columns. */
 #define TUI_PANEL_MIN 96
 #define TUI_PANEL_GAP 2
-int tui_body_panels(void);
-int tui_panel_cols(void);
+int tui_body_panels(const struct tui *t);
+int tui_panel_cols(const struct tui *t);
 int tui_text_columns(const char *s);           /* UTF-8: one column a character */
 /* The same, counting no further than cap + 1: enough to tell "fits" from
  * "cut", where a long description need not be walked to its end. */

@@ -55,7 +55,7 @@ static int cell_width(const struct tui *t, size_t m)
  * core on a line of its own (issue 43). */
 static int cells_per_line(const struct tui *t, size_t m)
 {
-    int k = (tui_panel_cols() - INDENT + CELL_GAP) / (cell_width(t, m) + CELL_GAP);
+    int k = (tui_panel_cols(t) - INDENT + CELL_GAP) / (cell_width(t, m) + CELL_GAP);
     int n = (int)gt_engine_instances(t->cfg->engine, m), lines;
 
     if (k < 1)
@@ -77,7 +77,7 @@ void tui_percore_add_rows(struct tui *t, size_t g, size_t m)
         return;
     /* A row each when few, or when not even one strip cell fits. */
     /* The min / max line first in both forms, where the eye looks. */
-    if (n <= ROWS_MAX || tui_panel_cols() < INDENT + cell_width(t, m)) {
+    if (n <= ROWS_MAX || tui_panel_cols(t) < INDENT + cell_width(t, m)) {
         if (asked)
             tui_add_row(t, ROW_SPREAD, m, -1);
         for (i = 0; i < n; i++)

@@ -406,7 +406,7 @@ static int clamp(int v, int lo, int hi)
 static struct columns size_columns(const struct tui *t)
 {
     struct columns c = { 0, 0, 0, 0, 0, 0, 0 };
-    const int W = tui_panel_cols();
+    const int W = tui_panel_cols(t);
     int nw = 0, vw = 0, room;
     char name[256];
     size_t i;
@@ -664,7 +664,7 @@ static size_t body_layout(const struct tui *t, int scroll, int h, int *lead, siz
     *lead = y;
     h -= y;
     end = i + (size_t)h < t->nrows ? i + (size_t)h : t->nrows;
-    if (tui_body_panels() == 1) {
+    if (tui_body_panels(t) == 1) {
         *left_end = end;
         return end;
     }
@@ -711,7 +711,7 @@ void tui_keep_selection_visible(struct tui *t)
     long r = selected_row(t), e;
     int h = tui_body_height();
 
-    if (tui_body_panels() == 2) {
+    if (tui_body_panels(t) == 2) {
         keep_visible_in_panels(t, r, r >= 0 ? breakdown_end(t, r) : -1);
         return;
     }
@@ -753,9 +753,9 @@ static struct columns body_columns(struct tui *t)
     struct columns c;
 
     if (widths_fresh(t, w))
-        return (struct columns){ w->name, w->bar, w->value, w->spark, w->peak, 0, tui_panel_cols() };
+        return (struct columns){ w->name, w->bar, w->value, w->spark, w->peak, 0, tui_panel_cols(t) };
     c = size_columns(t);
-    c.width = tui_panel_cols();
+    c.width = tui_panel_cols(t);
     w->valid = 0;
     if (t->nrows > w->cap) {
         struct row *r = realloc(w->rows, t->nrows * sizeof(*r));
