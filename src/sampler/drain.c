@@ -98,21 +98,27 @@ static void stop_periodic(struct gt_sampler *s, const char *why)
 }
 
 /* How far a kernel timestamp lies off the period's grid: a sample after
- * a full ring spans whole periods, and is measured against them. */
+ * a full ring spans whole periods, and is measured against them. Both
+ * figures are added under the lock, since a reader summarizes them
+ * (gt_sampler_get_stats) while the thread drains. */
 static void add_jitter(struct gt_sampler *s, struct source_slot *ss, int clock)
 {
-    uint64_t end = ss->view.t_end_ns, span, k, off;
+    uint64_t end = ss->view.t_end_ns, span, k, off = 0, now;
+    int on_grid = ss->prev_end && end > ss->prev_end;
 
-    if (ss->prev_end && end > ss->prev_end) {
+    if (on_grid) {
         span = end - ss->prev_end;
         k = (span + ss->period / 2) / ss->period;
         k = k ? k : 1;
         off = span > k * ss->period ? span - k * ss->period : k * ss->period - span;
-        gt_lateness_add(&s->jitter, off, ss->period);
     }
     ss->prev_end = end;
-    k = clock_ns(clock);
-    gt_lateness_add(&s->drain, k > end ? k - end : 0, ss->period);
+    now = clock_ns(clock);
+    pthread_mutex_lock(&s->lock);
+    if (on_grid)
+        gt_lateness_add(&s->jitter, off, ss->period);
+    gt_lateness_add(&s->drain, now > end ? now - end : 0, ss->period);
+    pthread_mutex_unlock(&s->lock);
 }
 
 /* The oldest sample in timed source i's ring, into the back buffer: 1;
