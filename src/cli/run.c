@@ -18,9 +18,9 @@
 #include <unistd.h>
 
 struct run {
-    struct gt_source *src[GT_MAX_SOURCES + 1];
+    struct gt_source *src[GT_MAX_SOURCES + 2];   /* and cpu, gpu-clocks */
     size_t nsrc;
-    uint32_t offset[GT_MAX_SOURCES + 1];
+    uint32_t offset[GT_MAX_SOURCES + 2];
     struct gt_catalog merged;
     struct gt_layout *layout;
     struct gt_engine *engine;
@@ -70,6 +70,14 @@ static int open_one(const struct gt_options *o, struct run *r, const char *spec)
     if (o->proc_root && strncmp(spec, "drm-fdinfo", 10) == 0 && !strstr(spec, "root=")) {
         snprintf(rooted, sizeof(rooted), "%s%sroot=%s", spec, spec[10] ? "," : ":",
                  o->proc_root);
+        s = gt_source_open(rooted, sys_for(o, spec), &d);
+    } else if (strncmp(spec, "gpu-clocks", 10) == 0) {
+        /* --sys-root and --thermal-zone are its root and zone, unless named */
+        snprintf(rooted, sizeof(rooted), "%s%s%s%s%s%s", spec, spec[10] ? "" : ":",
+                 o->sys_root && !strstr(spec, "root=") ? ",root=" : "",
+                 o->sys_root && !strstr(spec, "root=") ? o->sys_root : "",
+                 o->thermal_zone && !strstr(spec, "zone=") ? ",zone=" : "",
+                 o->thermal_zone && !strstr(spec, "zone=") ? o->thermal_zone : "");
         s = gt_source_open(rooted, sys_for(o, spec), &d);
     } else {
         s = gt_source_open(spec, sys_for(o, spec), &d);
@@ -145,6 +153,40 @@ static int wants_cpu(const struct gt_options *o, const struct run *r)
     return 1;
 }
 
+/* The GPU device whose clocks gpu-clocks reads ("" when there is no
+ * hardware GPU source, or amdgpu, whose gpu_metrics page says the same). */
+static const char *clocks_device(const struct gt_options *o, const struct run *r)
+{
+    const char *dev = NULL;
+    size_t i;
+
+    if (o->no_clocks)
+        return NULL;
+    for (i = 0; i < r->nsrc; i++) {
+        const struct gt_source *s = r->src[i];
+        if (strcmp(s->type->name, "gpu-clocks") == 0 || strcmp(s->type->name, "amdgpu") == 0)
+            return NULL;
+        if (s->type->kind == GT_SOURCE_HARDWARE && !dev)
+            dev = s->info.device;
+    }
+    return dev;
+}
+
+/* gpu-clocks beside a GPU device: its node tells where its devfreq is
+ * (a render node's own; else kbase's, then any GPU-named one). */
+static int open_clocks(const struct gt_options *o, struct run *r)
+{
+    const char *dev = clocks_device(o, r);
+    char spec[256];
+
+    if (!dev)
+        return 0;
+    snprintf(spec, sizeof(spec), "gpu-clocks%s%.200s",
+             strncmp(dev, "/dev/", 5) == 0 && !strchr(dev, ',') ? ":device=" : "",
+             strncmp(dev, "/dev/", 5) == 0 && !strchr(dev, ',') ? dev : "");
+    return open_one(o, r, spec);
+}
+
 static int open_sources(const struct gt_options *o, struct run *r)
 {
     const struct gt_source_type *cpu = gt_source_type_find("cpu");
@@ -155,6 +197,8 @@ static int open_sources(const struct gt_options *o, struct run *r)
         if (open_one(o, r, o->sources[i]) < 0)
             return -1;
     if (o->nsources == 0 && open_default(o, r) < 0)
+        return -1;
+    if (open_clocks(o, r) < 0)
         return -1;
     if (wants_cpu(o, r) && (!cpu->available || cpu->available(gt_sys_real(), why, sizeof(why)) == 0))
         return open_one(o, r, "cpu");

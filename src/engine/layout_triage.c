@@ -238,6 +238,11 @@ static int resolve_cond(const struct gt_layout *l, struct gt_triage_cond *c, cha
                  c->name, kind);
         return -1;
     }
+    /* the header's busy figure, bound once the header is read (layout.c) */
+    if (strcmp(c->name, "busy") == 0) {
+        c->metric = GT_TRIAGE_BUSY;
+        return 0;
+    }
     for (j = 0; j < l->nmetrics; j++) {
         const struct gt_metric_def *m = &l->metrics[j];
         if ((m->ref && strcmp(m->ref, c->name) == 0) || strcmp(m->title, c->name) == 0) {
@@ -254,6 +259,18 @@ static int resolve_cond(const struct gt_layout *l, struct gt_triage_cond *c, cha
     }
     c->metric = found;
     return 0;
+}
+
+void gt_layout_bind_busy(struct gt_layout *l, const struct gt_layout *figs)
+{
+    int busy = figs->header[GT_HEADER_BUSY] >= 0 ? figs->header[GT_HEADER_BUSY]
+                                                 : figs->header[GT_HEADER_BUSY_MAX];
+    size_t i, k;
+
+    for (i = 0; busy >= 0 && i < l->nsteps; i++)
+        for (k = 0; k < l->steps[i].nconds; k++)
+            if (l->steps[i].conds[k].metric == GT_TRIAGE_BUSY)
+                l->steps[i].conds[k].metric = busy;
 }
 
 /* The index of the last 'triage step' (notes may follow it). */
