@@ -129,53 +129,50 @@ static const char *next_line(const char *s)
     return nl ? nl + 1 : NULL;
 }
 
-/* One row "*  400000000:  0  3  ...  12345": frequency, counts, time. */
-static int trans_row(const char *line, size_t ncols, uint64_t *hz, uint64_t *ms)
+/* One row "*  400000000:  0  3  ...  12345": its frequency, how many
+ * numbers follow the colon (the counts and the time) and the last (ms). */
+static int trans_row(const char *line, uint64_t *hz, size_t *nums, uint64_t *ms)
 {
     const char *s = skip_blanks(line), *end;
     uint64_t v = 0;
-    size_t i;
 
     if (*s == '*')
         s++;
-    if (field_u64(s, hz, &end) < 0 || *end != ':')
+    if (field_u64(s, hz, &end) < 0 || *end != ':' || *hz == 0 || *hz > MAX_HZ)
         return -1;
-    s = end + 1;
-    /* ncols transition counts, then the time in ms */
-    for (i = 0; i <= ncols; i++, s = end)
-        if (field_u64(s, &v, &end) < 0)
-            return -1;
+    *nums = 0;
+    for (s = end + 1; *s != '\n' && *skip_blanks(s) && field_u64(s, &v, &end) == 0; s = end)
+        ++*nums;
     *ms = v;
-    return 0;
+    return *nums ? 0 : -1;
 }
 
 int gt_clk_parse_trans_stat(const char *text, uint64_t *hz, uint64_t *ms, size_t max,
                             size_t *n)
 {
-    const char *line = next_line(text), *s, *end;
-    size_t ncols = 0, rows = 0;
-    uint64_t v, row_hz;
+    const char *line = next_line(text);
+    size_t rows = 0, nums, first = 0;
 
     /* drivers/devfreq/devfreq.c trans_stat_show: "     From  :   To",
-     * "           :" and the frequency table, "   time(ms)", then one row
-     * per frequency ('*' marks the current one), "Total transition : N".
-     * A device without a table prints "Not Supported." */
+     * "           :" and the frequency table ("%10lu" each: from 1 GHz on
+     * the columns run together, so the rows are what is read), "
+     * time(ms)", then per frequency "%10lu:" ('*' marks the current one),
+     * the transition counts and the time in ms, then "Total transition :
+     * N". A device without a table prints "Not Supported." */
     if (!line || strncmp(skip_blanks(text), "From", 4) != 0)
         return -1;
-    s = strchr(line, ':');
-    if (!s)
-        return -1;
-    for (s++; field_u64(s, &v, &end) == 0; s = end)
-        if (ncols++ >= max)
+    for (line = next_line(line); line && *line && strncmp(line, "Total", 5) != 0;
+         line = next_line(line)) {
+        if (rows >= max || trans_row(line, &hz[rows], &nums, &ms[rows]) < 0)
             return -1;
-    if (ncols == 0)
-        return -1;
-    for (line = next_line(line); line && rows < ncols; line = next_line(line), rows++) {
-        if (trans_row(line, ncols, &row_hz, &ms[rows]) < 0 || row_hz == 0 || row_hz > MAX_HZ)
+        if (rows == 0)
+            first = nums;
+        if (nums != first)
             return -1;
-        hz[rows] = row_hz;
+        rows++;
     }
-    if (rows != ncols)
+    /* a count per frequency, then the time */
+    if (rows == 0 || rows + 1 != first)
         return -1;
     *n = rows;
     return 0;
