@@ -417,7 +417,7 @@ Test(gpu_clocks, batch_columns_from_a_board, .timeout = 60)
     cr_assert_not_null(fgets(row, sizeof(row), f));
     pclose(f);
     /* 400 MHz of a 1000 MHz part, 95 degC, cooling state 4 of 10 */
-    cr_assert_str_eq(cell(head, row, "GPU clock [MHz]", v, sizeof(v)), "400");
+    cr_assert_str_eq(cell(head, row, "GPU clock (devfreq) [MHz]", v, sizeof(v)), "400");
     cr_assert_str_eq(cell(head, row, "Clock cap [MHz]", v, sizeof(v)), "400");
     cr_assert_str_eq(cell(head, row, "Top frequency [MHz]", v, sizeof(v)), "1000");
     cr_assert_str_eq(cell(head, row, "Clock cap of top [%]", v, sizeof(v)), "40");

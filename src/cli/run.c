@@ -78,7 +78,8 @@ static int open_one(const struct gt_options *o, struct run *r, const char *spec)
                  o->sys_root && !strstr(spec, "root=") ? o->sys_root : "",
                  o->thermal_zone && !strstr(spec, "zone=") ? ",zone=" : "",
                  o->thermal_zone && !strstr(spec, "zone=") ? o->thermal_zone : "");
-        s = gt_source_open(rooted, sys_for(o, spec), &d);
+        /* a tree on disk is read with real calls even beside a fake kernel */
+        s = gt_source_open(rooted, o->sys_root ? gt_sys_real() : sys_for(o, spec), &d);
     } else {
         s = gt_source_open(spec, sys_for(o, spec), &d);
     }
