@@ -429,3 +429,55 @@ Test(gpu_clocks, batch_columns_from_a_board, .timeout = 60)
     cr_assert_str_eq(cell(head, row, "GPU rail power (ODPM) [W]", v, sizeof(v)), "");
     fproc_free(p);
 }
+
+/* ---- the simulated GPUs and the clock-capped findings ---- */
+
+/* The side findings of a --triage report on a simulated scene. */
+static char *findings(const char *scene)
+{
+    const char *bin = getenv("GPUTOP_BIN");
+    char cmd[512], *buf = NULL, chunk[4096];
+    size_t len = 0, n;
+    FILE *p, *m = open_memstream(&buf, &len);
+
+    snprintf(cmd, sizeof(cmd), "%s --source sim:mali-g720,scene=%s,step=500000000 --no-cpu "
+             "--triage -n 30", bin && *bin ? bin : "./gputop", scene);
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+        fwrite(chunk, 1, n, m);
+    pclose(p);
+    fclose(m);
+    return buf;
+}
+
+/* thermal: the zone passes 90 degC and the cooling device lowers the cap:
+ * a thermal cap, never the governor (it runs at the cap). */
+Test(gpu_clocks, thermal_scene_is_a_thermal_cap, .timeout = 60)
+{
+    char *out = findings("thermal");
+
+    cr_assert(strstr(out, "clock-capped: thermal"), "%s", out);
+    cr_assert_null(strstr(out, "governor not ramped"), "%s", out);
+    cr_assert_null(strstr(out, "device cool"), "%s", out);
+    free(out);
+}
+
+/* clock-capped: busy at 60 % of the top clock with the cap at the top and
+ * the device cool: the governor has not ramped; no thermal verdict. */
+Test(gpu_clocks, clock_capped_scene_is_the_governor, .timeout = 60)
+{
+    char *out = findings("clock-capped");
+
+    cr_assert(strstr(out, "clock-capped: governor not ramped"), "%s", out);
+    cr_assert_null(strstr(out, "clock-capped: thermal"), "%s", out);
+    free(out);
+}
+
+Test(gpu_clocks, a_cool_busy_game_is_not_clock_capped, .timeout = 60)
+{
+    char *out = findings("game");
+
+    cr_assert_null(strstr(out, "clock-capped"), "%s", out);
+    free(out);
+}
