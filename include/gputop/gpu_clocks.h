@@ -101,6 +101,9 @@ int gt_clk_parse_odpm(const char *text, uint64_t *uws, uint64_t *ms);
 /* Adds the clock counters to c; nopps time-per-frequency counters with
  * hardware names "N MHz" from opp_hz. Returns 0 or -1 (no memory). */
 int gt_clk_catalog_add(struct gt_catalog *c, size_t nopps, const uint64_t *opp_hz);
+/* The same with every operating point a device can have (100 MHz
+ * apart), for checking and benchmarking layouts. */
+int gt_clk_catalog_full(struct gt_catalog *c);
 /* Slots of those counters in a catalogue (after gt_clk_catalog_add). */
 struct gt_clk_slots {
     int cur, cur_n, cap, cap_n, min, min_n, top, top_n;

@@ -61,12 +61,8 @@ static int check_catalog(struct gt_catalog *c, const char *gpu)
         return gt_mips_cm_catalog(c);
     if (strcmp(gpu, "drm-fdinfo") == 0)
         return gt_fdinfo_catalog_full(c);
-    if (strcmp(gpu, "gpu-clocks") == 0) {
-        uint64_t opp[GT_CLK_MAX_OPPS];
-        for (size_t i = 0; i < GT_CLK_MAX_OPPS; i++)
-            opp[i] = (i + 1) * 100000000ull;
-        return gt_clk_catalog_add(c, GT_CLK_MAX_OPPS, opp);
-    }
+    if (strcmp(gpu, "gpu-clocks") == 0)
+        return gt_clk_catalog_full(c);
     if (gt_catalog_add_device(c, &d) < 0 ||
         gt_catalog_add(c, GT_MALI_GPU_CLOCK_CYCLES, "front-end", GT_COUNTER_DELTA, 1, 1.0) < 0 ||
         gt_catalog_add(c, GT_MALI_SC_CLOCK_CYCLES, "front-end", GT_COUNTER_DELTA, 1, 1.0) < 0 ||

@@ -154,8 +154,9 @@ static int wants_cpu(const struct gt_options *o, const struct run *r)
     return 1;
 }
 
-/* The GPU device whose clocks gpu-clocks reads ("" when there is no
- * hardware GPU source, or amdgpu, whose gpu_metrics page says the same). */
+/* The GPU device whose clocks gpu-clocks reads; NULL when there is no
+ * hardware GPU source, or it is amdgpu (its gpu_metrics page says as
+ * much, and its driver has no devfreq). */
 static const char *clocks_device(const struct gt_options *o, const struct run *r)
 {
     const char *dev = NULL;
@@ -165,7 +166,8 @@ static const char *clocks_device(const struct gt_options *o, const struct run *r
         return NULL;
     for (i = 0; i < r->nsrc; i++) {
         const struct gt_source *s = r->src[i];
-        if (strcmp(s->type->name, "gpu-clocks") == 0 || strcmp(s->type->name, "amdgpu") == 0)
+        if (strcmp(s->type->name, "gpu-clocks") == 0 || strcmp(s->type->name, "amdgpu") == 0 ||
+            strcmp(s->info.gpu, "amdgpu") == 0)
             return NULL;
         if (s->type->kind == GT_SOURCE_HARDWARE && !dev)
             dev = s->info.device;
@@ -174,18 +176,27 @@ static const char *clocks_device(const struct gt_options *o, const struct run *r
 }
 
 /* gpu-clocks beside a GPU device: its node tells where its devfreq is
- * (a render node's own; else kbase's, then any GPU-named one). */
+ * (a render node's own; else kbase's, then any GPU-named one). Left out
+ * when it finds neither a devfreq node nor a thermal zone (a desktop, a
+ * container, a phone whose /sys the shell cannot read): --source
+ * gpu-clocks shows why. */
 static int open_clocks(const struct gt_options *o, struct run *r)
 {
     const char *dev = clocks_device(o, r);
+    const struct gt_catalog *c;
     char spec[256];
+    int node;
 
     if (!dev)
         return 0;
-    snprintf(spec, sizeof(spec), "gpu-clocks%s%.200s",
-             strncmp(dev, "/dev/", 5) == 0 && !strchr(dev, ',') ? ":device=" : "",
-             strncmp(dev, "/dev/", 5) == 0 && !strchr(dev, ',') ? dev : "");
-    return open_one(o, r, spec);
+    node = strncmp(dev, "/dev/", 5) == 0 && !strchr(dev, ',');
+    snprintf(spec, sizeof(spec), "gpu-clocks%s%.200s", node ? ":device=" : "", node ? dev : "");
+    if (open_one(o, r, spec) < 0)
+        return -1;
+    c = &r->src[r->nsrc - 1]->catalog;
+    if (gt_catalog_find(c, "GpuFreqCurHz") < 0 && gt_catalog_find(c, "GpuTempMilliK") < 0)
+        gt_source_close(r->src[--r->nsrc]);
+    return 0;
 }
 
 static int open_sources(const struct gt_options *o, struct run *r)

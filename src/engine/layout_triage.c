@@ -238,17 +238,18 @@ static int resolve_cond(const struct gt_layout *l, struct gt_triage_cond *c, cha
                  c->name, kind);
         return -1;
     }
-    /* the header's busy figure, bound once the header is read (layout.c) */
-    if (strcmp(c->name, "busy") == 0) {
-        c->metric = GT_TRIAGE_BUSY;
-        return 0;
-    }
     for (j = 0; j < l->nmetrics; j++) {
         const struct gt_metric_def *m = &l->metrics[j];
         if ((m->ref && strcmp(m->ref, c->name) == 0) || strcmp(m->title, c->name) == 0) {
             found = (int)j;
             n++;
         }
+    }
+    /* no metric of that name: the header's busy figure, bound once the
+     * header is read (layout.c) or the layout appended (layout_merge.c) */
+    if (n == 0 && strcmp(c->name, "busy") == 0) {
+        c->metric = GT_TRIAGE_BUSY;
+        return 0;
     }
     if (n != 1) {
         if (n)

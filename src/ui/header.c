@@ -260,9 +260,9 @@ static size_t header_pieces(struct tui *t, enum gt_sampler_state state, char tex
     p[n++] = (struct piece){ .text = t->cfg->sources[0]->type->name, .drop = t->replay ? 5 : 10 };
     if (activity[0])
         p[n++] = (struct piece){ .text = activity, .drop = 14 };
-    /* "is the GPU throttled?": kept until the source's name goes */
+    /* the first to go: the Power & clocks page says it all */
     if (clocks[0])
-        p[n++] = (struct piece){ .text = clocks, .drop = 9 };
+        p[n++] = (struct piece){ .text = clocks, .drop = 15 };
     if (t->replay) {
         /* A replay has a position, not a sampling period: "sample k/N",
          * "t=1.2 s" and its state, the state never dropped. */

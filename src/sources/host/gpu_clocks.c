@@ -63,6 +63,16 @@ int gt_clk_catalog_add(struct gt_catalog *c, size_t nopps, const uint64_t *opp_h
                       nopps, opp_hz);
 }
 
+int gt_clk_catalog_full(struct gt_catalog *c)
+{
+    uint64_t opp[GT_CLK_MAX_OPPS];
+    size_t i;
+
+    for (i = 0; i < GT_CLK_MAX_OPPS; i++)
+        opp[i] = (i + 1) * 100000000ull;
+    return gt_clk_catalog_add(c, GT_CLK_MAX_OPPS, opp);
+}
+
 static int slot(const struct gt_catalog *c, const char *name)
 {
     int k = gt_catalog_find(c, name);

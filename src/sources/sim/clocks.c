@@ -4,6 +4,7 @@
 #include "clocks.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define PASSIVE_C   90.0     /* the zone's passive trip point */
@@ -20,6 +21,7 @@ int sim_clocks_catalog(struct sim_clocks *sc, struct gt_catalog *c, double top_m
     size_t i;
 
     memset(sc, 0, sizeof(*sc));
+    sc->first = c->nslots;
     sc->top_mhz = top_mhz;
     sc->cores = cores;
     sc->temp_c = 40.0;
@@ -27,9 +29,36 @@ int sim_clocks_catalog(struct sim_clocks *sc, struct gt_catalog *c, double top_m
         sc->opp_hz[i] = (uint64_t)llround(top_mhz * opp_share[i]) * 1000000ull;
     if (gt_clk_catalog_add(c, SIM_CLK_OPPS, sc->opp_hz) < 0)
         return -1;
+    sc->n = c->nslots - sc->first;
+    sc->scratch = calloc(c->nslots, sizeof(*sc->scratch));
+    sc->chosen = malloc(sc->n ? sc->n : 1);
+    if (!sc->scratch || !sc->chosen)
+        return -1;
+    memset(sc->chosen, 1, sc->n);
     gt_clk_slots(c, &sc->slots);
     sc->prev.have = GT_CLK_HAVE_RAIL;   /* the meter reads 0 at the start */
     return 0;
+}
+
+void sim_clocks_select(struct sim_clocks *sc, const struct gt_catalog *c,
+                       const unsigned char *used)
+{
+    size_t k;
+
+    for (k = 0; k < c->ncounters; k++) {
+        uint32_t slot = c->counters[k].slot;
+        if (c->counters[k].kind == GT_COUNTER_DELTA && slot >= sc->first &&
+            slot < sc->first + sc->n)
+            sc->chosen[slot - sc->first] = used[k] != 0;
+    }
+}
+
+void sim_clocks_free(struct sim_clocks *sc)
+{
+    free(sc->scratch);
+    free(sc->chosen);
+    sc->scratch = NULL;
+    sc->chosen = NULL;
 }
 
 /* Each cooling state takes one operating point off the top. */
@@ -100,7 +129,11 @@ void sim_clocks_interval(struct sim_clocks *sc, double mhz, double busy, int hot
     r.battery_uw = (uint64_t)llround((1.7 + 2.5 * load) * 1e6);
     r.rail_uws = (uint64_t)sc->rail_uws;
     r.rail_ms = (uint64_t)sc->rail_ms;
-    gt_clk_accumulate(&sc->slots, &r, &base, sc->prev.have ? &sc->prev : NULL, deltas);
+    memset(sc->scratch + sc->first, 0, sc->n * sizeof(*sc->scratch));
+    gt_clk_accumulate(&sc->slots, &r, &base, sc->prev.have ? &sc->prev : NULL, sc->scratch);
+    for (i = 0; i < sc->n; i++)
+        if (sc->chosen[i])
+            deltas[sc->first + i] = sc->scratch[sc->first + i];
     sc->prev = r;
     heat(sc, load, hot, dt_s);
 }

@@ -21,16 +21,24 @@ struct sim_clocks {
     double ms[SIM_CLK_OPPS];      /* time at each operating point since start */
     double rail_uws, rail_ms;     /* the GPU rail's energy meter */
     struct gt_clk_reading prev;
+    uint32_t first, n;            /* the counters' slots, [first, first + n) */
+    uint64_t *scratch;            /* a reading's deltas, by slot */
+    unsigned char *chosen;        /* per slot: written (all, until select) */
 };
 
 /* Adds the gpu-clocks counters for a GPU whose top clock is top_mhz. */
 int  sim_clocks_catalog(struct sim_clocks *sc, struct gt_catalog *c, double top_mhz,
                         unsigned cores);
+/* With a layout's counters selected (used[counter] of c), only those
+ * slots are written. */
+void sim_clocks_select(struct sim_clocks *sc, const struct gt_catalog *c,
+                       const unsigned char *used);
+void sim_clocks_free(struct sim_clocks *sc);
 /* The cap (MHz) the cooling device leaves the GPU this interval. */
 double sim_clocks_cap(const struct sim_clocks *sc);
 /* One interval of dt_ns at mhz with the GPU busy for busy of it; hot: the
  * thermal scene (the device heats towards 95 degC whatever the clock).
- * Adds one reading's counters to deltas (their slots cleared before). */
+ * Writes one reading's counters into deltas (the chosen slots only). */
 void sim_clocks_interval(struct sim_clocks *sc, double mhz, double busy, int hot,
                          uint64_t dt_ns, uint64_t *deltas);
 

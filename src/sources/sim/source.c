@@ -350,6 +350,7 @@ static void sim_close(struct gt_source *s)
 
     if (!m)
         return;
+    sim_clocks_free(&m->clk);
     free(m->bind);
     free(m->sel);
     free(m->fill);
@@ -517,6 +518,7 @@ static int sim_select(struct gt_source *s, const unsigned char *used, struct gt_
     m->fill = fill;
     m->nsel = n;
     sim_cpu_select(&m->cpu, used);
+    sim_clocks_select(&m->clk, &s->catalog, used);
     return 0;
 }
 
