@@ -481,3 +481,37 @@ Test(gpu_clocks, a_cool_busy_game_is_not_clock_capped, .timeout = 60)
     cr_assert_null(strstr(out, "clock-capped"), "%s", out);
     free(out);
 }
+
+/* ---- the dashboard ---- */
+
+#include "fakes/tmux.h"
+
+/* The thermal scene under tmux: the header says the clock over its cap and
+ * the temperature, with the cap in the alert colour once the cooling
+ * device lowers it; the k tab is the Power & clocks page. */
+Test(gpu_clocks, dashboard_header_and_page, .timeout = 90)
+{
+    struct tmux t;
+    char cmd[512], *s;
+    int found;
+
+    snprintf(cmd, sizeof(cmd), "%s --source sim:mali-g720,scene=thermal,step=500000000 "
+             "--no-cpu -i 100ms", gputop_bin());
+    cr_assert_eq(tmux_start(&t, 160, 40, "", cmd), 0);
+    s = tmux_wait_for(&t, "k Clocks", 8000, &found);
+    cr_assert(found, "no clocks tab:\n%s", s);
+    free(s);
+    /* 1000 MHz top; four cooling states off it leave 550 MHz or less */
+    s = tmux_wait_for(&t, "/550 MHz", 20000, &found);
+    cr_assert(found, "the cap never came down:\n%s", s);
+    cr_assert(strstr(s, " degC"), "no temperature:\n%s", s);
+    free(s);
+    s = tmux_capture_styled(&t);
+    cr_assert(strstr(s, "550\033[") || strstr(s, "550\033"), "the cap is not set apart:\n%s", s);
+    free(s);
+    tmux_literal(&t, "k");
+    s = tmux_wait_for(&t, "Passive trip crossed", 8000, &found);
+    cr_assert(found, "no Power & clocks page:\n%s", s);
+    free(s);
+    tmux_stop(&t);
+}

@@ -199,6 +199,19 @@ static int open_clocks(const struct gt_options *o, struct run *r)
     return 0;
 }
 
+/* --no-clocks: the clock layout a source names beside its own (the
+ * simulator's, a capture's) is not appended either. */
+static void drop_clocks_layout(struct run *r)
+{
+    size_t i;
+
+    for (i = 0; i < r->nsrc; i++) {
+        char *l = r->src[i]->info.layout, *at = strstr(l, " gpu-clocks");
+        if (at && (at[11] == ' ' || at[11] == '\0'))
+            memmove(at, at + 11, strlen(at + 11) + 1);
+    }
+}
+
 static int open_sources(const struct gt_options *o, struct run *r)
 {
     const struct gt_source_type *cpu = gt_source_type_find("cpu");
@@ -212,6 +225,8 @@ static int open_sources(const struct gt_options *o, struct run *r)
         return -1;
     if (open_clocks(o, r) < 0)
         return -1;
+    if (o->no_clocks)
+        drop_clocks_layout(r);
     if (wants_cpu(o, r) && (!cpu->available || cpu->available(gt_sys_real(), why, sizeof(why)) == 0))
         return open_one(o, r, "cpu");
     return 0;
