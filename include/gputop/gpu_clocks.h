@@ -109,7 +109,7 @@ struct gt_clk_slots {
     int cur, cur_n, cap, cap_n, min, min_n, top, top_n;
     int temp, temp_n, trip, trip_n, crossed, limited, thermal_n;
     int cool_cur, cool_max, cool_n, cores, cores_n, batt, batt_n, rail_uws, rail_ms;
-    int time0, time_n;
+    int time0, time_n, time_total;
 };
 void gt_clk_slots(const struct gt_catalog *c, struct gt_clk_slots *s);
 /* Adds reading r into the snapshot deltas d (one read): gauges and their

@@ -23,7 +23,7 @@ static const struct name_group names[] = {
     { "GpuFreqCapHz", G_DEVFREQ }, { "GpuFreqCapReads", G_DEVFREQ },
     { "GpuFreqMinHz", G_DEVFREQ }, { "GpuFreqMinReads", G_DEVFREQ },
     { "GpuFreqTopHz", G_DEVFREQ }, { "GpuFreqTopReads", G_DEVFREQ },
-    { "GpuFreqTimeReads", G_DEVFREQ },
+    { "GpuFreqTimeReads", G_DEVFREQ }, { "GpuFreqTimeTotalMs", G_DEVFREQ },
     { "GpuTempMilliK", G_THERMAL }, { "GpuTempReads", G_THERMAL },
     { "GpuTripPassiveMilliK", G_THERMAL }, { "GpuTripReads", G_THERMAL },
     { "GpuTripCrossed", G_THERMAL },
@@ -107,6 +107,7 @@ void gt_clk_slots(const struct gt_catalog *c, struct gt_clk_slots *s)
     s->rail_ms = slot(c, "GpuRailMs");
     s->time0 = slot(c, GT_CLK_TIME_COUNTER "0");
     s->time_n = slot(c, "GpuFreqTimeReads");
+    s->time_total = slot(c, "GpuFreqTimeTotalMs");
 }
 
 /* One gauge reading: its value and one more read, where both slots exist. */
@@ -131,8 +132,11 @@ static void add_times(const struct gt_clk_slots *s, const struct gt_clk_reading 
     for (i = 0; i < r->nopps; i++)
         if (r->time_ms[i] < base->time_ms[i])
             return;
-    for (i = 0; i < r->nopps; i++)
+    for (i = 0; i < r->nopps; i++) {
         d[s->time0 + (int)i] += r->time_ms[i] - base->time_ms[i];
+        if (s->time_total >= 0)
+            d[s->time_total] += r->time_ms[i] - base->time_ms[i];
+    }
     d[s->time_n] += 1;
 }
 
