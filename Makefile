@@ -19,7 +19,7 @@ NCURSES_LIBS   = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncu
 DRM_CFLAGS     = $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null)
 # libdrm only: device discovery (drmGetDevices2). The amdgpu source speaks
 # the ioctls itself through the system-call seam, so libdrm_amdgpu is not
-# linked (see README, "AMD").
+# linked (see gputop-internals(7), "THE SOURCE TREE").
 DRM_LIBS       = $(shell $(PKG_CONFIG) --libs libdrm 2>/dev/null || echo -ldrm)
 CRIT_CFLAGS    = $(shell $(PKG_CONFIG) --cflags criterion json-c 2>/dev/null)
 CRIT_LIBS      = $(shell $(PKG_CONFIG) --libs criterion json-c 2>/dev/null || echo -lcriterion -ljson-c)
@@ -54,9 +54,12 @@ all:
 	@scripts/bootstrap.sh build
 	@$(MAKE) --no-print-directory gputop
 
+# The tests, then every manual page linted (groff, mandoc, man at 80
+# columns): a warning fails the check.
 check:
 	@scripts/bootstrap.sh check
 	@$(MAKE) --no-print-directory gputop test-run
+	scripts/lint-man.sh
 
 asan:
 	@scripts/bootstrap.sh check
@@ -107,10 +110,12 @@ bench:
 install:
 	@scripts/bootstrap.sh build
 	@$(MAKE) --no-print-directory gputop
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
+	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 gputop $(DESTDIR)$(PREFIX)/bin/gputop
-	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -m 644 man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	for n in 1 5 7; do \
+	    install -d $(DESTDIR)$(PREFIX)/share/man/man$$n && \
+	    install -m 644 man/*.$$n $(DESTDIR)$(PREFIX)/share/man/man$$n/ || exit 1; \
+	done
 
 # A fully static aarch64 binary with every layout and terminal description
 # built in: runs on Android (bionic or not) and on Linux boards. Built for

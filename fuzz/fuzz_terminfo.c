@@ -29,7 +29,7 @@ static const char *setup(void)
     unsetenv("TERMINFO_DIRS");
     /* The size a terminal reports (TIOCGWINSZ); without one ncurses takes
      * the entry's lines# and cols#, and lines#6144 cols#20481 is a
-     * 3.5 GB screen (found by this target: see the README). */
+     * 3.5 GB screen (found by this target: see gputop-internals(7)). */
     setenv("LINES", "24", 1);
     setenv("COLUMNS", "80", 1);
     in_file = fopen("/dev/null", "r");
@@ -78,8 +78,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     set_term(s);
     render();
     /* No delscreen: on some crafted entries ncurses 6.4-20221231 frees
-     * part of the entry twice there (README, Robustness), which would end
-     * every run; the screen is left allocated, out of leak reports. */
+     * part of the entry twice there (gputop-internals(7), ROBUSTNESS),
+     * which would end every run; the screen is left allocated, out of
+     * leak reports. */
     __lsan_disable();
     endwin();
     __lsan_enable();

@@ -30,6 +30,16 @@ check|bench)
     ;;
 esac
 case "$what" in
+check)
+    # scripts/lint-man.sh lints the manual pages with both formatters and
+    # reads them through man(1) at 80 columns.
+    command -v groff >/dev/null 2>&1 || need groff-base
+    command -v mandoc >/dev/null 2>&1 || need mandoc
+    command -v man >/dev/null 2>&1 || need man-db
+    command -v perl >/dev/null 2>&1 || need perl-base
+    ;;
+esac
+case "$what" in
 cross)
     command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || need gcc-aarch64-linux-gnu
     [ -f /usr/lib/aarch64-linux-gnu/libncursesw.a ] || need libncurses-dev:arm64

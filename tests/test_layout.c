@@ -277,7 +277,7 @@ Test(layout_errors, each_with_message_and_position)
           "no ref '9.9'" },
         { HEADER SEC "    metric M\n      expr 1\n      show count\n    metric M\n      expr 2\n"
           "      show count\ntriage unit M | m | m-bound\n", 14, 1, "triage rule is ambiguous" },
-        { HEADER "triage stall X | y\n", 5, 8, "triage lines start with 'queue', 'unit', 'step', 'step-if-available', 'note', 'hold' or 'band'" },
+        { HEADER "triage stall X | y\n", 5, 8, "triage lines start with 'queue', 'unit', 'step', 'step-if-available', 'side-step', 'note', 'hold' or 'band'" },
         { HEADER "triage queue X\n", 5, 15, "triage rule needs 'METRIC | LABEL'" },
         { HEADER "triage queue X |  \n", 5, 16, "needs both a metric and a label" },
         /* header figures and gputop's own groups */

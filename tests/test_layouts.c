@@ -96,7 +96,8 @@ static void count_metrics(const char *layout, size_t guide)
     cr_assert_not_null(l, "%s", d.msg);
     /* the guide's numbered definitions plus the two CPU rows (2.1, 2.2);
      * gputop's own metrics (the header's busy share and clock, the triage's
-     * external bus utilization, bandwidth and busiest CPU) are apart */
+     * external bus utilization two ways, bandwidth and busiest CPU) are
+     * apart */
     for (i = 0; i < l->nmetrics; i++) {
         if (l->groups[l->metrics[i].group].own) {
             own++;
@@ -108,8 +109,9 @@ static void count_metrics(const char *layout, size_t guide)
     cr_assert_eq(l->nmetrics - own, guide + 2, "%s has %zu guide metrics", layout,
                  l->nmetrics - own);
     cr_assert_eq(refs, l->nmetrics - own, "every guide metric carries the guide's number");
-    cr_assert_eq(own, 6, "busy share, clock, busy share of max-clock time, external bus "
-                 "utilization and bandwidth, CPU activity per CPU");
+    cr_assert_eq(own, 7, "busy share, clock, busy share of max-clock time, external bus "
+                 "utilization (against the clock and the max clock) and bandwidth, CPU "
+                 "activity per CPU");
     cr_assert_geq(l->header[GT_HEADER_BUSY], 0);
     cr_assert_geq(l->header[GT_HEADER_BUSY_MAX], 0);
     cr_assert_geq(l->header[GT_HEADER_CLOCK], 0);

@@ -134,7 +134,7 @@ static int start_prometheus(const char *bin, int target)
     snprintf(data, sizeof(data), "%s/data", workdir);
     f = fopen(cfg, "w");
     cr_assert_not_null(f);
-    /* The ready scrape config of README.md, with a 1 s interval. */
+    /* The ready scrape config of gputop-exports(7), with a 1 s interval. */
     fprintf(f, "global:\n  scrape_interval: 1s\n"
                "scrape_configs:\n  - job_name: gputop\n    static_configs:\n"
                "      - targets: ['127.0.0.1:%d']\n", target);

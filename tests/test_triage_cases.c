@@ -5,10 +5,14 @@
  * .expect keys: args (csv: options), verdict, provisional (yes|no),
  * missing, note / no-note (a side finding present / absent), final (the
  * timeline's last held verdict), next / no-next (text in / not in the
- * verdict's next step), status (exit status, default 0), guide. */
+ * verdict's next step), status (exit status, default 0), evidence (a
+ * metric the report's evidence holds a value for, "TITLE" or "TITLE = V"
+ * with its median within 0.05 of V), no-data (a metric the tree tests
+ * that had no value in any interval), guide. */
 #include <criterion/criterion.h>
 #include <json-c/json.h>
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +112,43 @@ static const char *next_of(struct json_object *j, const char *verdict)
     return NULL;
 }
 
+/* "TITLE" or "TITLE = V": the evidence has a value for TITLE (its median V). */
+static int has_evidence(struct json_object *j, const char *want)
+{
+    struct json_object *a, *o, *med;
+    const char *eq = strstr(want, " = ");
+    size_t i, n = eq ? (size_t)(eq - want) : strlen(want);
+
+    cr_assert(json_object_object_get_ex(j, "evidence", &a));
+    for (i = 0; i < json_object_array_length(a); i++) {
+        const char *m;
+        o = json_object_array_get_idx(a, i);
+        m = str_of(o, "metric");
+        if (!m || strlen(m) != n || strncmp(m, want, n) != 0)
+            continue;
+        if (!eq)
+            return 1;
+        return json_object_object_get_ex(o, "median", &med) &&
+               fabs(json_object_get_double(med) - atof(eq + 3)) <= 0.05;
+    }
+    return 0;
+}
+
+/* The evidence lists TITLE as a metric the tree had no value for. */
+static int has_no_data(struct json_object *j, const char *want)
+{
+    struct json_object *a, *o, *nd;
+    size_t i;
+
+    cr_assert(json_object_object_get_ex(j, "evidence", &a));
+    for (i = 0; i < json_object_array_length(a); i++) {
+        o = json_object_array_get_idx(a, i);
+        if (str_of(o, "metric") && strcmp(str_of(o, "metric"), want) == 0)
+            return json_object_object_get_ex(o, "no_data", &nd);
+    }
+    return 0;
+}
+
 static void check_case(const char *dir, const char *name)
 {
     const char *bin = getenv("GPUTOP_BIN");
@@ -142,6 +183,10 @@ static void check_case(const char *dir, const char *name)
         cr_assert(has_note(j, want, 1), "%s: no side finding '%s': %s", name, want, out);
     if ((want = get(&x, "no-note")))
         cr_assert(!has_note(j, want, 0), "%s: side finding '%s': %s", name, want, out);
+    if ((want = get(&x, "evidence")))
+        cr_assert(has_evidence(j, want), "%s: no evidence '%s': %s", name, want, out);
+    if ((want = get(&x, "no-data")))
+        cr_assert(has_no_data(j, want), "%s: '%s' not listed without data: %s", name, want, out);
     if ((want = get(&x, "final"))) {
         cr_assert(json_object_object_get_ex(j, "timeline", &tl));
         cr_assert_str_eq(str_of(json_object_array_get_idx(tl, json_object_array_length(tl) - 1),

@@ -135,6 +135,48 @@ Test(tui_glance, high_is_good_for_early_zs_and_bad_for_late_zs, .timeout = 60)
     tmux_stop(&t);
 }
 
+/* Issue 42: on the memory-bound scene the triage line says memory-stall-
+ * bound on the read stall rate (G715 layout: '3.4.1 >= 10'), so that bar
+ * is drawn red, never green as the 50 % band of 'good low' would draw 39 %;
+ * and the tree's 10 % mark makes 5..10 % yellow (man gputop-layout(5)). */
+Test(tui_glance, a_value_the_triage_flags_is_never_drawn_good, .timeout = 60)
+{
+    struct tmux t;
+    char styled[4096], plain[1024];
+    double v;
+
+    start(&t, 200, 60, "", "--source sim:mali-g715,scene=memory-bound --no-cpu");
+    tmux_literal(&t, "2");
+    expect(&t, "memory-stall-bound");
+    metric_lines(&t, "Output external read stall rate", styled, plain, sizeof(plain));
+    v = percent_on(plain);
+    cr_assert_geq(v, 10, "the scene stalls its reads: '%s'", plain);
+    cr_assert_eq(bar_colour(styled, "Output external read stall"), 31,
+                 "read stalls at %.1f %% give the verdict: red, '%s'", v, styled);
+    tmux_stop(&t);
+}
+
+/* Issue 42: the header's busy share is at the current clock; beside it,
+ * named as such, the share of max-clock time the triage's load steps
+ * judge, so that "idle" under a GPU busy at a low clock reads right. */
+Test(tui_glance, the_header_names_both_busy_figures, .timeout = 60)
+{
+    struct tmux t;
+    char line[1024];
+    int found;
+    char *s;
+
+    start(&t, 200, 60, "", "--source sim:mali-g715,scene=idle --no-cpu");
+    s = tmux_wait_for(&t, "% of max-clock time", WAIT_MS, &found);
+    cr_assert(found, "no share of max-clock time in the header:\n%s", s);
+    line_with(s, "% of max-clock time", line, sizeof(line));
+    cr_assert(strstr(line, "% busy @"), "the busy share at the current clock beside it: '%s'",
+              line);
+    free(s);
+    expect(&t, "idle");
+    tmux_stop(&t);
+}
+
 /* A metric with no direction (a queue's share of active cycles describes
  * the work, it is neither good nor bad) keeps the neutral colour (cyan);
  * on an idle GPU it is dimmed (blue), never red. */

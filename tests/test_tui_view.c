@@ -489,7 +489,7 @@ Test(tui_view, triage_panel_at_80x24_scrolls_to_every_step, .timeout = 60)
     free(s);
     tmux_keys(&t, "Home");
     expect(&t, " 1 GPU-bound at reduced clock (\u00a73.2)");
-    expect(&t, "GPU busy share                     >= 9"); /* 95 %, or 90 % held */
+    expect(&t, "GPU busy share at current clock    >= 9"); /* 95 %, or 90 % held */
     tmux_keys(&t, "Down");
     tmux_keys(&t, "Down");
     tmux_keys(&t, "Down");

@@ -39,6 +39,9 @@ struct gt_metric_def {
     struct gt_expr *peak, *pop;
     int peak_line, peak_col, pop_line, pop_col;
     enum gt_good good;  /* 'good high|low|none' */
+    int flagged;        /* 1: the triage tree tests this good-directed metric the
+                           bad way, from flag_at on (its test's threshold) */
+    double flag_at;
     int share_active;   /* 'share active': a share of active cycles, not of time */
 };
 
@@ -96,6 +99,9 @@ enum gt_triage_op { GT_TRIAGE_LT, GT_TRIAGE_LE, GT_TRIAGE_GT, GT_TRIAGE_GE };
 struct gt_triage_cond {
     char *name;         /* as written; after parsing, the metric's title */
     int metric;         /* index, or GT_TRIAGE_UNIT / GT_TRIAGE_QUEUE */
+    char *alt_name;     /* 'METRIC else FALLBACK': the fallback as written, or NULL */
+    int alt;            /* the fallback's index, -1 none: judged where the metric has no
+                           data, and only where a lower bound of it can decide */
     enum gt_triage_op op;
     double threshold;
 };
@@ -108,6 +114,8 @@ struct gt_triage_step {
     int note;           /* 'triage note': a side finding, judged apart from the verdict */
     int if_available;   /* 'triage step-if-available': left out where a metric it
                            reads names a counter this GPU does not have */
+    int side;           /* 'triage side-step': a system test beside the tree; without
+                           its data the tree goes on to its last step */
     int line;
 };
 

@@ -23,6 +23,8 @@ struct gt_triage_evidence {
     int met;            /* 1 holds, 0 fails, -1 no data */
     int of_peak;        /* value is the metric's percent of its peak */
     const char *what;   /* the metric's title, or the winning unit's / queue's label */
+    int metric;         /* the metric value is of: the condition's, or its fallback's
+                           ('METRIC else FALLBACK') where the metric had no data */
     const char *missing;/* holds although this unit or queue has no data */
 };
 

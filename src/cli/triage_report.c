@@ -28,18 +28,33 @@ static struct gt_rep_tally *tally_of(struct gt_rep_tally *t, size_t *n, size_t m
     return &t[(*n)++];
 }
 
-/* Every metric a step tests is followed, in the tree's order. */
+static void follow_metric(struct gt_report *r, int m, int fallback)
+{
+    size_t j;
+
+    for (j = 0; j < r->nev && r->ev[j].metric != m; j++)
+        ;
+    if (j < r->nev) {
+        r->ev[j].fallback &= fallback;
+        return;
+    }
+    if (r->nev < GT_REP_MAX_EVIDENCE) {
+        r->ev[r->nev].metric = m;
+        r->ev[r->nev++].fallback = fallback;
+    }
+}
+
+/* Every metric a step tests is followed, in the tree's order, and its
+ * fallback after it ('METRIC else FALLBACK'). */
 static void pick_evidence(struct gt_report *r)
 {
-    size_t i, k, j;
+    size_t i, k;
 
     for (i = 0; i < r->l->nsteps; i++)
         for (k = 0; k < r->l->steps[i].nconds; k++) {
-            int m = r->l->steps[i].conds[k].metric;
-            for (j = 0; j < r->nev && r->ev[j].metric != m; j++)
-                ;
-            if (j == r->nev && r->nev < GT_REP_MAX_EVIDENCE)
-                r->ev[r->nev++].metric = m;
+            follow_metric(r, r->l->steps[i].conds[k].metric, 0);
+            if (r->l->steps[i].conds[k].alt >= 0)
+                follow_metric(r, r->l->steps[i].conds[k].alt, 1);
         }
 }
 
@@ -70,14 +85,14 @@ static int add_value(struct gt_rep_series *s, double v, const char *label)
 }
 
 /* The value a step's condition was judged on (the busiest CPU, the most
- * loaded unit), from the interval's evidence. */
-static const struct gt_triage_evidence *evidence_for(const struct gt_report *r,
-                                                     const struct gt_triage_result *res, int m)
+ * loaded unit, a fallback where its metric had no data), from the
+ * interval's evidence; NULL where no condition judged on m. */
+static const struct gt_triage_evidence *evidence_for(const struct gt_triage_result *res, int m)
 {
     size_t k;
 
     for (k = 0; k < res->nev; k++)
-        if (r->l->steps[res->ev[k].step].conds[res->ev[k].cond].metric == m)
+        if (res->ev[k].metric == m)
             return &res->ev[k];
     return NULL;
 }
@@ -100,8 +115,8 @@ static void timeline(struct gt_report *r, const struct gt_triage_result *res, do
     r->span[r->nspans++] = (struct gt_rep_span){ res->verdict, from, to, res->provisional };
 }
 
-static int record(struct gt_report *r, const struct gt_triage_result *res, const double *vals,
-                  double from, double to)
+static int record(struct gt_report *r, const struct gt_triage_result *res, double from,
+                  double to)
 {
     struct gt_rep_tally *held = tally_of(r->held, &r->nheld, GT_REP_MAX_VERDICTS, res->verdict);
     struct gt_rep_tally *raw = tally_of(r->raw, &r->nraw, GT_REP_MAX_VERDICTS, res->raw);
@@ -144,8 +159,8 @@ static int record(struct gt_report *r, const struct gt_triage_result *res, const
     }
     for (i = 0; i < r->nev; i++) {
         int m = r->ev[i].metric;
-        const struct gt_triage_evidence *ev = evidence_for(r, res, m);
-        double v = ev ? ev->value : m >= 0 ? vals[m] : NAN;
+        const struct gt_triage_evidence *ev = evidence_for(res, m);
+        double v = ev ? ev->value : NAN;
         const char *label = m == GT_TRIAGE_UNIT || m == GT_TRIAGE_QUEUE ? (ev ? ev->what : NULL)
                           : NULL;
         r->ev[i].of_peak |= ev && ev->of_peak;
@@ -201,7 +216,7 @@ static int sample_run(struct gt_report *r, struct gt_sampler *s, struct gt_engin
             continue;
         }
         gt_engine_eval(e, snap, vals);
-        if (record(r, gt_triage_update(t, snap, vals), vals, from, r->seconds) < 0) {
+        if (record(r, gt_triage_update(t, snap, vals), from, r->seconds) < 0) {
             rc = -1;
             break;
         }
@@ -241,6 +256,8 @@ int gt_triage_report(FILE *out, struct gt_sampler *s, struct gt_engine *e,
         return -1;
     }
     r->l = l;
+    r->e = e;
+    r->ascii = !gt_report_utf8();
     r->interval_s = (double)gt_sampler_interval(s) / 1e9;
     pick_evidence(r);
     if (sample_run(r, s, e, t, vals, &snap, limit, live, stop) < 0) {

@@ -33,6 +33,7 @@ struct gt_rep_span {
 struct gt_rep_series {
     int metric;                  /* or GT_TRIAGE_UNIT / QUEUE / QUEUE_SUM */
     int of_peak;                 /* judged by its percent of peak */
+    int fallback;                /* only a fallback ('else'): not listed when unused */
     double *v;
     size_t n, cap;
     const char *label[GT_REP_MAX_LABELS]; /* units / queues that were the most loaded */
@@ -42,6 +43,8 @@ struct gt_rep_series {
 
 struct gt_report {
     const struct gt_layout *l;
+    const struct gt_engine *e;   /* why a metric without data has none */
+    int ascii;                   /* text in ASCII: "sec. 3.2.5", not U+00A7 */
     double interval_s, seconds;
     long judged, no_data, with_verdict;
     const char *missing;         /* what "not enough data" lacked */
@@ -56,6 +59,9 @@ struct gt_report {
     size_t nev;
 };
 
+/* 1 when the locale's character set is UTF-8 (else the text report is
+ * written in ASCII). */
+int gt_report_utf8(void);
 static inline long gt_report_judged(const struct gt_report *r) { return r->with_verdict; }
 void gt_report_print(FILE *out, struct gt_report *r, struct gt_source *const *src, size_t nsrc,
                      int json);

@@ -1,13 +1,16 @@
 /* gputop --triage's report as text or one JSON object: the held verdict
  * (after 'triage hold' and 'triage band', as the dashboard shows it) with
  * its timeline, each interval's own verdict, side findings, evidence and
- * next steps. Guide sections are written "§6.1.3", never a bare number
- * that reads like a dashboard tab. */
+ * next steps. Guide sections are written "§6.1.3" ("sec. 6.1.3" where the
+ * locale is not UTF-8), never a bare number that reads like a tab. */
 #include "triage_report.h"
 
+#include <langinfo.h>
+#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -68,12 +71,39 @@ static size_t top_label(const struct gt_rep_series *s)
     return best;
 }
 
+#define SECTION_UTF8 "\u00a7"
+
+int gt_report_utf8(void)
+{
+    const char *cs;
+
+    /* The character set only: numbers keep the C locale's decimal point. */
+    setlocale(LC_CTYPE, "");
+    cs = nl_langinfo(CODESET);
+    return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
+}
+
 /* "§3.4.1" for a guide section; a reference that is not numbered (AMD's
  * speed-of-light rows) as it is. */
-static const char *ref_text(char *buf, size_t len, const char *ref)
+static const char *ref_text(const struct gt_report *r, char *buf, size_t len, const char *ref)
 {
-    snprintf(buf, len, "%s%s", ref[0] >= '0' && ref[0] <= '9' ? "\u00a7" : "", ref);
+    snprintf(buf, len, "%s%s", ref[0] < '0' || ref[0] > '9' ? "" : r->ascii ? "sec. " : SECTION_UTF8,
+             ref);
     return buf;
+}
+
+/* s as it is, or in ASCII with each "§" as "sec. " (the layouts' advice
+ * cites sections that way). */
+static void put_text(FILE *out, const struct gt_report *r, const char *s)
+{
+    const char *p;
+
+    while (r->ascii && (p = strstr(s, SECTION_UTF8)) != NULL) {
+        fwrite(s, 1, (size_t)(p - s), out);
+        fputs("sec. ", out);
+        s = p + strlen(SECTION_UTF8);
+    }
+    fputs(s, out);
 }
 
 static void print_source(FILE *out, struct gt_source *const *src, size_t nsrc)
@@ -88,6 +118,34 @@ static void print_source(FILE *out, struct gt_source *const *src, size_t nsrc)
     }
 }
 
+/* Columns for the reference: 8 ("§10.1.5", "§" two bytes in one column),
+ * 11 in ASCII ("sec. 10.1.5"). */
+static int ref_width(const struct gt_report *r, const char *ref)
+{
+    if (r->ascii)
+        return 11;
+    return strncmp(ref, SECTION_UTF8, 2) == 0 ? 9 : 8;
+}
+
+/* A metric the tree tests that had no data in any interval, and why
+ * (the engine's reason: a counter the source lacks, a column not in a
+ * capture), so that a step passed over names the figure it lacked. */
+static void no_data_line(FILE *out, const struct gt_report *r, int m)
+{
+    const char *why = m >= 0 && r->e ? gt_engine_unavailable(r->e, (size_t)m) : NULL;
+    char ref[24];
+
+    if (m < 0)
+        return;
+    ref_text(r, ref, sizeof(ref), r->l->metrics[m].ref ? r->l->metrics[m].ref : "-");
+    fprintf(out, "  %-*s %-52s no data%s", ref_width(r, ref), ref, r->l->metrics[m].title,
+            why ? ": " : "\n");
+    if (why) {
+        put_text(out, r, why);
+        fputc('\n', out);
+    }
+}
+
 static void print_evidence_text(FILE *out, struct gt_report *r)
 {
     char title[160], ref[24];
@@ -97,8 +155,11 @@ static void print_evidence_text(FILE *out, struct gt_report *r)
     for (i = 0; i < r->nev; i++) {
         struct gt_rep_series *s = &r->ev[i];
         const char *rf = ev_ref(r, s->metric);
-        if (!s->n)
+        if (!s->n) {
+            if (!s->fallback)
+                no_data_line(out, r, s->metric);
             continue;
+        }
         qsort(s->v, s->n, sizeof(*s->v), cmp_double);
         snprintf(title, sizeof(title), "%s", ev_title(r, s->metric));
         if (s->nlabels) {
@@ -107,17 +168,28 @@ static void print_evidence_text(FILE *out, struct gt_report *r)
                      ev_title(r, s->metric), s->label[b], 100.0 * (double)s->label_n[b] /
                      (double)s->n);
         }
-        ref_text(ref, sizeof(ref), rf ? rf : "-");
+        ref_text(r, ref, sizeof(ref), rf ? rf : "-");
         /* "§" is two bytes but one column */
-        fprintf(out, "  %-*s %-52s %8.4g / %8.4g / %8.4g %s\n", ref[0] == '-' ? 8 : 9, ref, title, s->v[0],
+        fprintf(out, "  %-*s %-52s %8.4g / %8.4g / %8.4g %s\n", ref_width(r, ref), ref, title, s->v[0],
                 s->v[s->n / 2], s->v[s->n - 1], ev_unit(r, s));
     }
+}
+
+static void next_line(FILE *out, const struct gt_report *r, const char *verdict,
+                      const char *ref, const char *next)
+{
+    char buf[64];
+
+    fprintf(out, "  %s (", verdict);
+    put_text(out, r, ref_text(r, buf, sizeof(buf), ref));
+    fputs("): ", out);
+    put_text(out, r, next);
+    fputc('\n', out);
 }
 
 static void print_text(FILE *out, struct gt_report *r, struct gt_source *const *src, size_t nsrc)
 {
     const struct gt_rep_tally *v = run_verdict(r);
-    char ref[64];
     size_t i;
 
     fprintf(out, "gputop %s triage report\n", gt_version());
@@ -133,8 +205,10 @@ static void print_text(FILE *out, struct gt_report *r, struct gt_source *const *
     }
     fprintf(out, "verdict: %s (held %.0f %% of the run)\n", v->verdict,
             r->seconds > 0 ? 100.0 * v->seconds / r->seconds : 0);
+    /* The figure named is one the report lists as "no data" below, never
+     * one it prints a value for. */
     if (v->provisional)
-        fprintf(out, "  provisional: reached past a step without data for %s\n",
+        fprintf(out, "  provisional: a test was passed over, no data for %s\n",
                 v->missing ? v->missing : "a condition");
     fprintf(out, "timeline (the held verdict, as the dashboard shows it):\n");
     for (i = 0; i < r->nspans; i++)
@@ -156,12 +230,10 @@ static void print_text(FILE *out, struct gt_report *r, struct gt_source *const *
     fprintf(out, "next steps:\n");
     for (i = 0; i < r->nheld; i++)
         if (r->held[i].next)
-            fprintf(out, "  %s (%s): %s\n", r->held[i].verdict,
-                    ref_text(ref, sizeof(ref), r->held[i].ref), r->held[i].next);
+            next_line(out, r, r->held[i].verdict, r->held[i].ref, r->held[i].next);
     for (i = 0; i < r->nnotes; i++)
-        fprintf(out, "  %s (%s): %s\n", r->notes[i].verdict,
-                ref_text(ref, sizeof(ref), r->l->steps[r->notes[i].step].ref),
-                r->l->steps[r->notes[i].step].next);
+        next_line(out, r, r->notes[i].verdict, r->l->steps[r->notes[i].step].ref,
+                  r->l->steps[r->notes[i].step].next);
 }
 
 static void json_str(FILE *f, const char *s)
@@ -223,14 +295,21 @@ static void json_evidence(FILE *out, struct gt_report *r)
 
     for (i = 0; i < r->nev; i++) {
         struct gt_rep_series *s = &r->ev[i];
-        if (!s->n)
+        if (!s->n && (s->metric < 0 || s->fallback))
             continue;
-        qsort(s->v, s->n, sizeof(*s->v), cmp_double);
         fputs(first ? "{\"metric\":" : ",{\"metric\":", out);
         first = 0;
         json_str(out, ev_title(r, s->metric));
         fputs(",\"ref\":", out);
         json_str(out, ev_ref(r, s->metric));
+        if (!s->n) { /* why the tree had no value for it, "" unknown */
+            const char *why = r->e ? gt_engine_unavailable(r->e, (size_t)s->metric) : NULL;
+            fputs(",\"no_data\":", out);
+            json_str(out, why ? why : "");
+            fputc('}', out);
+            continue;
+        }
+        qsort(s->v, s->n, sizeof(*s->v), cmp_double);
         fputs(",\"unit\":", out);
         json_str(out, ev_unit(r, s));
         if (s->nlabels) {

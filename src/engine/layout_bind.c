@@ -186,6 +186,8 @@ static int bind_steps(struct gt_layout *l, const struct gt_catalog *c, const int
         int gone = 0;
         for (k = 0; k < st->nconds; k++) {
             struct gt_triage_cond *cd = &st->conds[k];
+            if (cd->alt >= 0)
+                cd->alt = map[cd->alt];
             if (cd->metric >= 0 && (cd->metric = map[cd->metric]) < 0)
                 gone = 1;
             if (!gone && bind_string(&cd->name, c) < 0)

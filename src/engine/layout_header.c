@@ -193,6 +193,7 @@ int gt_lp_triage(struct parse *p, const struct line *ln)
         kw_end++;
     if ((kw_end - s == 4 && (memcmp(s, "step", 4) == 0 || memcmp(s, "hold", 4) == 0 ||
                              memcmp(s, "note", 4) == 0 || memcmp(s, "band", 4) == 0)) ||
+        (kw_end - s == 9 && memcmp(s, "side-step", 9) == 0) ||
         (kw_end - s == 17 && memcmp(s, "step-if-available", 17) == 0)) {
         char err[256];
         size_t off = 0;
@@ -204,7 +205,7 @@ int gt_lp_triage(struct parse *p, const struct line *ln)
           (kw_end - s == 4 && memcmp(s, "unit", 4) == 0)))
         return gt_lp_fail(p, ln->no, ln->vallen ? gt_lp_col(ln, s) : (int)ln->len + 1,
                           "triage lines start with 'queue', 'unit', 'step', "
-                          "'step-if-available', 'note', 'hold' or 'band'");
+                          "'step-if-available', 'side-step', 'note', 'hold' or 'band'");
     bar1 = memchr(kw_end, '|', (size_t)(end - kw_end));
     if (!bar1)
         return gt_lp_fail(p, ln->no, (int)ln->len + 1,

@@ -82,6 +82,24 @@ static int parse_band(struct gt_layout *l, const char *s, const char *e, const c
     return 0;
 }
 
+/* "METRIC else FALLBACK": the fallback's name moved to alt_name. */
+static int split_else(struct gt_triage_cond *c)
+{
+    char *e = strstr(c->name, " else ");
+    char *alt;
+
+    if (!e)
+        return 0;
+    alt = trim_dup(e + 6, e + strlen(e));
+    *e = '\0';
+    if (!alt)
+        return -1;
+    c->alt_name = alt;
+    while (e > c->name && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return c->name[0] && alt[0] ? 0 : -1;
+}
+
 /* "METRIC OP NUMBER", OP one of < <= > >=. */
 static int parse_cond(struct gt_triage_cond *c, const char *s, const char *e, const char *val,
                       char *err, size_t errlen, size_t *off)
@@ -96,10 +114,14 @@ static int parse_cond(struct gt_triage_cond *c, const char *s, const char *e, co
         return err_at(err, errlen, off, (size_t)(s - val),
                       "triage condition needs 'METRIC < NUMBER' (or <=, >, >=)");
     c->name = trim_dup(s, op);
+    c->alt = -1;
     if (!c->name)
         return err_at(err, errlen, off, (size_t)(s - val), "out of memory");
     if (!c->name[0])
         return err_at(err, errlen, off, (size_t)(op - val), "triage condition names no metric");
+    if (split_else(c) < 0)
+        return err_at(err, errlen, off, (size_t)(s - val),
+                      "triage condition 'METRIC else FALLBACK' needs a metric on both sides");
     num = op + 1;
     if (num < e && *num == '=') {
         c->op = *op == '<' ? GT_TRIAGE_LE : GT_TRIAGE_GE;
@@ -199,6 +221,12 @@ int gt_layout_triage_parse(struct gt_layout *l, int line, const char *val, size_
         return parse_band(l, kw_end, e, val, err, errlen, off);
     if (kw_end - val == 4 && (memcmp(val, "step", 4) == 0 || memcmp(val, "note", 4) == 0))
         return parse_step(l, line, val[0] == 'n', kw_end, e, val, err, errlen, off);
+    if (kw_end - val == 9 && memcmp(val, "side-step", 9) == 0) {
+        if (parse_step(l, line, 0, kw_end, e, val, err, errlen, off) < 0)
+            return -1;
+        l->steps[l->nsteps - 1].side = 1;
+        return 0;
+    }
     if (kw_end - val == 17 && memcmp(val, "step-if-available", 17) == 0) {
         if (parse_step(l, line, 0, kw_end, e, val, err, errlen, off) < 0)
             return -1;
@@ -206,8 +234,8 @@ int gt_layout_triage_parse(struct gt_layout *l, int line, const char *val, size_
         return 0;
     }
     return err_at(err, errlen, off, 0,
-                  "triage lines start with 'queue', 'unit', 'step', 'step-if-available', 'note', "
-                  "'hold' or 'band'");
+                  "triage lines start with 'queue', 'unit', 'step', 'step-if-available', "
+                  "'side-step', 'note', 'hold' or 'band'");
 }
 
 static int has_rule(const struct gt_layout *l, const char *kind)
@@ -220,45 +248,71 @@ static int has_rule(const struct gt_layout *l, const char *kind)
     return 0;
 }
 
-/* Names a condition's metric by ref or title, like the other triage lines. */
-static int resolve_cond(const struct gt_layout *l, struct gt_triage_cond *c, char *err,
-                        size_t errlen)
+/* A metric by ref or title: its index, or -1 with err set. */
+/* 1 when a metric has name as its ref or title. */
+static int names_metric(const struct gt_layout *l, const char *name)
+{
+    size_t j;
+
+    for (j = 0; j < l->nmetrics; j++)
+        if ((l->metrics[j].ref && strcmp(l->metrics[j].ref, name) == 0) ||
+            strcmp(l->metrics[j].title, name) == 0)
+            return 1;
+    return 0;
+}
+
+static int find_cond_metric(const struct gt_layout *l, const char *name, char *err, size_t errlen)
 {
     size_t j;
     int found = -1, n = 0;
 
+    for (j = 0; j < l->nmetrics; j++) {
+        const struct gt_metric_def *m = &l->metrics[j];
+        if ((m->ref && strcmp(m->ref, name) == 0) || strcmp(m->title, name) == 0) {
+            found = (int)j;
+            n++;
+        }
+    }
+    if (n == 1)
+        return found;
+    if (n)
+        snprintf(err, errlen, "triage condition is ambiguous: %d metrics are '%s'", n, name);
+    else
+        snprintf(err, errlen, "triage condition names no metric: no ref or title '%s'", name);
+    return -1;
+}
+
+/* Names a condition's metric (and its fallback) by ref or title, like the
+ * other triage lines. */
+static int resolve_cond(const struct gt_layout *l, struct gt_triage_cond *c, char *err,
+                        size_t errlen)
+{
     if (strcmp(c->name, "unit") == 0 || strcmp(c->name, "queue") == 0 ||
         strcmp(c->name, "queue sum") == 0) {
         const char *kind = c->name[0] == 'u' ? "unit" : "queue";
         c->metric = c->name[0] == 'u' ? GT_TRIAGE_UNIT
                   : c->name[5] ? GT_TRIAGE_QUEUE_SUM : GT_TRIAGE_QUEUE;
+        if (c->alt_name) {
+            snprintf(err, errlen, "triage condition '%s else %s': only a metric has a fallback",
+                     c->name, c->alt_name);
+            return -1;
+        }
         if (has_rule(l, kind))
             return 0;
         snprintf(err, errlen, "triage condition on '%s' but the layout has no 'triage %s' line",
                  c->name, kind);
         return -1;
     }
-    for (j = 0; j < l->nmetrics; j++) {
-        const struct gt_metric_def *m = &l->metrics[j];
-        if ((m->ref && strcmp(m->ref, c->name) == 0) || strcmp(m->title, c->name) == 0) {
-            found = (int)j;
-            n++;
-        }
-    }
     /* no metric of that name: the header's busy figure, bound once the
      * header is read (layout.c) or the layout appended (layout_merge.c) */
-    if (n == 0 && strcmp(c->name, "busy") == 0) {
+    if (strcmp(c->name, "busy") == 0 && !c->alt_name && !names_metric(l, c->name)) {
         c->metric = GT_TRIAGE_BUSY;
         return 0;
     }
-    if (n != 1) {
-        if (n)
-            snprintf(err, errlen, "triage condition is ambiguous: %d metrics are '%s'", n, c->name);
-        else
-            snprintf(err, errlen, "triage condition names no metric: no ref or title '%s'", c->name);
+    if ((c->metric = find_cond_metric(l, c->name, err, errlen)) < 0)
         return -1;
-    }
-    c->metric = found;
+    if (c->alt_name && (c->alt = find_cond_metric(l, c->alt_name, err, errlen)) < 0)
+        return -1;
     return 0;
 }
 
@@ -282,6 +336,29 @@ static size_t last_step(const struct gt_layout *l)
     while (i > 0 && l->steps[i - 1].note)
         i--;
     return i ? i - 1 : 0;
+}
+
+/* A good-directed metric the tree tests the bad way (a stall rate '>= 10',
+ * a buffer's fill '< 70') is flagged from that threshold on, the test
+ * nearest the good end where several do, so that the dashboard never
+ * draws as good a value that gives a verdict. */
+static void set_flags(struct gt_layout *l)
+{
+    size_t i, k;
+
+    for (i = 0; i < l->nmetrics; i++)
+        l->metrics[i].flagged = 0;
+    for (i = 0; i < l->nsteps; i++)
+        for (k = 0; k < l->steps[i].nconds; k++) {
+            const struct gt_triage_cond *c = &l->steps[i].conds[k];
+            struct gt_metric_def *m = c->metric >= 0 ? &l->metrics[c->metric] : NULL;
+            int low = c->op == GT_TRIAGE_LT || c->op == GT_TRIAGE_LE;
+            if (!m || m->good == GT_GOOD_NONE || low != (m->good == GT_GOOD_HIGH))
+                continue;
+            if (!m->flagged || (low ? c->threshold > m->flag_at : c->threshold < m->flag_at))
+                m->flag_at = c->threshold;
+            m->flagged = 1;
+        }
 }
 
 int gt_layout_triage_resolve(struct gt_layout *l, char *err, size_t errlen, int *line)
@@ -308,6 +385,7 @@ int gt_layout_triage_resolve(struct gt_layout *l, char *err, size_t errlen, int 
             return -1;
         }
     }
+    set_flags(l);
     return 0;
 }
 
@@ -315,8 +393,10 @@ void gt_triage_step_free(struct gt_triage_step *st)
 {
     size_t k;
 
-    for (k = 0; k < st->nconds; k++)
+    for (k = 0; k < st->nconds; k++) {
         free(st->conds[k].name);
+        free(st->conds[k].alt_name);
+    }
     free(st->conds);
     free(st->verdict);
     free(st->ref);

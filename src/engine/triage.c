@@ -42,6 +42,12 @@ static int alloc_loads(struct gt_triage *t)
  * which would make every verdict after it provisional. A counter the GPU
  * has but this run cannot read (its source says why: not in a capture, no
  * permission) leaves the step in, without data. */
+static int never_computed(const struct gt_engine *e, int m)
+{
+    return m >= 0 && gt_engine_unavailable(e, (size_t)m) &&
+           !gt_engine_unavailable_by_source(e, (size_t)m);
+}
+
 static void mark_absent(struct gt_triage *t)
 {
     size_t i, k;
@@ -49,9 +55,8 @@ static void mark_absent(struct gt_triage *t)
     for (i = 0; t->e && i < t->l->nsteps; i++) {
         const struct gt_triage_step *st = &t->l->steps[i];
         for (k = 0; st->if_available && k < st->nconds; k++)
-            if (st->conds[k].metric >= 0 &&
-                gt_engine_unavailable(t->e, (size_t)st->conds[k].metric) &&
-                !gt_engine_unavailable_by_source(t->e, (size_t)st->conds[k].metric))
+            if (never_computed(t->e, st->conds[k].metric) &&
+                (st->conds[k].alt < 0 || never_computed(t->e, st->conds[k].alt)))
                 t->absent[i] = 1;
     }
 }
@@ -219,6 +224,7 @@ static const char *judge(struct gt_triage *t, int *step)
 {
     const char *missing = NULL, *v;
     size_t i;
+    int blocked = 0;  /* a step without data that is not a side test */
 
     t->r.raw_provisional = 0;
     t->r.raw_missing = NULL;
@@ -232,9 +238,14 @@ static const char *judge(struct gt_triage *t, int *step)
         res = gt_triage_step_holds(t, i, &partial);
         if (res < 0 && !missing)
             missing = partial;
+        if (res < 0 && !st->side)
+            blocked = 1;
         if (res <= 0)
             continue;
-        if (st->nconds == 0 && missing)
+        /* "nothing above holds" is not known past a step of the tree
+         * without data; past a side test (interrupts, microcontroller) it
+         * is, provisional like any verdict reached past one. */
+        if (st->nconds == 0 && blocked)
             break;
         v = step_verdict(t, i);
         if (!v)

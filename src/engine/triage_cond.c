@@ -14,14 +14,17 @@ static int is_percent(const char *unit)
     return strcmp(unit, "%") == 0 || strcasecmp(unit, "percent") == 0;
 }
 
-/* The band in the condition's own unit: points of a percentage, else the
- * same share of the threshold (a band of 5 leaves 6 GB/s at 5.7 GB/s). */
+/* The band in the condition's own unit: points of a percentage, at most
+ * half its threshold (5 points past '> 2' would hold it for good), else
+ * the same share of the threshold (a band of 5 leaves 6 GB/s at 5.7). */
 static double band_of(const struct gt_triage *t, const struct gt_triage_cond *c)
 {
     double b = t->l->triage_band;
 
-    if (c->metric < 0 || is_percent(t->l->metrics[c->metric].unit))
+    if (c->metric < 0)
         return b;
+    if (is_percent(t->l->metrics[c->metric].unit))
+        return b < fabs(c->threshold) / 2 ? b : fabs(c->threshold) / 2;
     return fabs(c->threshold) * b / 100.0;
 }
 
@@ -187,6 +190,19 @@ static double sum_of(const struct gt_triage_load *ld, size_t n, const char **mis
     return sum;
 }
 
+/* A fallback stands for its metric from below (a cluster's mean for its
+ * busiest CPU, the bus's share of max-clock time for its share of the
+ * time it ran): 'at least T' holding on it holds for the metric, and 'under
+ * T' failing on it fails, but the other two outcomes say nothing. Those
+ * leave the condition without data for the metric, the fallback's value
+ * still shown. */
+static void lower_bound_undecided(const struct gt_triage *t, const struct gt_triage_cond *c,
+                                  struct gt_triage_evidence *ev)
+{
+    ev->met = -1;
+    ev->missing = t->l->metrics[c->metric].title;
+}
+
 static void eval_cond(struct gt_triage *t, size_t ci, const struct gt_triage_cond *c,
                       const double *vals, int *set_units, int *set_queues)
 {
@@ -196,6 +212,7 @@ static void eval_cond(struct gt_triage *t, size_t ci, const struct gt_triage_con
 
     ev->missing = NULL;
     ev->of_peak = 0;
+    ev->metric = c->metric;
     ev->what = units ? "most loaded unit" : "busiest queue";
     if ((units || c->metric == GT_TRIAGE_QUEUE) && !below(c->op)) {
         eval_any(t, ci, c, units ? t->units : t->queues, units ? t->nunits : t->nqueues, ev,
@@ -213,12 +230,19 @@ static void eval_cond(struct gt_triage *t, size_t ci, const struct gt_triage_con
         ev->what = "GPU busy";   /* 'busy' in a layout without a busy figure */
         v = NAN;
     } else {
-        ev->what = t->l->metrics[c->metric].title;
-        ev->of_peak = t->e && gt_engine_has_peak(t->e, (size_t)c->metric);
+        ev->metric = c->metric;
         v = cond_value(t, c->metric, vals);
+        if (isnan(v) && c->alt >= 0 && !isnan(cond_value(t, c->alt, vals))) {
+            ev->metric = c->alt;
+            v = cond_value(t, c->alt, vals);
+        }
+        ev->what = t->l->metrics[ev->metric].title;
+        ev->of_peak = t->e && gt_engine_has_peak(t->e, (size_t)ev->metric);
     }
     ev->value = v;
     ev->met = latch(&t->latch[ci], c, t->band[ci], v, &ev->limit);
+    if (ev->metric != c->metric && ev->met == below(c->op))
+        lower_bound_undecided(t, c, ev);
 }
 
 void gt_triage_eval_all(struct gt_triage *t, const double *vals)

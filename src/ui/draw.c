@@ -63,6 +63,19 @@ enum style tui_good_style(enum gt_good good, double pct)
     return tui_level_style(good == GT_GOOD_HIGH ? 100 - pct : pct);
 }
 
+/* Where the triage tree tests the metric (man gputop-layout(5), 'good'),
+ * its bands come from that test: red from the threshold on, yellow over
+ * the half of the way from the good end to it, so that a value the tree
+ * flags is never drawn as good. */
+static enum style flagged_style(const struct gt_metric_def *md, double v)
+{
+    double t = md->flag_at;
+
+    if (md->good == GT_GOOD_LOW)
+        return v >= t ? ST_HIGH : v >= t / 2 ? ST_MID : ST_LOW;
+    return v < t ? ST_HIGH : v < (t + 100) / 2 ? ST_MID : ST_LOW;
+}
+
 /* A metric's bar style: its good direction, dimmed when it is a share of
  * active cycles while the GPU is idle. */
 enum style tui_metric_style(const struct tui *t, size_t m, double pct)
@@ -71,6 +84,8 @@ enum style tui_metric_style(const struct tui *t, size_t m, double pct)
 
     if (md->share_active && tui_gpu_idle(t))
         return ST_DIM;
+    if (md->flagged && !isnan(pct))
+        return flagged_style(md, pct);
     return tui_good_style(md->good, pct);
 }
 

@@ -84,6 +84,22 @@ static size_t header_busy(const struct tui *t, char *buf, size_t len)
     return short_len;
 }
 
+/* "18% of max-clock time" beside a busy share at the current clock, the
+ * figure the triage's GPU-load steps judge: a GPU 34 % busy at a low clock
+ * is idle for them. "" when either is unknown. */
+static void header_busy_max(const struct tui *t, char *buf, size_t len)
+{
+    struct gt_text h;
+    double busy, busy_max;
+
+    gt_text_init(&h, buf, len);
+    if (!header_figure(t, GT_HEADER_BUSY, &busy) || isnan(busy) ||
+        !header_figure(t, GT_HEADER_BUSY_MAX, &busy_max) || isnan(busy_max))
+        return;
+    add_percent(&h, busy_max);
+    gt_text_add(&h, " of max-clock time");
+}
+
 /* What the source is doing, e.g. the sim's scene ("scene cycle: game"),
  * shown after the source's name; "" when it says nothing. */
 static void header_activity(const struct tui *t, char *buf, size_t len)
@@ -134,7 +150,6 @@ static void header_clocks(const struct tui *t, char *buf, size_t len, size_t *ca
         gt_text_add(&h, " degC");
     }
 }
-
 
 enum { NPIECES = 16 };   /* the most pieces the header has */
 
@@ -221,17 +236,17 @@ static void exports_text(const struct tui *t, char *buf, size_t len)
     }
 }
 
-/* The texts made here are written into text[0..4]. What a narrow line
+/* The texts made here are written into text[0..6]. What a narrow line
  * drops first: what the source is doing (the sim's scene), the decoration
- * and the wall clock, the source's name; the busy share goes last of all
- * but the state, which never does. */
-static size_t header_pieces(struct tui *t, enum gt_sampler_state state, char text[6][96],
+ * and the wall clock, the source's name, the share of max-clock time;
+ * the busy share goes last of all but the state, which never does. */
+static size_t header_pieces(struct tui *t, enum gt_sampler_state state, char text[7][96],
                             time_t now, struct piece *p, size_t *cap, size_t *cap_len)
 {
     const struct gt_source_info *in = &t->cfg->sources[0]->info;
     const char *gpu = in->gpu[0] ? in->gpu : in->device;
     char *cores = text[0], *period = text[1], *busy = text[2], *activity = text[3];
-    char *exports = text[4], *clocks = text[5];
+    char *exports = text[4], *busy_max = text[5], *clocks = text[6];
     size_t n = 0, short_busy;
     struct gt_text ct;
 
@@ -243,9 +258,10 @@ static size_t header_pieces(struct tui *t, enum gt_sampler_state state, char tex
     if (t->per_second)
         strcat(period, " (rates /s)");
     short_busy = header_busy(t, busy, sizeof(text[2]));
+    header_busy_max(t, busy_max, sizeof(text[5]));
     header_activity(t, activity, sizeof(text[3]));
     exports_text(t, exports, sizeof(text[4]));
-    header_clocks(t, clocks, sizeof(text[5]), cap, cap_len);
+    header_clocks(t, clocks, sizeof(text[6]), cap, cap_len);
     p[n++] = (struct piece){ .text = "gputop", .drop = 11 };
     p[n++] = (struct piece){ .text = gpu, .drop = 8 };
     /* A source that counts none (drm-fdinfo) says nothing; nor does a name
@@ -256,6 +272,8 @@ static size_t header_pieces(struct tui *t, enum gt_sampler_state state, char tex
     if (busy[0])
         p[n++] = (struct piece){ .text = busy, .drop = 2, .cut_drop = 8,
                                  .cut = short_busy && busy[short_busy] ? busy + short_busy : NULL };
+    if (busy_max[0])
+        p[n++] = (struct piece){ .text = busy_max, .drop = 12 };
     /* A replay's source name says what is playing: it stays longer. */
     p[n++] = (struct piece){ .text = t->cfg->sources[0]->type->name, .drop = t->replay ? 5 : 10 };
     if (activity[0])
@@ -362,7 +380,7 @@ void tui_draw_header(struct tui *t)
 {
     enum gt_sampler_state state = gt_sampler_state(t->cfg->sampler, NULL);
     struct piece p[NPIECES];
-    char buf[768], text[6][96], capped[32];
+    char buf[768], text[7][96], capped[32];
     struct gt_text h;
     time_t now = time(NULL);
     size_t i, n, cap = 0, cap_len = 0, cap_at = 0;
@@ -377,7 +395,7 @@ void tui_draw_header(struct tui *t)
             continue;
         if (h.len > 1)
             gt_text_add(&h, tui_sep(t));
-        if (p[i].text == text[5])
+        if (p[i].text == text[6])
             cap_at = h.len + cap;
         gt_text_add(&h, p[i].text);
     }
@@ -385,7 +403,7 @@ void tui_draw_header(struct tui *t)
     tui_put(t, 0, 0, buf, -1, ST_HEADER);
     /* a cap below the part's top frequency stands out */
     if (cap_len && cap_at && cap_len < sizeof(capped)) {
-        snprintf(capped, sizeof(capped), "%.*s", (int)cap_len, text[5] + cap);
+        snprintf(capped, sizeof(capped), "%.*s", (int)cap_len, text[6] + cap);
         buf[cap_at] = '\0';
         tui_put(t, 0, tui_text_columns(buf), capped, -1, ST_ALERT);
     }

@@ -97,7 +97,8 @@ static void evidence_text(const struct tui *t, struct gt_text *s,
                           int brief)
 {
     const struct gt_triage_cond *c = &t->l->steps[ev->step].conds[ev->cond];
-    const struct gt_metric_def *m = c->metric >= 0 ? &t->l->metrics[c->metric] : NULL;
+    /* the metric judged: the condition's, or its fallback's ('else') */
+    const struct gt_metric_def *m = c->metric >= 0 ? &t->l->metrics[ev->metric] : NULL;
 
     if (brief && m && m->ref) { /* a guide section, not a dashboard key */
         gt_text_add(s, t->ascii ? "sec. " : "\u00a7");

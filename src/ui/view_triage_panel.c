@@ -62,25 +62,25 @@ static void cond_line(const struct tui *t, char *buf, size_t len, size_t step, s
     const struct gt_triage_evidence *ev = NULL;
     char what[160], lim[32], val[32];
     const char *unit;
-    int what_w = COLS - 46 < 34 ? 34 : COLS - 46 > 60 ? 60 : COLS - 46;
+    int what_w = COLS - 46 < 34 ? 34 : COLS - 46 > 60 ? 60 : COLS - 46, m;
     size_t i;
 
     for (i = 0; r && i < r->nev; i++)
         if (r->ev[i].step == step && r->ev[i].cond == k)
             ev = &r->ev[i];
     unit = unit_of(t, c, ev && ev->of_peak);
+    /* The metric judged: the condition's, or its fallback's ('else'). */
+    m = ev && c->metric >= 0 ? ev->metric : c->metric;
     /* A guide's section number goes before the title; a reference name
      * (MaliFragQueueUtil) would take the title's room, and the step's
      * heading already gives it. */
-    if (c->metric >= 0 && t->l->metrics[c->metric].ref &&
-        t->l->metrics[c->metric].ref[0] >= '0' && t->l->metrics[c->metric].ref[0] <= '9')
-        snprintf(what, sizeof(what), "%s %s", t->l->metrics[c->metric].ref,
-                 t->l->metrics[c->metric].title);
-    else if (c->metric < 0 && ev && ev->what && c->metric != GT_TRIAGE_QUEUE_SUM)
+    if (m >= 0 && t->l->metrics[m].ref &&
+        t->l->metrics[m].ref[0] >= '0' && t->l->metrics[m].ref[0] <= '9')
+        snprintf(what, sizeof(what), "%s %s", t->l->metrics[m].ref, t->l->metrics[m].title);
+    else if (m < 0 && ev && ev->what && m != GT_TRIAGE_QUEUE_SUM)
         snprintf(what, sizeof(what), "%s (%s)", c->name, ev->what);
     else
-        snprintf(what, sizeof(what), "%s", c->metric >= 0 ? t->l->metrics[c->metric].title
-                                                          : c->name);
+        snprintf(what, sizeof(what), "%s", m >= 0 ? t->l->metrics[m].title : c->name);
     snprintf(lim, sizeof(lim), "%s ", gt_triage_op_text(c->op));
     number(lim + strlen(lim), sizeof(lim) - strlen(lim), ev ? ev->limit : c->threshold, unit);
     if (ev && ev->limit != c->threshold) /* the band's edge while the test holds */

@@ -1,8 +1,8 @@
 /* The fake amdgpu kernel's GC 11.5 registers and performance counters,
  * modelled from AMD's own headers and tools rather than from gputop: the
  * upstream file each fact comes from is named beside it, and what no
- * upstream file states is marked ASSUMPTION (README, "unverified"). Facts
- * gathered in ../shared/reference/amd/counter-programming.md. */
+ * upstream file states is marked ASSUMPTION (gputop-sources(7), "Not yet
+ * verified"). Facts gathered in ../shared/reference/amd/counter-programming.md. */
 #include "fakes/fake_amdgpu_int.h"
 
 #include <string.h>

@@ -15,8 +15,8 @@
  * SQ_WAVE_CYCLES and the two WAIT counters are shown per shader engine
  * (the document's SQ_BUSY_CYCLES_avr is a "mean of per-shader-engine"),
  * each the sum of the engine's WGPs; that per-SE grouping of per-WGP reads
- * is ASSUMPTION (README, "unverified"). The instruction and SQC counters
- * are per WGP. SQC counters belong to the SQ IP block (rdna35.md §1).
+ * is ASSUMPTION (gputop-sources(7), "Not yet verified"). The instruction
+ * and SQC counters are per WGP. SQC counters belong to the SQ IP block (rdna35.md §1).
  * Instances (Mesa ac_perfcounter_gfx11.c, aqlprofile gfx11_block_table.h):
  * GL1C four per shader array, summed by the source into the array's row;
  * TCP one per CU; GL2C one per channel (num_tcc_blocks). */

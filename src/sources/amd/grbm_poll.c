@@ -2,7 +2,7 @@
  * AMDGPU_INFO_READ_MMR_REG, each busy bit reported as the share of reads
  * that found it set (radeontop's method). Every read makes the kernel
  * hold GFX out of GFXOFF for its duration, so the poll rate is a cost
- * the user chooses (README, "AMD"). */
+ * the user chooses (gputop-sources(7), "The observer effect"). */
 #include "amd.h"
 #include "gputop/amdgpu_uapi.h"
 

@@ -63,7 +63,8 @@ static size_t wgps(const struct gt_amd_dev *dev, const struct gt_amd_device *g, 
 /* The nth present CU of the GPU; TCP instances are the CUs of an array
  * (Mesa gfx11_TCP, AC_PC_BLOCK_INSTANCE_GROUPS), selected here by the CU's
  * bit in cu_bitmap. ASSUMPTION: Mesa numbers them 0..max_good_cu_per_sa-1,
- * which differs on a harvested array (README, "unverified"). */
+ * which differs on a harvested array (gputop-sources(7), "Not yet
+ * verified"). */
 static size_t cus(const struct gt_amd_dev *dev, const struct gt_amd_device *g, uint32_t n,
                   struct gt_amd_addr *out, size_t max)
 {
