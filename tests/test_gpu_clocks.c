@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fakes/fake_sysfs.h"
 #include "fakes/fault_sys.h"
@@ -516,4 +517,46 @@ Test(gpu_clocks, dashboard_header_and_page, .timeout = 90)
     cr_assert(found, "no Power & clocks page:\n%s", s);
     free(s);
     tmux_stop(&t);
+}
+
+/* ---- captures ---- */
+
+/* A capture holds the clock counters and names the gpu-clocks layout, so
+ * a replay shows the Power & clocks page as the run did; recorded with
+ * --no-clocks it names no such layout and the replay has no such page. */
+Test(gpu_clocks, a_replay_shows_the_clocks, .timeout = 60)
+{
+    const char *bin = getenv("GPUTOP_BIN");
+    char file[] = "/tmp/gputop-clocks-XXXXXX", cmd[1024], head[8192] = "", row[8192] = "", v[64];
+    FILE *p;
+    int fd = mkstemp(file);
+
+    cr_assert_geq(fd, 0);
+    close(fd);
+    bin = bin && *bin ? bin : "./gputop";
+    snprintf(cmd, sizeof(cmd), "%s --source sim:mali-g720,scene=thermal,step=500000000 --no-cpu "
+             "-b -f none -n 30 --record %s && %s --source replay:%s -b -f csv --section k "
+             "| tail -n 1", bin, file, bin, file);
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    cr_assert_not_null(fgets(row, sizeof(row), p));
+    pclose(p);
+    snprintf(cmd, sizeof(cmd), "%s --source replay:%s -b -f csv --section k | head -n 1", bin,
+             file);
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    cr_assert_not_null(fgets(head, sizeof(head), p));
+    pclose(p);
+    /* after 15 s of heat the zone is past 90 degC and the cap is down */
+    cr_assert_str_eq(cell(head, row, "Passive trip crossed [%]", v, sizeof(v)), "100");
+    cr_assert_str_eq(cell(head, row, "Clock cap of top [%]", v, sizeof(v)), "55");
+    snprintf(cmd, sizeof(cmd), "%s --source sim:mali-g720 --no-clocks --no-cpu -b -f none -n 2 "
+             "--record %s && %s --source replay:%s -b -f csv --section k 2>&1", bin, file, bin,
+             file);
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    cr_assert_not_null(fgets(head, sizeof(head), p));
+    pclose(p);
+    cr_assert(strstr(head, "--section k"), "%s", head);
+    unlink(file);
 }
