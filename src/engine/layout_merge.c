@@ -78,9 +78,12 @@ static int append_notes(struct gt_layout *dst, struct gt_layout *src, size_t m0)
         }
         st = &dst->steps[dst->nsteps++];
         *st = src->steps[i];
-        for (k = 0; k < st->nconds; k++)
+        for (k = 0; k < st->nconds; k++) {
             if (st->conds[k].metric >= 0)
                 st->conds[k].metric += (int)m0;
+            if (st->conds[k].alt >= 0)
+                st->conds[k].alt += (int)m0;
+        }
     }
     src->nsteps = kept;
     gt_layout_bind_busy(dst, dst);
