@@ -29,7 +29,7 @@ static struct gt_clk_reading read_all(struct fake_proc *p, const char *device)
     struct gt_clk_paths paths = find(p, device, NULL);
     struct gt_clk_reading r;
 
-    gt_clk_read(fproc_sys(p), &paths, &r);
+    gt_clk_read(fproc_sys(p), &paths, NULL, &r);
     return r;
 }
 
@@ -175,7 +175,7 @@ Test(gpu_clocks, a_missing_file_leaves_its_figure_out)
     fsys_remove(p, FSYS_PHONE_DEVFREQ "/cur_freq");
     fsys_remove(p, FSYS_PHONE_ZONE "/temp");
     fsys_remove(p, FSYS_PHONE_COOLING "/max_state");
-    gt_clk_read(fproc_sys(p), &f, &r);
+    gt_clk_read(fproc_sys(p), &f, NULL, &r);
     cr_assert_eq(r.have & (GT_CLK_HAVE_CUR | GT_CLK_HAVE_TEMP | GT_CLK_HAVE_COOLING), 0);
     cr_assert(r.have & GT_CLK_HAVE_MAX);
     cr_assert(r.have & GT_CLK_HAVE_PASSIVE);
@@ -208,7 +208,7 @@ Test(gpu_clocks, an_unreadable_file_is_not_available)
         fs.by_file = 1;
         snprintf(site.file, sizeof(site.file), "%s", keys[i]);
         fs_arm(&fs, site, EACCES, 100);
-        gt_clk_read(&fs.sys, &f, &r);
+        gt_clk_read(&fs.sys, &f, NULL, &r);
         cr_assert_gt(fs.injected, 0, "%s was never opened", keys[i]);
         cr_assert_eq(r.have & lost[i], 0, "%s", keys[i]);
         cr_assert(r.have & GT_CLK_HAVE_MAX, "%s took the rest with it", keys[i]);
@@ -250,12 +250,42 @@ Test(gpu_clocks, odd_values_are_not_available)
         struct gt_clk_paths f = find(p, "/dev/mali0", NULL);
         struct gt_clk_reading r;
         fproc_write(p, odd[i].file, odd[i].text);
-        gt_clk_read(fproc_sys(p), &f, &r);
+        gt_clk_read(fproc_sys(p), &f, NULL, &r);
         cr_assert_eq(r.have & odd[i].lost, 0, "%s '%s'", odd[i].file, odd[i].text);
         cr_assert(r.have & (odd[i].lost == GT_CLK_HAVE_CUR ? GT_CLK_HAVE_MAX : GT_CLK_HAVE_CUR),
                   "%s '%s' took the rest with it", odd[i].file, odd[i].text);
         fproc_free(p);
     }
+}
+
+/* Kept open between readings: the second reading opens nothing and sees
+ * the file's new value (sysfs, like this tree, answers a read from 0 with
+ * the current one). */
+Test(gpu_clocks, kept_files_are_read_again_not_reopened)
+{
+    struct fake_proc *p = fsys_new(FSYS_PHONE, FSYS_THROTTLED);
+    struct gt_clk_paths f = find(p, "/dev/mali0", NULL);
+    struct gt_clk_files files;
+    struct gt_clk_reading r;
+    struct fault_sys fs;
+    unsigned opens = 0;
+    size_t i;
+
+    gt_clk_files_init(&files);
+    fs_init(&fs, fproc_sys(p));
+    gt_clk_read(&fs.sys, &f, &files, &r);
+    cr_assert_eq(r.cur_hz, 400000000ull);
+    fproc_write(p, FSYS_PHONE_DEVFREQ "/cur_freq", "200000000\n");
+    fs.logging = 1;
+    gt_clk_read(&fs.sys, &f, &files, &r);
+    for (i = 0; i < fs.nsites; i++)
+        if (fs.sites[i].call == FS_OPEN)
+            opens += fs.calls[i];
+    cr_assert_eq(opens, 0, "%u files opened again", opens);
+    cr_assert_eq(r.cur_hz, 200000000ull);
+    cr_assert_eq(r.temp_mc, 95000);
+    gt_clk_files_close(&fs.sys, &files);
+    fproc_free(p);
 }
 
 /* ---- parsers, from the documents' formats ---- */

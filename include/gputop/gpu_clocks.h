@@ -23,6 +23,7 @@ struct gt_clk_paths {
     char zone[GT_CLK_PATH];        /* "/sys/class/thermal/thermal_zone3" */
     char zone_type[64];            /* its 'type': "G3D" */
     char zone_how[96];             /* why it was chosen: "type G3D", "named by --thermal-zone" */
+    int ntrips;                    /* its trip_point_N files, N < ntrips */
     char cooling[GT_CLK_MAX_COOLING][GT_CLK_PATH];  /* zone's cdevN links */
     size_t ncooling;
     char kbase[GT_CLK_PATH];       /* the kbase device directory (power_policy, core_mask) */
@@ -69,9 +70,21 @@ struct gt_clk_reading {
 int gt_clk_find(const struct gt_sys *sys, const char *device, const char *zone,
                 struct gt_clk_paths *p, char *why, size_t len);
 
-/* Reads everything p names into r (have says what was read). */
+/* Files kept open between readings and read again from their start with
+ * pread: sysfs gives an attribute's current value on each read from 0, so
+ * a reading costs one call a file instead of open, read, read, close. */
+#define GT_CLK_MAX_FILES 48
+struct gt_clk_files {
+    int fd[GT_CLK_MAX_FILES];
+    char path[GT_CLK_MAX_FILES][GT_CLK_PATH + 64];   /* "" a free entry */
+};
+void gt_clk_files_init(struct gt_clk_files *f);
+void gt_clk_files_close(const struct gt_sys *sys, struct gt_clk_files *f);
+
+/* Reads everything p names into r (have says what was read); files NULL:
+ * each file opened and closed again (the seam without pread too). */
 void gt_clk_read(const struct gt_sys *sys, const struct gt_clk_paths *p,
-                 struct gt_clk_reading *r);
+                 struct gt_clk_files *files, struct gt_clk_reading *r);
 
 /* Parsers, each refusing what sysfs would not hold (empty, a sign where
  * none can be, a value past any part's range): 0, or -1 "not available". */

@@ -211,6 +211,14 @@ static int find_zone(const struct gt_sys *sys, const char *want, struct gt_clk_p
     snprintf(p->zone_how, sizeof(p->zone_how), "%s %.40s (%.40s)", z.want ? "named" : "type",
              z.type, slash ? slash + 1 : z.dir);
     each_entry(sys, p->zone, cooling_entry, p);
+    /* trip points are numbered from 0 without gaps (sysfs-api.rst) */
+    while (p->ntrips < GT_CLK_MAX_TRIPS) {
+        char file[40], buf[32];
+        snprintf(file, sizeof(file), "trip_point_%d_type", p->ntrips);
+        if (read_small(sys, p->zone, file, buf, sizeof(buf)) < 0)
+            break;
+        p->ntrips++;
+    }
     return 0;
 }
 
@@ -276,44 +284,121 @@ int gt_clk_find(const struct gt_sys *sys, const char *device, const char *zone,
 
 /* ---- reading ---- */
 
-static void read_devfreq(const struct gt_sys *sys, const char *dir, struct gt_clk_reading *r)
+/* Where the readings come from: the seam, and the files kept open. */
+struct rd {
+    const struct gt_sys *sys;
+    struct gt_clk_files *files;
+};
+
+void gt_clk_files_init(struct gt_clk_files *f)
+{
+    size_t i;
+
+    for (i = 0; i < GT_CLK_MAX_FILES; i++) {
+        f->fd[i] = -1;
+        f->path[i][0] = '\0';
+    }
+}
+
+void gt_clk_files_close(const struct gt_sys *sys, struct gt_clk_files *f)
+{
+    size_t i;
+
+    for (i = 0; i < GT_CLK_MAX_FILES; i++) {
+        if (f->fd[i] >= 0)
+            sys->close(sys->ctx, f->fd[i]);
+        f->fd[i] = -1;
+        f->path[i][0] = '\0';
+    }
+}
+
+/* The entry holding path's open file, opened now if need be; -1 when it
+ * cannot be opened (tried again next time: a file may come, a permission
+ * change) or the table is full (*fd then an fd the caller closes). */
+static int kept_entry(const struct rd *rd, const char *path, int *fd)
+{
+    struct gt_clk_files *f = rd->files;
+    int i, free_at = -1;
+
+    for (i = 0; i < GT_CLK_MAX_FILES; i++) {
+        if (f->path[i][0] && strcmp(f->path[i], path) == 0) {
+            *fd = f->fd[i];
+            return i;
+        }
+        if (!f->path[i][0] && free_at < 0)
+            free_at = i;
+    }
+    *fd = gt_sys_open_below(rd->sys, path);
+    if (*fd < 0 || free_at < 0)
+        return -1;
+    f->fd[free_at] = *fd;
+    snprintf(f->path[free_at], sizeof(f->path[free_at]), "%s", path);
+    return free_at;
+}
+
+static int read_attr(const struct rd *rd, const char *dir, const char *file, char *buf,
+                     size_t len)
+{
+    char path[GT_CLK_PATH + 64];
+    int fd, at, ok;
+
+    if (!rd->files || !rd->sys->pread)
+        return read_small(rd->sys, dir, file, buf, len);
+    if (snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path))
+        return -1;
+    at = kept_entry(rd, path, &fd);
+    if (fd < 0)
+        return -1;
+    ok = gt_sys_reread(rd->sys, fd, buf, len) >= 0;
+    /* a file that failed is opened afresh next time */
+    if (at < 0 || !ok)
+        rd->sys->close(rd->sys->ctx, fd);
+    if (at >= 0 && !ok) {
+        rd->files->path[at][0] = '\0';
+        rd->files->fd[at] = -1;
+    }
+    return ok ? 0 : -1;
+}
+
+static void read_devfreq(const struct rd *rd, const char *dir, struct gt_clk_reading *r)
 {
     char buf[4096];
 
     if (!dir[0])
         return;
-    if (read_small(sys, dir, "cur_freq", buf, sizeof(buf)) == 0 && gt_clk_parse_hz(buf, &r->cur_hz) == 0)
+    if (read_attr(rd, dir, "cur_freq", buf, sizeof(buf)) == 0 && gt_clk_parse_hz(buf, &r->cur_hz) == 0)
         r->have |= GT_CLK_HAVE_CUR;
-    if (read_small(sys, dir, "min_freq", buf, sizeof(buf)) == 0 && gt_clk_parse_hz(buf, &r->min_hz) == 0)
+    if (read_attr(rd, dir, "min_freq", buf, sizeof(buf)) == 0 && gt_clk_parse_hz(buf, &r->min_hz) == 0)
         r->have |= GT_CLK_HAVE_MIN;
-    if (read_small(sys, dir, "max_freq", buf, sizeof(buf)) == 0 && gt_clk_parse_hz(buf, &r->max_hz) == 0)
+    if (read_attr(rd, dir, "max_freq", buf, sizeof(buf)) == 0 && gt_clk_parse_hz(buf, &r->max_hz) == 0)
         r->have |= GT_CLK_HAVE_MAX;
-    if (read_small(sys, dir, "available_frequencies", buf, sizeof(buf)) == 0 &&
+    if (read_attr(rd, dir, "available_frequencies", buf, sizeof(buf)) == 0 &&
         gt_clk_parse_top(buf, &r->top_hz) == 0)
         r->have |= GT_CLK_HAVE_TOP;
-    if (read_small(sys, dir, "governor", buf, sizeof(buf)) == 0 &&
+    if (read_attr(rd, dir, "governor", buf, sizeof(buf)) == 0 &&
         gt_clk_parse_word(buf, r->governor, sizeof(r->governor)) == 0)
         r->have |= GT_CLK_HAVE_GOVERNOR;
-    if (read_small(sys, dir, "trans_stat", buf, sizeof(buf)) == 0 &&
+    if (read_attr(rd, dir, "trans_stat", buf, sizeof(buf)) == 0 &&
         gt_clk_parse_trans_stat(buf, r->opp_hz, r->time_ms, GT_CLK_MAX_OPPS, &r->nopps) == 0)
         r->have |= GT_CLK_HAVE_TRANS;
 }
 
 /* The lowest passive trip point of the zone, if it has one. */
-static void read_trips(const struct gt_sys *sys, const char *zone, struct gt_clk_reading *r)
+static void read_trips(const struct rd *rd, const struct gt_clk_paths *p,
+                       struct gt_clk_reading *r)
 {
     char file[40], buf[64];
     int64_t mc;
     int k;
 
-    for (k = 0; k < GT_CLK_MAX_TRIPS; k++) {
+    for (k = 0; k < p->ntrips; k++) {
         snprintf(file, sizeof(file), "trip_point_%d_type", k);
-        if (read_small(sys, zone, file, buf, sizeof(buf)) < 0)
-            break;
+        if (read_attr(rd, p->zone, file, buf, sizeof(buf)) < 0)
+            continue;
         if (strncmp(buf, "passive", 7) != 0)
             continue;
         snprintf(file, sizeof(file), "trip_point_%d_temp", k);
-        if (read_small(sys, zone, file, buf, sizeof(buf)) < 0 || gt_clk_parse_mc(buf, &mc) < 0)
+        if (read_attr(rd, p->zone, file, buf, sizeof(buf)) < 0 || gt_clk_parse_mc(buf, &mc) < 0)
             continue;
         if (!(r->have & GT_CLK_HAVE_PASSIVE) || mc < r->passive_mc)
             r->passive_mc = mc;
@@ -321,7 +406,7 @@ static void read_trips(const struct gt_sys *sys, const char *zone, struct gt_clk
     }
 }
 
-static void read_cooling(const struct gt_sys *sys, const struct gt_clk_paths *p,
+static void read_cooling(const struct rd *rd, const struct gt_clk_paths *p,
                          struct gt_clk_reading *r)
 {
     char buf[32];
@@ -329,9 +414,9 @@ static void read_cooling(const struct gt_sys *sys, const struct gt_clk_paths *p,
     size_t i;
 
     for (i = 0; i < p->ncooling; i++) {
-        if (read_small(sys, p->cooling[i], "cur_state", buf, sizeof(buf)) < 0 ||
+        if (read_attr(rd, p->cooling[i], "cur_state", buf, sizeof(buf)) < 0 ||
             gt_clk_parse_state(buf, &cur) < 0 ||
-            read_small(sys, p->cooling[i], "max_state", buf, sizeof(buf)) < 0 ||
+            read_attr(rd, p->cooling[i], "max_state", buf, sizeof(buf)) < 0 ||
             gt_clk_parse_state(buf, &max) < 0 || max == 0 || cur > max)
             continue;
         if (cur)
@@ -363,7 +448,7 @@ static int parse_signed(const char *text, int64_t limit, int64_t *v)
     return errno || *end || *v < -limit || *v > limit ? -1 : 0;
 }
 
-static void read_battery(const struct gt_sys *sys, const char *dir, struct gt_clk_reading *r)
+static void read_battery(const struct rd *rd, const char *dir, struct gt_clk_reading *r)
 {
     char buf[48];
     int64_t ua;
@@ -371,16 +456,16 @@ static void read_battery(const struct gt_sys *sys, const char *dir, struct gt_cl
 
     /* sysfs-class-power: current_now in uA (signed: its sign is the
      * driver's convention for charging), voltage_now in uV */
-    if (!dir[0] || read_small(sys, dir, "current_now", buf, sizeof(buf)) < 0 ||
+    if (!dir[0] || read_attr(rd, dir, "current_now", buf, sizeof(buf)) < 0 ||
         parse_signed(buf, 50000000, &ua) < 0 ||
-        read_small(sys, dir, "voltage_now", buf, sizeof(buf)) < 0 ||
+        read_attr(rd, dir, "voltage_now", buf, sizeof(buf)) < 0 ||
         gt_clk_parse_hz(buf, &uv) < 0 || uv > 100000000)
         return;
     r->battery_uw = (uint64_t)(ua < 0 ? -ua : ua) * uv / 1000000;
     r->have |= GT_CLK_HAVE_BATTERY;
 }
 
-static void read_rails(const struct gt_sys *sys, const struct gt_clk_paths *p,
+static void read_rails(const struct rd *rd, const struct gt_clk_paths *p,
                        struct gt_clk_reading *r)
 {
     char buf[2048];
@@ -388,7 +473,7 @@ static void read_rails(const struct gt_sys *sys, const struct gt_clk_paths *p,
     size_t i;
 
     for (i = 0; i < p->nrails; i++) {
-        if (read_small(sys, p->rails[i], "energy_value", buf, sizeof(buf)) < 0 ||
+        if (read_attr(rd, p->rails[i], "energy_value", buf, sizeof(buf)) < 0 ||
             gt_clk_parse_odpm(buf, &uws, &ms) < 0) {
             r->have &= ~(unsigned)GT_CLK_HAVE_RAIL;   /* all meters or none */
             return;
@@ -400,27 +485,29 @@ static void read_rails(const struct gt_sys *sys, const struct gt_clk_paths *p,
     }
 }
 
-void gt_clk_read(const struct gt_sys *sys, const struct gt_clk_paths *p, struct gt_clk_reading *r)
+void gt_clk_read(const struct gt_sys *sys, const struct gt_clk_paths *p,
+                 struct gt_clk_files *files, struct gt_clk_reading *r)
 {
+    const struct rd rdv = { sys, files }, *rd = &rdv;
     char buf[256];
 
     memset(r, 0, sizeof(*r));
-    read_devfreq(sys, p->devfreq, r);
+    read_devfreq(rd, p->devfreq, r);
     if (p->zone[0]) {
-        if (read_small(sys, p->zone, "temp", buf, sizeof(buf)) == 0 &&
+        if (read_attr(rd, p->zone, "temp", buf, sizeof(buf)) == 0 &&
             gt_clk_parse_mc(buf, &r->temp_mc) == 0)
             r->have |= GT_CLK_HAVE_TEMP;
-        read_trips(sys, p->zone, r);
-        read_cooling(sys, p, r);
+        read_trips(rd, p, r);
+        read_cooling(rd, p, r);
     }
     if (p->kbase[0]) {
-        if (read_small(sys, p->kbase, "power_policy", buf, sizeof(buf)) == 0 &&
+        if (read_attr(rd, p->kbase, "power_policy", buf, sizeof(buf)) == 0 &&
             gt_clk_parse_policy(buf, r->power_policy, sizeof(r->power_policy)) == 0)
             r->have |= GT_CLK_HAVE_POLICY;
-        if (read_small(sys, p->kbase, "core_mask", buf, sizeof(buf)) == 0 &&
+        if (read_attr(rd, p->kbase, "core_mask", buf, sizeof(buf)) == 0 &&
             gt_clk_parse_core_mask(buf, &r->core_mask) == 0)
             r->have |= GT_CLK_HAVE_CORES;
     }
-    read_battery(sys, p->battery, r);
-    read_rails(sys, p, r);
+    read_battery(rd, p->battery, r);
+    read_rails(rd, p, r);
 }

@@ -195,6 +195,7 @@ struct clk_src {
     struct gt_sys sys;
     char root[1024];
     struct gt_clk_paths paths;
+    struct gt_clk_files files;     /* kept open between samples */
     struct gt_clk_slots slots;
     struct gt_clk_reading base, prev;
     int have_prev;
@@ -282,7 +283,7 @@ static int clk_open_priv(struct gt_source *s, struct clk_src *p, const char *arg
         return -1;
     if (gt_clk_find(&p->sys, device, zone, &p->paths, why, sizeof(why)) < 0)
         return fail(d, why);
-    gt_clk_read(&p->sys, &p->paths, &p->base);
+    gt_clk_read(&p->sys, &p->paths, NULL, &p->base);
     found = (p->paths.devfreq[0] ? G_DEVFREQ : 0) | (p->paths.zone[0] ? G_THERMAL : 0) |
             (p->paths.ncooling ? G_COOLING : 0) | (p->paths.kbase[0] ? G_KBASE : 0) |
             (p->paths.battery[0] ? G_BATTERY : 0) | (p->paths.nrails ? G_RAIL : 0);
@@ -300,6 +301,7 @@ static int clk_open(struct gt_source *s, const char *args, struct gt_diag *d)
 
     if (!p)
         return fail(d, "out of memory");
+    gt_clk_files_init(&p->files);
     if (clk_open_priv(s, p, args, d) < 0) {
         free(p);
         return -1;
@@ -314,7 +316,7 @@ static int clk_start(struct gt_source *s, struct gt_diag *d)
 
     (void)d;
     /* times per frequency count from here */
-    gt_clk_read(&p->sys, &p->paths, &p->base);
+    gt_clk_read(&p->sys, &p->paths, &p->files, &p->base);
     p->prev = p->base;
     p->have_prev = 1;
     p->last_ns = gt_now_ns();
@@ -332,7 +334,7 @@ static int clk_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     if (out->nslots != s->catalog.nslots)
         return fail(d, "snapshot does not fit the catalogue");
     memset(out->deltas, 0, out->nslots * sizeof(out->deltas[0]));
-    gt_clk_read(&p->sys, &p->paths, &r);
+    gt_clk_read(&p->sys, &p->paths, &p->files, &r);
     gt_clk_accumulate(&p->slots, &r, &p->base, p->have_prev ? &p->prev : NULL, out->deltas);
     if (r.have & GT_CLK_HAVE_RAIL)
         p->prev = r;
@@ -345,6 +347,10 @@ static int clk_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
 
 static void clk_close(struct gt_source *s)
 {
+    struct clk_src *p = s->priv;
+
+    if (p)
+        gt_clk_files_close(&p->sys, &p->files);
     free(s->priv);
     s->priv = NULL;
 }
