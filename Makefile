@@ -28,11 +28,7 @@ LIBS           = $(NCURSES_LIBS) $(DRM_LIBS) -lpthread -lm
 
 LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c src/*/*/*.c))
 LAYOUTS  := $(sort $(wildcard layouts/*.layout))
-LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/layouts.o $(BUILD)/obj/gen/terminfo.o \
-            $(BUILD)/obj/gen/native_layouts.o
-# The engine's parser, built for the machine that builds (tools/gen-native.c).
-GEN_NATIVE_SRC := tools/gen-native.c src/engine/native.c src/engine/expr.c src/engine/diag.c \
-                  $(addprefix src/engine/layout,.c _parse.c _header.c _look.c _triage.c _free.c)
+LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/layouts.o $(BUILD)/obj/gen/terminfo.o
 # Terminal descriptions built into the binary for systems without a
 # terminfo database (Android): compiled here with tic from this machine's
 # ncurses sources (infocmp), never committed as blobs.
@@ -47,7 +43,7 @@ CROSS_BUILD = build/aarch64
 CROSS_PC    = /usr/lib/aarch64-linux-gnu/pkgconfig
 
 .PHONY: all check asan tsan demo bench install clean gputop test-run bench-run cross android \
-        check-android fuzz fuzz-run soak valgrind tsan-run
+        check-android fuzz fuzz-run soak valgrind tsan-run coverage coverage-report
 .DEFAULT_GOAL := all
 
 all:
@@ -66,6 +62,23 @@ asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g" \
 	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	    test-run
+
+# The suite built with gcov (its own BUILD, counts from zero each time),
+# then gcovr's line and branch report of src/ and the error messages of
+# src/sources/ no test reaches (scripts/coverage-errors.sh). The report is
+# printed when a test fails too; the target then fails.
+COVERAGE_BUILD = build/coverage
+coverage:
+	@scripts/bootstrap.sh coverage
+	@find $(COVERAGE_BUILD) -name '*.gcda' -delete 2>/dev/null || true
+	@st=0; $(MAKE) --no-print-directory BUILD=$(COVERAGE_BUILD) OPT="-O0 -g" SAN="--coverage" \
+	    test-run || st=$$?; \
+	$(MAKE) --no-print-directory coverage-report || st=1; exit $$st
+
+coverage-report:
+	gcovr --root . --filter 'src/' --branches --exclude-unreachable-branches --sort-percentage \
+	    --print-summary $(COVERAGE_BUILD)/obj/src
+	scripts/coverage-errors.sh $(COVERAGE_BUILD)
 
 # The gputop binary and the fake-device binaries under ThreadSanitizer
 # (clang), driven by tests/tsan.sh through batch, --serve, the dashboard
@@ -166,22 +179,6 @@ $(BUILD)/gen/layouts.c: $(LAYOUTS) $(BUILD)/tools/embed-files
 	@mkdir -p $(dir $@)
 	$(BUILD)/tools/embed-files -c $@ gt_embedded_layouts layouts/ .layout $(LAYOUTS)
 
-# The built-in layouts as native code the engine runs when a loaded layout
-# is one of them unchanged. No contraction of a * b + c into a fused
-# multiply-add (GCC's default on aarch64): the interpreter rounds twice,
-# and both must give the same bits.
-$(BUILD)/gen/native_layouts.c: $(LAYOUTS) $(BUILD)/tools/gen-native
-	@mkdir -p $(dir $@)
-	$(BUILD)/tools/gen-native $@ $(LAYOUTS)
-
-$(BUILD)/obj/gen/native_layouts.o: $(BUILD)/gen/native_layouts.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -ffp-contract=off -c $< -o $@
-
-$(BUILD)/tools/gen-native: $(GEN_NATIVE_SRC) $(wildcard include/gputop/*.h) src/engine/layout_parse.h
-	@mkdir -p $(dir $@)
-	$(HOSTCC) -std=c11 -D_GNU_SOURCE -O2 -Iinclude -o $@ $(GEN_NATIVE_SRC) -lm
-
 $(BUILD)/gen/terminfo.c: $(BUILD)/tools/embed-files
 	@mkdir -p $(BUILD)/gen/terminfo-src $(BUILD)/gen/terminfo
 	for t in $(TERMINFO_NAMES); do \
@@ -239,11 +236,8 @@ $(BUILD)/tests/gputop-fake-panfrost: tests/tools/gputop_fake_panfrost.c \
 
 # GPUTOP_BIN lets the UI tests drive the binary this build made.
 test-run: $(BUILD)/tests/run $(BUILD)/gputop $(BUILD)/tests/gputop-fake $(BUILD)/tests/gputop-fake-gcr \
-          $(BUILD)/tests/gputop-amdfake $(BUILD)/tests/gputop-fake-panfrost $(BUILD)/bench/gputop-phases \
-          $(BUILD)/bench/wake_pages
+          $(BUILD)/tests/gputop-amdfake $(BUILD)/tests/gputop-fake-panfrost
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
-	GPUTOP_PHASES_BIN=$(CURDIR)/$(BUILD)/bench/gputop-phases \
-	GPUTOP_WAKE_PAGES_BIN=$(CURDIR)/$(BUILD)/bench/wake_pages \
 	GPUTOP_AMDFAKE_BIN=$(CURDIR)/$(BUILD)/tests/gputop-amdfake \
 	GPUTOP_BIN=$(CURDIR)/$(BUILD)/gputop GPUTOP_FAKE_BIN=$(CURDIR)/$(BUILD)/tests/gputop-fake \
 	GPUTOP_FAKE_GCR_BIN=$(CURDIR)/$(BUILD)/tests/gputop-fake-gcr \
@@ -254,35 +248,6 @@ tsan-run: $(BUILD)/gputop $(BUILD)/tests/gputop-fake $(BUILD)/tests/gputop-fake-
           $(BUILD)/tests/gputop-amdfake $(BUILD)/tests/gputop-fake-panfrost
 	tests/tsan.sh $(BUILD)
 
-$(BUILD)/bench/gen_floor: bench/tools/gen_floor.c bench/bench_setup.h $(BUILD)/libgputop.a
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/libgputop.a $(LIBS)
-
-$(BUILD)/bench/floor.c: $(BUILD)/bench/gen_floor
-	$(BUILD)/bench/gen_floor $@
-
-$(BUILD)/bench/engine_eval: bench/engine_eval.c bench/bench_setup.h $(BUILD)/bench/floor.c $(BUILD)/libgputop.a
-	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/bench/floor.c $(BUILD)/libgputop.a $(LIBS)
-
-# gputop with its phase timers compiled in (include/gputop/phase.h): the
-# files that time a phase, built again with GT_PHASES, ahead of the library
-# so that its own copies of them are not linked.
-PHASE_SRC := src/sampler/sampler.c src/ui/tui.c src/ui/terminal.c
-PHASE_OBJ  = $(PHASE_SRC:%.c=$(BUILD)/phases/%.o)
-$(BUILD)/phases/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -DGT_PHASES -MMD -MP -c $< -o $@
-
-$(BUILD)/bench/gputop-phases: $(BUILD)/obj/src/main.o $(PHASE_OBJ) bench/tools/phases.c $(BUILD)/libgputop.a
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -DGT_PHASES $(LDFLAGS) -o $@ $(BUILD)/obj/src/main.o $(PHASE_OBJ) \
-	    bench/tools/phases.c $(BUILD)/libgputop.a $(LIBS)
-
-# Counts what each wake-up touches in a lackey trace (bench/footprint.sh).
-$(BUILD)/bench/wake_pages: bench/tools/wake_pages.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $<
-
 $(BUILD)/bench/%: bench/%.c bench/bench_setup.h $(BUILD)/libgputop.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/libgputop.a $(LIBS)
@@ -290,7 +255,7 @@ $(BUILD)/bench/%: bench/%.c bench/bench_setup.h $(BUILD)/libgputop.a
 # Each benchmark's output is kept too, for the table of figures and goals
 # at the end (bench/tools/summary.sh reads its "summary:" lines).
 BENCH_OUT = $(BUILD)/bench/output.txt
-bench-run: $(BENCH_BIN) $(BUILD)/bench/gputop-phases $(BUILD)/bench/wake_pages $(BUILD)/gputop
+bench-run: $(BENCH_BIN) $(BUILD)/gputop
 	@: > $(BENCH_OUT)
 	@for b in $(BENCH_BIN) bench/*.sh; do \
 	    echo "== $$b"; \
@@ -315,4 +280,4 @@ $(BUILD)/fuzz/seeds_kbase: fuzz/seeds_kbase.c $(FAKE_KBASE_OBJ) $(BUILD)/libgput
 fuzz-run: $(FUZZ_BIN) $(BUILD)/fuzz/seeds_kbase $(BUILD)/gputop
 	scripts/fuzz.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_BIN)
 
--include $(shell find $(BUILD)/obj $(BUILD)/phases -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Checks the build and test dependencies and installs the missing ones with
 # apt-get when it can; otherwise prints the exact command to run.
-# Usage: scripts/bootstrap.sh build|check|bench|cross|fuzz|tsan|valgrind
+# Usage: scripts/bootstrap.sh build|check|bench|coverage|cross|fuzz|tsan|valgrind
 set -u
 what=${1:-build}
 
@@ -15,18 +15,10 @@ command -v make >/dev/null 2>&1 || need make
 have_pc ncursesw || need libncurses-dev
 have_pc libdrm || need libdrm-dev
 case "$what" in
-check|bench|android)
+check|bench|coverage|android)
     have_pc criterion || need libcriterion-dev
     have_pc json-c || need libjson-c-dev
     command -v tmux >/dev/null 2>&1 || need tmux
-    ;;
-esac
-case "$what" in
-check|bench)
-    # bench/footprint.sh (tests/test_footprint.c) runs gputop under lackey,
-    # bench/instr_cost.sh under callgrind, and bench's gputop marks its
-    # wake-ups with valgrind's header (in the same package).
-    [ -f /usr/include/valgrind/valgrind.h ] && command -v valgrind >/dev/null 2>&1 || need valgrind
     ;;
 esac
 case "$what" in
@@ -51,6 +43,11 @@ cross)
     ;;
 esac
 case "$what" in
+coverage)
+    # gcov comes with gcc; gcovr reads its data into the branch report.
+    command -v gcov >/dev/null 2>&1 || need gcc
+    command -v gcovr >/dev/null 2>&1 || need gcovr
+    ;;
 valgrind)
     command -v valgrind >/dev/null 2>&1 || need valgrind
     ;;

@@ -21,7 +21,16 @@ seed_file() { # DIR NAME PRINTF-FORMAT [ARGS]
     printf "$@" > "$d/$n"
 }
 
+# HEAD, then PART 69,999 times, then TAIL: a chain as deep as it is long
+# (issue 44: 70,000 terms once overflowed the compiler's stack).
+long_chain() {
+    awk -v h="$1" -v p="$2" -v t="$3" 'BEGIN { printf "%s", h; for (i = 1; i < 70000; i++) printf "%s", p; printf "%s", t }'
+}
+
 seed_expr() {
+    long_chain '$CMCycles' '+1' '' > "$1/chain-sum"
+    long_chain 'max(min($A' ',5' '),0)' > "$1/chain-minmax"
+    long_chain '-($A' '+3*2-10/2' ')' > "$1/chain-mixed"
     i=0
     grep -h '^[[:space:]]*expr ' "$top"/layouts/*.layout | sed 's/^[[:space:]]*expr //' |
     while IFS= read -r line; do
@@ -31,7 +40,12 @@ seed_expr() {
     seed_file "$1" ops '($a + $b[0]) * 2 / max($c, 1) - min(-$d, 3.5e2) %% 7'
 }
 
-seed_layout() { cp "$top"/layouts/*.layout "$1"/; }
+seed_layout() {
+    cp "$top"/layouts/*.layout "$1"/
+    { printf 'gputop-layout 1\nname deep\ntitle Deep\nfamily mips-cm\ngpu mips-cm\n'
+      printf 'section S\n  key x\n  group G\n    metric Deep\n      expr '
+      long_chain '$CMCycles' '+1' '\n      show count\n'; } > "$1/chain-sum.layout"
+}
 
 seed_capture() {
     for s in sim sim:amd-gfx1151; do

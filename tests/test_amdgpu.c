@@ -120,7 +120,7 @@ Test(amdgpu, metrics_mode_never_touches_gfx)
     cr_assert_geq(am_sample(&t), 0, "%s", t.d.msg);
     cr_expect_eq(fa_stats(t.fa)->mmr_reads, 0);
     cr_expect_eq(fa_stats(t.fa)->regs_written, 0);
-    NEAR(am_metric(&t, "Shader clock"), 2.1);      /* GHz */
+    NEAR(am_metric(&t, "Shader clock"), 2100.0);    /* MHz, as sysfs and amdgpu_top */
     cr_expect_not_null(am_unavailable(&t, "GUI active"));
     HAS(am_unavailable(&t, "IPC"), "mode=metrics");
     am_stop(&t);
@@ -142,8 +142,8 @@ Test(amdgpu, gpu_metrics_v3_0_fields)
     fa_set_metric(fa, 96, 2, 3000);
     am_start(&t, fa, "amdgpu:polls=1");
     cr_assert_geq(am_sample(&t), 0, "%s", t.d.msg);
-    NEAR(am_metric(&t, "Shader clock"), 2.8);      /* GHz */
-    NEAR(am_metric(&t, "Memory clock"), 1.0);
+    NEAR(am_metric(&t, "Shader clock"), 2800.0);    /* MHz */
+    NEAR(am_metric(&t, "Memory clock"), 1000.0);
     NEAR(am_metric(&t, "GFX temperature"), 61.5);
     NEAR(am_metric(&t, "Socket power"), 95.5);
     NEAR(am_metric(&t, "DRAM read bandwidth"), 12000e6);
@@ -161,7 +161,7 @@ Test(amdgpu, gpu_metrics_v2_1_has_no_dram_fields)
     fa_set_metric(fa, 4, 2, 4500);         /* offset 4 in both */
     am_start(&t, fa, "amdgpu:polls=1");
     cr_assert_geq(am_sample(&t), 0, "%s", t.d.msg);
-    NEAR(am_metric(&t, "Shader clock"), 1.8);
+    NEAR(am_metric(&t, "Shader clock"), 1800.0);   /* MHz */
     NEAR(am_metric(&t, "GFX temperature"), 45.0);
     cr_expect_not_null(am_unavailable(&t, "DRAM read bandwidth"));
     am_stop(&t);
@@ -174,7 +174,7 @@ Test(amdgpu, sensors_stand_in_without_gpu_metrics)
     am_start(&t, am_fake(0, FA_METRICS_V9_9), "amdgpu:polls=1");
     cr_assert_geq(am_sample(&t), 0, "%s", t.d.msg);
     /* Fake sensors: sclk 2900 MHz, temperature 55000 milli-degC, power 42 W. */
-    NEAR(am_metric(&t, "Shader clock"), 2.9);
+    NEAR(am_metric(&t, "Shader clock"), 2900.0);   /* MHz */
     NEAR(am_metric(&t, "GFX temperature"), 55.0);
     NEAR(am_metric(&t, "Socket power"), 42.0);
     cr_expect_not_null(am_unavailable(&t, "DRAM read bandwidth"));
@@ -358,13 +358,13 @@ Test(amdgpu, injected_counts_give_the_speed_of_light_rows)
     sample_all_passes(&t);
     /* L2 hit rate = 100 * 4*300 / (4*300 + 4*100) = 75 %. */
     NEAR(am_metric(&t, "L2 Cache Hit Rate"), 75.0);
-    /* IPC = (20*150 - 20*50) / (20*100) = 1.0 (busy cycles summed per SE
-     * over its WGPs); its pop = 100 * 3000/2000/5 = 30 %. */
+    /* IPC = (20*150 - 20*50) / (20*100) = 1.0 (busy cycles summed over
+     * WGPs); its pop = 100 * 3000/2000/5 = 30 %. */
     NEAR(am_metric(&t, "IPC"), 1.0);
     /* Wave dependency wait = 100 * 20*100 / (20*400) = 25 %. */
     NEAR(am_metric(&t, "Wave Dependency Wait"), 25.0);
-    /* Occupancy = sum(SQ_WAVE_CYCLES) / mean over SEs(SQ_BUSY_CYCLES) = 8000 / 1000 = 8. */
-    NEAR(am_metric(&t, "Wavefront Occupancy"), 8.0);
+    /* Occupancy = sum(SQ_WAVE_CYCLES) / mean over WGPs(SQ_BUSY_CYCLES) = 8000 / 100 = 80. */
+    NEAR(am_metric(&t, "Wavefront Occupancy"), 80.0);
     /* FP32: 20*100 VALU instructions x 64 lanes over the interval, in ns. */
     ns = (double)gt_snapshot_ns(&t.snap);
     cr_assert_gt(ns, 0);
@@ -374,8 +374,9 @@ Test(amdgpu, injected_counts_give_the_speed_of_light_rows)
     /* Instance banking: CU 7 of SE 1, SA 1 is CU 37 of the GPU. */
     cr_expect_eq(am_counter(&t, "TCP_REQ", 37), 5);
     cr_expect_eq(am_counter(&t, "TCP_REQ", 36), 0);
-    cr_expect_eq(am_counter(&t, "SQ_BUSY_CYCLES", 1), 1000);
-    cr_expect_eq(fa_stats(t.fa)->pstate, 4, "GFX not kept on (PEAK) while counting");
+    cr_expect_eq(am_counter(&t, "SQ_BUSY_CYCLES", 19), 100);
+    cr_expect_eq(fa_stats(t.fa)->pstate, 0, "a pstate pins the clocks");
+    cr_expect_eq(fa_stats(t.fa)->gfxoff_refs, 1, "GFX not kept on while counting");
     am_stop(&t);
 }
 
@@ -386,29 +387,34 @@ Test(amdgpu, counter_groups_rotate_and_are_marked_estimated)
     int r;
 
     am_start(&t, am_fake(1, FA_METRICS_V3_0), "amdgpu:polls=1");
-    fa_set_rate(t.fa, "TCP", 9, 0, 80);           /* TCP_REQ */
-    fa_set_rate(t.fa, "TCP", 17, 0, 20);          /* TCP_REQ_MISS */
-    /* TCP counts one event per pass, so TCP_REQ and TCP_REQ_MISS take
-     * turns; GL2C's twelve counters need three passes of four. */
+    fa_set_rate(t.fa, "GL2C", 42, 0, 20);         /* GL2C_HIT */
+    fa_set_rate(t.fa, "GL2C", 74, 0, 80);         /* GL2C_READ_64_REQ */
+    /* GL2C's twelve counters need three passes of four: the hit/miss and
+     * write pairs, the four client reads, the four fabric reads. */
     /* Counters the layout reads: GRBM 2, SQ (per WGP) 14, TCP 2, GL1C 5, GL2C 12. */
     HAS(t.s->info.detail, "35 counters rotated over 3 passes");
     r = am_sample(&t);
     cr_expect_eq(r, 2, "the first pass leaves counters estimated");
     HAS(t.d.msg, "estimated");
     HAS(t.d.msg, "3 passes");
-    cr_expect_eq(am_counter(&t, "TCP_REQ", 0), 80);
-    cr_expect_eq(am_counter(&t, "TCP_REQ_MISS", 0), 0);
+    cr_expect_eq(am_counter(&t, "GL2C_HIT", 0), 20);
+    /* Not read yet, and the rate was set after the pass before the first
+     * interval saw none: an estimate of 0. */
+    cr_expect_eq(am_counter(&t, "GL2C_READ_64_REQ", 0), 0);
     am_sample(&t);
-    /* Second pass counts the miss; the request count repeats its last pass. */
-    cr_expect_eq(am_counter(&t, "TCP_REQ_MISS", 0), 20);
-    cr_expect_eq(am_counter(&t, "TCP_REQ", 0), 80);
-    NEAR(am_metric(&t, "TCP Cache Hit Rate"), 75.0);
-    /* Rows reading rotated counters are estimates; GRBM's two fit one pass. */
-    cr_expect(gt_engine_estimated(t.e, (size_t)gt_layout_find_metric(t.l, "TCP Cache Hit Rate")));
+    /* The second pass counts the client reads; the hits are their last
+     * pass's rate over this interval (1 ms each: the same 20). */
+    cr_expect_eq(am_counter(&t, "GL2C_READ_64_REQ", 0), 80);
+    cr_expect_eq(am_counter(&t, "GL2C_HIT", 0), 20);
+    /* Rows reading rotated counters are estimates; GRBM's two fit one
+     * pass, and so do TCP's two (four counters). */
+    cr_expect(gt_engine_estimated(t.e, (size_t)gt_layout_find_metric(t.l, "L2 Cache Hit Rate")));
+    cr_expect(!gt_engine_estimated(t.e, (size_t)gt_layout_find_metric(t.l, "TCP Cache Hit Rate")));
     cr_expect(!gt_engine_estimated(t.e, (size_t)gt_layout_find_metric(t.l, "GPU busy")));
     cr_expect(!gt_engine_estimated(t.e, (size_t)gt_layout_find_metric(t.l, "GUI active")));
     passes = (unsigned)fa_stats(t.fa)->passes;
-    cr_expect_eq(passes, 3, "one pass started at start and after each sample");
+    cr_expect_eq(passes, 1 + 3 + 3, "the TCP check, each pass once before the first interval, "
+                 "then one at start and after each sample");
     am_stop(&t);
 }
 
@@ -600,8 +606,8 @@ Test(amdgpu, without_source_the_amd_gpu_is_found, .timeout = 60)
     cr_expect_eq(pclose(p), 0);
     fclose(m);
     /* The fake's GFX_SCLK sensor (no gpu_metrics gfxclk filled): 2900 MHz. */
-    HAS(buf, "Shader clock [GHz]");
-    HAS(buf, ",2.9,");   /* 2900 MHz in GHz, then its % of peak */
+    HAS(buf, "Shader clock [MHz]");
+    HAS(buf, ",2900,");  /* 2900 MHz, then its % of peak */
     free(buf);
 }
 
@@ -628,7 +634,8 @@ Test(amdgpu, impossible_dev_info_shape_is_refused, .timeout = 30)
 
 
 /* The CSV header says every percentage one way ("%", as the "% of peak"
- * columns do; the document's "Percent" rows included), clocks in GHz. */
+ * columns do; the document's "Percent" rows included), clocks in MHz as
+ * the kernel's sysfs and amdgpu_top print them. */
 Test(amdgpu, csv_units_are_consistent, .timeout = 60)
 {
     char cmd[512], chunk[4096], *buf = NULL, *nl;
@@ -648,7 +655,7 @@ Test(amdgpu, csv_units_are_consistent, .timeout = 60)
         *nl = '\0';
     HAS(buf, "GUI active [%]");
     HAS(buf, "L2 Cache Hit Rate [%]");
-    HAS(buf, "Shader clock [GHz]");
+    HAS(buf, "Shader clock [MHz]");
     cr_expect(!strstr(buf, "[Percent]"), "a percentage in two spellings: %s", buf);
     free(buf);
 }

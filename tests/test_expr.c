@@ -1,12 +1,19 @@
 /* Expression language: parsing, precedence, no-data semantics, folding and
- * sharing, and every compile error with its position. */
+ * sharing, every compile error with its position, and chains as long as a
+ * layout may hold. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "gputop/catalog.h"
+#include "gputop/cli.h"
+#include "gputop/engine.h"
 #include "gputop/expr.h"
+#include "gputop/layout.h"
 
 /* Values for references: $A=ref value table by first letter after '$'. */
 struct vals { double v[26]; };
@@ -370,4 +377,130 @@ Test(expr_errors, nesting_is_bounded)
     cr_assert_null(gt_expr_parse(buf, strlen(buf), &d));
     cr_assert(strstr(d.msg, "nested too deeply"));
     (void)by_letter;
+}
+
+/* ---- expressions as long as a layout may hold (4 MiB) ----
+ * A chain of 70,000 terms builds a tree as deep as itself, which the
+ * parser, the tree walk and the compiler must take without running out of
+ * stack (issue 44). Every term is a small integer, so each step of the
+ * expected values, worked out by hand, is exact in a double. */
+
+#define TERMS 70000
+
+/* head, then TERMS - 1 times part, then tail: malloc'ed. */
+static char *chain(const char *head, const char *part, const char *tail)
+{
+    size_t hl = strlen(head), pl = strlen(part), tl = strlen(tail), i;
+    char *s = malloc(hl + pl * (TERMS - 1) + tl + 1), *p = s;
+
+    cr_assert_not_null(s);
+    memcpy(p, head, hl);
+    p += hl;
+    for (i = 1; i < TERMS; i++, p += pl)
+        memcpy(p, part, pl);
+    memcpy(p, tail, tl + 1);
+    return s;
+}
+
+static void check_chain(const char *head, const char *part, const char *tail, double want)
+{
+    char *text = chain(head, part, tail);
+    double got = eval2(text, V);
+
+    cr_assert_eq(got, want, "%s%s...%s (%d terms): %.17g, expected %.17g", head, part, tail,
+                 TERMS, got, want);
+    free(text);
+}
+
+/* The input of issue 44: $CMCycles + 1 + 1 + ... = 5 + 69,999 ($C is 5). */
+Test(expr_depth, a_sum_of_seventy_thousand_terms)
+{
+    check_chain("$CMCycles", "+1", "", 5.0 + (TERMS - 1));
+}
+
+Test(expr_depth, a_long_chain_of_each_binary_operator)
+{
+    check_chain("$A", "-1", "", 2.0 - (TERMS - 1));
+    check_chain("$A", "*1", "", 2.0);
+    check_chain("$A", "/1", "", 2.0);
+    check_chain("1", "*$A", "", INFINITY);   /* 2^69,999 overflows */
+    check_chain("min($A", ",5", ")", 2.0);
+    check_chain("max($A", ",1", ")", 2.0);
+    check_chain("max(min($A", ",5", "),0)", 2.0);
+}
+
+/* Mixed operators, chains inside brackets and calls, with constants folded
+ * among them: each "+3*2-10/2" adds 1. */
+Test(expr_depth, long_mixed_chains)
+{
+    check_chain("$A", "+3*2-10/2", "", 2.0 + (TERMS - 1));
+    check_chain("-($A", "+3*2-10/2", ")", -(2.0 + (TERMS - 1)));
+    check_chain("max(0, $A", "+1", ") * 2 - 1", 2.0 * (2.0 + (TERMS - 1)) - 1.0);
+    check_chain("1", "+1", "", TERMS);   /* folded whole */
+}
+
+/* Brackets nested past the parser's depth are still refused, with where. */
+Test(expr_depth, nesting_too_deep_is_refused_with_its_position)
+{
+    char text[4096];
+    struct gt_diag d;
+    int i;
+
+    for (i = 0; i < 1000; i++)
+        text[i] = '(';
+    strcpy(text + 1000, "$A");
+    gt_diag_clear(&d);
+    cr_assert_null(gt_expr_parse(text, strlen(text), &d));
+    cr_assert(strstr(d.msg, "nested too deeply"), "%s", d.msg);
+    cr_assert_eq(d.line, 1);
+    cr_assert_gt(d.col, 1);
+}
+
+/* The same sum as a layout's metric, checked as `gputop --check-layout`
+ * checks it and evaluated by the engine on a snapshot. */
+Test(expr_depth, a_layout_with_the_long_sum_loads_and_evaluates)
+{
+    char path[] = "/tmp/gputop-depth-XXXXXX";
+    char *text = chain("gputop-layout 1\nname deep\ntitle Deep\nfamily mips-cm\ngpu mips-cm\n"
+                       "section S\n  key x\n  group G\n    metric Deep\n      expr $CMCycles",
+                       "+1", "\n      show count\n");
+    struct gt_layout *l;
+    struct gt_catalog c;
+    struct gt_engine *e;
+    struct gt_snapshot s;
+    struct gt_diag d;
+    FILE *f, *out = tmpfile(), *err = tmpfile();
+    double v;
+    int fd = mkstemp(path), k;
+
+    cr_assert(fd >= 0 && out && err);
+    f = fdopen(fd, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+    cr_assert_eq(gt_cmd_check_layout(path, "mips-cm", out, err), 0);
+
+    l = gt_layout_load(path, &d);
+    cr_assert_not_null(l, "%s:%d:%d: %s", path, d.line, d.col, d.msg);
+    gt_catalog_init(&c);
+    k = gt_catalog_add(&c, "CMCycles", "cm", GT_COUNTER_DELTA, 1, 1.0);
+    cr_assert_geq(k, 0);
+    e = gt_engine_new(l, &c);
+    cr_assert_not_null(e);
+    cr_assert_eq(gt_snapshot_init(&s, c.nslots), 0);
+    s.t_start_ns = 0;
+    s.t_end_ns = 100000000;
+    s.nsamples = 1;
+    s.deltas[c.counters[k].slot] = 7;
+    gt_engine_eval(e, &s, &v);
+    cr_assert_eq(v, 7.0 + (TERMS - 1));
+    cr_assert_eq(gt_engine_eval_instance(e, &s, 0, 0), 7.0 + (TERMS - 1));
+    gt_snapshot_free(&s);
+    gt_engine_free(e);
+    gt_catalog_free(&c);
+    gt_layout_free(l);
+    unlink(path);
+    free(text);
+    fclose(out);
+    fclose(err);
 }

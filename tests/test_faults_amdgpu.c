@@ -17,7 +17,8 @@
 #include "fakes/fault_sys.h"
 #include "gputop/source.h"
 
-#define PER_PASS 1000       /* GRBM_GUI_ACTIVE per counter pass */
+#define PER_PASS 1000       /* GRBM_GUI_ACTIVE per ms: per counter pass of 1 ms */
+#define WGP_PER_SE 10       /* SQ records are per WGP: WGP 0 of SE c is c x 10 */
 #define POLLS 2             /* GRBM reads per sample (polls=2: no pacing) */
 #define RUN_SAMPLES 8       /* samples after the fault: room to recover */
 #define SPEC "amdgpu,polls=2"
@@ -59,7 +60,7 @@ static unsigned long amd_sub(unsigned long req, const void *arg)
     return 0;
 }
 
-static void init(struct run *r)
+static void init_clock(struct run *r, int manual)
 {
     struct fa_config c;
 
@@ -68,6 +69,7 @@ static void init(struct run *r)
     c.power = "active";
     c.metrics = FA_METRICS_V3_0;
     c.root = 1;
+    c.manual_clock = manual;   /* sample() moves it 1 ms: a pass counts 1 ms */
     r->fa = fa_new(&c);
     cr_assert_not_null(r->fa);
     fa_set_rate(r->fa, "GRBM", 2, 0, PER_PASS);    /* GRBM_GUI_ACTIVE */
@@ -79,6 +81,11 @@ static void init(struct run *r)
     r->fs.by_file = 1;
     r->fs.by_offset = 1;
     r->fs.ioctl_sub = amd_sub;
+}
+
+static void init(struct run *r)
+{
+    init_clock(r, 1);
 }
 
 /* Opens with one counter selected (one pass, so nothing is estimated)
@@ -121,6 +128,7 @@ static int sample(struct run *r, uint64_t *active)
 
     gt_snapshot_zero(&r->snap);
     gt_diag_clear(&r->d);
+    fa_advance(r->fa, 1000000);
     rc = r->s->type->sample(r->s, &r->snap, &r->d);
     *active = r->active >= 0 ? slot(r, r->active) : 0;
     return rc;
@@ -172,7 +180,7 @@ static size_t sites_of(int phase, struct fs_site *out, unsigned *calls)
 /* Checks the samples after a fault: a failed one says why; a good one
  * polled exactly POLLS times and counted whole passes; the last one
  * counted one pass; no more was reported than the fake counted. */
-static void run_on(struct run *r, const char *what, unsigned passes_before)
+static void run_on(struct run *r, const char *what, unsigned long long counted_before)
 {
     uint64_t v, sum = 0, hits[NGL2C] = { 0 }, busy[NSE] = { 0 };
     int rc = 0;
@@ -191,13 +199,14 @@ static void run_on(struct run *r, const char *what, unsigned passes_before)
         for (unsigned c = 0; c < NGL2C; c++)
             hits[c] += r->snap.deltas[r->s->catalog.counters[r->hit].slot + c];
         for (unsigned c = 0; c < NSE; c++)
-            busy[c] += r->snap.deltas[r->s->catalog.counters[r->busy].slot + c];
+            busy[c] += r->snap.deltas[r->s->catalog.counters[r->busy].slot + c * WGP_PER_SE];
     }
     cr_assert_geq(rc, 0, "%s: counting did not resume: %s", what, r->d.msg);
     cr_assert_eq(v, PER_PASS, "%s: the last sample is one pass", what);
-    /* Passes started since; the one started last is still running. */
-    uint64_t passes = (uint64_t)fa_stats(r->fa)->passes - passes_before;
-    cr_assert_leq(sum, passes * PER_PASS, "%s: %llu counted from %llu passes (double-counted)",
+    /* Milliseconds the fake's counters ran since (the counters advance
+     * with time, through failed samples too). */
+    uint64_t passes = (fa_stats(r->fa)->counted_ns - counted_before) / 1000000;
+    cr_assert_leq(sum, passes * PER_PASS, "%s: %llu counted in %llu ms (double-counted)",
                   what, (unsigned long long)sum, (unsigned long long)passes);
     for (unsigned c = 0; c < NGL2C; c++) {
         uint64_t last = r->snap.deltas[r->s->catalog.counters[r->hit].slot + c];
@@ -206,9 +215,9 @@ static void run_on(struct run *r, const char *what, unsigned passes_before)
                       "double-counted", what, c);
     }
     for (unsigned c = 0; c < NSE; c++) {
-        uint64_t last = r->snap.deltas[r->s->catalog.counters[r->busy].slot + c];
-        cr_assert_eq(last, PER_PASS * (c + 1), "%s: SQ_BUSY_CYCLES of SE%u in the last "
-                     "sample", what, c);
+        uint64_t last = r->snap.deltas[r->s->catalog.counters[r->busy].slot + c * WGP_PER_SE];
+        cr_assert_eq(last, PER_PASS * (c + 1), "%s: SQ_BUSY_CYCLES of SE%u's first WGP in the "
+                     "last sample", what, c);
         cr_assert_leq(busy[c], passes * PER_PASS * (c + 1), "%s: SE%u double-counted", what, c);
     }
 }
@@ -226,7 +235,7 @@ static void fault_mid_run(void *arg, struct fs_site site, int err, int times, in
     cr_assert_eq(start(&r), 0, "%s: %s", what, r.d.msg);
     cr_assert_eq(sample(&r, &v), 0, "%s: %s", what, r.d.msg);
     cr_assert_eq(v, PER_PASS, "%s", what);
-    unsigned before = (unsigned)fa_stats(r.fa)->passes;
+    unsigned long long before = fa_stats(r.fa)->counted_ns;
     fs_arm_after(&r.fs, site, err, times, skip);
     run_on(&r, what, before);
     cr_assert_eq(r.fs.remaining, 0, "%s: the site was not reached again", what);
@@ -311,7 +320,7 @@ Test(faults_amdgpu, device_vanishes_and_returns)
     init(&r);
     cr_assert_eq(start(&r), 0, "%s", r.d.msg);
     cr_assert_eq(sample(&r, &v), 0, "%s", r.d.msg);
-    unsigned before = (unsigned)fa_stats(r.fa)->passes;
+    unsigned long long before = fa_stats(r.fa)->counted_ns;
     fs_vanish(&r.fs, ENODEV);
     for (int i = 0; i < 4; i++) {
         cr_assert_lt(sample(&r, &v), 0, "gone, yet the sample succeeded");
@@ -335,7 +344,7 @@ Test(faults_amdgpu, runtime_suspend_mid_run_and_back)
     init(&r);
     cr_assert_eq(start(&r), 0, "%s", r.d.msg);
     cr_assert_eq(sample(&r, &v), 0, "%s", r.d.msg);
-    unsigned before = (unsigned)fa_stats(r.fa)->passes;
+    unsigned long long before = fa_stats(r.fa)->counted_ns;
     fa_set_power(r.fa, "suspended");
     for (int i = 0; i < 3; i++) {
         cr_assert_lt(sample(&r, &v), 0, "asleep, yet the sample succeeded");
@@ -353,7 +362,7 @@ Test(faults_amdgpu, sampler_shows_retrying_and_resumes, .timeout = 60)
 {
     struct run r;
 
-    init(&r);
+    init_clock(&r, 0);      /* the sampler's thread runs on real time */
     cr_assert_eq(start(&r), 0, "%s", r.d.msg);
     fault_sampler_vanish_and_return(r.s, &r.fs, ENODEV, r.active);
     finish(&r, "under the sampler");
@@ -376,7 +385,7 @@ Test(faults_amdgpu, unplugged_and_bound_again_reopens)
         cr_assert(strstr(r.d.msg, "/dev/dri/renderD128"), "%s", r.d.msg);
     }
     fa_replug(r.fa);
-    unsigned before = (unsigned)fa_stats(r.fa)->passes;
+    unsigned long long before = fa_stats(r.fa)->counted_ns;
     run_on(&r, "unplugged and bound again", before);
     finish(&r, "unplugged and bound again");
 }

@@ -58,14 +58,15 @@ static void all(struct la *t, const char *name, uint64_t v)
         t->s.deltas[t->c.counters[k].slot + i] = v;
 }
 
+/* SE0's ten WGPs count a in all, SE1's b (one SQ record a WGP). */
 static void two(struct la *t, const char *name, uint64_t a, uint64_t b)
 {
     int k = gt_catalog_find(&t->c, name);
 
     cr_assert_geq(k, 0, "no counter %s", name);
-    cr_assert_eq(t->c.counters[k].instances, 2, "%s is per SE", name);
-    t->s.deltas[t->c.counters[k].slot] = a;
-    t->s.deltas[t->c.counters[k].slot + 1] = b;
+    cr_assert_eq(t->c.counters[k].instances, 20, "%s is per WGP", name);
+    for (uint32_t i = 0; i < 20; i++)
+        t->s.deltas[t->c.counters[k].slot + i] = (i < 10 ? a : b) / 10;
 }
 
 static int metric(struct la *t, const char *title)
@@ -110,7 +111,7 @@ static void fill(struct la *t)
     all(t, "SQ_INSTS_VALU", 40000000);        /* x 20 WGPs = 8e8 */
     all(t, "SQ_INSTS_ALL", 50000000);         /* 1e9 */
     all(t, "SQ_INSTS_INTERNAL", 5000000);     /* 1e8 */
-    two(t, "SQ_BUSY_CYCLES", 290000000, 250000000);   /* sum 5.4e8, mean 2.7e8 */
+    two(t, "SQ_BUSY_CYCLES", 290000000, 250000000);   /* sum 5.4e8, mean 2.7e7 */
     two(t, "SQ_WAVE_CYCLES", 1000000000, 600000000);  /* sum 1.6e9 */
     two(t, "SQ_WAIT_ANY", 400000000, 200000000);      /* 6e8 */
     two(t, "SQ_WAIT_INST_ANY", 100000000, 100000000); /* 2e8 */
@@ -176,8 +177,8 @@ Test(layout_amd, speed_of_light_rows_match_the_document_by_hand)
     row_peak(&t, "VALU FLOPs (FP32)", 512, 14848, 100.0 * 512 / 14848);
     /* (1e9 - 1e8) / 5.4e8; pop 100 * 1e9 / 5.4e8 / 5 (INTERNAL not dropped) */
     row_peak(&t, "IPC", 9e8 / 5.4e8, 5, 100.0 * 1e9 / 5.4e8 / 5);
-    /* 1.6e9 / mean(2.9e8, 2.5e8) = 1.6e9 / 2.7e8; peak 32 * 40 = 1280 */
-    row_peak(&t, "Wavefront Occupancy", 1.6e9 / 2.7e8, 1280, 100.0 * (1.6e9 / 2.7e8) / 1280);
+    /* 1.6e9 / (5.4e8 / 20 WGPs) = 1.6e9 / 2.7e7; peak 32 * 40 = 1280 */
+    row_peak(&t, "Wavefront Occupancy", 1.6e9 / 2.7e7, 1280, 100.0 * (1.6e9 / 2.7e7) / 1280);
     row_peak(&t, "L2 Cache Hit Rate", 100.0 * 1000 / 1200, 100, 100.0 * 1000 / 1200);
     /* 32*100 + 64*200 + 96*40 + 128*1000 = 147840 bytes in 0.1 s */
     no_peak(&t, "L2-Fabric Read BW", 1478400);
@@ -238,13 +239,15 @@ Test(layout_amd, activity_and_power)
     all(&t, "GRBM_STATUS_GUI_ACTIVE", 600);
     all(&t, "GRBM_STATUS2_EA_BUSY", 250);
     all(&t, "GPU_METRICS_READS", 10);
-    all(&t, "GPU_METRICS_GFXCLK", 14500);          /* mean 1450 MHz = 1.45 GHz */
+    all(&t, "GPU_METRICS_GFXCLK", 14500);          /* mean 1450 MHz */
     all(&t, "GPU_METRICS_TEMP_GFX", 65000);        /* 6500 centi-degC */
     all(&t, "GPU_METRICS_SOCKET_POWER", 1200000);  /* 120000 mW */
     all(&t, "GPU_METRICS_DRAM_READS", 1000000);    /* 100000 MB/s */
     row(&t, "GUI active", 60);
     row(&t, "EA busy", 25);
-    row_peak(&t, "Shader clock", 1.45, 2.9, 50);
+    /* Point 8: MHz, as the kernel's pp_dpm_sclk and amdgpu_top print clocks;
+     * peak the 2900 MHz max_sclk. */
+    row_peak(&t, "Shader clock", 1450, 2900, 50);
     row(&t, "GFX temperature", 65);
     row(&t, "Socket power", 120);
     row(&t, "DRAM read bandwidth", 1e11);

@@ -48,12 +48,18 @@ static const struct hw legacy = {
     { "open_fds=0 mapped=0 ", "protocol_errors=0 ", NULL } };
 static const struct hw amd_gfxoff = {
     "amdgpu counters, GFXOFF held off", "GPUTOP_AMDFAKE_BIN", "build/native/tests/gputop-amdfake",
-    "root", "--no-cpu -i 10ms --source amdgpu:polls=2", "fake-amdgpu:",
+    "root", "--no-cpu -i 10ms --source amdgpu:polls=2,keepon=gfxoff", "fake-amdgpu:",
     { "0 not restored, 0 GFXOFF requests held, 0 fds open, woken 0 times, stable pstate 0, "
       "0 protocol errors", NULL } };
 static const struct hw amd_pstate = {
     "amdgpu counters, stable pstate held", "GPUTOP_AMDFAKE_BIN", "build/native/tests/gputop-amdfake",
     "root", "--no-cpu -i 10ms --source amdgpu:polls=2,keepon=pstate", "fake-amdgpu:",
+    { "0 not restored, 0 GFXOFF requests held, 0 fds open, woken 0 times, stable pstate 0, "
+      "0 protocol errors", NULL } };
+static const struct hw amd_perfclk = {
+    "amdgpu counters, perfmon clock ungated", "GPUTOP_AMDFAKE_BIN",
+    "build/native/tests/gputop-amdfake",
+    "root", "--no-cpu -i 10ms --source amdgpu:polls=2", "fake-amdgpu:",
     { "0 not restored, 0 GFXOFF requests held, 0 fds open, woken 0 times, stable pstate 0, "
       "0 protocol errors", NULL } };
 static const struct hw mips = {
@@ -283,6 +289,11 @@ Test(left_as_found, amdgpu_gfxoff_signals_at_random_points, .timeout = 300)
 Test(left_as_found, amdgpu_pstate_signals_at_random_points, .timeout = 300)
 {
     signals_at_random_points(&amd_pstate, SEED + 3);
+}
+
+Test(left_as_found, amdgpu_perfclk_signals_at_random_points, .timeout = 300)
+{
+    signals_at_random_points(&amd_perfclk, SEED + 7);
 }
 
 Test(left_as_found, mips_cm_signals_at_random_points, .timeout = 300)

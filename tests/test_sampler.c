@@ -457,18 +457,9 @@ Test(sampler, a_failing_source_beside_a_working_one_is_no_data_not_zeros)
     free_source(src[1]);
 }
 
-/* A counting source that promises (fills) to write its first two slots
- * every time it gives data; it never writes the third. */
-static const struct gt_span filler_spans[] = { { 0, 2 } };
-
-static const struct gt_span *filler_fills(const struct gt_source *s, size_t *n)
-{
-    (void)s;
-    *n = 1;
-    return filler_spans;
-}
-
-static int filler_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+/* A counting source that writes its first two slots every time it gives
+ * data; it never writes the third. */
+static int partial_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
 {
     struct counting *c = s->priv;
     uint64_t i = c->calls++;
@@ -485,9 +476,9 @@ static int filler_sample(struct gt_source *s, struct gt_snapshot *out, struct gt
     return 0;
 }
 
-static const struct gt_source_type filler_type = {
-    .name = "filler", .help = "test source", .kind = GT_SOURCE_HARDWARE,
-    .open = counting_open, .sample = filler_sample, .fills = filler_fills,
+static const struct gt_source_type partial_type = {
+    .name = "partial", .help = "test source", .kind = GT_SOURCE_HARDWARE,
+    .open = counting_open, .sample = partial_sample,
 };
 
 /* Takes one snapshot into snap after filling it with garbage: its array
@@ -499,9 +490,9 @@ static int take_poisoned(struct gt_sampler *s, struct gt_snapshot *snap)
     return gt_sampler_take(s, snap, 2000000000ull);
 }
 
-/* Filled slots are left to the source; the other slots it has still read
- * zero, whatever the arrays held before. */
-Test(sampler, filled_slots_are_the_sources_and_the_rest_read_zero)
+/* A round clears the slots before the source writes: those it writes hold
+ * its values, the others read zero, whatever the arrays held before. */
+Test(sampler, slots_a_source_leaves_unwritten_read_zero)
 {
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
@@ -513,7 +504,7 @@ Test(sampler, filled_slots_are_the_sources_and_the_rest_read_zero)
     uint64_t sum = 0;
     int r, got = 0;
 
-    src->type = &filler_type;
+    src->type = &partial_type;
     c.limit = 20;
     s = gt_sampler_new(&cfg);
     cr_assert_not_null(s);
@@ -536,9 +527,9 @@ Test(sampler, filled_slots_are_the_sources_and_the_rest_read_zero)
     free_source(src);
 }
 
-/* A filling source that has ended writes nothing more: beside one still
- * running, its slots read zero, not what the arrays held. */
-Test(sampler, an_ended_filling_source_reads_zero)
+/* A source that has ended writes nothing more: beside one still running,
+ * its slots read zero, not what the arrays held. */
+Test(sampler, an_ended_source_reads_zero)
 {
     struct counting done = { 0 }, runs = { 0 };
     struct gt_source *src[2] = { make_source(&done), make_source(&runs) };
@@ -550,7 +541,7 @@ Test(sampler, an_ended_filling_source_reads_zero)
     uint64_t ones = 0;
     int r, got = 0;
 
-    src[0]->type = &filler_type;
+    src[0]->type = &partial_type;
     done.limit = 5;
     runs.limit = 20;
     s = gt_sampler_new(&cfg);

@@ -1,5 +1,5 @@
 # Sourced by the benchmarks that run the dashboard in a tmux pane of their
-# own (dashboard_cost.sh, phase_cost.sh, footprint.sh, instr_cost.sh): the
+# own (dashboard_cost.sh): the
 # settings they share, and a tmux server and scratch directory of their
 # own, both removed at exit. bench_session NAME sets rounds, warm, source,
 # sock and tmp; bench_median and bench_range give the median and the range

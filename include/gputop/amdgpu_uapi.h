@@ -165,4 +165,12 @@ _Static_assert(GT_REG_GRBM_STATUS2 == 0x2002u, "GRBM_STATUS2 is dword 0x2002");
 #define GT_PERFMON_STATE(v)     ((v) & 0xfu)
 #define GT_PERFMON_SPM_STATE(v) (((v) >> 4) & 0xfu)
 
+/* RLC_CGTT_MGCG_OVERRIDE (gc_11_5_0, UMR register database; 0xEC48):
+ * PERFMON_CLOCK_STATE [10] set keeps the perfmon clock running through
+ * clock gating. GC 11.5 has no RLC_PERFMON_CLK_CNTL; the kernel ungates
+ * the perfmon clock by setting this bit (gfx_v11_0.c
+ * gfx_v11_0_update_perf_clk(false), which a stable pstate calls). */
+#define GT_REG_RLC_CGTT_MGCG_OVERRIDE (GT_GC_SEG1 + 0x4c48u)
+#define GT_PERFMON_CLOCK_STATE (1u << 10)
+
 #endif

@@ -114,11 +114,6 @@ const char *gt_engine_instance_block(const struct gt_engine *e, size_t metric);
  * "cluster 0", "cpu 3". Writes at most len bytes to buf; returns buf. */
 const char *gt_engine_instance_name(const struct gt_engine *e, size_t metric, uint32_t inst,
                                     int brief, char *buf, size_t len);
-/* 1 when gt_engine_eval runs the layout's generated native code (a
- * built-in layout, unchanged; native.h), 0 when it runs the register
- * program (any other layout, or GPUTOP_ENGINE=vm in the environment).
- * Both give the same results bit for bit. */
-int gt_engine_native(const struct gt_engine *e);
 /* Size of the compiled form: counters read per snapshot, instructions run. */
 void gt_engine_size(const struct gt_engine *e, size_t *ninputs, size_t *ninstr);
 

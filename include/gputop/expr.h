@@ -28,13 +28,6 @@ void        gt_expr_ref_pos(const struct gt_expr *e, size_t i, int *line, int *c
 double gt_expr_eval(const struct gt_expr *e,
                     double (*value_of)(void *arg, size_t ref), void *arg);
 
-/* Writes e as a C expression over doubles (division, min and max through
- * gt_op_div/min/max below), naming reference i by ref_name(arg, i). Used
- * to generate the benchmark's native floor. Returns the length written or
- * -1 if buf is too small. */
-int gt_expr_to_c(const struct gt_expr *e, char *buf, size_t len,
-                 const char *(*ref_name)(void *arg, size_t ref), void *arg);
-
 /* The arithmetic every evaluator shares: division by zero and any NaN
  * operand give NaN ("no data"); min and max propagate NaN (unlike fmin). */
 static inline double gt_op_div(double a, double b) { return b == 0.0 ? NAN : a / b; }

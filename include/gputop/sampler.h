@@ -49,9 +49,8 @@ struct gt_sampler_config {
      * a non-zero return is reported as an error once. */
     int (*on_sample)(void *arg, const struct gt_snapshot *s, struct gt_diag *d);
     void *arg;
-    /* The slots anyone reads (gt_engine_spans); only these are cleared
-     * (less those a source fills: gt_source_type.fills), merged and handed
-     * over. NULL: every slot (a recorder needs them all). */
+    /* The slots anyone reads (gt_engine_spans); only these are cleared,
+     * merged and handed over. NULL: every slot (a recorder needs them all). */
     const struct gt_span *spans;
     size_t nspans;
 };

@@ -102,11 +102,6 @@ struct gt_source_type {
      * s->catalog feeds a metric, so hardware sources can enable only those.
      * Returns 0 or -1 with d set. */
     int  (*select)(struct gt_source *s, const unsigned char *used, struct gt_diag *d);
-    /* Optional: the slots of s->catalog that every sample() returning 0
-     * or 2 writes, each one, as *n spans; asked once, when the sampler is
-     * made (after select), which then need not clear them before a round.
-     * NULL or *n 0: no such promise. */
-    const struct gt_span *(*fills)(const struct gt_source *s, size_t *n);
     /* Optional: what the source was doing at the end of snap's interval,
      * for the header ("scene cycle: game"); "" when nothing. Called on the
      * view's thread while sample() runs, so it reads only what open() and

@@ -54,6 +54,10 @@ struct gt_sys {
      * real seam, which reads /sys and /dev itself); returns how many, or
      * -1 with errno set. NULL when the seam offers none (no devices). */
     int     (*drm_devices)(void *ctx, struct gt_drm_device *out, int max);
+    /* The clock a source times its counting by (CLOCK_MONOTONIC ns), so a
+     * fake kernel whose counters advance with time can keep both on one
+     * clock; NULL: gt_now_ns(). */
+    unsigned long long (*now_ns)(void *ctx);
 };
 
 /* The real kernel. */
@@ -73,5 +77,11 @@ ssize_t gt_sys_reread(const struct gt_sys *sys, int fd, char *buf, size_t len);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 unsigned long long gt_now_ns(void);
+
+/* sys's clock: its now_ns, or gt_now_ns() when it has none. */
+static inline unsigned long long gt_sys_now(const struct gt_sys *sys)
+{
+    return sys && sys->now_ns ? sys->now_ns(sys->ctx) : gt_now_ns();
+}
 
 #endif

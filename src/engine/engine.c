@@ -1,8 +1,6 @@
 /* The metric engine: binds a layout's expressions to a catalogue's
  * counters, reduces per-instance deltas by the layout's aggregation rules,
- * and runs the shared compiled program on each snapshot, or, for a
- * built-in layout loaded unchanged, its generated native code
- * (engine_native.c), which gives the same bits. */
+ * and runs the shared compiled program on each snapshot. */
 #include "gputop/engine.h"
 #include "gputop/expr.h"
 
@@ -11,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_native.h"
 #include "engine_reduce.h"
 
 /* Inputs of one kind over the same number of instances: reduced in one
@@ -79,11 +76,6 @@ struct gt_engine {
     struct in_run *runs;   /* ... one run per group (plan_inputs) */
     size_t nruns;
     uint64_t core_mask;    /* shader cores present; 0 unknown */
-    /* The built-in layout as native code (native.h), NULL: the program. */
-    const struct gt_native_layout *native;
-    struct gt_nplan *nplan;  /* its reductions and registers */
-    uint32_t *dead;        /* unavailable metrics, whose figures read NaN */
-    size_t ndead;
 };
 
 static const struct gt_expr *metric_expr(const struct gt_metric_def *def, int which)
@@ -357,77 +349,6 @@ static int alloc_results(struct gt_engine *e)
     return 0;
 }
 
-/* What native reference name reads: the input the program reads for it,
- * a constant, or NaN when no available metric reads it (unknown, or read
- * only by metrics that are unavailable, whose figures are NaN either way). */
-static void native_ref(const struct gt_engine *e, const char *name, struct gt_nref *nr)
-{
-    uint8_t mode;
-    int c = find_ref(e->c, name, &mode), in;
-
-    nr->what = NREF_VALUE;
-    nr->value = NAN;
-    if (c == -1)
-        return;
-    if (!IS_BUILTIN(c) && e->c->counters[c].kind == GT_COUNTER_CONSTANT) {
-        nr->value = e->c->counters[c].value;
-        return;
-    }
-    in = e->input_of[input_at(e, c, mode)];
-    if (in < 0)
-        return;
-    nr->what = c == COUNTER_INTERVAL ? NREF_NS : c == COUNTER_INTERVAL_S ? NREF_SECONDS
-                                                                          : NREF_INPUT;
-    nr->in = e->inputs[in];
-}
-
-/* 1 when GPUTOP_ENGINE=vm asks for the interpreter on every layout. */
-static int vm_forced(void)
-{
-    const char *v = getenv("GPUTOP_ENGINE");
-
-    return v && strcmp(v, "vm") == 0;
-}
-
-/* The generated code of this very layout, if any (native.h). */
-static void find_native(struct gt_engine *e)
-{
-    if (!vm_forced())
-        e->native = gt_native_find(gt_native_layouts, gt_native_layouts_count, e->l);
-}
-
-/* Plans the native code's reductions; returns 0, or -1 out of memory.
- * A reference list that does not match the code's drops it. */
-static int bind_native(struct gt_engine *e)
-{
-    struct gt_nref *refs;
-    const char **names;
-    size_t n, k;
-
-    if (!e->native)
-        return 0;
-    if (gt_native_refs(e->l, &names, &n) < 0)
-        return -1;
-    if (n != e->native->nrefs) {
-        free(names);
-        e->native = NULL;
-        return 0;
-    }
-    refs = calloc(n ? n : 1, sizeof(*refs));
-    for (k = 0; refs && k < n; k++)
-        native_ref(e, names[k], &refs[k]);
-    free(names);
-    e->nplan = refs ? gt_nplan_new(e->native, refs) : NULL;
-    e->dead = malloc((e->nmetrics ? e->nmetrics : 1) * sizeof(*e->dead));
-    free(refs);
-    if (!e->nplan || !e->dead)
-        return -1;
-    for (k = 0; k < e->nmetrics; k++)
-        if (e->m[k].reason)
-            e->dead[e->ndead++] = (uint32_t)k;
-    return 0;
-}
-
 static int input_before(const struct input *x, const struct input *y)
 {
     if (input_kind(x) != input_kind(y))
@@ -501,8 +422,7 @@ struct gt_engine *gt_engine_new(const struct gt_layout *l, const struct gt_catal
     for (i = 0; i < l->nmetrics; i++)
         if (compile_metric(e, i) < 0)
             goto fail;
-    find_native(e);
-    if (alloc_results(e) < 0 || bind_native(e) < 0)
+    if (alloc_results(e) < 0)
         goto fail;
     return e;
 fail:
@@ -537,8 +457,6 @@ void gt_engine_free(struct gt_engine *e)
     free(e->peak);
     free(e->pop);
     free(e->with_peak);
-    gt_nplan_free(e->nplan);
-    free(e->dead);
     gt_program_free(e->prog);
     free(e);
 }
@@ -706,31 +624,12 @@ static void eval_peaks(struct gt_engine *e, const double *out)
     }
 }
 
-/* The native code computes every metric; the unavailable ones read NaN
- * as the program leaves them. */
-static void eval_native(struct gt_engine *e, const struct gt_snapshot *s, double *out)
-{
-    size_t k;
-
-    gt_nplan_eval(e->nplan, s, out, e->peak, e->pop);
-    for (k = 0; k < e->ndead; k++) {
-        uint32_t i = e->dead[k];
-        out[i] = NAN;
-        if (e->l->metrics[i].peak)
-            e->peak[i] = e->pop[i] = NAN;
-    }
-}
-
 void gt_engine_eval(struct gt_engine *e, const struct gt_snapshot *s, double *out)
 {
     size_t i;
     int iv = e->input_of[e->c->ncounters * NMODES];
     int is = e->input_of[e->c->ncounters * NMODES + 1];
 
-    if (e->native) {
-        eval_native(e, s, out);
-        return;
-    }
     for (i = 0; i < e->nruns; i++)
         reduce_run(e, &e->runs[i], s->deltas, e->regs);
     if (iv >= 0)
@@ -924,8 +823,6 @@ const char *gt_engine_instance_name(const struct gt_engine *e, size_t metric, ui
              (unsigned)gt_engine_instance_number(e, metric, inst));
     return buf;
 }
-
-int gt_engine_native(const struct gt_engine *e) { return e->native != NULL; }
 
 void gt_engine_size(const struct gt_engine *e, size_t *ninputs, size_t *ninstr)
 {

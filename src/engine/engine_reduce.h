@@ -85,23 +85,16 @@ static inline double reduce(const struct input *in, const uint64_t *d)
     return v * in->scale;
 }
 
-/* reduce() for a count and kind known where it is inlined; the native
- * code's reductions (engine_native.c) run this very function. */
-static REDUCE_INLINE double reduce_parts(const uint64_t *d, uint32_t slot, uint32_t den_slot,
-                                  double scale, uint32_t n, int kind)
-{
-    double v = (double)sum_slots(d + slot, n);
-
-    if (kind == IN_RATIO)
-        return gt_op_div(scale * v, (double)sum_slots(d + den_slot, n));
-    if (kind == IN_MEAN)
-        v = v / n;
-    return v * scale;
-}
-
+/* reduce() for a count and kind known where it is inlined. */
 static REDUCE_INLINE double reduce_as(const struct input *in, const uint64_t *d, uint32_t n, int kind)
 {
-    return reduce_parts(d, in->slot, in->den_slot, in->scale, n, kind);
+    double v = (double)sum_slots(d + in->slot, n);
+
+    if (kind == IN_RATIO)
+        return gt_op_div(in->scale * v, (double)sum_slots(d + in->den_slot, n));
+    if (kind == IN_MEAN)
+        v = v / n;
+    return v * in->scale;
 }
 
 static inline int input_kind(const struct input *in)

@@ -507,95 +507,36 @@ static double apply(enum op op, double a, double b)
     }
 }
 
-static double eval_node(const struct gt_expr *e, int n,
-                        double (*value_of)(void *, size_t), void *arg)
+/* The parser adds a node only after its operands, so the nodes are in an
+ * order where children come first: one pass over them evaluates the tree
+ * without recursion, however deep a long chain (a + b + ...) makes it. */
+static double node_value(const struct node *nd, const double *v,
+                         double (*value_of)(void *, size_t), void *arg)
 {
-    const struct node *nd = &e->nodes[n];
-
     switch (nd->op) {
     case OP_NUM: return nd->num;
     case OP_REF: return value_of(arg, (size_t)nd->ref);
-    case OP_NEG: return apply(nd->op, eval_node(e, nd->a, value_of, arg), 0);
-    default:
-        return apply(nd->op, eval_node(e, nd->a, value_of, arg),
-                     eval_node(e, nd->b, value_of, arg));
+    case OP_NEG: return apply(nd->op, v[nd->a], 0);
+    default: return apply(nd->op, v[nd->a], v[nd->b]);
     }
 }
+
+/* Values of most expressions fit on the stack; a longer one allocates. */
+#define EVAL_ON_STACK 256
 
 double gt_expr_eval(const struct gt_expr *e, double (*value_of)(void *, size_t), void *arg)
 {
-    return eval_node(e, e->root, value_of, arg);
-}
+    double small[EVAL_ON_STACK], *v = small, r;
+    size_t i, n = (size_t)e->root + 1;
 
-/* ---- printing as C ---- */
-
-struct out {
-    char *buf;
-    size_t len, pos;
-    int overflow;
-};
-
-static void put(struct out *o, const char *s)
-{
-    size_t n = strlen(s);
-
-    if (o->pos + n >= o->len) {
-        o->overflow = 1;
-        return;
-    }
-    memcpy(o->buf + o->pos, s, n + 1);
-    o->pos += n;
-}
-
-static void print_c(struct out *o, const struct gt_expr *e, int n,
-                    const char *(*ref_name)(void *, size_t), void *arg)
-{
-    static const char *const binop[] = { [OP_ADD] = " + ", [OP_SUB] = " - ", [OP_MUL] = " * " };
-    const struct node *nd = &e->nodes[n];
-    char num[48];
-
-    switch (nd->op) {
-    case OP_NUM:
-        snprintf(num, sizeof(num), "%.17g", nd->num);
-        if (!strpbrk(num, ".en"))
-            strcat(num, ".0");
-        put(o, num);
-        return;
-    case OP_REF:
-        put(o, ref_name(arg, (size_t)nd->ref));
-        return;
-    case OP_NEG:
-        put(o, "(-");
-        print_c(o, e, nd->a, ref_name, arg);
-        put(o, ")");
-        return;
-    case OP_DIV: case OP_MIN: case OP_MAX:
-        put(o, nd->op == OP_DIV ? "gt_op_div(" : nd->op == OP_MIN ? "gt_op_min(" : "gt_op_max(");
-        print_c(o, e, nd->a, ref_name, arg);
-        put(o, ", ");
-        print_c(o, e, nd->b, ref_name, arg);
-        put(o, ")");
-        return;
-    default:
-        put(o, "(");
-        print_c(o, e, nd->a, ref_name, arg);
-        put(o, binop[nd->op]);
-        print_c(o, e, nd->b, ref_name, arg);
-        put(o, ")");
-        return;
-    }
-}
-
-int gt_expr_to_c(const struct gt_expr *e, char *buf, size_t len,
-                 const char *(*ref_name)(void *, size_t), void *arg)
-{
-    struct out o = { buf, len, 0, 0 };
-
-    if (len == 0)
-        return -1;
-    buf[0] = '\0';
-    print_c(&o, e, e->root, ref_name, arg);
-    return o.overflow ? -1 : (int)o.pos;
+    if (n > EVAL_ON_STACK && !(v = malloc(n * sizeof(*v))))
+        return NAN;
+    for (i = 0; i < n; i++)
+        v[i] = node_value(&e->nodes[i], v, value_of, arg);
+    r = v[e->root];
+    if (v != small)
+        free(v);
+    return r;
 }
 
 /* ---- program ---- */
@@ -749,9 +690,6 @@ static long intern_const(struct gt_program *p, double v)
     return intern(p, &d);
 }
 
-static long compile_node(struct gt_program *p, const struct gt_expr *e, int n,
-                         const struct gt_ref_binding *bind);
-
 static long intern_op(struct gt_program *p, enum op op, long a, long b, long c)
 {
     struct def d = { (uint8_t)op, (uint32_t)a, (uint32_t)b, (uint32_t)c, 0 };
@@ -759,37 +697,38 @@ static long intern_op(struct gt_program *p, enum op op, long a, long b, long c)
     return intern(p, &d);
 }
 
-/* max(min(x, hi), lo) with constant bounds becomes one OP_CLAMP; returns
- * -2 when the node does not have that shape. */
-static long compile_clamp(struct gt_program *p, const struct gt_expr *e, const struct node *nd,
-                          const struct gt_ref_binding *bind)
+/* max(min(x, hi), lo), its operands in registers: one OP_CLAMP when the
+ * bounds are numbers and x is not a constant, else the min and the max
+ * (each folded when its operands are constants). */
+static long compile_clamp(struct gt_program *p, long x, long hi, long lo)
 {
-    const struct node *inner = &e->nodes[nd->a];
-    long x, hi, lo;
+    long m;
 
-    if (nd->op != OP_MAX || inner->op != OP_MIN)
-        return -2;
-    lo = compile_node(p, e, nd->b, bind);
-    hi = lo < 0 ? -1 : compile_node(p, e, inner->b, bind);
-    x = hi < 0 ? -1 : compile_node(p, e, inner->a, bind);
-    if (x < 0)
+    if (is_const_reg(p, (uint32_t)lo) && is_const_reg(p, (uint32_t)hi) &&
+        !is_const_reg(p, (uint32_t)x) && !isnan(const_value(p, (uint32_t)lo)) &&
+        !isnan(const_value(p, (uint32_t)hi)))
+        return intern_op(p, OP_CLAMP, x, hi, lo);
+    m = is_const_reg(p, (uint32_t)x) && is_const_reg(p, (uint32_t)hi)
+        ? intern_const(p, gt_op_min(const_value(p, (uint32_t)x), const_value(p, (uint32_t)hi)))
+        : intern_op(p, OP_MIN, x, hi, 0);
+    if (m < 0)
         return -1;
-    if (!is_const_reg(p, (uint32_t)lo) || !is_const_reg(p, (uint32_t)hi) ||
-        is_const_reg(p, (uint32_t)x) || isnan(const_value(p, (uint32_t)lo)) ||
-        isnan(const_value(p, (uint32_t)hi))) {
-        long m = is_const_reg(p, (uint32_t)x) && is_const_reg(p, (uint32_t)hi)
-                 ? intern_const(p, gt_op_min(const_value(p, (uint32_t)x), const_value(p, (uint32_t)hi)))
-                 : intern_op(p, OP_MIN, x, hi, 0);
-        if (m < 0)
-            return -1;
-        if (is_const_reg(p, (uint32_t)m) && is_const_reg(p, (uint32_t)lo))
-            return intern_const(p, gt_op_max(const_value(p, (uint32_t)m), const_value(p, (uint32_t)lo)));
-        return intern_op(p, OP_MAX, m, lo, 0);
-    }
-    return intern_op(p, OP_CLAMP, x, hi, lo);
+    if (is_const_reg(p, (uint32_t)m) && is_const_reg(p, (uint32_t)lo))
+        return intern_const(p, gt_op_max(const_value(p, (uint32_t)m), const_value(p, (uint32_t)lo)));
+    return intern_op(p, OP_MAX, m, lo, 0);
 }
 
-static long compile_node(struct gt_program *p, const struct gt_expr *e, int n,
+/* A min() that is the first operand of a max() is compiled by the max
+ * (compile_clamp), which may make the two one instruction. */
+static int clamp_inner(const struct gt_expr *e, int n)
+{
+    const struct node *nd = &e->nodes[n];
+
+    return nd->op == OP_MAX && e->nodes[nd->a].op == OP_MIN;
+}
+
+/* The register of node n, whose operands' registers are in reg already. */
+static long compile_node(struct gt_program *p, const struct gt_expr *e, int n, const long *reg,
                          const struct gt_ref_binding *bind)
 {
     const struct node *nd = &e->nodes[n];
@@ -806,17 +745,13 @@ static long compile_node(struct gt_program *p, const struct gt_expr *e, int n,
     default:
         break;
     }
-    a = compile_clamp(p, e, nd, bind);
-    if (a != -2)
-        return a;
-    a = compile_node(p, e, nd->a, bind);
-    if (a < 0)
-        return -1;
-    if (nd->op != OP_NEG) {
-        b = compile_node(p, e, nd->b, bind);
-        if (b < 0)
-            return -1;
+    if (clamp_inner(e, n)) {
+        const struct node *inner = &e->nodes[nd->a];
+        return compile_clamp(p, reg[inner->a], reg[inner->b], reg[nd->b]);
     }
+    a = reg[nd->a];
+    if (nd->op != OP_NEG)
+        b = reg[nd->b];
     /* Fold when every operand is known now; apply() is the very function
      * the program runs, so folded and unfolded results are identical. */
     if (is_const_reg(p, (uint32_t)a) && (nd->op == OP_NEG || is_const_reg(p, (uint32_t)b)))
@@ -828,11 +763,28 @@ static long compile_node(struct gt_program *p, const struct gt_expr *e, int n,
     return intern(p, &d);
 }
 
+/* Children come before their parent (gt_expr_eval), so one pass in order
+ * compiles the tree without recursion; the min() under a max() waits for
+ * it (compile_clamp). */
 int gt_program_add(struct gt_program *p, const struct gt_expr *e,
                    const struct gt_ref_binding *bindings)
 {
-    long r = compile_node(p, e, e->root, bindings);
+    size_t i, n = (size_t)e->root + 1;
+    long *reg = malloc(n * sizeof(*reg)), r = -1;
+    unsigned char *waits = calloc(n, 1);
 
+    for (i = 0; reg && waits && i < n; i++)
+        if (clamp_inner(e, (int)i))
+            waits[e->nodes[i].a] = 1;
+    for (i = 0; reg && waits && i < n; i++) {
+        reg[i] = waits[i] ? 0 : compile_node(p, e, (int)i, reg, bindings);
+        if (reg[i] < 0)
+            break;
+    }
+    if (reg && waits && i == n)
+        r = reg[e->root];
+    free(reg);
+    free(waits);
     return r < 0 || r > INT32_MAX ? -1 : (int)r;
 }
 

@@ -2,7 +2,6 @@
  * buffer; under the lock it either copies it into the front (read) buffer
  * or, when the reader has not taken the front yet, adds it there. */
 #include "gputop/sampler.h"
-#include "gputop/phase.h"
 #include "gputop/thread.h"
 
 #include <errno.h>
@@ -30,19 +29,14 @@ struct source_slot {
     uint32_t offset;           /* its first slot in the merged snapshot (copied:
                                   the caller's array need not outlive us) */
     int ended;
-    int fills;                 /* it writes some slots in full (its fills op),
-                                  which a round does not clear beforehand */
 };
 
 struct gt_sampler {
     struct gt_sampler_config cfg;
     struct source_slot *src;
     struct gt_snapshot back, front;
-    struct gt_span *spans;     /* what is merged and copied */
+    struct gt_span *spans;     /* what is cleared, merged and copied */
     size_t nspans;
-    struct gt_span *zero;      /* what a round clears first: the spans less
-                                  what the sources fill */
-    size_t nzero;
     int front_full;            /* front holds deltas not yet taken */
     pthread_t thread;
     int started, stopping;
@@ -103,76 +97,6 @@ static int copy_spans(struct gt_sampler *s, const struct gt_sampler_config *cfg)
     return 0;
 }
 
-static const struct gt_span *fills_of(const struct gt_source *src, size_t *n)
-{
-    const struct gt_span *f = NULL;
-
-    *n = 0;
-    if (src->type->fills)
-        f = src->type->fills(src, n);
-    if (!f)
-        *n = 0;
-    return f;
-}
-
-/* The slots the sources promise to write whenever they give data, in
- * merged-snapshot slots, normalized; *n of them (NULL only when out of
- * memory). A promise past a source's own slots is not taken. */
-static struct gt_span *filled_slots(struct gt_sampler *s, const struct gt_sampler_config *cfg,
-                                    size_t *n)
-{
-    size_t i, k, nf, cap = 1;
-    struct gt_span *all;
-
-    *n = 0;
-    for (i = 0; i < cfg->nsources; i++)
-        if (fills_of(cfg->sources[i], &nf))
-            cap += nf;
-    all = malloc(cap * sizeof(*all));
-    if (!all)
-        return NULL;
-    for (i = 0; i < cfg->nsources; i++) {
-        const struct gt_span *f = fills_of(cfg->sources[i], &nf);
-        uint32_t own = cfg->sources[i]->catalog.nslots;
-        for (k = 0; f && k < nf && *n + 1 < cap; k++) {
-            if (f[k].first > own || f[k].count > own - f[k].first ||
-                cfg->slot_offset[i] + (uint64_t)own > cfg->nslots)
-                continue;
-            all[*n].first = cfg->slot_offset[i] + f[k].first;
-            all[*n].count = f[k].count;
-            (*n)++;
-            s->src[i].fills = 1;
-        }
-    }
-    *n = gt_spans_normalize(all, *n, 0);
-    return all;
-}
-
-/* What a round clears before the sources write: the spans, less the
- * slots a source fills. A source that gives no data has its slots cleared
- * instead (mark_lost, clear_filled). */
-static int zero_spans(struct gt_sampler *s, const struct gt_sampler_config *cfg)
-{
-    struct gt_span *spans = malloc((s->nspans + 1) * sizeof(*spans)), *fill;
-    size_t n = s->nspans, nfill;
-
-    if (!spans)
-        return -1;
-    fill = filled_slots(s, cfg, &nfill);
-    if (!fill) {
-        free(spans);
-        return -1;
-    }
-    memcpy(spans, s->spans, n * sizeof(*spans));
-    n = gt_spans_normalize(spans, n, 0);
-    s->zero = malloc((n + nfill + 1) * sizeof(*s->zero));
-    if (s->zero)
-        s->nzero = gt_spans_subtract(spans, n, fill, nfill, s->zero);
-    free(fill);
-    free(spans);
-    return s->zero ? 0 : -1;
-}
-
 /* No longer than every source allows (32-bit counters that would wrap
  * twice, mips-cm); the sources' info is fixed once they are open. */
 static uint64_t source_cap(const struct gt_sampler_config *cfg, uint64_t ns)
@@ -200,11 +124,9 @@ struct gt_sampler *gt_sampler_new(const struct gt_sampler_config *cfg)
     s->wake_fd = -1;
     s->interval_ns = source_cap(cfg, cfg->interval_ns);
     s->src = calloc(cfg->nsources ? cfg->nsources : 1, sizeof(*s->src));
-    if (!s->src || copy_spans(s, cfg) < 0 || zero_spans(s, cfg) < 0 ||
-        gt_snapshot_init(&s->back, cfg->nslots) < 0 ||
+    if (!s->src || copy_spans(s, cfg) < 0 || gt_snapshot_init(&s->back, cfg->nslots) < 0 ||
         gt_snapshot_init(&s->front, cfg->nslots) < 0) {
         gt_snapshot_free(&s->back);
-        free(s->zero);
         free(s->spans);
         free(s->src);
         free(s);
@@ -319,14 +241,6 @@ static int sample_one(struct gt_sampler *s, size_t i, uint64_t now)
     return 1;
 }
 
-/* A source that fills its slots but has ended writes them no more: the
- * round clears them instead, as it does a lost source's (mark_lost). */
-static void clear_filled(struct source_slot *ss)
-{
-    if (ss->fills)
-        memset(ss->view.deltas, 0, (size_t)ss->view.nslots * sizeof(uint64_t));
-}
-
 /* One round over every source; returns how many gave data or have none
  * for this round (both are published), or -1 when all have ended. */
 static int sample_sources(struct gt_sampler *s, uint64_t now)
@@ -334,21 +248,17 @@ static int sample_sources(struct gt_sampler *s, uint64_t now)
     size_t i, live = 0;
     int answered = 0, timed = 0;
 
-    gt_snapshot_zero_spans(&s->back, s->zero, s->nzero);
+    gt_snapshot_zero_spans(&s->back, s->spans, s->nspans);
     for (i = 0; i < s->cfg.nsources; i++) {
         struct source_slot *ss = &s->src[i];
         int r;
         /* The back array changes hands with the front one. */
         ss->view.deltas = s->back.deltas + ss->offset;
-        if (ss->ended) {
-            clear_filled(ss);
+        if (ss->ended)
             continue;
-        }
         r = sample_one(s, i, now);
-        if (r < 0) {
-            clear_filled(ss);
+        if (r < 0)
             continue;
-        }
         live++;
         answered++;
         /* The first source that gives data sets the interval: GPU sources
@@ -368,7 +278,6 @@ static void publish(struct gt_sampler *s)
 {
     struct gt_diag d;
     int wake = 0, nodata = s->back.missing != 0;
-    uint64_t ph = gt_phase_start();
 
     /* A capture holds counts only: an interval without them is left out
      * rather than recorded as zeros. */
@@ -403,16 +312,12 @@ static void publish(struct gt_sampler *s)
     }
     pthread_cond_broadcast(&s->ready);
     pthread_mutex_unlock(&s->lock);
-    /* Handed over; the wake is timed on its own (bench/phase_cost.sh). */
-    gt_phase_stop(GT_PHASE_PUBLISH, ph);
     if (wake) {
         uint64_t one = 1;
 
-        ph = gt_phase_start();
         if (write(s->wake_fd, &one, sizeof(one)) < 0) {
             /* A full counter is a reader already due to wake. */
         }
-        gt_phase_stop(GT_PHASE_WAKE, ph);
     }
     /* Lossless: the sources are asked for the next round only once this
      * one is taken, so a replay reads at most one record ahead of what a
@@ -522,7 +427,7 @@ static uint64_t paced_wait(const struct gt_sampler *s, uint64_t now)
 static void *run(void *arg)
 {
     struct gt_sampler *s = arg;
-    uint64_t next, now, interval, ph;
+    uint64_t next, now, interval;
     int paced = self_paced(s), r;
     unsigned seq;
 
@@ -535,9 +440,7 @@ static void *run(void *arg)
         uint64_t old = interval, wait = paced ? paced_wait(s, gt_now_ns()) : next;
         int woken;
 
-        gt_phase_asleep(GT_WAKER_SAMPLER);
         woken = wait && sleep_until(s, wait, seq) == WOKEN;
-        gt_phase_awake(GT_WAKER_SAMPLER);
 
         /* Taken before stopping is read: a later stop changes it, so the
          * next sleep returns at once instead of missing the wake-up. */
@@ -560,12 +463,10 @@ static void *run(void *arg)
                 next = now + interval;
             continue;
         }
-        ph = gt_phase_start();
         r = sample_sources(s, now);
         if (r < 0)
             break;
         update_state(s);
-        gt_phase_stop(GT_PHASE_SAMPLE, ph);
         if (r > 0)
             publish(s);
         if (!paced) {
@@ -578,7 +479,6 @@ static void *run(void *arg)
             }
         }
     }
-    gt_phase_asleep(GT_WAKER_SAMPLER);
     pthread_mutex_lock(&s->lock);
     s->stats.state = GT_SAMPLER_ENDED;
     pthread_cond_broadcast(&s->ready);
@@ -737,7 +637,6 @@ void gt_sampler_free(struct gt_sampler *s)
     gt_snapshot_free(&s->front);
     if (s->wake_fd >= 0)
         close(s->wake_fd);
-    free(s->zero);
     free(s->spans);
     free(s->src);
     free(s);

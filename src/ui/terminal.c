@@ -2,7 +2,6 @@
  * styles, signals and Ctrl-Z, and writing each frame in one go. */
 #include "tui_internal.h"
 #include "gputop/terminfo.h"
-#include "gputop/phase.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <langinfo.h>
@@ -68,14 +67,9 @@ static int write_all(const char *p, size_t n)
 void tui_flush_cells(struct tui *t)
 {
     const char *bytes;
-    uint64_t ph = gt_phase_start();
     size_t n = gt_termout_render(t->out, t->cells, &bytes);
-    int r;
+    int r = write_all(bytes, n);
 
-    gt_phase_stop(GT_PHASE_RENDER, ph);
-    ph = gt_phase_start();
-    r = write_all(bytes, n);
-    gt_phase_stop(GT_PHASE_WRITE, ph);
     /* What did not arrive is unknown on screen: all of it next time. */
     if (r < 0) {
         gt_cellbuf_invalidate(t->cells);

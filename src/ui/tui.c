@@ -5,7 +5,6 @@
 #include "tui_internal.h"
 #include "gputop/fdinfo.h"
 #include "gputop/history.h"
-#include "gputop/phase.h"
 
 #include <errno.h>
 #include <math.h>
@@ -19,8 +18,6 @@
 
 static void draw(struct tui *t)
 {
-    uint64_t ph = gt_phase_start();
-
     /* The Processes watcher reads /proc only while its rows are on screen
      * (hidden, its walk and re-reads cost ~1 ms/s with 90 processes). */
     if (t->cfg->procs)
@@ -47,7 +44,6 @@ static void draw(struct tui *t)
         tui_draw_alert(t);
         tui_draw_footer(t);
     }
-    gt_phase_stop(GT_PHASE_COMPOSE, ph);
     tui_flush_cells(t);
 }
 
@@ -191,9 +187,7 @@ static int wait_for_work(struct tui *t, uint64_t next, uint64_t refresh)
         gt_sampler_wake_after(t->cfg->sampler, next);
         until = next + interval + interval / 2;
     }
-    gt_phase_asleep(GT_WAKER_DISPLAY);
     r = poll(p, paced ? 3 : 2, until > now ? (int)((until - now + 999999) / 1000000) : 0);
-    gt_phase_awake(GT_WAKER_DISPLAY);
     if (r < 0)
         return errno == EINTR ? WOKE_SIGNAL : 0;    /* maybe a resize */
     /* A resize or Ctrl-Z, whenever it came: ncurses has the size. */
@@ -285,10 +279,8 @@ int gt_tui_run(const struct gt_tui_config *cfg, volatile sig_atomic_t *stop, str
                 draw(&t);
         }
         if (now >= next) {
-            uint64_t ph = gt_phase_start();
             if (!t.replay_paced)
                 take_sample(&t);
-            gt_phase_stop(GT_PHASE_TAKE, ph);
             draw(&t);
             next += frame_step(&t, refresh);
             if (next <= now)
@@ -300,7 +292,6 @@ int gt_tui_run(const struct gt_tui_config *cfg, volatile sig_atomic_t *stop, str
         if (woke & (WOKE_INPUT | WOKE_SIGNAL))
             quit = read_keys(&t, woke);
     }
-    gt_phase_asleep(GT_WAKER_DISPLAY);
     tui_close_terminal(&t);
     free_state(&t);
     return 0;

@@ -98,6 +98,14 @@ static void add_short_unit(struct gt_text *s, const char *unit)
     }
 }
 
+/* A unit that carries its own SI prefix (MHz) takes no other: a clock
+ * reads 2860 MHz, as sysfs and amdgpu_top print it, not 2.86k MHz. */
+static int prefixed_unit(const char *unit)
+{
+    return unit && (unit[0] == 'k' || unit[0] == 'M' || unit[0] == 'G') &&
+           strcmp(unit + 1, "Hz") == 0;
+}
+
 static void value_text_plain(const struct tui *t, size_t m, double v, char *buf, size_t len,
                              size_t width)
 {
@@ -115,7 +123,10 @@ static void value_text_plain(const struct tui *t, size_t m, double v, char *buf,
         gt_text_add(&s, " %");
         return;
     }
-    gt_text_si(&s, v);
+    if (prefixed_unit(md->unit) && !isnan(v) && fabs(v) < 1e6)
+        gt_text_fixed(&s, v, 0, 0);
+    else
+        gt_text_si(&s, v);
     gt_text_add(&s, " ");
     num = s.len;
     gt_text_add(&s, md->unit);
@@ -247,7 +258,9 @@ static void peak_text(const struct tui *t, size_t m, char *buf, size_t len)
 
     gt_text_init(&s, buf, len);
     gt_text_add(&s, "peak ");
-    if (!isnan(peak))
+    if (!isnan(peak) && prefixed_unit(t->l->metrics[m].unit) && fabs(peak) < 1e5)
+        snprintf(num, sizeof(num), "%.0f", peak);
+    else if (!isnan(peak))
         gt_fmt_si(num, sizeof(num), peak);
     /* Padded to the widest SI figure ("29.7k"), so the percents line up
      * whether the peak reads 5 or 29.7k. */

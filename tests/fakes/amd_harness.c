@@ -13,6 +13,7 @@ struct fake_amdgpu *am_fake_with(struct fa_config c)
 
     if (!c.power)
         c.power = "active";
+    c.manual_clock = 1;
     fa = fa_new(&c);
     cr_assert_not_null(fa);
     return fa;
@@ -32,6 +33,7 @@ void am_start(struct am *t, struct fake_amdgpu *fa, const char *spec)
 {
     memset(t, 0, sizeof(*t));
     t->fa = fa;
+    t->period_ns = 1000000;
     t->s = gt_source_open(spec, fa_sys(fa), &t->d);
     cr_assert_not_null(t->s, "%s: %s", spec, t->d.msg);
     t->l = gt_layout_load(t->s->info.layout, &t->d);
@@ -39,9 +41,15 @@ void am_start(struct am *t, struct fake_amdgpu *fa, const char *spec)
     rig_bind(t->s, t->l, &t->e, &t->snap, &t->d);
 }
 
+int am_sample_after(struct am *t, uint64_t ns)
+{
+    fa_advance(t->fa, ns);
+    return rig_sample(t->s, &t->snap, &t->d);
+}
+
 int am_sample(struct am *t)
 {
-    return rig_sample(t->s, &t->snap, &t->d);
+    return am_sample_after(t, t->period_ns);
 }
 
 double am_metric(struct am *t, const char *title)

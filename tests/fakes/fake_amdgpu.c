@@ -60,6 +60,29 @@ int fa_gfx_held(const struct fake_amdgpu *fa)
  * READ_MMR_REG asks for it while it reads (amdgpu_kms.c wraps the reads in
  * amdgpu_gfx_off_ctrl(false) / (true)), as do amdgpu_gfxoff requests and a
  * profile pstate (gfx_v11_0_set_powergating_state UNGATE). */
+unsigned long long fa_now(struct fake_amdgpu *fa)
+{
+    return fa->cfg.manual_clock ? fa->clock_ns : gt_now_ns();
+}
+
+void fa_advance(struct fake_amdgpu *fa, unsigned long long ns)
+{
+    fa->clock_ns += ns;
+}
+
+static unsigned long long seam_now(void *ctx)
+{
+    return fa_now(ctx);
+}
+
+/* A regs2 access takes time (a system call, an MMIO round trip), during
+ * which the counters go on counting. */
+static void access_cost(struct fake_amdgpu *fa)
+{
+    if (fa->cfg.manual_clock)
+        fa->clock_ns += fa->cfg.call_ns;
+}
+
 static int gfx_off_now(const struct fake_amdgpu *fa, unsigned long long now)
 {
     return !fa_gfx_held(fa) && now - fa->gfx_released_ns >= 100 * MS;
@@ -68,14 +91,14 @@ static int gfx_off_now(const struct fake_amdgpu *fa, unsigned long long now)
 /* GFX is asked for now: count the GFXOFF it comes out of. */
 static void gfx_wake(struct fake_amdgpu *fa)
 {
-    if (gfx_off_now(fa, gt_now_ns()))
+    if (gfx_off_now(fa, fa_now(fa)))
         fa->gfxoff_done++;
 }
 
 /* The request ends now (or a hold is released). */
 static void gfx_release(struct fake_amdgpu *fa)
 {
-    fa->gfx_released_ns = gt_now_ns();
+    fa->gfx_released_ns = fa_now(fa);
 }
 
 /* ---- file descriptors ---- */
@@ -220,6 +243,7 @@ static ssize_t fa_pread(void *ctx, int fd, void *buf, size_t len, off_t off)
     case FD_TEXT:
         return copy_out(fa->fd[f].text, strlen(fa->fd[f].text), buf, len, off);
     case FD_REGS2:
+        access_cost(fa);
         if (asleep(fa))
             fa->st.woken++;
         if (len % 4 || off % 4)
@@ -282,6 +306,7 @@ static ssize_t fa_pwrite(void *ctx, int fd, const void *buf, size_t len, off_t o
     }
     if (fa->fd[f].type != FD_REGS2)
         return err(EBADF);
+    access_cost(fa);
     if (asleep(fa))
         fa->st.woken++;
     if (len % 4 || off % 4)
@@ -442,6 +467,7 @@ static int amdgpu_ctx(struct fake_amdgpu *fa, void *a)
         put32(a, 4, 0);
         return 0;
     case 2:   /* FREE_CTX: the level it found comes back */
+        fa_count_to_now(fa);   /* the perfmon clock may gate from here */
         if (fa->st.pstate)
             gfx_release(fa);
         fa->st.pstate = 0;
@@ -451,6 +477,7 @@ static int amdgpu_ctx(struct fake_amdgpu *fa, void *a)
             return err(EINVAL);
         if (fa->cfg.pstate_busy)
             return err(EBUSY);
+        fa_count_to_now(fa);
         if (flags)
             gfx_wake(fa);
         else if (fa->st.pstate)
@@ -592,10 +619,19 @@ struct fake_amdgpu *fa_new(const struct fa_config *cfg)
     fa->sys.pread = fa_pread;
     fa->sys.pwrite = fa_pwrite;
     fa->sys.drm_devices = fa_devices;
+    fa->sys.now_ns = seam_now;
+    fa->clock_ns = 1000000000ull;   /* a manual clock starts at 1 s */
     fa->sys.root = "";
     fa->base[0] = cfg->gc_base[0] ? cfg->gc_base[0] : 0x1260;   /* gc_11_5_0 seg 0 */
     fa->base[1] = cfg->gc_base[1] ? cfg->gc_base[1] : 0xA000;   /* seg 1 */
     memcpy(fa->cu_bitmap, cfg->cu_bitmap, sizeof(fa->cu_bitmap));
+    if (!cu_active(fa) && cfg->harvested) {
+        /* WGP masks 1f, 07, 0f, 03: two CU bits a WGP (gfx_v11_0.c). */
+        fa->cu_bitmap[0][0] = 0x3ff;
+        fa->cu_bitmap[0][1] = 0x03f;
+        fa->cu_bitmap[1][0] = 0x0ff;
+        fa->cu_bitmap[1][1] = 0x00f;
+    }
     if (!cu_active(fa)) {
         /* 2 SE x 2 SA x 5 WGP, all present (counter-programming.md §1). */
         for (unsigned se = 0; se < 2; se++)
@@ -603,7 +639,7 @@ struct fake_amdgpu *fa_new(const struct fa_config *cfg)
                 fa->cu_bitmap[se][sa] = 0x3ff;
     }
     /* Booted idle: GFX has been off since before anyone looked. */
-    fa->gfx_released_ns = gt_now_ns();
+    fa->gfx_released_ns = fa_now(fa);
     fa_set_power(fa, cfg->power);
     init_blob(fa);
     fa->sensor[1] = 2900;     /* GFX_SCLK MHz */
@@ -639,17 +675,43 @@ void fa_set_grbm(struct fake_amdgpu *fa, const uint32_t *status, const uint32_t 
 }
 
 void fa_set_rate(struct fake_amdgpu *fa, const char *block, unsigned event, unsigned unit,
-                 uint64_t per_pass)
+                 uint64_t per_ms)
 {
     int b = fa_bank_by_name(block);
 
-    if (b < 0 || fa->nrates == FA_NRATES)
+    unsigned i;
+
+    if (b < 0)
         return;
-    fa->rate[fa->nrates].bank = (unsigned)b;
-    fa->rate[fa->nrates].event = event;
-    fa->rate[fa->nrates].unit = unit;
-    fa->rate[fa->nrates].per_pass = per_pass;
-    fa->nrates++;
+    fa_count_to_now(fa);       /* what counted so far counted at the old rate */
+    for (i = 0; i < fa->nrates; i++)
+        if (fa->rate[i].bank == (unsigned)b && fa->rate[i].event == event &&
+            fa->rate[i].unit == unit)
+            break;
+    if (i == FA_NRATES)
+        return;
+    fa->rate[i].bank = (unsigned)b;
+    fa->rate[i].event = event;
+    fa->rate[i].unit = unit;
+    fa->rate[i].per_ms = per_ms;
+    if (i == fa->nrates)
+        fa->nrates++;
+}
+
+void fa_set_load(struct fake_amdgpu *fa, const char *block, unsigned event, const unsigned *pct,
+                 unsigned n)
+{
+    int b = fa_bank_by_name(block);
+    unsigned i;
+
+    if (b < 0 || n == 0 || n > 16 || fa->nloads == 64)
+        return;
+    fa_count_to_now(fa);
+    i = fa->nloads++;
+    fa->load[i].bank = (unsigned)b;
+    fa->load[i].event = event;
+    fa->load[i].n = n;
+    memcpy(fa->load[i].pct, pct, n * sizeof(*pct));
 }
 
 void fa_set_power(struct fake_amdgpu *fa, const char *status)
@@ -698,6 +760,6 @@ const struct fa_stats *fa_stats(struct fake_amdgpu *fa)
             fa->st.regs_written++;
             fa->st.regs_not_restored += fa->reg[i].value != fa->reg[i].initial;
         }
-    fa->st.gfxoff_entries = fa->gfxoff_done + gfx_off_now(fa, gt_now_ns());
+    fa->st.gfxoff_entries = fa->gfxoff_done + gfx_off_now(fa, fa_now(fa));
     return &fa->st;
 }

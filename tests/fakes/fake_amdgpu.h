@@ -6,10 +6,14 @@
  * MMIO dwords with GRBM banking) and amdgpu_gfxoff, kernel lockdown, and a
  * GC 11.5 performance-counter model as AMD's own headers and tools describe
  * it (fake_amdgpu_regs.c: SQ vs SQG event lists, SQ_PERFCOUNTER_CTRL/CTRL2,
- * WGP banking, four GL1C per array, CP_PERFMON_CNTL modes and the sample
- * latch, perfmon clock gating). Arguments are decoded at raw byte offsets of
- * the kernel's structs, not through gputop's own, so the two check each
- * other. */
+ * WGP banking, TCP instances over the CUs present, four GL1C per array,
+ * CP_PERFMON_CNTL modes and the sample latch, perfmon clock gating).
+ * Counters advance with time, as hardware's do whatever the passes are:
+ * per-unit rates a ms, a load that may change at each sample latch, on
+ * CLOCK_MONOTONIC or a manual clock the source reads through the seam's
+ * now_ns, so dead time, pass mixing and 32-bit wraps show in tests.
+ * Arguments are decoded at raw byte offsets of the kernel's structs, not
+ * through gputop's own, so the two check each other. */
 #ifndef GPUTOP_TEST_FAKE_AMDGPU_H
 #define GPUTOP_TEST_FAKE_AMDGPU_H
 
@@ -38,8 +42,10 @@ struct fa_config {
      * as a broken or hostile kernel might answer. */
     struct { unsigned off; uint32_t value; } dev_info_patch[4];
     /* DEV_INFO cu_bitmap[se][sa] (bit n = CU n of the array; a WGP is two
-     * bits); all zero: every array has its 10 CUs (0x3ff). */
+     * bits); all zero: every array has its 10 CUs (0x3ff), or with
+     * harvested the WGP masks 1f, 07, 0f, 03 (28 CUs, 14 WGPs). */
     uint32_t cu_bitmap[4][4];
+    int harvested;
     /* GC segment bases (dwords) the IP-discovery sysfs reports and the
      * registers sit at; 0: 0x1260 and 0xA000. no_ip_discovery: no such
      * sysfs directory (kernels before it). */
@@ -53,11 +59,20 @@ struct fa_config {
     int other_profiler;
     /* Kernel lockdown (Secure Boot): debugfs refuses root with EPERM. */
     int lockdown;
+    /* Time: CLOCK_MONOTONIC (0), or a clock only fa_advance and the cost
+     * of each regs2 access (call_ns) move, which the source reads through
+     * the seam's now_ns (1). Counters advance with it either way. */
+    int manual_clock;
+    unsigned long long call_ns;
+    /* TCP counts one event a pass, in its first counter only (what one
+     * rocprofv3 run on gfx1151 suggested; Mesa and aqlprofile give TCP
+     * four counters). */
+    int tcp_one_per_pass;
 };
 
 /* A unit of a counter block: shader engine, shader array, and the index in
- * it (the WGP for SQ, the CU for TCP, 0..3 for GL1C, the channel for GL2C
- * with se = sa = 0). */
+ * it (the WGP for SQ, the CU's bit in cu_bitmap for TCP, 0..3 for GL1C, the
+ * channel for GL2C with se = sa = 0). */
 #define FA_UNIT(se, sa, idx) (((unsigned)(se) << 16) | ((unsigned)(sa) << 8) | (unsigned)(idx))
 
 struct fake_amdgpu;
@@ -69,15 +84,28 @@ const struct gt_sys *fa_sys(struct fake_amdgpu *fa);
 /* GRBM_STATUS / GRBM_STATUS2 values returned, cycling through n pairs. */
 void fa_set_grbm(struct fake_amdgpu *fa, const uint32_t *status, const uint32_t *status2,
                  unsigned n);
-/* What unit (FA_UNIT) of block counts per pass for the block's own event
- * number: "SQ" (per WGP, SQ_PERF_SEL), "SQG" (per SE, SQG_PERF_SEL),
- * "TCP", "GL1C", "GL2C", "GRBM". A pass is the time counting runs between
- * two CP_PERFMON_CNTL writes. */
+/* What unit (FA_UNIT) of block counts per millisecond of counting time
+ * for the block's own event number: "SQ" (per WGP, SQ_PERF_SEL), "SQG"
+ * (per SE, SQG_PERF_SEL), "TCP", "GL1C", "GL2C", "GRBM". Counters advance
+ * with the fake's clock while CP_PERFMON_CNTL is counting, as hardware
+ * does whatever the passes are. */
 void fa_set_rate(struct fake_amdgpu *fa, const char *block, unsigned event, unsigned unit,
-                 uint64_t per_pass);
+                 uint64_t per_ms);
+/* A load that changes at each sample latch: after the k-th latch every
+ * unit's rate of block's event is pct[k % n] % of what fa_set_rate set
+ * (100 before any is set). n <= 16. */
+void fa_set_load(struct fake_amdgpu *fa, const char *block, unsigned event, const unsigned *pct,
+                 unsigned n);
+/* The fake's clock (ns), and moving a manual one on. */
+unsigned long long fa_now(struct fake_amdgpu *fa);
+void fa_advance(struct fake_amdgpu *fa, unsigned long long ns);
 /* What the register at GC segment-1 offset off holds now (0x39e0 is
  * SQ_PERFCOUNTER_CTRL, ...). */
 uint32_t fa_reg_seg1(struct fake_amdgpu *fa, uint32_t off);
+/* The kernel itself writes the register at GC segment-1 offset off (its
+ * clock-gating updates own RLC_CGTT_MGCG_OVERRIDE, 0x4c48): not a write of
+ * gputop's. */
+void fa_driver_write_seg1(struct fake_amdgpu *fa, uint32_t off, uint32_t v);
 /* Anything but "active" is asleep; falling asleep loses the GC registers
  * (counter selects, CP_PERFMON_CNTL, counts), as D3 does. */
 void fa_set_power(struct fake_amdgpu *fa, const char *runtime_status);
@@ -102,6 +130,7 @@ struct fa_stats {
     int passes;               /* counter passes started */
     int gfxoff_entries;       /* times GFX powered down (GFXOFF) while running */
     int samples_latched;      /* CP_PERFMON_CNTL writes with PERFMON_SAMPLE_ENABLE */
+    unsigned long long counted_ns;   /* time counters have run, all passes */
     int protocol_errors;      /* calls a real kernel would have rejected */
     char last_error[256];
 };

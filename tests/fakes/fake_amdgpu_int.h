@@ -27,8 +27,15 @@ struct fake_amdgpu {
     size_t blob_len;
     uint32_t grbm[64][2];
     unsigned ngrbm, grbm_pos;
-    struct { unsigned bank, event, unit; uint64_t per_pass; } rate[FA_NRATES];
+    struct { unsigned bank, event, unit; uint64_t per_ms; } rate[FA_NRATES];
     unsigned nrates;
+    struct { unsigned bank, event, n, pct[16]; } load[64];
+    unsigned nloads;
+    unsigned long long clock_ns;   /* the manual clock */
+    unsigned long long count_ns;   /* counters advanced up to this time */
+    unsigned epoch;                /* sample latches so far: the load's phase */
+    /* What a unit counted below one count (parts of 1e8: per ms x %). */
+    uint64_t rem[FA_NBANK][FA_NCTR][FA_NUNITS];
     /* Counting values and the values the last sample latched. */
     uint64_t ctr[FA_NBANK][FA_NCTR][FA_NUNITS];
     uint64_t latched[FA_NBANK][FA_NCTR][FA_NUNITS];
@@ -56,6 +63,8 @@ uint32_t fa_reg_read(struct fake_amdgpu *fa, uint32_t se, uint32_t sh, uint32_t 
                      uint32_t dword);
 void fa_reg_write(struct fake_amdgpu *fa, uint32_t se, uint32_t sh, uint32_t inst,
                   uint32_t dword, uint32_t v);
+/* Counters brought up to the clock's now (before any state change). */
+void fa_count_to_now(struct fake_amdgpu *fa);
 /* Every register back at its power-on value, counts gone (D3, a reset). */
 void fa_regs_power_on(struct fake_amdgpu *fa);
 int fa_bank_by_name(const char *name);

@@ -168,6 +168,15 @@ uint32_t fa_reg_seg1(struct fake_amdgpu *fa, uint32_t off)
     return reg(fa, off);
 }
 
+void fa_driver_write_seg1(struct fake_amdgpu *fa, uint32_t off, uint32_t v)
+{
+    int r = reg_index(fa, fa->base[1] + off);
+
+    fa_count_to_now(fa);       /* what counted so far counted under the old value */
+    if (r >= 0)
+        fa->reg[r].value = v;
+}
+
 void fa_regs_power_on(struct fake_amdgpu *fa)
 {
     unsigned i;
@@ -176,6 +185,8 @@ void fa_regs_power_on(struct fake_amdgpu *fa)
         fa->reg[i].value = fa->reg[i].initial;
     memset(fa->ctr, 0, sizeof(fa->ctr));
     memset(fa->latched, 0, sizeof(fa->latched));
+    memset(fa->rem, 0, sizeof(fa->rem));
+    fa->count_ns = fa_now(fa);
 }
 
 /* ---- units ---- */
@@ -212,6 +223,18 @@ static int exists(const struct fake_amdgpu *fa, int b, unsigned se, unsigned sa,
     return 0;
 }
 
+/* The position of the k-th CU present in array (se, sa); 16 (none) past
+ * the last. */
+static uint32_t nth_cu(const struct fake_amdgpu *fa, uint32_t se, uint32_t sa, uint32_t k)
+{
+    uint32_t c;
+
+    for (c = 0; se < 4 && sa < 4 && c < 16; c++)
+        if (((fa->cu_bitmap[se][sa] >> c) & 1u) && k-- == 0)
+            return c;
+    return 16;
+}
+
 /* The unit GRBM_GFX_INDEX addresses for bank b; -1 when none. A broadcast
  * field reads as index 0 (ASSUMPTION: the first addressed instance). SQ
  * per WGP takes INSTANCE_INDEX = wgp << 2 (aqlprofile gfx11 primitives
@@ -234,6 +257,14 @@ static int addressed(const struct fake_amdgpu *fa, int b, uint32_t se, uint32_t 
             return -1;
         i >>= 2;
         break;
+    case U_CU:
+        /* TCP instances are numbered 0.. over the CUs present in the
+         * array, not by CU position: Mesa ac_perfcounter.c gives TCP
+         * max_good_cu_per_sa instances and selects instance k as
+         * INSTANCE_INDEX k, whatever the harvest (ASSUMPTION: that the
+         * k-th is the k-th present CU; gputop-sources(7), "Not yet verified"). */
+        i = nth_cu(fa, s, a, i);
+        break;
     case U_CHANNEL:
         s = a = 0;
         break;
@@ -254,8 +285,19 @@ static uint64_t rate(const struct fake_amdgpu *fa, int b, unsigned event, unsign
 
     for (i = 0; i < fa->nrates; i++)
         if ((int)fa->rate[i].bank == b && fa->rate[i].event == event && fa->rate[i].unit == unit)
-            return fa->rate[i].per_pass;
+            return fa->rate[i].per_ms;
     return 0;
+}
+
+/* The load of the current latch period, in % (fa_set_load). */
+static uint64_t load_pct(const struct fake_amdgpu *fa, int b, unsigned event)
+{
+    unsigned i;
+
+    for (i = 0; i < fa->nloads; i++)
+        if ((int)fa->load[i].bank == b && fa->load[i].event == event)
+            return fa->load[i].pct[fa->epoch % fa->load[i].n];
+    return 100;
 }
 
 static int valid_event(int b, unsigned ev)
@@ -309,7 +351,9 @@ static int accumulates(int b, uint32_t sel)
     return banks[b].selmask == 0x1ff || ((sel >> 20) & 0xfu) == 0;
 }
 
-static void count_bank(struct fake_amdgpu *fa, int b)
+/* dt ns more of counting for bank b: each unit adds its rate (per ms)
+ * times the load (%), the part below one count carried over. */
+static void count_bank(struct fake_amdgpu *fa, int b, uint64_t dt)
 {
     unsigned k, se, sa, idx;
 
@@ -318,36 +362,50 @@ static void count_bank(struct fake_amdgpu *fa, int b)
     for (k = 0; k < banks[b].n; k++) {
         uint32_t sel = reg(fa, banks[b].sel[k]);
         unsigned ev = sel & banks[b].selmask;
+        uint64_t pct;
         if (!accumulates(b, sel) || !valid_event(b, ev))
             continue;
+        if (banks[b].unit == U_CU && k > 0 && fa->cfg.tcp_one_per_pass)
+            continue;
+        pct = load_pct(fa, b, ev);
         for (se = 0; se < nse(fa); se++)
             for (sa = 0; sa < 2; sa++)
                 for (idx = 0; idx < 16; idx++) {
-                    uint64_t *c = &fa->ctr[b][k][flat(se, sa, idx)];
+                    unsigned u = flat(se, sa, idx);
+                    uint64_t *c = &fa->ctr[b][k][u], *rem = &fa->rem[b][k][u], part;
                     if (!exists(fa, b, se, sa, idx))
                         continue;
-                    *c += rate(fa, b, ev, se, sa, idx);
+                    part = rate(fa, b, ev, se, sa, idx) * pct * dt + *rem;
+                    *c += part / 100000000u;
+                    *rem = part % 100000000u;
                     if (banks[b].bits32)
                         *c &= 0xffffffffu;   /* LO only: wraps at 2^32 */
                 }
     }
 }
 
-/* One pass of counting ends (any CP_PERFMON_CNTL write while counting). */
-static void count_pass(struct fake_amdgpu *fa, uint32_t cntl)
+/* Counting runs in wall time while CP_PERFMON_CNTL says so, whatever the
+ * passes (a pass is gputop's idea, not the hardware's): every change of
+ * state first brings the counters up to now under the old state. */
+void fa_count_to_now(struct fake_amdgpu *fa)
 {
+    unsigned long long now = fa_now(fa);
+    uint32_t cntl = reg(fa, CP_PERFMON_CNTL);
+    uint64_t dt = now > fa->count_ns ? now - fa->count_ns : 0;
     int b;
 
-    if (MODE(cntl) == 1) {
-        /* RESERVED_1: no upstream tool writes it (Mesa si_pc_emit_start,
-         * radv_pc_start, aqlprofile cp_perfmon_cntl_start_value use 0);
-         * what the hardware does with it is unknown, so nothing counts. */
+    fa->count_ns = now;
+    if (STATE(cntl) != 1 || !dt)
         return;
-    }
+    /* PERFMON_ENABLE_MODE 1 is RESERVED_1: no upstream tool writes it
+     * (Mesa si_pc_emit_start, radv_pc_start, aqlprofile
+     * cp_perfmon_cntl_start_value use 0); what the hardware does with it
+     * is unknown, so nothing counts. */
     if (MODE(cntl) != 0 || !perfclk_on(fa))
         return;
+    fa->st.counted_ns += dt;
     for (b = 0; b < FA_NBANK; b++)
-        count_bank(fa, b);
+        count_bank(fa, b, dt);
 }
 
 static void write_perfmon(struct fake_amdgpu *fa, uint32_t old, uint32_t v)
@@ -355,11 +413,11 @@ static void write_perfmon(struct fake_amdgpu *fa, uint32_t old, uint32_t v)
     if (STATE(v) == 1 && MODE(v) == 1)
         fa_protocol_error(fa, "CP_PERFMON_CNTL: PERFMON_ENABLE_MODE 1 is RESERVED_1 "
                               "(soc21_enum.h); upstream starts with mode 0");
-    if (STATE(old) == 1)
-        count_pass(fa, old);
+    (void)old;
     if (STATE(v) == 0) {
         memset(fa->ctr, 0, sizeof(fa->ctr));
         memset(fa->latched, 0, sizeof(fa->latched));   /* ASSUMPTION: reset clears both */
+        memset(fa->rem, 0, sizeof(fa->rem));
     }
     /* PERFMON_SAMPLE_ENABLE copies the counts to what LO/HI read (Mesa
      * si_pc_emit_stop, radv_pc_stop_and_sample, PAL WriteStopAndSample;
@@ -367,6 +425,7 @@ static void write_perfmon(struct fake_amdgpu *fa, uint32_t old, uint32_t v)
     if (SAMPLE(v)) {
         memcpy(fa->latched, fa->ctr, sizeof(fa->ctr));
         fa->st.samples_latched++;
+        fa->epoch++;           /* the load changes from here */
     }
     if (STATE(v) == 1 && STATE(old) != 1)
         fa->st.passes++;
@@ -430,13 +489,10 @@ void fa_reg_write(struct fake_amdgpu *fa, uint32_t se, uint32_t sh, uint32_t ins
     if (r < 0)
         return;
     old = fa->reg[r].value;
-    if (dword == fa->base[1] + CP_PERFMON_CNTL) {
+    /* What counted so far counted under the old value. */
+    fa_count_to_now(fa);
+    if (dword == fa->base[1] + CP_PERFMON_CNTL)
         write_perfmon(fa, old, v);
-    } else if (STATE(reg(fa, CP_PERFMON_CNTL)) == 1) {
-        /* A select or control changed while counting: what counted so far
-         * counted under the old value (a pass ends here, another starts). */
-        count_pass(fa, reg(fa, CP_PERFMON_CNTL));
-    }
     fa->reg[r].value = v;
     fa->reg[r].written = 1;
 }

@@ -259,6 +259,14 @@ static int fs_drm_devices(void *ctx, struct gt_drm_device *out, int max)
                                  __atomic_load_n(&f->vanished, __ATOMIC_ACQUIRE) ? 0 : max);
 }
 
+/* The clock is no system call: never a fault. */
+static unsigned long long fs_now_ns(void *ctx)
+{
+    struct fault_sys *f = ctx;
+
+    return f->inner->now_ns(f->inner->ctx);
+}
+
 void fs_init(struct fault_sys *f, const struct gt_sys *inner)
 {
     memset(f, 0, sizeof(*f));
@@ -277,6 +285,7 @@ void fs_init(struct fault_sys *f, const struct gt_sys *inner)
     f->sys.pwrite = inner->pwrite ? fs_pwrite : NULL;
     f->sys.perf_event_open = inner->perf_event_open ? fs_perf_event_open : NULL;
     f->sys.drm_devices = inner->drm_devices ? fs_drm_devices : NULL;
+    f->sys.now_ns = inner->now_ns ? fs_now_ns : NULL;
     f->sys.reg_read32 = inner->reg_read32 ? fs_reg_read32 : NULL;
     f->sys.reg_write32 = inner->reg_write32 ? fs_reg_write32 : NULL;
 }

@@ -145,6 +145,14 @@ static int ks_drm_devices(void *ctx, struct gt_drm_device *out, int max)
     return k->inner->drm_devices(k->inner->ctx, out, max);
 }
 
+/* The clock is no system call: passed through, never a kill point. */
+static unsigned long long ks_now_ns(void *ctx)
+{
+    struct kill_sys *k = ctx;
+
+    return k->inner->now_ns(k->inner->ctx);
+}
+
 static int parse_env(struct kill_sys *k)
 {
     const char *at = getenv("GPUTOP_KILL_AT"), *mark = getenv("GPUTOP_KILL_MARK");
@@ -191,5 +199,6 @@ int ks_init_from_env(struct kill_sys *k, const struct gt_sys *inner)
     k->sys.reg_read32 = inner->reg_read32 ? ks_reg_read32 : NULL;
     k->sys.reg_write32 = inner->reg_write32 ? ks_reg_write32 : NULL;
     k->sys.drm_devices = inner->drm_devices ? ks_drm_devices : NULL;
+    k->sys.now_ns = inner->now_ns ? ks_now_ns : NULL;
     return parse_env(k);
 }

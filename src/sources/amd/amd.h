@@ -125,9 +125,12 @@ void gt_grbm_count(struct gt_grbm_counts *c, uint32_t status, uint32_t status2);
 
 /* ---- pmc_power.c ---- */
 
-/* How GFX is kept powered (and the perfmon clock ungated) while counting:
- * the PEAK profile pstate (the default), or a GFXOFF request only. */
-enum gt_amd_keepon { GT_KEEPON_PSTATE, GT_KEEPON_GFXOFF };
+/* How GFX is kept powered and the perfmon clock ungated while counting:
+ * a GFXOFF request and RLC_CGTT_MGCG_OVERRIDE.PERFMON_CLOCK_STATE set by
+ * gputop (the default: the clocks stay free), the PEAK profile pstate
+ * (which ungates it too but pins the shader clock at its maximum), or a
+ * GFXOFF request only. */
+enum gt_amd_keepon { GT_KEEPON_PERFCLK, GT_KEEPON_PSTATE, GT_KEEPON_GFXOFF };
 
 struct gt_amd_hold {
     int gfxoff_fd;             /* amdgpu_gfxoff while a request is held, else -1 */
@@ -175,6 +178,12 @@ struct gt_catalog;
 enum gt_amd_pmc_fail { GT_PMC_FAIL_OTHER, GT_PMC_FAIL_ROOT, GT_PMC_FAIL_DEBUGFS,
                        GT_PMC_FAIL_LOCKDOWN, GT_PMC_FAIL_BUSY };
 
+/* Why amdgpu_regs2 failed to open with errno err, for the rows that need
+ * counters (buf, or a constant); *f says which kind. "" when err says
+ * nothing more than strerror. */
+const char *gt_amd_regs2_why(const struct gt_amd_dev *dev, int err, enum gt_amd_pmc_fail *f,
+                             char *buf, size_t len);
+
 struct gt_amd_pmc_opts {
     enum gt_amd_keepon keepon;
     int force;                 /* take the counters from another profiler */
@@ -190,15 +199,20 @@ struct gt_amd_pmc *gt_amd_pmc_open(struct gt_amd_dev *dev, const struct gt_amd_d
 /* Counts only the catalogue counters marked in used (all when NULL), and
  * marks in c those that share registers in turns as multiplexed. */
 void gt_amd_pmc_select(struct gt_amd_pmc *p, const unsigned char *used, struct gt_catalog *c);
-/* Programs the first pass and starts counting. */
+/* Counts every pass once briefly (so each counter has a reading before
+ * the first interval), then programs the first pass and starts counting;
+ * the first interval starts then. */
 int gt_amd_pmc_start(struct gt_amd_pmc *p, struct gt_diag *d);
-/* Stops, reads this pass's counters into deltas (by catalogue slot),
- * fills the others with their last pass's values, starts the next pass.
- * *estimated gets how many counters were carried over. Returns 0; 1 with d
- * set when the pass ran too long for the 32-bit counters, which then
- * repeat their last pass too; -1 with d set on an error. */
+/* Stops and latches the counts (*end_ns: when), reads this pass's
+ * counters and starts the next pass. Each counter's delta (by catalogue
+ * slot) is its latest reading scaled from the time that reading counted
+ * to the interval since the previous latch: this pass's counters scaled
+ * up by the dead time, the others estimated at their last pass's rate.
+ * *estimated gets how many were not read this pass. Returns 0; 1 with d
+ * set when the pass ran too long for the 32-bit counters, which are then
+ * estimated too; -1 with d set on an error. */
 int gt_amd_pmc_sample(struct gt_amd_pmc *p, uint64_t *deltas, unsigned *estimated,
-                      struct gt_diag *d);
+                      uint64_t *end_ns, struct gt_diag *d);
 /* Restores every register written and lets GFX power down again. */
 void gt_amd_pmc_close(struct gt_amd_pmc *p);
 /* Passes per rotation, and counters counted. */
@@ -206,11 +220,17 @@ unsigned gt_amd_pmc_passes(const struct gt_amd_pmc *p);
 unsigned gt_amd_pmc_ncounters(const struct gt_amd_pmc *p);
 /* One line per register bank: counters, passes, limit. */
 void gt_amd_pmc_describe(const struct gt_amd_pmc *p, char *buf, size_t len);
-/* The longest interval the 32-bit counters in use survive; 0: any. */
+/* Three quarters of the shortest time a 32-bit counter in use may wrap
+ * in; 0: any interval. */
 uint64_t gt_amd_pmc_max_interval(const struct gt_amd_pmc *p);
 /* The value counter name was read at in the last sample's pass, if it was
  * counted then (1), else 0. */
 int gt_amd_pmc_fresh(const struct gt_amd_pmc *p, const char *name, uint64_t *sum);
+/* 1 when this GPU's TCP was found to count one event a pass (its other
+ * counters stood still while the first counted). */
+int gt_amd_pmc_tcp_one_a_pass(const struct gt_amd_pmc *p);
+/* 1 while gputop keeps PERFMON_CLOCK_STATE set itself (keepon=perfclk). */
+int gt_amd_pmc_perfclk(const struct gt_amd_pmc *p);
 /* The power state gputop holds: "PEAK" or "" (a GFXOFF request only). */
 const char *gt_amd_pmc_pstate(const struct gt_amd_pmc *p);
 

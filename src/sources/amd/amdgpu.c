@@ -145,8 +145,10 @@ static int parse_args(struct amd_src *a, const char *args, char *path, size_t le
     if (gt_args_get(args, "keepon", buf, sizeof(buf))) {
         if (strcmp(buf, "gfxoff") == 0)
             a->opts.keepon = GT_KEEPON_GFXOFF;
-        else if (strcmp(buf, "pstate") != 0) {
-            gt_diag_set(d, "amdgpu: keepon must be gfxoff or pstate, not '%s'", buf);
+        else if (strcmp(buf, "pstate") == 0)
+            a->opts.keepon = GT_KEEPON_PSTATE;
+        else if (strcmp(buf, "perfclk") != 0) {
+            gt_diag_set(d, "amdgpu: keepon must be perfclk, pstate or gfxoff, not '%s'", buf);
             return -1;
         }
     }
@@ -345,13 +347,16 @@ static void geometry(struct amd_src *a)
     a->geom.max_waves_per_cu = RDNA_WAVES_PER_CU;
 }
 
-/* "pstate PEAK set by gputop (GFX 2900 MHz)" or "". */
+/* "pstate PEAK set by gputop (GFX 2900 MHz)", "perfmon clock ungated by
+ * gputop, clocks free" or "". */
 static void pstate_text(const struct amd_src *a, char *buf, size_t len)
 {
     const char *ps = a->pmc ? gt_amd_pmc_pstate(a->pmc) : "";
 
     buf[0] = '\0';
-    if (ps[0] && a->peak_mhz)
+    if (a->pmc && gt_amd_pmc_perfclk(a->pmc))
+        snprintf(buf, len, "perfmon clock ungated by gputop, clocks free");
+    else if (ps[0] && a->peak_mhz)
         snprintf(buf, len, "pstate %s set by gputop (GFX %u MHz)", ps, a->peak_mhz);
     else if (ps[0])
         snprintf(buf, len, "pstate %s set by gputop", ps);
@@ -374,9 +379,10 @@ static void describe(struct gt_source *s, const struct amd_src *a)
     s->info.l2_slices = a->geom.gl2c;
     /* The per-block plan is in --probe; the header line has room for a summary. */
     if (a->pmc)
-        snprintf(pmc, sizeof(pmc), "%u counters rotated over %u pass%s",
+        snprintf(pmc, sizeof(pmc), "%u counters rotated over %u pass%s%s",
                  gt_amd_pmc_ncounters(a->pmc), gt_amd_pmc_passes(a->pmc),
-                 gt_amd_pmc_passes(a->pmc) == 1 ? "" : "es");
+                 gt_amd_pmc_passes(a->pmc) == 1 ? "" : "es",
+                 gt_amd_pmc_tcp_one_a_pass(a->pmc) ? " (TCP counts one event a pass)" : "");
     pstate_text(a, ps, sizeof(ps));
     snprintf(s->info.detail, sizeof(s->info.detail), "amdgpu %d.%d.%d, %u CUs @ %u MHz, "
              "%.48s%s%s, %s; counters: %.80s", dev->drv_major, dev->drv_minor, dev->drv_patch,
@@ -464,8 +470,11 @@ static int amd_start(struct gt_source *s, struct gt_diag *d)
 {
     struct amd_src *a = s->priv;
 
-    a->last_ns = a->last_call = gt_now_ns();
-    return a->pmc ? gt_amd_pmc_start(a->pmc, d) : 0;
+    int r = a->pmc ? gt_amd_pmc_start(a->pmc, d) : 0;
+
+    /* The first interval starts when the counters' first pass does. */
+    a->last_ns = a->last_call = gt_sys_now(a->dev.sys);
+    return r;
 }
 
 static void put(struct gt_source *s, const char *name, uint64_t v, struct gt_snapshot *out)
@@ -619,6 +628,7 @@ static int rebound(struct gt_source *s, struct amd_src *a, uint64_t now, struct 
                            "again: %.300s", s->info.device, why.msg);
             return -1;
         }
+        a->last_ns = gt_sys_now(a->dev.sys);
     }
     gt_diag_set(d, "%s came back (rebound); set up again, counting resumes next interval",
                 s->info.device);
@@ -633,6 +643,7 @@ static int resume_pmc(struct gt_source *s, struct amd_src *a, uint64_t now, stru
     a->last_ns = now;
     if (gt_amd_pmc_start(a->pmc, d) < 0)
         return -1;
+    a->last_ns = gt_sys_now(a->dev.sys);   /* the first pass starts counting */
     a->slept = 0;
     gt_diag_set(d, "awake again: %s lost its counter setup while runtime-suspended; set up "
                    "again, counting resumes next interval", s->info.device);
@@ -651,8 +662,8 @@ static int gated(const struct amd_src *a, struct gt_diag *d)
         return 0;
     gt_diag_set(d, "counters are clock-gated: GRBM_GUI_ACTIVE counted 0 while GRBM_STATUS read "
                    "the GPU busy in %u of %u polls. GC 11.5 gates the perfmon clock with GFX "
-                   "clock gating unless a profile power state is held: run with keepon=pstate "
-                   "(the default), not keepon=gfxoff; this interval's counts are not shown",
+                   "clock gating unless it is ungated: run with keepon=perfclk (the default) or "
+                   "keepon=pstate, not keepon=gfxoff; this interval's counts are not shown",
                 a->gui_busy, a->polled);
     return 1;
 }
@@ -660,8 +671,9 @@ static int gated(const struct amd_src *a, struct gt_diag *d)
 static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
 {
     struct amd_src *a = s->priv;
-    uint64_t start = gt_now_ns(), span = start > a->last_call ? start - a->last_call : 0;
+    uint64_t start = gt_sys_now(a->dev.sys), span = start > a->last_call ? start - a->last_call : 0;
     struct gt_diag ignored;
+    uint64_t end;
     unsigned est = 0;
     int power, pmc;
     char state[32];
@@ -687,11 +699,15 @@ static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     power = sample_power(s, a, out, d);
     /* The counters' pass ends here even then, so the next interval holds
      * its own counts only (this one's are dropped with the sample). */
-    pmc = a->pmc ? gt_amd_pmc_sample(a->pmc, out->deltas, &est, power < 0 ? &ignored : d) : 0;
+    end = 0;
+    pmc = a->pmc ? gt_amd_pmc_sample(a->pmc, out->deltas, &est, &end,
+                                     power < 0 ? &ignored : d) : 0;
     if (pmc < 0 && power == 0)
         return errno == ENODEV ? rebound(s, a, start, d) : -1;
+    /* With counters the interval ends at their latch, as their estimates
+     * are for the time between latches. */
     out->t_start_ns = a->last_ns;
-    out->t_end_ns = a->last_ns = gt_now_ns();
+    out->t_end_ns = a->last_ns = end ? end : gt_sys_now(a->dev.sys);
     if (power < 0)
         return -1;
     if (a->pmc && gated(a, d))
@@ -700,8 +716,9 @@ static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
         return 2;     /* d says the 32-bit counters repeat their last pass */
     if (est) {
         gt_diag_set(d, "estimated: %u of %u counters were not counted this interval (the "
-                       "blocks' counter limits rotate them over %u passes); they repeat their "
-                       "last pass", est, gt_amd_pmc_ncounters(a->pmc), gt_amd_pmc_passes(a->pmc));
+                       "blocks' counter limits rotate them over %u passes); each is its last "
+                       "pass's rate over this interval", est, gt_amd_pmc_ncounters(a->pmc),
+                    gt_amd_pmc_passes(a->pmc));
         return 2;
     }
     return 0;
@@ -718,11 +735,15 @@ static void amd_activity(const struct gt_source *s, const struct gt_snapshot *sn
     uint64_t polls;
 
     buf[0] = '\0';
+    if (a->counting && a->opts.keepon == GT_KEEPON_PERFCLK) {
+        snprintf(buf, len, "perfmon clock ungated, clocks free");
+        return;
+    }
     if (a->counting && a->pstate[0]) {
         if (a->peak_mhz)
-            snprintf(buf, len, "%s pstate, GFX %u MHz", a->pstate, a->peak_mhz);
+            snprintf(buf, len, "%s pstate, GFX pinned at %u MHz", a->pstate, a->peak_mhz);
         else
-            snprintf(buf, len, "%s pstate", a->pstate);
+            snprintf(buf, len, "%s pstate, clocks pinned", a->pstate);
         return;
     }
     if (a->counting)
@@ -749,7 +770,7 @@ static int amd_available(const struct gt_sys *sys, char *why, size_t len)
 const struct gt_source_type gt_source_amdgpu = {
     .name = "amdgpu",
     .help = "AMD GPU through the amdgpu driver: amdgpu[:/dev/dri/renderDN][,poll=HZ]"
-            "[,polls=N][,mode=full|metrics][,pmc=auto|on|off][,keepon=pstate|gfxoff][,force]",
+            "[,polls=N][,mode=full|metrics][,pmc=auto|on|off][,keepon=perfclk|pstate|gfxoff][,force]",
     .kind = GT_SOURCE_HARDWARE,
     .available = amd_available,
     .open = amd_open,
@@ -821,8 +842,10 @@ void gt_amd_describe_source(const struct gt_source *s, FILE *out)
                      "all VMIDs; 32-bit, so intervals <= %.1f ms\n",
                 (double)gt_amd_pmc_max_interval(a->pmc) / 1e6);
         pstate_text(a, buf, sizeof(buf));
-        fprintf(out, "power state:      %s\n", buf[0] ? buf : "GFXOFF held off "
-                "(keepon=gfxoff); the perfmon clock may be gated");
+        fprintf(out, "power state:      %s%s\n", buf[0] ? buf : "GFXOFF held off "
+                "(keepon=gfxoff); the perfmon clock may be gated",
+                gt_amd_pmc_perfclk(a->pmc) ? " (RLC_CGTT_MGCG_OVERRIDE.PERFMON_CLOCK_STATE, "
+                "GFXOFF held off)" : "");
         gc_bases_line(a, out);
     } else {
         fprintf(out, "counters:         %s\n", a->pmc_why);

@@ -11,12 +11,12 @@
  * Register bank: every SQ event, SQ_WAVES and SQ_BUSY_CYCLES included,
  * is an SQ_PERF_SEL number programmed in the per-WGP SQ_PERFCOUNTERn
  * registers, as aqlprofile does on gfx11 (the SQG registers decode another
- * list, SQG_PERF_SEL: soc21_enum.h). SQ_BUSY_CYCLES, SQ_WAVES,
- * SQ_WAVE_CYCLES and the two WAIT counters are shown per shader engine
- * (the document's SQ_BUSY_CYCLES_avr is a "mean of per-shader-engine"),
- * each the sum of the engine's WGPs; that per-SE grouping of per-WGP reads
- * is ASSUMPTION (gputop-sources(7), "Not yet verified"). The instruction
- * and SQC counters are per WGP. SQC counters belong to the SQ IP block (rdna35.md §1).
+ * list, SQG_PERF_SEL: soc21_enum.h). Every SQ counter is one record per
+ * WGP, as aqlprofile reads SQ_BUSY_CYCLES once per WGP on gfx11
+ * (pmc_builder.h): the document's SQ_BUSY_CYCLES_avr is then the mean over
+ * the WGPs read, as rocprofiler-sdk's _avr is the sum over the records
+ * over their number (evaluate_ast.cpp). SQC counters belong to the SQ IP
+ * block (rdna35.md §1).
  * Instances (Mesa ac_perfcounter_gfx11.c, aqlprofile gfx11_block_table.h):
  * GL1C four per shader array, summed by the source into the array's row;
  * TCP one per CU; GL2C one per channel (num_tcc_blocks). */
@@ -28,13 +28,12 @@ const struct gt_amd_counter_def gt_amd_gfx1151_counters[] = {
     /* GRBM: global, 2 counters. */
     PMC("GRBM_COUNT",            "GRBM", "GRBM",   GT_AMD_GPU, 0, "cycles"),
     PMC("GRBM_GUI_ACTIVE",       "GRBM", "GRBM",   GT_AMD_GPU, 2, "cycles"),
-    /* SQ per shader engine: the sum of its WGPs' SQ_PERFCOUNTERn. */
-    PMC("SQ_BUSY_CYCLES",        "SQ",   "SQ_WGP", GT_AMD_SE, 3, "cycles"),
-    PMC("SQ_WAVES",              "SQ",   "SQ_WGP", GT_AMD_SE, 4, "waves"),
-    PMC("SQ_WAVE_CYCLES",        "SQ",   "SQ_WGP", GT_AMD_SE, 24, "quad-cycles"),
-    PMC("SQ_WAIT_INST_ANY",      "SQ",   "SQ_WGP", GT_AMD_SE, 26, "quad-cycles"),
-    PMC("SQ_WAIT_ANY",           "SQ",   "SQ_WGP", GT_AMD_SE, 35, "quad-cycles"),
     /* SQ per WGP (SQ_PERFCOUNTER0..15, low halves only). */
+    PMC("SQ_BUSY_CYCLES",        "SQ",   "SQ_WGP", GT_AMD_WGP, 3, "cycles"),
+    PMC("SQ_WAVES",              "SQ",   "SQ_WGP", GT_AMD_WGP, 4, "waves"),
+    PMC("SQ_WAVE_CYCLES",        "SQ",   "SQ_WGP", GT_AMD_WGP, 24, "wave-cycles"),
+    PMC("SQ_WAIT_INST_ANY",      "SQ",   "SQ_WGP", GT_AMD_WGP, 26, "wave-cycles"),
+    PMC("SQ_WAIT_ANY",           "SQ",   "SQ_WGP", GT_AMD_WGP, 35, "wave-cycles"),
     PMC("SQ_INSTS_ALL",          "SQ",   "SQ_WGP", GT_AMD_WGP, 48, "instructions"),
     PMC("SQ_INSTS_VALU",         "SQ",   "SQ_WGP", GT_AMD_WGP, 62, "instructions"),
     PMC("SQ_INSTS_INTERNAL",     "SQ",   "SQ_WGP", GT_AMD_WGP, 69, "instructions"),

@@ -1,6 +1,8 @@
-/* Keeping GFX powered while the counters run: the PEAK profile pstate
- * through an AMDGPU context (the default: it also ungates the perfmon
- * clock), or one request against GFXOFF in debugfs amdgpu_gfxoff. */
+/* Keeping GFX powered while the counters run: one request against GFXOFF
+ * in debugfs amdgpu_gfxoff (keepon=perfclk, the default, where regs2_pmc.c
+ * ungates the perfmon clock itself, and keepon=gfxoff), or the PEAK
+ * profile pstate through an AMDGPU context (it also ungates the perfmon
+ * clock, and pins the shader clock). */
 #include "amd.h"
 #include "gputop/amdgpu_uapi.h"
 

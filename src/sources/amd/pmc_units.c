@@ -60,25 +60,29 @@ static size_t wgps(const struct gt_amd_dev *dev, const struct gt_amd_device *g, 
     return got;
 }
 
-/* The nth present CU of the GPU; TCP instances are the CUs of an array
- * (Mesa gfx11_TCP, AC_PC_BLOCK_INSTANCE_GROUPS), selected here by the CU's
- * bit in cu_bitmap. ASSUMPTION: Mesa numbers them 0..max_good_cu_per_sa-1,
- * which differs on a harvested array (gputop-sources(7), "Not yet
- * verified"). */
+/* The nth present CU of the GPU. TCP instances are numbered 0.. over the
+ * CUs present in an array, not by CU position: Mesa (ac_perfcounter.c)
+ * gives TCP max_good_cu_per_sa instances and selects instance k as
+ * INSTANCE_INDEX k. That the k-th instance is the k-th present CU on a
+ * part harvested with gaps is ASSUMPTION (gputop-sources(7), "Not yet verified"). */
 static size_t cus(const struct gt_amd_dev *dev, const struct gt_amd_device *g, uint32_t n,
                   struct gt_amd_addr *out, size_t max)
 {
-    uint32_t se, sa, c, k = 0;
+    uint32_t se, sa, c, k = 0, in_sa;
 
     for (se = 0; se < g->se; se++)
         for (sa = 0; sa < g->sa_per_se; sa++)
-            for (c = 0; c < MAX_CU_PER_SA; c++)
-                if (((sa_map(dev, g, se, sa) >> c) & 1u) && k++ == n) {
+            for (c = 0, in_sa = 0; c < MAX_CU_PER_SA; c++) {
+                if (!((sa_map(dev, g, se, sa) >> c) & 1u))
+                    continue;
+                if (k++ == n) {
                     if (!max)
                         return 0;
-                    out[0] = addr(se, sa, c);
+                    out[0] = addr(se, sa, in_sa);
                     return 1;
                 }
+                in_sa++;
+            }
     return 0;
 }
 

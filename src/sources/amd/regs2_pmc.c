@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_REGS 8
 #define MAX_SAVED 64
@@ -34,9 +35,10 @@ struct bank {
 };
 
 /* Counters per pass: Mesa ac_perfcounter_gfx11.c and aqlprofile
- * gfx11_block_info.h (GRBM 2, SQ 8 data registers, GL1C 4, GL2C 4). TCP
- * has four registers but counts one event per pass in practice on gfx1151
- * (rdna35.md §1, ROCm/rocm-systems PR #10041; UNVERIFIED). Addresses:
+ * gfx11_block_info.h (GRBM 2, SQ 8 data registers, TCP 4, GL1C 4, GL2C 4).
+ * One rocprofv3 run on gfx1151 suggested TCP counts one event a pass
+ * (rdna35.md §1, ROCm/rocm-systems PR #10041): gputop checks it when it
+ * opens the counters (tcp_check) and takes turns if so. Addresses:
  * gc_11_5_0_offset.h (SQ, TCP), Mesa's gfx11 table (GRBM, GL1C, GL2C).
  * GL1C's select fields are presumed to be the TCP/GL2C layout (PERF_SEL
  * in the low bits), which no header confirms. */
@@ -48,7 +50,7 @@ static const struct bank banks[] = {
      * low-half-only data registers (aqlprofile; PAL): 32-bit counters. */
     { "SQ_WGP", GT_UNIT_WGP, 8, { 0x39c0, 0x39c2, 0x39c4, 0x39c6, 0x39c8, 0x39ca, 0x39cc, 0x39ce },
       { 0x31c0, 0x31c2, 0x31c4, 0x31c6, 0x31c8, 0x31ca, 0x31cc, 0x31ce }, 4 },
-    { "TCP", GT_UNIT_CU, 1, { 0x3b40, 0x3b42, 0x3b44, 0x3b45 },
+    { "TCP", GT_UNIT_CU, 4, { 0x3b40, 0x3b42, 0x3b44, 0x3b45 },
       { 0x3340, 0x3342, 0x3344, 0x3346 }, 8 },
     { "GL1C", GT_UNIT_GL1C, 4, { 0x3ba0, 0x3ba2, 0x3ba3, 0x3ba4 },
       { 0x33a0, 0x33a2, 0x33a4, 0x33a6 }, 8 },
@@ -56,9 +58,12 @@ static const struct bank banks[] = {
       { 0x3380, 0x3382, 0x3384, 0x3386 }, 8 },
 };
 #define NBANKS (sizeof(banks) / sizeof(banks[0]))
+#define TCP_BANK 2
 
 /* Counters one row divides or adds up count in the same pass where the
- * limits allow, so a ratio never mixes two passes. */
+ * limits allow, so a ratio never mixes two passes (a load that changes
+ * between them would show in the ratio). Sets that share a counter are
+ * kept together as one (the two SQ_BUSY_CYCLES sets). */
 static const char *const together[][5] = {
     { "GRBM_COUNT", "GRBM_GUI_ACTIVE" },
     { "GL2C_HIT", "GL2C_MISS" },
@@ -68,11 +73,19 @@ static const char *const together[][5] = {
       "GL2C_COMPRESSED_READ_96_REQ" },
     { "GL1C_REQ", "GL1C_REQ_MISS" },
     { "GL1C_GL2_REQ_READ_32B", "GL1C_GL2_REQ_READ_64B", "GL1C_GL2_REQ_READ_128B" },
-    { "SQ_INSTS_ALL", "SQ_INSTS_INTERNAL" },
+    /* Wave waits and occupancy; IPC. */
+    { "SQ_WAIT_ANY", "SQ_WAIT_INST_ANY", "SQ_WAVE_CYCLES", "SQ_BUSY_CYCLES" },
+    { "SQ_INSTS_ALL", "SQ_INSTS_INTERNAL", "SQ_BUSY_CYCLES" },
     { "SQC_ICACHE_HITS", "SQC_ICACHE_MISSES" },
     { "SQC_DCACHE_HITS", "SQC_DCACHE_MISSES" },
+    { "TCP_REQ", "TCP_REQ_MISS" },
 };
 #define NTOGETHER (sizeof(together) / sizeof(together[0]))
+
+/* Before the first interval every pass counts this long, so that no
+ * counter starts with no reading at all (shown as 0, it would read as an
+ * idle unit): its first intervals are estimated from this one. */
+#define WARMUP_NS 2000000ull
 
 struct ctr {
     int cat;                   /* catalogue index */
@@ -84,6 +97,7 @@ struct ctr {
     int set;                   /* index in together[], -1 if none */
     int used;
     uint64_t *last;            /* n values of its latest pass */
+    uint64_t last_ns;          /* ... and the time it counted them; 0 none yet */
     int fresh;                 /* counted in the last sample's pass */
     struct gt_amd_addr *addr;  /* instance i sums addr[first[i] .. first[i + 1]) */
     uint32_t *first;
@@ -98,12 +112,15 @@ struct gt_amd_pmc {
     struct gt_amd_device geom;
     int fd, v2;                /* regs2; V2 ioctl works */
     struct gt_amd_hold power; /* what keeps GFX on and the perfmon clock running */
-    uint64_t pass_ns;          /* when the pass counting now started */
+    uint64_t pass_ns;          /* when the pass counting now started (START) */
+    uint64_t latch_ns;         /* when the last interval ended (its latch) */
     struct ctr *ctr;
     size_t nctr;
     unsigned ngroups[NBANKS];
+    unsigned limit[NBANKS];    /* counters a pass: banks[].limit, or fewer as found */
     unsigned pass;
     int counting;
+    int perfclk;               /* gputop keeps PERFMON_CLOCK_STATE set */
     struct saved saved[MAX_SAVED];
     size_t nsaved;
     struct { uint32_t se, sh, inst; int valid; } state;
@@ -203,6 +220,26 @@ static int wr_saved(struct gt_amd_pmc *p, uint32_t dword, uint32_t v)
     return wr(p, dword, v);
 }
 
+/* Sets RLC_CGTT_MGCG_OVERRIDE.PERFMON_CLOCK_STATE, as the kernel does for
+ * a stable pstate (gfx_v11_0_update_perf_clk), keeping the register's
+ * other bits: the perfmon clock runs, the shader clock stays free. 1 when
+ * it had to be set (it was clear), 0 when it was set, -1 on an error. */
+static int perfclk_ungate(struct gt_amd_pmc *p)
+{
+    uint32_t v;
+
+    if (broadcast(p) < 0 || rd(p, GT_REG_RLC_CGTT_MGCG_OVERRIDE, &v, sizeof(v)) < 0)
+        return -1;
+    if (v & GT_PERFMON_CLOCK_STATE)
+        return 0;
+    return wr_saved(p, GT_REG_RLC_CGTT_MGCG_OVERRIDE, v | GT_PERFMON_CLOCK_STATE) < 0 ? -1 : 1;
+}
+
+int gt_amd_pmc_perfclk(const struct gt_amd_pmc *p)
+{
+    return p->perfclk;
+}
+
 /* ---- the plan: which counter in which pass and register ---- */
 
 static int bank_of(const char *hw_block)
@@ -224,6 +261,39 @@ static int set_of(const char *name)
             if (strcmp(together[s][i], name) == 0)
                 return (int)s;
     return -1;
+}
+
+static int in_set(size_t s, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < 5 && together[s][i]; i++)
+        if (strcmp(together[s][i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Joins sets that share a counter: every member of a set takes the
+ * lowest set number any member has, until nothing changes. */
+static void join_sets(struct gt_amd_pmc *p)
+{
+    size_t s, i;
+    int changed = 1, low;
+
+    while (changed) {
+        changed = 0;
+        for (s = 0; s < NTOGETHER; s++) {
+            low = INT32_MAX;
+            for (i = 0; i < p->nctr; i++)
+                if (in_set(s, p->ctr[i].name) && p->ctr[i].set < low)
+                    low = p->ctr[i].set;
+            for (i = 0; i < p->nctr; i++)
+                if (in_set(s, p->ctr[i].name) && p->ctr[i].set != low) {
+                    p->ctr[i].set = low;
+                    changed = 1;
+                }
+        }
+    }
 }
 
 static unsigned first_fit(unsigned *fill, unsigned need, unsigned limit)
@@ -256,11 +326,11 @@ static void plan(struct gt_amd_pmc *p)
             struct ctr *c = &p->ctr[i];
             if (c->bank != b || !c->used || c->group != UINT32_MAX || c->set < 0)
                 continue;
-            for (need = 0, j = i; j < p->nctr; j++)
+            for (need = 0, j = 0; j < p->nctr; j++)
                 need += p->ctr[j].bank == b && p->ctr[j].used && p->ctr[j].set == c->set;
-            if (need > banks[b].limit)
+            if (need > p->limit[b])
                 continue;
-            g = first_fit(fill, need, banks[b].limit);
+            g = first_fit(fill, need, p->limit[b]);
             for (j = i; j < p->nctr; j++)
                 if (p->ctr[j].bank == b && p->ctr[j].used && p->ctr[j].set == c->set)
                     assign(&p->ctr[j], fill, g);
@@ -268,7 +338,7 @@ static void plan(struct gt_amd_pmc *p)
         for (i = 0; i < p->nctr; i++) {
             struct ctr *c = &p->ctr[i];
             if (c->bank == b && c->used && c->group == UINT32_MAX)
-                assign(c, fill, first_fit(fill, 1, banks[b].limit));
+                assign(c, fill, first_fit(fill, 1, p->limit[b]));
         }
         for (g = 0; g < MAX_PASSES && fill[g]; g++)
             ;
@@ -307,9 +377,11 @@ void gt_amd_pmc_describe(const struct gt_amd_pmc *p, char *buf, size_t len)
             n += p->ctr[i].bank == b && p->ctr[i].used;
         if (!n)
             continue;
-        off += (size_t)snprintf(buf + off, len - off, "%s%s %u in %u pass%s (limit %u)",
+        off += (size_t)snprintf(buf + off, len - off, "%s%s %u in %u pass%s (limit %u%s)",
                                 off ? ", " : "", banks[b].hw_block, n, p->ngroups[b],
-                                p->ngroups[b] == 1 ? "" : "es", banks[b].limit);
+                                p->ngroups[b] == 1 ? "" : "es", p->limit[b],
+                                p->limit[b] < banks[b].limit ? ": counts one event a pass "
+                                "here, its other counters stood still" : "");
     }
 }
 
@@ -333,6 +405,7 @@ static int program(struct gt_amd_pmc *p)
 {
     size_t i;
 
+    p->counting = 0;
     for (i = 0; i < p->nctr; i++) {
         const struct ctr *c = &p->ctr[i];
         const struct bank *bk = &banks[c->bank];
@@ -345,7 +418,7 @@ static int program(struct gt_amd_pmc *p)
     if (wr_saved(p, GT_REG_CP_PERFMON_CNTL, GT_PERFMON_RESET) < 0 ||
         wr_saved(p, GT_REG_CP_PERFMON_CNTL, GT_PERFMON_START) < 0)
         return -1;
-    p->pass_ns = gt_now_ns();
+    p->pass_ns = gt_sys_now(p->dev->sys);
     p->counting = 1;
     return 0;
 }
@@ -360,24 +433,21 @@ static int fail(struct gt_amd_pmc *p, struct gt_diag *d, const char *what)
     return -1;
 }
 
-int gt_amd_pmc_start(struct gt_amd_pmc *p, struct gt_diag *d)
+/* Stops the pass and latches its counts into LO/HI (CP_PERFMON_CNTL
+ * STOP | PERFMON_SAMPLE_ENABLE); *at gets when. */
+static int latch(struct gt_amd_pmc *p, uint64_t *at)
 {
-    p->pass = 0;
-    /* SQ counts only the stages enabled in SQ_PERFCOUNTER_CTRL, and on
-     * gfx11 only with CTRL2's FORCE_EN for the VMIDs in VMID_EN (or queues
-     * with COMPUTE_PERFCOUNT_ENABLE): aqlprofile, radeonsi and RADV write
-     * both before counting. */
-    if (wr_saved(p, GT_REG_SQ_PERFCOUNTER_CTRL, GT_SQ_CTRL_ALL_STAGES) < 0 ||
-        wr_saved(p, GT_REG_SQ_PERFCOUNTER_CTRL2, GT_SQ_CTRL2_FORCE_ALL_VMIDS) < 0)
-        return fail(p, d, "enabling SQ counting (SQ_PERFCOUNTER_CTRL/CTRL2)");
-    if (program(p) < 0)
-        return fail(p, d, "programming the counter selects");
+    if (wr_saved(p, GT_REG_CP_PERFMON_CNTL, GT_PERFMON_STOP | GT_PERFMON_SAMPLE) < 0)
+        return -1;
+    *at = gt_sys_now(p->dev->sys);
+    p->counting = 0;
     return 0;
 }
 
 /* Instance i is the sum of its selections (an SE's WGPs, an array's four
- * GL1C); a 32-bit counter is read as its low half only. */
-static int read_ctr(struct gt_amd_pmc *p, struct ctr *c, uint64_t *deltas)
+ * GL1C); a 32-bit counter is read as its low half only. The values are
+ * kept with the time they counted. */
+static int read_ctr(struct gt_amd_pmc *p, struct ctr *c, uint64_t counted_ns)
 {
     const struct bank *bk = &banks[c->bank];
     uint32_t i, k;
@@ -393,23 +463,103 @@ static int read_ctr(struct gt_amd_pmc *p, struct ctr *c, uint64_t *deltas)
             sum += v;
         }
         c->last[i] = sum;
-        deltas[c->slot + i] = sum;
     }
+    c->last_ns = counted_ns;
     c->fresh = 1;
     return 0;
 }
 
+static int counted_now(const struct gt_amd_pmc *p, const struct ctr *c)
+{
+    return c->used && c->group == p->pass % p->ngroups[c->bank];
+}
+
+/* Every pass counts once, briefly, so that each counter has a reading
+ * (and a rate) before the first interval. */
+static int warm_up(struct gt_amd_pmc *p)
+{
+    struct timespec ts = { 0, (long)WARMUP_NS };
+    unsigned n = gt_amd_pmc_passes(p), k;
+    uint64_t at;
+    size_t i;
+
+    for (k = 0; n > 1 && k < n; k++, p->pass++) {
+        if (program(p) < 0)
+            return -1;
+        while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+            ;
+        ts.tv_nsec = (long)WARMUP_NS;
+        if (latch(p, &at) < 0)
+            return -1;
+        for (i = 0; i < p->nctr; i++)
+            if (counted_now(p, &p->ctr[i]) && read_ctr(p, &p->ctr[i], at - p->pass_ns) < 0)
+                return -1;
+    }
+    p->pass = 0;
+    return 0;
+}
+
+int gt_amd_pmc_start(struct gt_amd_pmc *p, struct gt_diag *d)
+{
+    p->pass = 0;
+    /* SQ counts only the stages enabled in SQ_PERFCOUNTER_CTRL, and on
+     * gfx11 only with CTRL2's FORCE_EN for the VMIDs in VMID_EN (or queues
+     * with COMPUTE_PERFCOUNT_ENABLE): aqlprofile, radeonsi and RADV write
+     * both before counting. */
+    if (wr_saved(p, GT_REG_SQ_PERFCOUNTER_CTRL, GT_SQ_CTRL_ALL_STAGES) < 0 ||
+        wr_saved(p, GT_REG_SQ_PERFCOUNTER_CTRL2, GT_SQ_CTRL2_FORCE_ALL_VMIDS) < 0)
+        return fail(p, d, "enabling SQ counting (SQ_PERFCOUNTER_CTRL/CTRL2)");
+    /* Again after a runtime suspend, which reset the register. */
+    if (p->perfclk && perfclk_ungate(p) < 0)
+        return fail(p, d, "setting RLC_CGTT_MGCG_OVERRIDE.PERFMON_CLOCK_STATE");
+    if (warm_up(p) < 0)
+        return fail(p, d, "counting each pass once before the first interval");
+    if (program(p) < 0)
+        return fail(p, d, "programming the counter selects");
+    p->latch_ns = p->pass_ns;
+    return 0;
+}
+
+/* The most a 32-bit counter can add in a clock, per WGP register. On
+ * gfx10/11 the wave-cycle counters count plain clocks (rocprofiler-sdk's
+ * gfx11 OccupancyPercent has no x4 where gfx9's has), each resident wave
+ * every clock: up to the WGP's wave slots. Busy cycles count at most one.
+ * Instructions and cache events: at most 8 a clock (ASSUMPTION,
+ * gputop-sources(7), "Not yet verified"). 64-bit counters: 0 (they do not
+ * wrap). */
+static double max_per_clk(const struct gt_amd_pmc *p, const struct ctr *c)
+{
+    if (banks[c->bank].width != 4)
+        return 0;
+    switch (c->event) {
+    case 3:                    /* SQ_BUSY_CYCLES */
+        return 1;
+    case 24: case 26: case 35: /* SQ_WAVE_CYCLES, SQ_WAIT_INST_ANY, SQ_WAIT_ANY */
+        return p->geom.max_waves_per_cu * 2.0;
+    default:
+        return 8;
+    }
+}
+
+/* The time (ns) after which counter c may have wrapped; 0: never. */
+static double wrap_ns(const struct gt_amd_pmc *p, const struct ctr *c)
+{
+    double per = max_per_clk(p, c), hz = p->geom.max_sclk_mhz * 1e6;
+
+    return per > 0 && hz > 0 ? 4294967296.0 / (hz * per) * 1e9 : 0;
+}
+
+/* Three quarters of the soonest wrap, so that a late wake-up of up to a
+ * third of the period still reads every counter. */
 uint64_t gt_amd_pmc_max_interval(const struct gt_amd_pmc *p)
 {
-    /* A per-WGP wave-cycle counter adds up to its wave slots / 4 a clock
-     * (quad-cycles of every resident wave): 2 CUs x max_waves_per_cu / 4. */
-    double per_clk = p->geom.max_waves_per_cu * 2.0 / 4.0, hz = p->geom.max_sclk_mhz * 1e6;
+    double least = 0, w;
     size_t i;
 
     for (i = 0; i < p->nctr; i++)
-        if (p->ctr[i].used && banks[p->ctr[i].bank].width == 4 && per_clk > 0 && hz > 0)
-            return (uint64_t)(4294967296.0 / (hz * per_clk) * 1e9);
-    return 0;
+        if (p->ctr[i].used && (w = wrap_ns(p, &p->ctr[i])) > 0 && (least == 0 || w < least))
+            least = w;
+    return (uint64_t)(least * 0.75);
 }
 
 int gt_amd_pmc_fresh(const struct gt_amd_pmc *p, const char *name, uint64_t *sum)
@@ -428,53 +578,107 @@ int gt_amd_pmc_fresh(const struct gt_amd_pmc *p, const char *name, uint64_t *sum
     return 0;
 }
 
-/* The pass ran longer than the 32-bit counters survive (the sampler was
- * late): they may have wrapped, so they are not read this time; like a
- * counter rotated out, each repeats its last pass. The interval is kept
- * (an error would make the sampler back off, and every later pass late). */
-static int wrapped(struct gt_amd_pmc *p, uint64_t now, struct gt_diag *d)
+/* Whether counter c, counting for counted ns, may have wrapped (the
+ * sampler was late past the cap): then it is not read, and like a counter
+ * rotated out it is estimated from its last reading. */
+static int may_wrap(const struct gt_amd_pmc *p, const struct ctr *c, uint64_t counted)
 {
-    uint64_t max = gt_amd_pmc_max_interval(p);
+    double w = wrap_ns(p, c);
 
-    if (!max || now - p->pass_ns <= max)
+    return w > 0 && (double)counted >= w;
+}
+
+/* Says which counters were not read for fear of a wrap; 1 when any. The
+ * interval is kept (an error would make the sampler back off, and every
+ * later pass late). */
+static int wrapped(struct gt_amd_pmc *p, uint64_t counted, struct gt_diag *d)
+{
+    unsigned n = 0;
+    size_t i;
+
+    for (i = 0; i < p->nctr; i++)
+        n += counted_now(p, &p->ctr[i]) && may_wrap(p, &p->ctr[i], counted);
+    if (!n)
         return 0;
-    gt_diag_set(d, "%s/amdgpu_regs2: this interval's counters ran %.0f ms, longer than the "
-                   "%.1f ms the 32-bit SQ counters survive before they wrap; they repeat "
-                   "their last interval", p->dev->debugfs, (double)(now - p->pass_ns) / 1e6,
-                (double)max / 1e6);
+    gt_diag_set(d, "%s/amdgpu_regs2: this interval's counters ran %.1f ms (the sampler was "
+                   "late); %u 32-bit SQ counter%s could have wrapped in that time and %s "
+                   "estimated from the last reading", p->dev->debugfs, (double)counted / 1e6, n,
+                n == 1 ? "" : "s", n == 1 ? "is" : "are");
     return 1;
 }
 
-int gt_amd_pmc_sample(struct gt_amd_pmc *p, uint64_t *deltas, unsigned *estimated,
-                      struct gt_diag *d)
+/* A counter's estimate for an interval of span_ns: its latest reading at
+ * the rate it counted then (a reading of this interval is only scaled up
+ * by the dead time between the latch and the next START). */
+static void estimate(const struct ctr *c, uint64_t span_ns, uint64_t *deltas)
 {
-    uint64_t now = gt_now_ns();
-    int late;
+    double f = c->last_ns ? (double)span_ns / (double)c->last_ns : 0.0;
+    uint32_t i;
+
+    for (i = 0; i < c->n; i++)
+        deltas[c->slot + i] = (uint64_t)((double)c->last[i] * f + 0.5);
+}
+
+/* A failed access left the counters stopped (after the latch, before
+ * the next START): counting starts again now, and this interval, which
+ * they did not count whole, has none. */
+static int restart(struct gt_amd_pmc *p, struct gt_diag *d)
+{
+    if (program(p) < 0)
+        return fail(p, d, "starting the counters again");
+    p->latch_ns = p->pass_ns;
+    gt_diag_set(d, "%s/amdgpu_regs2: the counters stopped after a failed access and count "
+                   "again from now", p->dev->debugfs);
+    return -1;
+}
+
+int gt_amd_pmc_sample(struct gt_amd_pmc *p, uint64_t *deltas, unsigned *estimated,
+                      uint64_t *end_ns, struct gt_diag *d)
+{
+    uint64_t at, counted, span;
+    int late, bad = 0, e = 0, gated = 0;
     size_t i;
 
     *estimated = 0;
+    if (!p->counting)
+        return restart(p, d);
     /* Stop and sample: LO/HI hold what the sample latched. */
-    if (wr_saved(p, GT_REG_CP_PERFMON_CNTL, GT_PERFMON_STOP | GT_PERFMON_SAMPLE) < 0)
+    if (latch(p, &at) < 0)
         return fail(p, d, "stopping the counters (CP_PERFMON_CNTL)");
-    late = wrapped(p, now, d);
-    for (i = 0; i < p->nctr; i++) {
+    counted = at - p->pass_ns;
+    span = at - p->latch_ns;
+    p->latch_ns = *end_ns = at;
+    /* The driver owns the register and may have gated the clock again
+     * meanwhile: then these counts stood still for a while. */
+    if (p->perfclk && (gated = perfclk_ungate(p)) < 0)
+        return fail(p, d, "checking RLC_CGTT_MGCG_OVERRIDE");
+    if (gated > 0)
+        gt_diag_set(d, "%s/amdgpu_regs2: the driver gated the perfmon clock again (cleared "
+                       "RLC_CGTT_MGCG_OVERRIDE.PERFMON_CLOCK_STATE); set again, and this "
+                       "interval's counters are estimated from their last reading",
+                    p->dev->debugfs);
+    late = gated > 0 || wrapped(p, counted, d);
+    for (i = 0; i < p->nctr && !bad; i++) {
         struct ctr *c = &p->ctr[i];
         c->fresh = 0;
+        if (counted_now(p, c) && !gated && !may_wrap(p, c, counted) &&
+            read_ctr(p, c, counted) < 0) {
+            bad = 1;     /* the next pass still starts: counting goes on */
+            e = errno;
+            break;
+        }
         if (!c->used)
             continue;
-        if (c->group == p->pass % p->ngroups[c->bank] && !(late && banks[c->bank].width == 4)) {
-            if (read_ctr(p, c, deltas) < 0)
-                return fail(p, d, "reading a counter");
-            continue;
-        }
-        /* Not counted this pass: its last pass stands in (the sampling
-         * period is fixed, so a count per interval carries over). */
-        memcpy(deltas + c->slot, c->last, c->n * sizeof(uint64_t));
-        (*estimated)++;
+        estimate(c, span, deltas);
+        *estimated += !c->fresh;
     }
     p->pass++;
     if (program(p) < 0)
         return fail(p, d, "programming the next pass");
+    if (bad) {
+        errno = e;
+        return fail(p, d, "reading a counter");
+    }
     return late ? 1 : 0;
 }
 
@@ -506,6 +710,8 @@ static int build(struct gt_amd_pmc *p, const struct gt_catalog *c)
 {
     size_t i;
 
+    for (i = 0; i < NBANKS; i++)
+        p->limit[i] = banks[i].limit;
     p->ctr = calloc(c->ncounters ? c->ncounters : 1, sizeof(*p->ctr));
     if (!p->ctr)
         return -1;
@@ -529,58 +735,9 @@ static int build(struct gt_amd_pmc *p, const struct gt_catalog *c)
         if (!k->last || addresses(p, k) < 0)
             return -1;
     }
+    join_sets(p);
     plan(p);
     return 0;
-}
-
-/* debugfs refuses root with EPERM under kernel lockdown (fs/debugfs/
- * file.c: files with write or ioctl operations, regs2 among them); a user
- * without root meets the 0700 mount point first (EACCES). */
-static const char *lockdown_why(const struct gt_amd_dev *dev, char *buf, size_t len)
-{
-    char mode[96] = "";
-    const char *at, *end;
-
-    if (gt_sys_read_file(dev->sys, "/sys/kernel/security/lockdown", mode, sizeof(mode)) > 0 &&
-        (at = strchr(mode, '[')) && (end = strchr(at, ']')))
-        snprintf(buf, len, "the kernel is locked down (lockdown: %.*s, as Secure Boot sets "
-                 "it), which closes debugfs register access even to root; GRBM busy bits and "
-                 "gpu_metrics still work", (int)(end - at - 1), at + 1);
-    else
-        snprintf(buf, len, "the kernel is locked down (Secure Boot), which closes debugfs "
-                 "register access even to root; GRBM busy bits and gpu_metrics still work");
-    return buf;
-}
-
-static const char *debugfs_why(const struct gt_amd_dev *dev, int err, enum gt_amd_pmc_fail *f,
-                               char *buf, size_t len)
-{
-    const struct gt_sys *sys = dev->sys;
-    int fd;
-
-    if (err == EPERM) {
-        *f = GT_PMC_FAIL_LOCKDOWN;
-        return lockdown_why(dev, buf, len);
-    }
-    if (err == EACCES) {
-        *f = GT_PMC_FAIL_ROOT;
-        return "needs root (debugfs is root-only)";
-    }
-    if (err != ENOENT)
-        return "";
-    fd = gt_sys_open_below(sys, "/sys/kernel/debug/dri");
-    if (fd >= 0) {
-        sys->close(sys->ctx, fd);
-        *f = GT_PMC_FAIL_DEBUGFS;
-        return "this kernel has no amdgpu_regs2 (it came in Linux 5.16)";
-    }
-    if (errno == EACCES || errno == EPERM) {
-        *f = GT_PMC_FAIL_ROOT;
-        return "needs root (debugfs is root-only)";
-    }
-    *f = GT_PMC_FAIL_DEBUGFS;
-    return "debugfs is not mounted (mount -t debugfs none /sys/kernel/debug) or the kernel "
-           "lacks CONFIG_DEBUG_FS";
 }
 
 static int open_regs2(struct gt_amd_pmc *p, enum gt_amd_pmc_fail *f, struct gt_diag *d)
@@ -592,7 +749,7 @@ static int open_regs2(struct gt_amd_pmc *p, enum gt_amd_pmc_fail *f, struct gt_d
     p->fd = sys->open(sys->ctx, path, O_RDWR | O_CLOEXEC);
     if (p->fd < 0) {
         int err = errno;
-        const char *why = debugfs_why(p->dev, err, f, buf, sizeof(buf));
+        const char *why = gt_amd_regs2_why(p->dev, err, f, buf, sizeof(buf));
         gt_diag_set(d, "%s/amdgpu_regs2: %s%s%s", p->dev->debugfs, strerror(err),
                     why[0] ? ": " : "", why);
         return -1;
@@ -652,6 +809,55 @@ static int check_idle(struct gt_amd_pmc *p, int force, struct gt_diag *d)
     return -1;
 }
 
+/* Whether TCP counts in all four counters: TCP_REQ in each for a moment.
+ * When the first counts and another stands still, this GPU's TCP counts
+ * one event a pass (one rocprofv3 observation on gfx1151) and its
+ * counters take turns. No TCP traffic meanwhile: four, as Mesa and
+ * aqlprofile say. */
+static int tcp_check(struct gt_amd_pmc *p)
+{
+    struct timespec ts = { 0, (long)WARMUP_NS };
+    const struct bank *bk = &banks[TCP_BANK];
+    uint64_t sum[4] = { 0 }, v;
+    struct ctr *c = NULL;
+    uint32_t i, k, r;
+    size_t j;
+
+    for (j = 0; j < p->nctr; j++)
+        if (p->ctr[j].bank == TCP_BANK && (!c || strcmp(p->ctr[j].name, "TCP_REQ") == 0))
+            c = &p->ctr[j];
+    if (!c)
+        return 0;
+    for (r = 0; r < bk->limit; r++)
+        if (wr_saved(p, GT_GC_SEG1 + bk->sel[r], c->event) < 0)
+            return -1;
+    if (wr_saved(p, GT_REG_CP_PERFMON_CNTL, GT_PERFMON_RESET) < 0 ||
+        wr_saved(p, GT_REG_CP_PERFMON_CNTL, GT_PERFMON_START) < 0)
+        return -1;
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+        ;
+    if (latch(p, &v) < 0)
+        return -1;
+    for (i = 0; i < c->n; i++)
+        for (k = c->first[i]; k < c->first[i + 1]; k++)
+            for (r = 0; r < bk->limit; r++) {
+                v = 0;
+                if (set_state(p, c->addr[k].se, c->addr[k].sh, c->addr[k].inst) < 0 ||
+                    rd(p, GT_GC_SEG1 + bk->data[r], &v, bk->width) < 0)
+                    return -1;
+                sum[r] += v;
+            }
+    for (r = 1; r < bk->limit; r++)
+        if (sum[0] && !sum[r])
+            p->limit[TCP_BANK] = 1;
+    return 0;
+}
+
+int gt_amd_pmc_tcp_one_a_pass(const struct gt_amd_pmc *p)
+{
+    return p->limit[TCP_BANK] == 1;
+}
+
 struct gt_amd_pmc *gt_amd_pmc_open(struct gt_amd_dev *dev, const struct gt_amd_device *geom,
                                    const struct gt_catalog *c, const struct gt_amd_pmc_opts *o,
                                    enum gt_amd_pmc_fail *f, struct gt_diag *d)
@@ -684,6 +890,19 @@ struct gt_amd_pmc *gt_amd_pmc_open(struct gt_amd_dev *dev, const struct gt_amd_d
     }
     if (gt_amd_power_hold(dev, o->keepon, &p->power, d) < 0) {
         *f = errno == EBUSY ? GT_PMC_FAIL_BUSY : GT_PMC_FAIL_OTHER;
+        goto fail;
+    }
+    if (o->keepon == GT_KEEPON_PERFCLK) {
+        if (perfclk_ungate(p) < 0) {
+            gt_diag_set(d, "%s/amdgpu_regs2: setting RLC_CGTT_MGCG_OVERRIDE.PERFMON_CLOCK_STATE "
+                        "failed: %s (try keepon=pstate)", dev->debugfs, strerror(errno));
+            goto fail;
+        }
+        p->perfclk = 1;
+    }
+    if (tcp_check(p) < 0) {
+        gt_diag_set(d, "%s/amdgpu_regs2: checking the TCP counters failed: %s",
+                    dev->debugfs, strerror(errno));
         goto fail;
     }
     return p;

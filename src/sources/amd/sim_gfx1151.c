@@ -151,34 +151,33 @@ static void scene_params(struct sim_amd *m)
         m->p[P_WAITISS] = 0.98 - m->p[P_WAITDEP];
 }
 
-/* Per shader engine: busy cycles, waves, waits (quad-cycles). Returns the
- * SQ-busy cycles summed over SEs. */
-static uint64_t shader_engines(struct sim_amd *m, uint64_t active)
+/* Per WGP, as the hardware records them (one SQ record per WGP): busy
+ * cycles, wave-cycles (resident waves summed each cycle, plain cycles on
+ * gfx10/11), waits and waves. Returns the SQ-busy cycles summed over WGPs. */
+static uint64_t sq_wgps(struct sim_amd *m, uint64_t active)
 {
-    uint32_t se, n = m->dev.se;
-    double slots = (double)m->dev.max_waves_per_cu * m->dev.cu / n;
+    uint32_t w, n = m->dev.cu / 2;
+    double slots = (double)m->dev.max_waves_per_cu * 2.0;   /* a WGP is two CUs */
     uint64_t sum = 0;
 
-    for (se = 0; se < n; se++) {
-        uint64_t busy = gt_sim_part(active, m->p[P_SQBUSY] * m->skew[se] / m->skew[0] * 0.99);
-        uint64_t quads = (uint64_t)(m->p[P_OCC] * slots * (double)busy / 4.0);
-        put(m, C_SQ_BUSY_CYCLES, se, busy);
-        put(m, C_SQ_WAVE_CYCLES, se, quads);
-        put(m, C_SQ_WAIT_ANY, se, gt_sim_part(quads, m->p[P_WAITDEP]));
-        put(m, C_SQ_WAIT_INST_ANY, se, gt_sim_part(quads, m->p[P_WAITISS]));
-        put(m, C_SQ_WAVES, se, quads / 5000);   /* waves live ~20k cycles */
+    for (w = 0; w < n; w++) {
+        double sk = m->skew[w % m->dev.se] / m->skew[0];
+        uint64_t busy = gt_sim_part(active, m->p[P_SQBUSY] * (sk < 1.0 ? sk : 1.0) * 0.99);
+        uint64_t cyc = (uint64_t)(m->p[P_OCC] * slots * (double)busy);
+        put(m, C_SQ_BUSY_CYCLES, w, busy);
+        put(m, C_SQ_WAVE_CYCLES, w, cyc);
+        put(m, C_SQ_WAIT_ANY, w, gt_sim_part(cyc, m->p[P_WAITDEP]));
+        put(m, C_SQ_WAIT_INST_ANY, w, gt_sim_part(cyc, m->p[P_WAITISS]));
+        put(m, C_SQ_WAVES, w, cyc / 20000);   /* waves live ~20k cycles */
         sum += busy;
     }
     return sum;
 }
 
-/* Per WGP: instructions (IPC against the SEs' busy cycles, as the document
- * divides), LDS conflicts and the scalar caches (hits + misses = lookups,
- * one GL1 request per miss). The document's two peaks do not meet: with
- * instructions summed over the GPU and IPC's peak at 5 per SE-busy cycle,
- * VALU work reaches at most 5 x 2 SEs x 64 lanes = 640 of the 5120 FLOP
- * per cycle of the FP32 peak (12.5 %). The model keeps IPC under its peak,
- * so a compute-bound scene shows near-peak IPC and a low FP32 percentage. */
+/* Per WGP: instructions (IPC against the WGPs' busy cycles, as the
+ * document divides: both summed over WGPs, so per WGP-busy cycle), LDS
+ * conflicts and the scalar caches (hits + misses = lookups, one GL1
+ * request per miss). */
 static void wgps(struct sim_amd *m, uint64_t active, uint64_t sq_busy)
 {
     uint32_t w, n = m->dev.cu / 2;
@@ -315,7 +314,7 @@ static void model_interval(struct sim_amd *m, uint64_t dt_ns)
     active = gt_sim_part(clocks, m->p[P_BUSY]);
     put(m, C_GRBM_COUNT, 0, clocks);
     put(m, C_GRBM_GUI_ACTIVE, 0, active);
-    wgps(m, active, shader_engines(m, active));
+    wgps(m, active, sq_wgps(m, active));
     memory(m, active, dt_ns, &rd, &wr);
     activity(m, dt_ns);
     metrics(m, mhz, rd, wr, dt_ns);

@@ -5,7 +5,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "gputop/snapshot.h"
 #include "../sim/scenes.h"
 #include "../sim/clocks.h"
 #include "../sim/cpu.h"
@@ -87,8 +86,6 @@ struct sim {
     int *bind;                /* catalogue counter -> enum value, or -1 */
     struct sim_put *sel;      /* after select(): the counters written, else NULL */
     size_t nsel;
-    struct gt_span *fill;     /* after select(): their slots, nsel of them */
-    struct gt_span whole;     /* before: every slot, which sample() clears first */
     uint64_t v[NVALUES][SIM_MAX_INST];
     struct sim_cpu cpu;       /* the simulated phone's CPUs (sim/cpu.c) */
     struct sim_clocks clk;    /* its GPU clock, temperature, power (sim/clocks.c) */

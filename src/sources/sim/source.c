@@ -353,7 +353,6 @@ static void sim_close(struct gt_source *s)
     sim_clocks_free(&m->clk);
     free(m->bind);
     free(m->sel);
-    free(m->fill);
     free(m);
     s->priv = NULL;
 }
@@ -402,7 +401,6 @@ static int sim_open(struct gt_source *s, const char *args, struct gt_diag *d)
         return -1;
     }
     bind_clock_counters(&s->catalog, m);
-    m->whole.count = s->catalog.nslots;
     seed_model(m);
     describe(s, m);
     m->last_ns = m->step_ns ? SIM_T0_NS : gt_now_ns();
@@ -493,11 +491,8 @@ static int sim_select(struct gt_source *s, const unsigned char *used, struct gt_
     struct sim *m = s->priv;
     size_t k, n = 0;
     struct sim_put *sel = malloc((s->catalog.ncounters + 1) * sizeof(*sel));
-    struct gt_span *fill = malloc((s->catalog.ncounters + 1) * sizeof(*fill));
 
-    if (!sel || !fill) {
-        free(sel);
-        free(fill);
+    if (!sel) {
         gt_diag_set(d, "sim: out of memory");
         return -1;
     }
@@ -508,29 +503,14 @@ static int sim_select(struct gt_source *s, const unsigned char *used, struct gt_
         sel[n].slot = c->slot;
         sel[n].instances = c->instances;
         sel[n].v = m->bind[k];
-        fill[n].first = c->slot;
-        fill[n].count = c->instances;
         n++;
     }
     free(m->sel);
-    free(m->fill);
     m->sel = sel;
-    m->fill = fill;
     m->nsel = n;
     sim_cpu_select(&m->cpu, used);
     sim_clocks_select(&m->clk, &s->catalog, used);
     return 0;
-}
-
-/* Every slot sample() writes, each time: the selected counters' (scatter
- * copies or clears each one, and the CPU values land among them), or,
- * with none selected, the whole catalogue (scatter clears it first). */
-static const struct gt_span *sim_fills(const struct gt_source *s, size_t *n)
-{
-    const struct sim *m = s->priv;
-
-    *n = m->sel ? m->nsel : 1;
-    return m->sel ? m->fill : &m->whole;
 }
 
 static int sim_available(const struct gt_sys *sys, char *why, size_t len)
@@ -553,6 +533,5 @@ const struct gt_source_type gt_source_sim = {
     .sample = sim_sample,
     .close = sim_close,
     .select = sim_select,
-    .fills = sim_fills,
     .activity = sim_activity,
 };
