@@ -76,29 +76,29 @@ static void replay(const char *path, const struct cmd *c, size_t nc)
         struct gt_source_position pos;
         int r = 0;
         switch (c[i].what % 6) {
-        case 0: s->type->control(s, GT_SOURCE_PAUSE, 0); paused = 1; break;
-        case 1: s->type->control(s, GT_SOURCE_RESUME, 0); paused = 0; break;
-        case 2: s->type->control(s, GT_SOURCE_INDEX, 0); break;
+        case 0: s->type->playback->control(s, GT_PLAYBACK_PAUSE, 0); paused = 1; break;
+        case 1: s->type->playback->control(s, GT_PLAYBACK_RESUME, 0); paused = 0; break;
+        case 2: s->type->playback->control(s, GT_PLAYBACK_INDEX, 0); break;
         case 3:
             paused = 1;
-            pending |= s->type->control(s, GT_SOURCE_STEP, c[i].arg & 1 ? 1 : -1) == 0;
+            pending |= s->type->playback->control(s, GT_PLAYBACK_STEP, c[i].arg & 1 ? 1 : -1) == 0;
             break;
-        case 4: pending |= s->type->control(s, GT_SOURCE_SEEK, c[i].arg - 8) == 0; break;
+        case 4: pending |= s->type->playback->control(s, GT_PLAYBACK_SEEK, c[i].arg - 8) == 0; break;
         default:
             if (paused && !pending) {
-                s->type->control(s, GT_SOURCE_RESUME, 0);
+                s->type->playback->control(s, GT_PLAYBACK_RESUME, 0);
                 paused = 0;
             }
             gt_snapshot_zero(&snap);
             r = s->type->sample(s, &snap, &d);
             pending = 0;
-            s->type->position(s, &snap, &pos);
+            s->type->playback->position(s, &snap, &pos);
             break;
         }
         if (r == 1)
             break;
     }
-    s->type->control(s, GT_SOURCE_INTERRUPT, 0);
+    s->type->playback->control(s, GT_PLAYBACK_INTERRUPT, 0);
     gt_snapshot_free(&snap);
     gt_source_close(s);
 }

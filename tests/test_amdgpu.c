@@ -466,7 +466,7 @@ Test(amdgpu, probe_describes_the_device)
     int r;
 
     cr_assert_not_null(out);
-    r = gt_amd_probe("", fa_sys(fa), out);
+    r = gt_amd_probe(&(struct gt_probe){ fa_sys(fa), out, NULL }, NULL);
     fclose(out);
     cr_expect_eq(r, 0, "%s", buf);
     HAS(buf, "device:           /dev/dri/renderD128 (PCI 0000:c3:00.0, id 1002:1586");

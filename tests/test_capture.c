@@ -963,7 +963,7 @@ Test(replay, cut_short_replays_then_ends_with_detail)
     gt_diag_clear(&d);
     cr_assert_eq(gt_source_replay.sample(&s, &out, &d), 1);
     /* As the sampler does once its thread is joined. */
-    cr_assert_eq(gt_source_replay.control(&s, GT_SOURCE_SETTLE, 0), 0);
+    cr_assert_eq(gt_source_replay.playback->control(&s, GT_PLAYBACK_SETTLE, 0), 0);
     snprintf(want, sizeof(want), "ends at byte %zu", len - 3);
     cr_assert(contains(s.info.detail, "cut short") && contains(s.info.detail, want) &&
               contains(s.info.detail, "4 complete"), "%s", s.info.detail);
@@ -998,7 +998,7 @@ Test(replay, corrupt_record_fails_once_then_ends)
     cr_assert_eq(gt_source_replay.sample(&s, &out, &d), -1);
     snprintf(want, sizeof(want), "corrupt record at byte %llu", (unsigned long long)r.offsets[2]);
     cr_assert(contains(d.msg, want), "%s", d.msg);
-    cr_assert_eq(gt_source_replay.control(&s, GT_SOURCE_SETTLE, 0), 0);
+    cr_assert_eq(gt_source_replay.playback->control(&s, GT_PLAYBACK_SETTLE, 0), 0);
     cr_assert(contains(s.info.detail, want), "%s", s.info.detail);
     cr_assert_eq(gt_source_replay.sample(&s, &out, &d), 1);
     cr_assert_eq(gt_source_replay.sample(&s, &out, &d), 1);

@@ -12,6 +12,7 @@
 #include "gputop/engine.h"
 #include "gputop/layout.h"
 #include "gputop/source.h"
+#include "gputop/source.h"
 
 static char *run_cmd(int (*fn)(FILE *out, FILE *err, void *arg), void *arg, int *status,
                      char **err_text)
@@ -398,5 +399,72 @@ Test(cli, help_fits_80_columns)
     fclose(f);
     for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
         cr_expect_leq(strlen(line), 80, "%zu columns: %s", strlen(line), line);
+    free(buf);
+}
+
+/* A key is named in a usage as ":KEY" or ",KEY", then "=" or "]". */
+static int usage_names(const char *usage, const char *key)
+{
+    const char *u;
+    size_t n = strlen(key);
+
+    for (u = strstr(usage, key); u; u = strstr(u + 1, key))
+        if (u > usage && (u[-1] == ':' || u[-1] == ',') && (u[n] == '=' || u[n] == ']'))
+            return 1;
+    return 0;
+}
+
+static void check_keys(const struct gt_source_type *t)
+{
+    size_t i;
+
+    cr_assert_not_null(t->usage, "%s has no usage", t->name);
+    cr_assert_not_null(t->help, "%s has no help", t->name);
+    cr_assert_not_null(t->keys, "%s lists no argument keys", t->name);
+    for (i = 0; t->keys[i]; i++)
+        if (t->keys[i][0])
+            cr_expect(usage_names(t->usage, t->keys[i]), "%s: key '%s' not in its usage '%s'",
+                      t->name, t->keys[i], t->usage);
+}
+
+/* Every argument key a source takes is in the usage --help prints; the
+ * simulator's families that open as types of their own too. */
+Test(cli, every_source_key_is_in_its_usage)
+{
+    extern const struct gt_source_type gt_source_sim_amd, gt_source_sim_cm;
+    size_t i;
+
+    for (i = 0; gt_source_types[i]; i++)
+        check_keys(gt_source_types[i]);
+    check_keys(&gt_source_sim_amd);
+    check_keys(&gt_source_sim_cm);
+}
+
+/* --help shows each source's usage whole (lines are broken before a '['
+ * only) and its help. */
+Test(cli, help_shows_every_source_usage)
+{
+    char *buf = NULL, *joined;
+    size_t len = 0, i, j = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    gt_usage(f);
+    fclose(f);
+    joined = malloc(len + 1);
+    cr_assert_not_null(joined);
+    for (i = 0; i < len; i++) {
+        if (buf[i] == '\n') {
+            while (buf[i + 1] == ' ')
+                i++;
+            continue;
+        }
+        joined[j++] = buf[i];
+    }
+    joined[j] = '\0';
+    for (i = 0; gt_source_types[i]; i++)
+        cr_expect(strstr(joined, gt_source_types[i]->usage), "--help lacks %s",
+                  gt_source_types[i]->usage);
+    cr_expect(strstr(gt_source_type_find("amdgpu")->usage, "[,force]"), "amdgpu's force");
+    free(joined);
     free(buf);
 }

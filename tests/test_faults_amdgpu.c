@@ -364,7 +364,7 @@ Test(faults_amdgpu, sampler_shows_retrying_and_resumes, .timeout = 60)
 
     init_clock(&r, 0);      /* the sampler's thread runs on real time */
     cr_assert_eq(start(&r), 0, "%s", r.d.msg);
-    fault_sampler_vanish_and_return(r.s, &r.fs, ENODEV, r.active);
+    fault_sampler_vanish_and_return(r.s, &r.fs, ENODEV, r.active, GT_ERR_NODEV);
     finish(&r, "under the sampler");
 }
 

@@ -13,6 +13,7 @@
 #include "fakes/fake_panfrost.h"
 #include "fakes/fault_sampler.h"
 #include "fakes/fault_sys.h"
+#include "gputop/sampler.h"
 #include "gputop/source.h"
 
 #define ACTIVE 1000         /* GPU_ACTIVE in every dump */
@@ -264,6 +265,36 @@ Test(faults_panfrost, sampler_shows_retrying_and_resumes, .timeout = 60)
 
     init(&r);
     cr_assert_eq(start(&r), 0, "%s", r.d.msg);
-    fault_sampler_vanish_and_return(r.s, &r.fs, ENODEV, r.active);
+    fault_sampler_vanish_and_return(r.s, &r.fs, ENODEV, r.active, GT_ERR_NODEV);
     finish(&r, "under the sampler");
+}
+
+/* A dump the kernel fails reaches the sampler with the code of its errno
+ * (gputop/diag.h: EIO is IO, EPERM and EACCES PERM, EBUSY BUSY, EAGAIN
+ * and EINTR AGAIN, ETIMEDOUT AGAIN, ENOMEM NOMEM), not only as text. */
+Test(faults_panfrost, a_failed_dump_reaches_the_sampler_with_its_code, .timeout = 120)
+{
+    static const struct { int err; enum gt_err code; } cases[] = {
+        { EIO, GT_ERR_IO }, { EPERM, GT_ERR_PERM }, { EACCES, GT_ERR_PERM },
+        { EBUSY, GT_ERR_BUSY }, { EAGAIN, GT_ERR_AGAIN }, { ETIMEDOUT, GT_ERR_AGAIN },
+        { ENOMEM, GT_ERR_NOMEM },
+    };
+    const struct fs_site dump = { FS_IOCTL, 0x40086447ul, 0, "" };   /* PERFCNT_DUMP */
+    struct gt_sampler_stats st;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct run r;
+        init(&r);
+        r.fs.by_file = 0;
+        cr_assert_eq(start(&r), 0, "%s", r.d.msg);
+        /* the sampler's own start dumps once more: that one goes through */
+        fs_arm_after(&r.fs, dump, cases[i].err, 1000000, 1);
+        fault_sampler_first_error(r.s, &st);
+        cr_expect_eq(st.last_error_code, cases[i].code, "%s: code %s, not %s (%s)",
+                     strerror(cases[i].err), gt_err_name(st.last_error_code),
+                     gt_err_name(cases[i].code), st.last_error);
+        cr_expect(strstr(st.last_error, "panfrost: "), "%s", st.last_error);
+        r.fs.remaining = 0;
+        finish(&r, "code");
+    }
 }

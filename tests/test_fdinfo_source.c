@@ -166,6 +166,36 @@ Test(fdinfo_source, panfrost_two_engines_two_clients_shared_fd)
     rig_end(&r);
 }
 
+/* --proc-root reaches the source through the seam (gt_sys.proc_root):
+ * the clients below it are read though the seam's root is elsewhere. */
+Test(fdinfo_source, proc_root_of_the_seam_is_the_proc_read)
+{
+    struct fake_proc *p = fproc_new();
+    struct gt_sys sys = *fproc_sys(p);
+    struct gt_snapshot snap;
+    struct gt_source *s;
+    struct gt_diag d;
+    char a[1024];
+    int k;
+
+    fproc_add_process(p, 100, "glmark2");
+    panfrost(a, sizeof(a), 1, 1000000000, 0, 2048);
+    fproc_add_fd(p, 100, 5, "/dev/dri/renderD128", a);
+    sys.proc_root = sys.root;
+    sys.root = "/nonexistent-gputop-root";
+    s = gt_source_open("drm-fdinfo:walk=0,driver=panfrost", &sys, &d);
+    cr_assert_not_null(s, "%s", d.msg);
+    cr_assert_eq(gt_snapshot_init(&snap, s->catalog.nslots), 0);
+    cr_assert_eq(s->type->start(s, &d), 0, "%s", d.msg);
+    cr_assert_geq(s->type->sample(s, &snap, &d), GT_SAMPLE_OK, "%s", d.msg);
+    k = gt_catalog_find(&s->catalog, "DrmClients");
+    cr_assert_geq(k, 0);
+    cr_assert_eq(snap.deltas[s->catalog.counters[k].slot], 1);
+    gt_snapshot_free(&snap);
+    gt_source_close(s);
+    fproc_free(p);
+}
+
 /* amdgpu, compute with 4 instances: +3 s of engine time over 2 s is
  * 3 / (2 x 4) = 37.5 %; gfx +500 ms over 2 s is 25 %. */
 Test(fdinfo_source, amdgpu_capacity_divides_the_engine_time)

@@ -64,3 +64,47 @@ Test(probe, sampler_lateness_after_the_first_sample, .timeout = 60)
     check_timing_line(out);
     free(out);
 }
+
+/* gputop --probe --source spec, on the real system. */
+static char *probe_named(const char *spec, int *status)
+{
+    struct gt_options o;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    memset(&o, 0, sizeof(o));
+    o.sources[o.nsources++] = spec;
+    *status = gt_cmd_probe(&o, gt_sys_real(), f);
+    fclose(f);
+    return buf;
+}
+
+/* --probe --source sim:mali-g715 probes what is named: the simulated
+ * GPU opened, its layout, a first sample and the sampler's timing
+ * (issue 43.7: it probed the hardware instead). */
+Test(probe, probes_the_source_named, .timeout = 60)
+{
+    int status;
+    char *buf = probe_named("sim:mali-g715", &status);
+
+    cr_assert_eq(status, 0, "%s", buf);
+    cr_assert(strstr(buf, "source:           sim:mali-g715\n"), "%s", buf);
+    cr_assert(strstr(buf, "Mali-G715"), "%s", buf);
+    cr_assert(strstr(buf, "layout:           mali-g715, "), "%s", buf);
+    cr_assert(strstr(buf, "first sample:     ok"), "%s", buf);
+    check_timing_line(buf);
+    cr_assert_null(strstr(buf, "/dev/mali"), "no hardware probed: %s", buf);
+    free(buf);
+}
+
+/* A source named that is not one says so, and the status says it failed. */
+Test(probe, an_unknown_source_fails)
+{
+    int status;
+    char *buf = probe_named("amdgpuX", &status);
+
+    cr_assert_eq(status, 1, "%s", buf);
+    cr_assert(strstr(buf, "unknown source 'amdgpuX'"), "%s", buf);
+    free(buf);
+}

@@ -340,7 +340,7 @@ static void open_player(struct player *p, uint64_t n, const char *opts)
     cr_assert_eq(gt_source_replay.open(&p->s, args, &d), 0, "%s", d.msg);
     cr_assert_eq(gt_source_replay.start(&p->s, &d), 0);
     cr_assert_eq(gt_snapshot_init(&p->out, p->s.catalog.nslots), 0);
-    cr_assert_eq(gt_source_replay.control(&p->s, GT_SOURCE_INDEX, 0), 0);
+    cr_assert_eq(gt_source_replay.playback->control(&p->s, GT_PLAYBACK_INDEX, 0), 0);
 }
 
 /* Opens an already written (perhaps damaged) file. */
@@ -357,7 +357,7 @@ static void reopen_player(struct player *p, const char *opts)
     cr_assert_eq(gt_source_replay.open(&p->s, args, &d), 0, "%s", d.msg);
     cr_assert_eq(gt_source_replay.start(&p->s, &d), 0);
     cr_assert_eq(gt_snapshot_init(&p->out, p->s.catalog.nslots), 0);
-    cr_assert_eq(gt_source_replay.control(&p->s, GT_SOURCE_INDEX, 0), 0);
+    cr_assert_eq(gt_source_replay.playback->control(&p->s, GT_PLAYBACK_INDEX, 0), 0);
 }
 
 static void close_player(struct player *p)
@@ -379,7 +379,7 @@ static void next_is(struct player *p, uint64_t i)
 
 static void ctl(struct player *p, int cmd, int64_t arg)
 {
-    cr_assert_eq(gt_source_replay.control(&p->s, cmd, arg), 0);
+    cr_assert_eq(gt_source_replay.playback->control(&p->s, cmd, arg), 0);
 }
 
 static struct gt_source_position where(struct player *p, const struct gt_snapshot *shown)
@@ -387,7 +387,7 @@ static struct gt_source_position where(struct player *p, const struct gt_snapsho
     struct gt_source_position pos;
 
     memset(&pos, 0x55, sizeof(pos));
-    gt_source_replay.position(&p->s, shown, &pos);
+    gt_source_replay.playback->position(&p->s, shown, &pos);
     return pos;
 }
 
@@ -406,29 +406,29 @@ Test(replay_control, step_and_seek_deliver_the_recorded_records)
     next_is(&p, 0);
     next_is(&p, 1);
     next_is(&p, 2);
-    ctl(&p, GT_SOURCE_STEP, -1);
+    ctl(&p, GT_PLAYBACK_STEP, -1);
     next_is(&p, 1);
     pos = where(&p, NULL);
     cr_assert_eq(pos.k, 2);
     cr_assert_eq(pos.state, GT_PLAY_PAUSED);
     /* Record 1 ends 2 steps after record 0 starts. */
     cr_assert_eq(pos.t_ns, 2 * STEP_NS);
-    ctl(&p, GT_SOURCE_STEP, -1);
+    ctl(&p, GT_PLAYBACK_STEP, -1);
     next_is(&p, 0);
-    ctl(&p, GT_SOURCE_STEP, -1);             /* nothing before the first */
+    ctl(&p, GT_PLAYBACK_STEP, -1);             /* nothing before the first */
     next_is(&p, 0);
-    ctl(&p, GT_SOURCE_STEP, 1);
+    ctl(&p, GT_PLAYBACK_STEP, 1);
     next_is(&p, 1);
-    ctl(&p, GT_SOURCE_SEEK, 8);
+    ctl(&p, GT_PLAYBACK_SEEK, 8);
     next_is(&p, 8);
     pos = where(&p, NULL);
     cr_assert_eq(pos.k, 9);
     cr_assert_eq(pos.t_ns, 9 * STEP_NS);
     cr_assert_eq(pos.state, GT_PLAY_PAUSED);  /* a seek keeps the state */
-    ctl(&p, GT_SOURCE_SEEK, 1000);           /* clamped to the last */
+    ctl(&p, GT_PLAYBACK_SEEK, 1000);           /* clamped to the last */
     next_is(&p, 9);
     cr_assert_eq(where(&p, NULL).k, 10);
-    ctl(&p, GT_SOURCE_RESUME, 0);
+    ctl(&p, GT_PLAYBACK_RESUME, 0);
     cr_assert_eq(where(&p, NULL).state, GT_PLAY_PLAYING);
     /* Without HOLD the end is the end, as batch output needs. */
     cr_assert_eq(gt_source_replay.sample(&p.s, &p.out, &d), 1);
@@ -457,11 +457,11 @@ Test(replay_control, without_an_index_it_just_plays)
     cr_assert_eq(gt_source_replay.open(&p.s, args, &d), 0, "%s", d.msg);
     cr_assert_eq(gt_snapshot_init(&p.out, p.s.catalog.nslots), 0);
     cr_assert_eq(where(&p, NULL).n, 0);
-    cr_assert_eq(gt_source_replay.control(&p.s, GT_SOURCE_SEEK, 1), -1);
+    cr_assert_eq(gt_source_replay.playback->control(&p.s, GT_PLAYBACK_SEEK, 1), -1);
     next_is(&p, 0);
-    cr_assert_eq(gt_source_replay.control(&p.s, GT_SOURCE_STEP, -1), -1);
+    cr_assert_eq(gt_source_replay.playback->control(&p.s, GT_PLAYBACK_STEP, -1), -1);
     /* Too late: a record has been read. */
-    cr_assert_eq(gt_source_replay.control(&p.s, GT_SOURCE_INDEX, 0), -1);
+    cr_assert_eq(gt_source_replay.playback->control(&p.s, GT_PLAYBACK_INDEX, 0), -1);
     next_is(&p, 1);
     next_is(&p, 2);
     cr_assert_eq(gt_source_replay.sample(&p.s, &p.out, &d), 1);
@@ -475,7 +475,7 @@ Test(replay_control, seek_while_playing_goes_on_from_there)
 
     open_player(&p, 10, ",speed=max");
     next_is(&p, 0);
-    ctl(&p, GT_SOURCE_SEEK, 5);
+    ctl(&p, GT_PLAYBACK_SEEK, 5);
     next_is(&p, 5);
     next_is(&p, 6);
     cr_assert_eq(where(&p, NULL).state, GT_PLAY_PLAYING);
@@ -519,13 +519,13 @@ Test(replay_control, records_read_before_a_seek_are_stale)
     cr_assert_eq(where(&p, &p.out).stale, 0);
     next_is(&p, 1);
     gt_snapshot_copy(&ahead, &p.out);
-    ctl(&p, GT_SOURCE_SEEK, 5);
+    ctl(&p, GT_PLAYBACK_SEEK, 5);
     cr_assert_eq(where(&p, &ahead).stale, 1);
     next_is(&p, 5);
     cr_assert_eq(where(&p, &p.out).stale, 0);
     cr_assert_eq(where(&p, &p.out).k, 6);
     gt_snapshot_copy(&ahead, &p.out);
-    ctl(&p, GT_SOURCE_STEP, 1);
+    ctl(&p, GT_PLAYBACK_STEP, 1);
     cr_assert_eq(where(&p, &ahead).stale, 1);
     next_is(&p, 6);
     cr_assert_eq(where(&p, &p.out).stale, 0);
@@ -579,12 +579,12 @@ Test(replay_control, held_at_the_end_until_a_seek, .timeout = 30)
     struct call c;
 
     open_player(&p, 10, ",speed=max");
-    ctl(&p, GT_SOURCE_HOLD, 1);
-    ctl(&p, GT_SOURCE_SEEK, 9);
+    ctl(&p, GT_PLAYBACK_HOLD, 1);
+    ctl(&p, GT_PLAYBACK_SEEK, 9);
     next_is(&p, 9);
     start_call(&c, &p);
     wait_state(&p, GT_PLAY_ENDED);
-    ctl(&p, GT_SOURCE_SEEK, 0);
+    ctl(&p, GT_PLAYBACK_SEEK, 0);
     pthread_join(c.th, NULL);
     cr_assert_eq(c.r, 0, "%s", c.d.msg);
     assert_record(&p.out, 0);
@@ -599,15 +599,15 @@ Test(replay_control, paused_until_resumed_or_interrupted, .timeout = 30)
 
     open_player(&p, 10, ",speed=max");
     next_is(&p, 0);
-    ctl(&p, GT_SOURCE_PAUSE, 0);
+    ctl(&p, GT_PLAYBACK_PAUSE, 0);
     start_call(&c, &p);
-    ctl(&p, GT_SOURCE_RESUME, 0);
+    ctl(&p, GT_PLAYBACK_RESUME, 0);
     pthread_join(c.th, NULL);
     cr_assert_eq(c.r, 0, "%s", c.d.msg);
     assert_record(&p.out, 1);
-    ctl(&p, GT_SOURCE_PAUSE, 0);
+    ctl(&p, GT_PLAYBACK_PAUSE, 0);
     start_call(&c, &p);
-    ctl(&p, GT_SOURCE_INTERRUPT, 0);
+    ctl(&p, GT_PLAYBACK_INTERRUPT, 0);
     pthread_join(c.th, NULL);
     cr_assert_eq(c.r, 1);
     close_player(&p);
@@ -624,7 +624,7 @@ Test(replay_control, a_damaged_capture_says_where_it_stopped, .timeout = 30)
     record(p.path, 5, p.off);
     truncate_to(p.path, p.off[5] - 3);
     reopen_player(&p, ",speed=max");
-    ctl(&p, GT_SOURCE_HOLD, 1);
+    ctl(&p, GT_PLAYBACK_HOLD, 1);
     snprintf(want, sizeof(want), "ends at byte %llu", (unsigned long long)(p.off[5] - 3));
     /* Known from the index, before the replay gets there: shown from the
      * start, and the run fails however far it is watched. */
@@ -632,8 +632,8 @@ Test(replay_control, a_damaged_capture_says_where_it_stopped, .timeout = 30)
     cr_assert_eq(pos.n, 4);
     cr_assert_eq(pos.state, GT_PLAY_PLAYING);
     cr_assert(strstr(pos.damage, p.path) && strstr(pos.damage, want), "%s", pos.damage);
-    /* The shared info gets it once no sampler runs (GT_SOURCE_SETTLE). */
-    ctl(&p, GT_SOURCE_SETTLE, 0);
+    /* The shared info gets it once no sampler runs (GT_PLAYBACK_SETTLE). */
+    ctl(&p, GT_PLAYBACK_SETTLE, 0);
     cr_assert(strstr(p.s.info.ended, want), "%s", p.s.info.ended);
     next_is(&p, 0);
     next_is(&p, 1);
@@ -645,7 +645,7 @@ Test(replay_control, a_damaged_capture_says_where_it_stopped, .timeout = 30)
     cr_assert_null(strstr(pos.why, p.path), "%s", pos.why);
     cr_assert(strstr(pos.damage, p.path) && strstr(pos.damage, want), "%s", pos.damage);
     cr_assert_eq(pos.k, 4);
-    ctl(&p, GT_SOURCE_INTERRUPT, 0);
+    ctl(&p, GT_PLAYBACK_INTERRUPT, 0);
     pthread_join(c.th, NULL);
     cr_assert_eq(c.r, 1);
     /* The run's exit status reads it from here. */
@@ -666,9 +666,9 @@ Test(replay_control, a_corrupt_record_when_held_says_where, .timeout = 30)
     record(p.path, 5, p.off);
     flip_byte(p.path, p.off[3] + 10);
     reopen_player(&p, ",speed=max");
-    ctl(&p, GT_SOURCE_HOLD, 1);
+    ctl(&p, GT_PLAYBACK_HOLD, 1);
     cr_assert_eq(where(&p, NULL).n, 3);
-    ctl(&p, GT_SOURCE_SEEK, 2);
+    ctl(&p, GT_PLAYBACK_SEEK, 2);
     next_is(&p, 2);
     start_call(&c, &p);
     pos = wait_state(&p, GT_PLAY_ENDED);
@@ -676,11 +676,11 @@ Test(replay_control, a_corrupt_record_when_held_says_where, .timeout = 30)
     cr_assert(strstr(pos.why, want), "%s", pos.why);
     cr_assert(strstr(pos.damage, p.path) && strstr(pos.damage, want), "%s", pos.damage);
     cr_assert_eq(pos.k, 3);
-    ctl(&p, GT_SOURCE_STEP, -1);             /* still steps back from there */
+    ctl(&p, GT_PLAYBACK_STEP, -1);             /* still steps back from there */
     pthread_join(c.th, NULL);
     cr_assert_eq(c.r, 0, "%s", c.d.msg);
     assert_record(&p.out, 1);
-    ctl(&p, GT_SOURCE_SETTLE, 0);
+    ctl(&p, GT_PLAYBACK_SETTLE, 0);
     cr_assert(strstr(p.s.info.ended, want), "%s", p.s.info.ended);
     close_player(&p);
 }
@@ -708,9 +708,9 @@ Test(replay_control, sampler_stop_ends_a_paused_replay, .timeout = 30)
     s = gt_sampler_new(&cfg);
     cr_assert_not_null(s);
     cr_assert_eq(gt_snapshot_init(&snap, NSLOTS), 0);
-    ctl(&p, GT_SOURCE_HOLD, 1);
-    ctl(&p, GT_SOURCE_PAUSE, 0);
-    ctl(&p, GT_SOURCE_STEP, 1);              /* one record, then it waits */
+    ctl(&p, GT_PLAYBACK_HOLD, 1);
+    ctl(&p, GT_PLAYBACK_PAUSE, 0);
+    ctl(&p, GT_PLAYBACK_STEP, 1);              /* one record, then it waits */
     cr_assert_eq(gt_sampler_start(s, &d), 0, "%s", d.msg);
     while (gt_sampler_take(s, &snap, 1000000000ull) != 1)
         ;

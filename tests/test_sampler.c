@@ -17,6 +17,7 @@ struct counting {
     size_t max_calls;
     int fail_every;       /* fail calls whose index is a multiple of this */
     const char *fail_msg; /* the failure's message; NULL: "device lost" */
+    enum gt_err fail_code; /* and its code */
     uint64_t limit;       /* end after this many successful samples (0: never) */
     uint64_t last_ns;
 };
@@ -30,7 +31,8 @@ static int counting_open(struct gt_source *s, const char *args, struct gt_diag *
     return 0;
 }
 
-static int counting_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result counting_sample(struct gt_source *s, struct gt_snapshot *out,
+                                             struct gt_diag *d)
 {
     struct counting *c = s->priv;
     uint64_t now = gt_now_ns(), i = c->calls++;
@@ -38,11 +40,11 @@ static int counting_sample(struct gt_source *s, struct gt_snapshot *out, struct 
     if (c->call_ns && i < c->max_calls)
         c->call_ns[i] = now;
     if (c->fail_every && i % (uint64_t)c->fail_every == 0) {
-        gt_diag_set(d, "%s", c->fail_msg ? c->fail_msg : "device lost");
-        return -1;
+        gt_diag_fail(d, c->fail_code, "%s", c->fail_msg ? c->fail_msg : "device lost");
+        return GT_SAMPLE_ERROR;
     }
     if (c->limit && c->produced[0] >= c->limit)
-        return 1;
+        return GT_SAMPLE_END;
     out->deltas[0] = 1;
     out->deltas[1] = i;
     out->deltas[2] = 1000000007ull * (i + 1);
@@ -52,7 +54,7 @@ static int counting_sample(struct gt_source *s, struct gt_snapshot *out, struct 
     out->t_start_ns = c->last_ns ? c->last_ns : now;
     out->t_end_ns = now;
     c->last_ns = now;
-    return 0;
+    return GT_SAMPLE_OK;
 }
 
 static const struct gt_source_type counting_type = {
@@ -249,9 +251,9 @@ Test(sampler, source_errors_are_counted_and_retried)
     free_source(src);
 }
 
-/* A source whose messages already start with its name ("mips-cm: the
- * block reads all ones") is not named twice in the state line. */
-Test(sampler, a_message_naming_its_source_is_not_prefixed_again)
+/* The state line names the source before what it says, and keeps the
+ * code the source gave its error. */
+Test(sampler, a_source_error_is_named_with_its_code)
 {
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
@@ -264,7 +266,8 @@ Test(sampler, a_message_naming_its_source_is_not_prefixed_again)
     int got = 0;
 
     c.fail_every = 2;
-    c.fail_msg = "counting: the block reads all ones";
+    c.fail_msg = "the block reads all ones";
+    c.fail_code = GT_ERR_NODEV;
     gt_snapshot_init(&snap, 3);
     cr_assert_eq(gt_sampler_start(s, &d), 0);
     while (got < 4)
@@ -272,6 +275,7 @@ Test(sampler, a_message_naming_its_source_is_not_prefixed_again)
     gt_sampler_get_stats(s, &st);
     gt_sampler_free(s);
     cr_assert_str_eq(st.last_error, "counting: the block reads all ones");
+    cr_assert_eq(st.last_error_code, GT_ERR_NODEV, "%s", gt_err_name(st.last_error_code));
     gt_snapshot_free(&snap);
     free_source(src);
 }

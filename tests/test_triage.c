@@ -350,15 +350,19 @@ Test(triage_sim, each_scene_gets_its_verdict)
 
 /* Issue 42: the AMD sim's scenes under the amd-gfx1151 tree, worked from
  * the scene rates (sim_gfx1151.c) and the layout's marks: idle busy 3 %
- * (< 15); compute-bound issues 4.5 of IPC's peak 5 a cycle (90 %, >= 80)
- * with FP32 at 4.5 x 0.8 x 2 SEs x 64 lanes / (40 CUs x 128) = 9 % of its
- * peak, so compute-bound on instruction issue, not latency-bound; memory-
- * bound at 97 % of the 256 GB/s fabric; cache-friendly issues 3.5 of 5
- * (70 %: between 60 and 80) with the fabric far under its mark. */
+ * (< 15); compute-bound issues 4.5 instructions a WGP-busy cycle, 0.8 of
+ * them VALU, on 20 WGPs busy 0.98 of the GUI-active cycles: about
+ * 4.5 x 0.8 x 20 x 0.98 x 64 lanes / (40 CUs x 128) = 88 % of FP32's peak
+ * a busy cycle (a little less for internal instructions), over the 80 %
+ * mark of the tree's first compute step, so compute-bound on the VALU
+ * (issue 41 made SQ counters one record per WGP; before it the FP32 row
+ * read a tenth of this); memory-bound at 97 % of the 256 GB/s fabric;
+ * cache-friendly issues 3.5 of 5 (70 %: between 60 and 80) with the fabric
+ * far under its mark. */
 Test(triage_sim, each_amd_scene_gets_its_verdict)
 {
     expect_scene("amd-gfx1151", "idle", "idle");
-    expect_scene("amd-gfx1151", "compute-bound", "compute-bound (instruction issue)");
+    expect_scene("amd-gfx1151", "compute-bound", "compute-bound (VALU)");
     expect_scene("amd-gfx1151", "memory-bound", "memory-bound");
     expect_scene("amd-gfx1151", "cache-friendly", "no single limiter");
 }

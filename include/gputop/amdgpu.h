@@ -9,9 +9,8 @@
  * activity, power and counters come from (or why not). */
 void gt_amd_describe_source(const struct gt_source *s, FILE *out);
 
-/* gputop --probe for AMD GPUs: every one discovery lists (or the node in
- * spec "amdgpu:/dev/dri/renderD128"), each opened as a source, a sample
- * taken. Returns 0 when one worked, 1 otherwise, -1 when there is none. */
-int gt_amd_probe(const char *spec, const struct gt_sys *sys, FILE *out);
+/* The amdgpu source's probe op: every GPU discovery lists (or the one
+ * ARGS name), each opened as a source and a sample taken. */
+enum gt_probe_result gt_amd_probe(const struct gt_probe *p, const char *args);
 
 #endif

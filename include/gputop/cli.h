@@ -49,6 +49,8 @@ struct gt_options {
 /* Parses argv; on a usage error prints it to err and returns -1. */
 int gt_options_parse(struct gt_options *o, int argc, char **argv, FILE *err);
 void gt_usage(FILE *out);
+/* Each source's usage and help, from column indent on (--help's part). */
+void gt_usage_sources(FILE *out, size_t indent);
 const char *gt_version(void);
 /* A diagnostic (file:line:col, source line, caret) on err, after "gputop: ". */
 void gt_report_diag(FILE *err, const struct gt_diag *d);

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "gputop/source.h"
 #include "gputop/sys.h"
 
 #define GT_DRM_MAX_DEVICES 16
@@ -24,15 +25,12 @@ int gt_drm_list(const struct gt_sys *sys, struct gt_drm_node *out, int max);
 int gt_drm_find_driver(const struct gt_sys *sys, const char *driver, char *path, size_t len);
 /* The lines --probe and --list-sources print: one per DRM device. */
 void gt_drm_describe(const struct gt_sys *sys, FILE *out);
-/* gputop --probe for DRM devices: the list above, then each panfrost
- * device opened as the panfrost source would (spec "panfrost[:NODE]" for
- * one, "" for all) and one sample taken. Returns 0 when a source opened
- * and sampled, 1 when none did, 2 when there is no DRM device (nothing
- * printed then). */
-int gt_drm_probe(const char *spec, const struct gt_sys *sys, FILE *out);
-/* gputop --probe --source drm-fdinfo[:ARGS]: the device and engines the
- * source finds, one sample, the profiling switch's state. 0 when it
- * sampled, else 1. */
-int gt_drm_fdinfo_probe(const char *spec, const struct gt_sys *sys, FILE *out);
+/* The panfrost source's probe op: the list above, then each panfrost
+ * device opened as the source would (the node ARGS name, else all) and
+ * one sample taken. */
+enum gt_probe_result gt_drm_probe(const struct gt_probe *p, const char *args);
+/* The drm-fdinfo source's probe op, when named: the device and engines
+ * the source finds, one sample, the profiling switch's state. */
+enum gt_probe_result gt_drm_fdinfo_probe(const struct gt_probe *p, const char *args);
 
 #endif

@@ -15,6 +15,8 @@
 #define GT_CLK_MAX_TRIPS   12
 #define GT_CLK_MAX_RAILS   4    /* ODPM energy meters looked at */
 #define GT_CLK_PATH        192
+/* The layout of these counters, which a source names beside its own. */
+#define GT_CLK_LAYOUT      "gpu-clocks"
 
 /* What discovery found, paths below sys->root; "" where nothing was. */
 struct gt_clk_paths {

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "gputop/diag.h"
+#include "gputop/source.h"
 #include "gputop/sys.h"
 
 /* ---- what the device says about its GPU ---- */
@@ -95,6 +96,9 @@ void gt_kbase_describe_source(const struct gt_source *s, FILE *out);
 /* For --probe, before the list of unavailable metrics: the counters the
  * open reader cannot deliver, and why. Nothing when it delivers all. */
 void gt_kbase_describe_limits(const struct gt_source *s, FILE *out);
+/* The mali source's probe op (gt_source_type.probe): each /dev/maliN, or
+ * the node ARGS name, opened and sampled. */
+enum gt_probe_result gt_kbase_probe(const struct gt_probe *p, const char *args);
 
 /* 1 when the kernel's (major, minor) is at or past (11, jm_minor) on a Job
  * Manager kernel or (1, csf_minor) on a CSF one; 0 on pre-r21 kernels.

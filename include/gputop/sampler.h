@@ -33,7 +33,8 @@ struct gt_sampler_stats {
      * for self-paced sources, which wait in the source itself). */
     struct gt_lateness_summary lateness;
     enum gt_sampler_state state;
-    char last_error[GT_DIAG_MSG + 64];
+    char last_error[GT_DIAG_MSG + 64];   /* "SOURCE: message" */
+    enum gt_err last_error_code;         /* the failing source's code */
     char last_warning[GT_DIAG_MSG + 64];
 };
 
@@ -80,7 +81,7 @@ void gt_sampler_get_stats(struct gt_sampler *s, struct gt_sampler_stats *st);
  * without copying the messages or summarizing the lateness. */
 enum gt_sampler_state gt_sampler_state(struct gt_sampler *s, uint64_t *warnings);
 /* Stops and joins the thread, then lets each source publish into its info
- * what it kept while sampling (GT_SOURCE_SETTLE); safe to call twice. */
+ * what it kept while sampling (GT_PLAYBACK_SETTLE); safe to call twice. */
 void gt_sampler_stop(struct gt_sampler *s);
 void gt_sampler_free(struct gt_sampler *s);
 

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "gputop/catalog.h"
 #include "gputop/diag.h"
 #include "gputop/snapshot.h"
@@ -13,12 +14,17 @@
 
 struct gt_source;
 
-enum {
+/* What a source type counts, which decides when it is opened. */
+enum gt_source_kind {
     GT_SOURCE_CPU,           /* CPU counters beside a GPU source */
     GT_SOURCE_HARDWARE,      /* a real GPU; probed when no --source is given */
     GT_SOURCE_VIRTUAL,       /* simulated or recorded GPU counters */
     GT_SOURCE_COMPANION,     /* hardware beside a GPU source (mips-cm): reached
-                                through the seam, never probed on its own */
+                                through the seam, probed only when named */
+    GT_SOURCE_CLOCKS,        /* the GPU's clock, temperature and power from
+                                /sys (gpu-clocks): reached through the seam,
+                                added beside a hardware GPU source on its own
+                                unless that one keeps its own (own_clocks) */
 };
 
 /* What an opened source describes of itself. */
@@ -38,26 +44,31 @@ struct gt_source_info {
                                 (replay), so the sampler does not sleep */
     uint64_t max_interval_ns; /* longest sampling period its counters survive
                                 (32-bit counters wrap); 0 when any will do */
+    int own_clocks;          /* 1: its GPU's clock and temperature are not
+                                devfreq's (amdgpu gives them in its own
+                                gpu_metrics), so no clocks source is added
+                                beside it */
 };
 
-/* Playback commands (gt_source_type.control). */
-enum {
-    GT_SOURCE_PAUSE,         /* sample() waits, holding the record shown */
-    GT_SOURCE_RESUME,
-    GT_SOURCE_STEP,          /* arg +1 / -1: the record after / before the
+/* Playback commands (gt_playback_ops.control). */
+enum gt_playback_cmd {
+    GT_PLAYBACK_PAUSE,       /* sample() waits, holding the record shown */
+    GT_PLAYBACK_RESUME,
+    GT_PLAYBACK_STEP,        /* arg +1 / -1: the record after / before the
                                 last one delivered, at once; pauses */
-    GT_SOURCE_SEEK,          /* arg k: record k (from 0) at once, clamped to
+    GT_PLAYBACK_SEEK,        /* arg k: record k (from 0) at once, clamped to
                                 the records there are; playing goes on */
-    GT_SOURCE_INDEX,         /* before the first sample: index the records
+    GT_PLAYBACK_INDEX,       /* before the first sample: index the records
                                 (one checking scan of the file) so that N is
                                 known and STEP and SEEK work; -1 when the
                                 file cannot be indexed (a pipe). Batch
                                 output, which never seeks, skips the scan */
-    GT_SOURCE_HOLD,          /* arg 1: at the end (or damage) wait for a
+    GT_PLAYBACK_HOLD,        /* arg 1: at the end (or damage) wait for a
                                 command instead of ending (the dashboard) */
-    GT_SOURCE_INTERRUPT,     /* a waiting sample() returns 1 at once, and so
-                                does every later one: the sampler stops */
-    GT_SOURCE_SETTLE,        /* the sampler thread has been joined: what
+    GT_PLAYBACK_INTERRUPT,   /* a waiting sample() returns GT_SAMPLE_END at
+                                once, and so does every later one: the
+                                sampler stops */
+    GT_PLAYBACK_SETTLE,      /* the sampler thread has been joined: what
                                 sample() kept under the source's own lock
                                 (an end or damage message) goes into info,
                                 which the main thread then reads alone */
@@ -81,22 +92,69 @@ struct gt_source_position {
                                 damaged, naming it; "" otherwise */
 };
 
+/* Optional, for sources that play something back (replay); both are
+ * thread-safe, called by a view while sample() runs on the sampler
+ * thread. NULL in the type for live sources. */
+struct gt_playback_ops {
+    /* 0, or -1 when the command does not apply (STEP without an index). */
+    int  (*control)(struct gt_source *s, enum gt_playback_cmd cmd, int64_t arg);
+    /* Where the playback is. shown (NULL: the newest) is the snapshot on
+     * screen, so that k and t are those of the record shown, not of one
+     * already read ahead. */
+    void (*position)(struct gt_source *s, const struct gt_snapshot *shown,
+                     struct gt_source_position *pos);
+};
+
+/* What sample() says of the round. */
+enum gt_sample_result {
+    GT_SAMPLE_ERROR = -1,    /* no data, d says why (its code too); the
+                                sampler retries later */
+    GT_SAMPLE_OK = 0,
+    GT_SAMPLE_END = 1,       /* exhausted (a replay's end): no data, no more */
+    GT_SAMPLE_WARN = 2,      /* good data, and d holds a warning for the user
+                                (a saturated counter, ...) */
+};
+
+/* What --probe hands a source type's probe op. */
+struct gt_probe {
+    const struct gt_sys *sys; /* the seam the devices are reached through */
+    FILE *out;               /* the report */
+    /* Runs the sampler on spec for a moment at a 1 ms period and reports
+     * how late it woke (used: as for select). The command line's, so that
+     * a source need not know the sampler. */
+    void (*timing)(const struct gt_probe *p, const char *spec, const unsigned char *used);
+};
+
+enum gt_probe_result {
+    GT_PROBE_NONE = -1,      /* no device of the type here; nothing printed */
+    GT_PROBE_WORKS = 0,      /* one opened and gave a sample */
+    GT_PROBE_FAILED = 1,     /* one was found; the report says what failed */
+};
+
 struct gt_source_type {
     const char *name;        /* as in --source NAME[:ARGS] */
-    const char *help;        /* one line for --list-sources */
-    int kind;                /* GT_SOURCE_HARDWARE, _VIRTUAL or _CPU */
+    const char *usage;       /* its ARGS as --help shows them:
+                                "mali[:/dev/maliN][,interface=...]" */
+    const char *help;        /* what it reads, for --help and --list-sources */
+    const char *const *keys; /* the argument keys open() takes, NULL-
+                                terminated; "" for bare words (a path) */
+    enum gt_source_kind kind;
+    int recorded;            /* 1: plays a recording back (replay, csv), which
+                                holds the CPU counters of its run, or none */
     /* 0 when it can run on this machine; else -1 and the reason in why. */
     int  (*available)(const struct gt_sys *sys, char *why, size_t len);
+    /* Optional: --probe's report on a device, step by step. args NULL (no
+     * --source given): every device of the type there is; else the one
+     * ARGS names ("" the default one). */
+    enum gt_probe_result (*probe)(const struct gt_probe *p, const char *args);
     /* Opens with ARGS ("" if none); fills s->info and s->catalog. */
     int  (*open)(struct gt_source *s, const char *args, struct gt_diag *d);
     int  (*start)(struct gt_source *s, struct gt_diag *d);
     /* Writes the deltas since the previous sample into out, laid out by
      * s->catalog, with the interval's start and end times; nsamples = 1.
-     * Returns 0; 2 when the sample is good but d holds a warning for the
-     * user (a saturated counter, ...); 1 when the source is exhausted (end
-     * of a replay); -1 with d set on an error, after which the sampler
-     * retries. */
-    int  (*sample)(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d);
+     * d's text never names the source: the sampler does. */
+    enum gt_sample_result (*sample)(struct gt_source *s, struct gt_snapshot *out,
+                                    struct gt_diag *d);
     void (*close)(struct gt_source *s);
     /* Optional, before start: used[k] is non-zero when counter k of
      * s->catalog feeds a metric, so hardware sources can enable only those.
@@ -112,16 +170,7 @@ struct gt_source_type {
      * lines that name this source (KEY=VALUE). Returns 0 or -1 with d set. */
     int  (*configure)(struct gt_source *s, const char *key, const char *value,
                       struct gt_diag *d);
-    /* Optional, for sources that play something back (replay); both are
-     * thread-safe, called by a view while sample() runs on the sampler
-     * thread. control() takes a GT_SOURCE_* command; 0, or -1 when it
-     * does not apply. */
-    int  (*control)(struct gt_source *s, int cmd, int64_t arg);
-    /* Where the playback is. shown (NULL: the newest) is the snapshot on
-     * screen, so that k and t are those of the record shown, not of one
-     * already read ahead. */
-    void (*position)(struct gt_source *s, const struct gt_snapshot *shown,
-                     struct gt_source_position *pos);
+    const struct gt_playback_ops *playback;  /* NULL: a live source */
 };
 
 struct gt_source {

@@ -505,7 +505,7 @@ static int write_file_header(struct gt_capture_writer *w, struct gt_diag *d)
     le_store(h + 10, 0, 2);
     if (fwrite(h, 1, sizeof(h), w->f) != sizeof(h)) {
         w->failed = 1;
-        gt_diag_set(d, "%s: cannot write the capture: %s", w->path, strerror(errno));
+        gt_diag_errno(d, errno, "%s: cannot write the capture: %s", w->path, strerror(errno));
         return -1;
     }
     return 0;
@@ -534,13 +534,13 @@ struct gt_capture_writer *gt_capture_create(const char *path, const struct gt_so
     w = calloc(1, sizeof(*w));
     if (!w || !(w->path = strdup(path))) {
         free(w);
-        gt_diag_set(d, "%s: out of memory", path);
+        gt_diag_fail(d, GT_ERR_NOMEM, "%s: out of memory", path);
         return NULL;
     }
     w->nslots = cat->nslots;
     w->f = fopen(path, "wb");
     if (!w->f) {
-        gt_diag_set(d, "%s: cannot create the capture: %s", path, strerror(errno));
+        gt_diag_errno(d, errno, "%s: cannot create the capture: %s", path, strerror(errno));
         writer_free(w);
         return NULL;
     }
@@ -583,7 +583,7 @@ int gt_capture_finish(struct gt_capture_writer *w, struct gt_diag *d)
     if (!w)
         return 0;
     if (fclose(w->f) != 0 && !w->failed) {
-        gt_diag_set(d, "%s: cannot write the capture: %s", w->path, strerror(errno));
+        gt_diag_errno(d, errno, "%s: cannot write the capture: %s", w->path, strerror(errno));
         r = -1;
     } else if (w->failed) {
         gt_diag_set(d, "%s", w->err);
@@ -799,12 +799,12 @@ struct gt_capture_reader *gt_capture_open(const char *path, struct gt_source_inf
 
     if (!r || !(r->path = strdup(path))) {
         free(r);
-        gt_diag_set(d, "%s: out of memory", path);
+        gt_diag_fail(d, GT_ERR_NOMEM, "%s: out of memory", path);
         return NULL;
     }
     r->f = fopen(path, "rb");
     if (!r->f) {
-        gt_diag_set(d, "%s: %s", path, strerror(errno));
+        gt_diag_errno(d, errno, "%s: %s", path, strerror(errno));
         reader_free(r);
         return NULL;
     }
@@ -906,7 +906,7 @@ static int scan(struct gt_capture_reader *r, struct gt_diag *d)
     if (push_offset(r, &cap, end) == 0)
         return 0;
 oom:
-    gt_diag_set(d, "%s: out of memory for the index", r->path);
+    gt_diag_fail(d, GT_ERR_NOMEM, "%s: out of memory for the index", r->path);
     return -1;
 }
 
@@ -945,8 +945,8 @@ int gt_capture_index(struct gt_capture_reader *r, uint64_t *count, struct gt_dia
     /* Where the scan stopped, unless at a clean end. */
     snprintf(damage, sizeof(damage), "%s", r->state == 1 ? "" : r->msg);
     if (go_to(r, off, records) < 0) {
-        gt_diag_set(d, "%s: cannot seek back to byte %llu: %s", r->path,
-                    (unsigned long long)off, strerror(errno));
+        gt_diag_errno(d, errno, "%s: cannot seek back to byte %llu: %s", r->path,
+                      (unsigned long long)off, strerror(errno));
         goto fail;
     }
     *count = r->nindex;
@@ -972,8 +972,8 @@ int gt_capture_seek(struct gt_capture_reader *r, uint64_t k, struct gt_diag *d)
         return -1;
     }
     if (go_to(r, r->index[k], k) < 0) {
-        gt_diag_set(d, "%s: cannot seek to record %llu: %s", r->path, (unsigned long long)k,
-                    strerror(errno));
+        gt_diag_errno(d, errno, "%s: cannot seek to record %llu: %s", r->path,
+                      (unsigned long long)k, strerror(errno));
         return -1;
     }
     return 0;

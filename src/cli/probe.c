@@ -1,24 +1,16 @@
-/* gputop --probe: what a new device offers, step by step — the device
- * node, the driver interface, the GPU and its configuration, the layout,
- * the counters enabled, whether a first sample arrives, and how late the
- * sampler wakes up on this system. */
-#include "gputop/amdgpu.h"
+/* gputop --probe: each source type probes its own devices (its probe
+ * op); this runs them, the named ones or every hardware type, and lends
+ * them the sampler's timing run. A source without a probe op (sim,
+ * replay, ...) is opened, described and sampled here. */
 #include "gputop/cli.h"
-#include "gputop/drm.h"
 #include "gputop/engine.h"
-#include "gputop/kbase.h"
 #include "gputop/layout.h"
-#include "gputop/mips_cm.h"
 #include "gputop/sampler.h"
 #include "gputop/source.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define MAX_NODES 8
 
 #define TIMING_PERIOD_NS 1000000ull
 #define TIMING_SAMPLES   300
@@ -26,9 +18,9 @@
 /* The sampler on this device for TIMING_SAMPLES rounds at 1 ms, and how
  * late its wake-ups were against their deadlines (the sampler measures
  * them itself): a phone's power management or a busy core shows here. */
-static void report_timing(const char *spec, const struct gt_sys *sys, const unsigned char *used,
-                          FILE *out)
+static void report_timing(const struct gt_probe *p, const char *spec, const unsigned char *used)
 {
+    FILE *out = p->out;
     struct gt_sampler_config cfg;
     struct gt_sampler *smp = NULL;
     struct gt_sampler_stats st;
@@ -40,8 +32,8 @@ static void report_timing(const char *spec, const struct gt_sys *sys, const unsi
     char buf[160];
 
     gt_diag_clear(&d);
-    s = gt_source_open(spec, sys, &d);
-    if (!s || s->type->select(s, used, &d) < 0)
+    s = gt_source_open(spec, p->sys, &d);
+    if (!s || (s->type->select && s->type->select(s, used, &d) < 0))
         goto out;
     if (gt_snapshot_init(&snap, s->catalog.nslots) < 0) {
         gt_diag_set(&d, "out of memory");
@@ -81,162 +73,166 @@ out:
         gt_source_close(s);
 }
 
-/* The layout's counters enabled, one sample taken: the whole path. */
-static int try_source(const char *path, const struct gt_sys *sys, FILE *out)
+/* How many of the layout's metrics the source's counters compute; used
+ * gets the counters they read. */
+static void report_metrics(const struct gt_probe *p, struct gt_source *s, unsigned char *used)
 {
-    char spec[96];
     struct gt_diag d;
-    struct gt_source *s;
-    struct gt_layout *l = NULL;
-    struct gt_engine *e = NULL;
-    struct gt_snapshot snap = { 0, 0, 0, 0, NULL, 0 };
-    unsigned char *used = NULL;
+    struct gt_layout *l = gt_layout_load_for(s->info.layout, &s->catalog, &d);
+    struct gt_engine *e = l && gt_layout_bind_names(l, &s->catalog) == 0
+                          ? gt_engine_new(l, &s->catalog) : NULL;
     size_t k, unavailable = 0;
-    int status = 1;
 
-    snprintf(spec, sizeof(spec), "mali:%s", path);
-    s = gt_source_open(spec, sys, &d);
-    if (!s) {
-        fprintf(out, "counters:         unavailable: %s\n", d.msg);
-        return 1;
-    }
-    l = gt_layout_load_for(s->info.layout, &s->catalog, &d);
-    e = l && gt_layout_bind_names(l, &s->catalog) == 0 ? gt_engine_new(l, &s->catalog) : NULL;
-    used = calloc(s->catalog.ncounters + 1, 1);
-    if (!l || !e || !used || gt_snapshot_init(&snap, s->catalog.nslots) < 0) {
-        fprintf(out, "layout:           cannot load '%s': %s\n", s->info.layout,
+    if (!e) {
+        fprintf(p->out, "layout:           cannot load '%s': %s\n", s->info.layout,
                 l ? "out of memory" : d.msg);
-        goto out;
+        gt_layout_free(l);
+        return;
     }
     gt_engine_used(e, used);
     for (k = 0; k < gt_engine_nmetrics(e); k++)
         unavailable += gt_engine_unavailable(e, k) != NULL;
-    fprintf(out, "metrics:          %zu of %zu computable from this GPU's counters\n",
+    fprintf(p->out, "layout:           %s, %zu of %zu metrics computable\n", s->info.layout,
             gt_engine_nmetrics(e) - unavailable, gt_engine_nmetrics(e));
-    gt_kbase_describe_limits(s, out);
-    for (k = 0; k < gt_engine_nmetrics(e); k++)
-        if (gt_engine_unavailable(e, k))
-            fprintf(out, "  not here: %s %s (%s)\n", l->metrics[k].ref ? l->metrics[k].ref : "",
-                    l->metrics[k].title, gt_engine_unavailable(e, k));
+    gt_engine_free(e);
+    gt_layout_free(l);
+}
+
+/* A source without a probe op of its own: what it opens as, its layout,
+ * a first sample and the sampler's timing. */
+static enum gt_probe_result probe_opened(const struct gt_probe *p, const char *spec)
+{
+    struct gt_snapshot snap = { 0, 0, 0, 0, NULL, 0 };
+    unsigned char *used = NULL;
+    struct gt_source *s;
+    struct gt_diag d;
+    enum gt_probe_result res = GT_PROBE_FAILED;
+
+    s = gt_source_open(spec, p->sys, &d);
+    fprintf(p->out, "source:           %s\n", spec);
+    if (!s) {
+        fprintf(p->out, "error:            %s\n", d.msg);
+        return GT_PROBE_FAILED;
+    }
+    fprintf(p->out, "device:           %s%s%s\n", s->info.device, s->info.gpu[0] ? ", " : "",
+            s->info.gpu);
+    if (s->info.detail[0])
+        fprintf(p->out, "detail:           %s\n", s->info.detail);
+    fprintf(p->out, "counters:         %zu\n", s->catalog.ncounters);
+    used = calloc(s->catalog.ncounters + 1, 1);
+    if (used && s->info.layout[0])
+        report_metrics(p, s, used);
     gt_diag_clear(&d);
-    if (s->type->select(s, used, &d) < 0 || s->type->start(s, &d) < 0) {
-        gt_kbase_describe_source(s, out);
-        fprintf(out, "first sample:     failed: %s\n", d.msg);
+    if (!used || gt_snapshot_init(&snap, s->catalog.nslots) < 0) {
+        fprintf(p->out, "first sample:     failed: out of memory\n");
         goto out;
     }
-    gt_kbase_describe_source(s, out);
-    nanosleep(&(struct timespec){ 0, 100000000L }, NULL);
-    gt_diag_clear(&d);
-    if (s->type->sample(s, &snap, &d) < 0) {
-        fprintf(out, "first sample:     failed: %s\n", d.msg);
+    if ((s->type->select && s->type->select(s, used, &d) < 0) || s->type->start(s, &d) < 0 ||
+        s->type->sample(s, &snap, &d) == GT_SAMPLE_ERROR) {
+        fprintf(p->out, "first sample:     failed: %s\n", d.msg);
         goto out;
     }
-    fprintf(out, "first sample:     ok, %.1f ms of kernel time%s%s\n",
-            (double)gt_snapshot_ns(&snap) / 1e6, d.msg[0] ? "; " : "", d.msg);
-    status = 0;
-    /* One reader at a time: the device is closed, then reopened for the
-     * timing run. */
+    fprintf(p->out, "first sample:     ok%s%s\n", d.msg[0] ? "; " : "", d.msg);
+    res = GT_PROBE_WORKS;
     gt_source_close(s);
     s = NULL;
-    report_timing(spec, sys, used, out);
+    report_timing(p, spec, used);
 out:
     free(used);
     gt_snapshot_free(&snap);
-    gt_engine_free(e);
-    gt_layout_free(l);
-    if (s)
-        gt_source_close(s);
+    gt_source_close(s);
+    return res;
+}
+
+/* One --source named: its type's own probe, else the generic one. */
+static enum gt_probe_result probe_named(const struct gt_probe *p, const char *spec)
+{
+    size_t n = gt_source_name_len(spec);
+    const struct gt_source_type *t = NULL;
+    enum gt_probe_result r;
+    char name[32], why[256];
+
+    if (n < sizeof(name)) {
+        snprintf(name, sizeof(name), "%.*s", (int)n, spec);
+        t = gt_source_type_find(name);
+    }
+    if (!t || !t->probe)
+        return probe_opened(p, spec);
+    r = t->probe(p, spec[n] ? spec + n + 1 : "");
+    if (r != GT_PROBE_NONE)
+        return r;
+    if (!t->available || t->available(p->sys, why, sizeof(why)) == 0)
+        snprintf(why, sizeof(why), "none found");
+    fprintf(p->out, "%s: no device: %s\n", t->name, why);
+    return GT_PROBE_FAILED;
+}
+
+/* t's probe of every device it has, its report after a blank line when
+ * one came before (a type that finds none prints nothing). */
+static enum gt_probe_result probe_type(const struct gt_probe *p, const struct gt_source_type *t,
+                                       int *printed)
+{
+    struct gt_probe q = *p;
+    enum gt_probe_result r;
+    char *buf = NULL;
+    size_t len = 0;
+
+    q.out = open_memstream(&buf, &len);
+    if (!q.out) {
+        if ((*printed)++)
+            fputc('\n', p->out);
+        return t->probe(p, NULL);
+    }
+    r = t->probe(&q, NULL);
+    fclose(q.out);
+    if (len && (*printed)++)
+        fputc('\n', p->out);
+    fwrite(buf, 1, len, p->out);
+    free(buf);
+    return r;
+}
+
+/* No --source: every hardware type's devices; the reasons each gave when
+ * none was found. */
+static int probe_all(const struct gt_probe *p)
+{
+    char why[256], none[1024] = "";
+    int i, found = 0, printed = 0, status = 1;
+
+    for (i = 0; gt_source_types[i]; i++) {
+        const struct gt_source_type *t = gt_source_types[i];
+        enum gt_probe_result r;
+        if (t->kind != GT_SOURCE_HARDWARE || !t->probe)
+            continue;
+        r = probe_type(p, t, &printed);
+        if (r == GT_PROBE_NONE) {
+            if (t->available && t->available(p->sys, why, sizeof(why)) < 0)
+                snprintf(none + strlen(none), sizeof(none) - strlen(none), "\n  %s: %s",
+                         t->name, why);
+            continue;
+        }
+        found++;
+        if (r == GT_PROBE_WORKS)
+            status = 0;
+    }
+    if (!found)
+        fprintf(p->out, "no GPU device found; probed:%s\ntry the simulated GPU: gputop "
+                        "--source sim\n", none[0] ? none : " (no hardware sources built in)");
     return status;
-}
-
-static int probe_node(const char *path, const struct gt_sys *sys, FILE *out)
-{
-    struct gt_kbase_dev dev;
-    struct gt_diag d;
-
-    gt_diag_clear(&d);
-    if (gt_kbase_dev_open(&dev, sys, path, &d) < 0) {
-        fprintf(out, "device:           %s\nerror:            %s\n", path, d.msg);
-        return 1;
-    }
-    gt_kbase_describe_dev(&dev, out);
-    gt_kbase_dev_close(&dev);
-    return try_source(path, sys, out);
-}
-
-/* A node that exists answers open with anything but ENOENT. */
-static int node_exists(const struct gt_sys *sys, const char *path)
-{
-    int fd = sys->open(sys->ctx, path, O_RDONLY | O_CLOEXEC);
-
-    if (fd >= 0) {
-        sys->close(sys->ctx, fd);
-        return 1;
-    }
-    return errno != ENOENT && errno != ENODEV && errno != ENXIO;
 }
 
 int gt_cmd_probe(const struct gt_options *o, const struct gt_sys *sys, FILE *out)
 {
-    char path[32];
-    int i, found = 0, status = 1;
+    struct gt_probe p = { sys, out, report_timing };
+    int i, status = 0;
 
+    if (o->nsources == 0)
+        return probe_all(&p);
     for (i = 0; i < o->nsources; i++) {
-        const char *spec = o->sources[i];
-        if (gt_source_name_len(spec) == 7 && strncmp(spec, "mips-cm", 7) == 0)
-            return gt_mips_cm_probe(spec[7] ? spec + 8 : "", sys, out);
-    }
-    for (i = 0; i < o->nsources; i++)
-        if (strncmp(o->sources[i], "amdgpu", 6) == 0)
-            return gt_amd_probe(o->sources[i], sys, out) == 0 ? 0 : 1;
-    for (i = 0; i < o->nsources; i++)
-        if (strncmp(o->sources[i], "drm-fdinfo", 10) == 0)
-            return gt_drm_fdinfo_probe(o->sources[i], sys, out);
-    for (i = 0; i < o->nsources; i++)
-        if (strncmp(o->sources[i], "panfrost", 8) == 0)
-            return gt_drm_probe(o->sources[i], sys, out) == 0 ? 0 : 1;
-    for (i = 0; i < o->nsources; i++)
-        if (strncmp(o->sources[i], "mali:", 5) == 0) {
-            char p[64];
-            snprintf(p, sizeof(p), "%.*s", (int)strcspn(o->sources[i] + 5, ","),
-                     o->sources[i] + 5);
-            return probe_node(p, sys, out);
-        }
-    for (i = 0; i < MAX_NODES; i++) {
-        snprintf(path, sizeof(path), "/dev/mali%d", i);
-        if (!node_exists(sys, path))
-            continue;
-        if (found++)
+        if (i)
             fputc('\n', out);
-        if (probe_node(path, sys, out) == 0)
-            status = 0;
+        if (probe_named(&p, o->sources[i]) != GT_PROBE_WORKS)
+            status = 1;
     }
-    /* DRM devices (panfrost, amdgpu, ...) after the kbase nodes. */
-    if (found)
-        fputc('\n', out);
-    switch (gt_drm_probe("", sys, out)) {
-    case 0:
-        status = 0;
-        /* fall through */
-    case 1:
-        found++;
-        fputc('\n', out);
-        break;
-    default:
-        break;
-    }
-    /* AMD GPUs after the Mali nodes: a board has one or the other. */
-    switch (gt_amd_probe("", sys, out)) {
-    case 0:
-        return 0;
-    case 1:
-        return status;
-    default:
-        break;
-    }
-    if (!found)
-        fprintf(out, "no Mali GPU device: /dev/mali0../dev/mali%d do not exist (no kbase "
-                     "driver), and no AMD GPU is listed\ntry the simulated GPU: gputop "
-                     "--source sim\n", MAX_NODES - 1);
     return status;
 }

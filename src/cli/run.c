@@ -4,10 +4,10 @@
 #include "gputop/batch.h"
 #include "gputop/capture.h"
 #include "gputop/cli.h"
-#include "gputop/drm.h"
 #include "gputop/fdinfo.h"
 #include "gputop/engine.h"
 #include "gputop/export.h"
+#include "gputop/gpu_clocks.h"
 #include "gputop/layout.h"
 #include "gputop/sampler.h"
 #include "gputop/source.h"
@@ -29,60 +29,71 @@ struct run {
     struct gt_exports *exports;   /* --serve, --trace */
     struct gt_fdinfo_watch *procs;  /* the Processes watcher (dashboard, --processes) */
     struct gt_sys procs_sys;
+    struct gt_sys hw_sys, host_sys; /* the sources' seams, with --proc-root, --sys-root */
+    const char *thermal_zone;       /* --thermal-zone, for the clocks source */
 };
 
-int gt_cmd_list_sources(FILE *out)
+/* Hardware sources reach the kernel through o->sys (a fake one in the
+ * end-to-end tests); the others always use the real system. Both carry
+ * --proc-root, the /proc whose processes drm-fdinfo reads, and --sys-root,
+ * the /sys whose clock files the clocks source reads. */
+static void make_seams(const struct gt_options *o, struct run *r)
 {
-    size_t i;
-    char why[256];
-
-    for (i = 0; gt_source_types[i]; i++) {
-        const struct gt_source_type *t = gt_source_types[i];
-        int ok = !t->available || t->available(gt_sys_real(), why, sizeof(why)) == 0;
-        fprintf(out, "%-10s %-11s %s\n", t->name, ok ? "available" : "unavailable", t->help);
-        if (!ok)
-            fprintf(out, "%-10s %-11s why: %s\n", "", "", why);
-    }
-    gt_drm_describe(gt_sys_real(), out);
-    return 0;
+    r->hw_sys = *(o->sys ? o->sys : gt_sys_real());
+    r->host_sys = *gt_sys_real();
+    r->hw_sys.proc_root = r->host_sys.proc_root = o->proc_root;
+    r->hw_sys.sys_root = r->host_sys.sys_root = o->sys_root;
+    r->thermal_zone = o->thermal_zone;
 }
 
-/* Hardware sources reach the kernel through o->sys (a fake one in the
- * end-to-end tests); the others always use the real system. */
-static const struct gt_sys *sys_for(const struct gt_options *o, const char *spec)
+static int reaches_hardware(enum gt_source_kind k)
+{
+    return k == GT_SOURCE_HARDWARE || k == GT_SOURCE_COMPANION || k == GT_SOURCE_CLOCKS;
+}
+
+static const struct gt_source_type *type_of(const char *spec)
 {
     char name[32];
-    const struct gt_source_type *t;
 
     snprintf(name, sizeof(name), "%.*s", (int)gt_source_name_len(spec), spec);
-    t = gt_source_type_find(name);
-    return t && (t->kind == GT_SOURCE_HARDWARE || t->kind == GT_SOURCE_COMPANION) && o->sys
-           ? o->sys : gt_sys_real();
+    return gt_source_type_find(name);
 }
 
-static int open_one(const struct gt_options *o, struct run *r, const char *spec)
+static const struct gt_sys *sys_for(const struct run *r, const char *spec)
 {
-    char rooted[4200];
-    struct gt_diag d;
-    struct gt_source *s;
+    const struct gt_source_type *t = type_of(spec);
 
-    /* --proc-root is the /proc drm-fdinfo reads too, unless it names one */
-    if (o->proc_root && strncmp(spec, "drm-fdinfo", 10) == 0 && !strstr(spec, "root=")) {
-        snprintf(rooted, sizeof(rooted), "%s%sroot=%s", spec, spec[10] ? "," : ":",
-                 o->proc_root);
-        s = gt_source_open(rooted, sys_for(o, spec), &d);
-    } else if (strncmp(spec, "gpu-clocks", 10) == 0) {
-        /* --sys-root and --thermal-zone are its root and zone, unless named */
-        snprintf(rooted, sizeof(rooted), "%s%s%s%s%s%s", spec, spec[10] ? "" : ":",
-                 o->sys_root && !strstr(spec, "root=") ? ",root=" : "",
-                 o->sys_root && !strstr(spec, "root=") ? o->sys_root : "",
-                 o->thermal_zone && !strstr(spec, "zone=") ? ",zone=" : "",
-                 o->thermal_zone && !strstr(spec, "zone=") ? o->thermal_zone : "");
-        /* a tree on disk is read with real calls even beside a fake kernel */
-        s = gt_source_open(rooted, o->sys_root ? gt_sys_real() : sys_for(o, spec), &d);
-    } else {
-        s = gt_source_open(spec, sys_for(o, spec), &d);
-    }
+    if (!t || !reaches_hardware(t->kind))
+        return &r->host_sys;
+    /* a /sys tree on disk is read with real calls even beside a fake kernel */
+    return t->kind == GT_SOURCE_CLOCKS && r->host_sys.sys_root ? &r->host_sys : &r->hw_sys;
+}
+
+/* The clocks source's spec with --thermal-zone as its zone, unless the
+ * spec names one; any other spec as it is. */
+static const char *with_zone(const struct run *r, const char *spec, char *buf, size_t len)
+{
+    const struct gt_source_type *t = type_of(spec);
+    const char *args = spec + gt_source_name_len(spec);
+    char zone[8];
+
+    if (!r->thermal_zone || !t || t->kind != GT_SOURCE_CLOCKS)
+        return spec;
+    args += *args != '\0';
+    if (gt_args_get(args, "zone", zone, sizeof(zone)))
+        return spec;
+    if (snprintf(buf, len, "%s:%s%szone=%s", t->name, args, *args ? "," : "", r->thermal_zone) >=
+        (int)len)
+        return spec;
+    return buf;
+}
+
+static int open_one(struct run *r, const char *spec)
+{
+    struct gt_diag d;
+    char buf[1024];
+    const char *zoned = with_zone(r, spec, buf, sizeof(buf));
+    struct gt_source *s = gt_source_open(zoned, sys_for(r, spec), &d);
 
     if (!s) {
         fprintf(stderr, "gputop: --source %s: %s\n", spec, d.msg);
@@ -123,12 +134,12 @@ static int open_default(const struct gt_options *o, struct run *r)
         const struct gt_source_type *t = gt_source_types[i];
         if (t->kind != GT_SOURCE_HARDWARE)
             continue;
-        if (t->available && t->available(sys_for(o, t->name), why, sizeof(why)) < 0) {
+        if (t->available && t->available(sys_for(r, t->name), why, sizeof(why)) < 0) {
             snprintf(probed + strlen(probed), sizeof(probed) - strlen(probed), "\n  %s: %s",
                      t->name, why);
             continue;
         }
-        return open_one(o, r, t->name);
+        return open_one(r, t->name);
     }
     fprintf(stderr, "gputop: no supported GPU found; probed:%s\n",
             probed[0] ? probed : " (no hardware sources built in)");
@@ -136,27 +147,39 @@ static int open_default(const struct gt_options *o, struct run *r)
     return -1;
 }
 
-static int wants_cpu(const struct gt_options *o, const struct run *r)
+/* The CPU counters come with the run: a CPU source is open, or the run
+ * is a recording (which holds its CPU counters, if any). */
+static int has_cpu_counters(const struct run *r)
 {
     size_t i;
 
-    if (o->no_cpu || !gt_source_type_find("cpu"))
-        return 0;
-    for (i = 0; i < r->nsrc; i++) {
-        const char *n = r->src[i]->type->name;
-        /* Recorded runs already hold their CPU counters, if any; a source
-         * that counts CPUs itself (the simulated phone) is judged by its
-         * own, not by this machine's /proc/stat. */
-        if (strcmp(n, "cpu") == 0 || strcmp(n, "replay") == 0 || strcmp(n, "csv") == 0 ||
-            gt_catalog_find(&r->src[i]->catalog, "CPUTicksTotal") >= 0)
-            return 0;
-    }
-    return 1;
+    for (i = 0; i < r->nsrc; i++)
+        if (r->src[i]->type->kind == GT_SOURCE_CPU || r->src[i]->type->recorded)
+            return 1;
+    return 0;
 }
 
-/* The GPU device whose clocks gpu-clocks reads; NULL when there is no
- * hardware GPU source, or it is amdgpu (its gpu_metrics page says as
- * much, and its driver has no devfreq). */
+/* The CPU source to add beside the others, or NULL. A source that counts
+ * CPUs itself (the simulated phone) is judged by its own counters, not by
+ * this machine's /proc/stat. */
+static const struct gt_source_type *cpu_to_add(const struct gt_options *o, const struct run *r)
+{
+    size_t i;
+
+    if (o->no_cpu || has_cpu_counters(r))
+        return NULL;
+    for (i = 0; i < r->nsrc; i++)
+        if (gt_catalog_find(&r->src[i]->catalog, "CPUTicksTotal") >= 0)
+            return NULL;
+    for (i = 0; gt_source_types[i]; i++)
+        if (gt_source_types[i]->kind == GT_SOURCE_CPU)
+            return gt_source_types[i];
+    return NULL;
+}
+
+/* The GPU device whose clocks the clocks source reads; NULL when there is
+ * no hardware GPU source, one is open already, or the GPU's source says it
+ * keeps its own (amdgpu: its gpu_metrics page, and no devfreq). */
 static const char *clocks_device(const struct gt_options *o, const struct run *r)
 {
     const char *dev = NULL;
@@ -166,8 +189,7 @@ static const char *clocks_device(const struct gt_options *o, const struct run *r
         return NULL;
     for (i = 0; i < r->nsrc; i++) {
         const struct gt_source *s = r->src[i];
-        if (strcmp(s->type->name, "gpu-clocks") == 0 || strcmp(s->type->name, "amdgpu") == 0 ||
-            strcmp(s->info.gpu, "amdgpu") == 0)
+        if (s->type->kind == GT_SOURCE_CLOCKS || s->info.own_clocks)
             return NULL;
         if (s->type->kind == GT_SOURCE_HARDWARE && !dev)
             dev = s->info.device;
@@ -183,15 +205,20 @@ static const char *clocks_device(const struct gt_options *o, const struct run *r
 static int open_clocks(const struct gt_options *o, struct run *r)
 {
     const char *dev = clocks_device(o, r);
+    const struct gt_source_type *t = NULL;
     const struct gt_catalog *c;
     char spec[256];
+    size_t i;
     int node;
 
-    if (!dev)
+    for (i = 0; dev && !t && gt_source_types[i]; i++)
+        if (gt_source_types[i]->kind == GT_SOURCE_CLOCKS)
+            t = gt_source_types[i];
+    if (!t)
         return 0;
     node = strncmp(dev, "/dev/", 5) == 0 && !strchr(dev, ',');
-    snprintf(spec, sizeof(spec), "gpu-clocks%s%.200s", node ? ":device=" : "", node ? dev : "");
-    if (open_one(o, r, spec) < 0)
+    snprintf(spec, sizeof(spec), "%s%s%.200s", t->name, node ? ":device=" : "", node ? dev : "");
+    if (open_one(r, spec) < 0)
         return -1;
     c = &r->src[r->nsrc - 1]->catalog;
     if (gt_catalog_find(c, "GpuFreqCurHz") < 0 && gt_catalog_find(c, "GpuTempMilliK") < 0)
@@ -199,27 +226,28 @@ static int open_clocks(const struct gt_options *o, struct run *r)
     return 0;
 }
 
-/* --no-clocks: the clock layout a source names beside its own (the
+/* --no-clocks: the clock layout a source lists beside its own (the
  * simulator's, a capture's) is not appended either. */
 static void drop_clocks_layout(struct run *r)
 {
+    const size_t n = sizeof(" " GT_CLK_LAYOUT) - 1;
     size_t i;
 
     for (i = 0; i < r->nsrc; i++) {
-        char *l = r->src[i]->info.layout, *at = strstr(l, " gpu-clocks");
-        if (at && (at[11] == ' ' || at[11] == '\0'))
-            memmove(at, at + 11, strlen(at + 11) + 1);
+        char *l = r->src[i]->info.layout, *at = strstr(l, " " GT_CLK_LAYOUT);
+        if (at && (at[n] == ' ' || at[n] == '\0'))
+            memmove(at, at + n, strlen(at + n) + 1);
     }
 }
 
 static int open_sources(const struct gt_options *o, struct run *r)
 {
-    const struct gt_source_type *cpu = gt_source_type_find("cpu");
+    const struct gt_source_type *cpu;
     char why[256];
     int i;
 
     for (i = 0; i < o->nsources; i++)
-        if (open_one(o, r, o->sources[i]) < 0)
+        if (open_one(r, o->sources[i]) < 0)
             return -1;
     if (o->nsources == 0 && open_default(o, r) < 0)
         return -1;
@@ -227,8 +255,9 @@ static int open_sources(const struct gt_options *o, struct run *r)
         return -1;
     if (o->no_clocks)
         drop_clocks_layout(r);
-    if (wants_cpu(o, r) && (!cpu->available || cpu->available(gt_sys_real(), why, sizeof(why)) == 0))
-        return open_one(o, r, "cpu");
+    cpu = cpu_to_add(o, r);
+    if (cpu && (!cpu->available || cpu->available(&r->host_sys, why, sizeof(why)) == 0))
+        return open_one(r, cpu->name);
     return 0;
 }
 
@@ -257,11 +286,8 @@ static int mark_cpu_off(const struct gt_options *o, struct run *r)
     size_t i;
     int res = 0;
 
-    for (i = 0; i < r->nsrc; i++) {
-        const char *n = r->src[i]->type->name;
-        if (strcmp(n, "cpu") == 0 || strcmp(n, "replay") == 0 || strcmp(n, "csv") == 0)
-            return 0;
-    }
+    if (has_cpu_counters(r))
+        return 0;
     gt_catalog_init(&cpu);
     if (gt_catalog_add_cpu(&cpu, 1) < 0)
         res = -1;
@@ -350,8 +376,7 @@ static int select_counters(const struct gt_options *o, struct run *r)
         struct gt_source *s = r->src[i];
         /* A capture keeps everything a simulated GPU counts, so that it
          * replays under any layout; hardware is limited either way. */
-        if (s->type->select && !(o->record && s->type->kind != GT_SOURCE_HARDWARE &&
-                                 s->type->kind != GT_SOURCE_COMPANION)) {
+        if (s->type->select && !(o->record && !reaches_hardware(s->type->kind))) {
             gt_diag_clear(&d);
             if (s->type->select(s, used + base, &d) < 0) {
                 gt_report_diag(stderr, &d);
@@ -497,9 +522,9 @@ static void make_replays_interactive(const struct run *r)
     size_t i;
 
     for (i = 0; i < r->nsrc; i++)
-        if (r->src[i]->type->control) {
-            r->src[i]->type->control(r->src[i], GT_SOURCE_INDEX, 0);
-            r->src[i]->type->control(r->src[i], GT_SOURCE_HOLD, 1);
+        if (r->src[i]->type->playback) {
+            r->src[i]->type->playback->control(r->src[i], GT_PLAYBACK_INDEX, 0);
+            r->src[i]->type->playback->control(r->src[i], GT_PLAYBACK_HOLD, 1);
         }
 }
 
@@ -614,6 +639,7 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
     int status = 1, batch = o->batch || !isatty(STDOUT_FILENO);
 
     memset(&r, 0, sizeof(r));
+    make_seams(o, &r);
     if (open_sources(o, &r) < 0 || merge_catalogs(&r) < 0 || mark_cpu_off(o, &r) < 0 ||
         load_layout(o, &r) < 0 ||
         select_counters(o, &r) < 0 || open_recorder(o, &r) < 0)

@@ -249,7 +249,7 @@ int gt_triage_report(FILE *out, struct gt_sampler *s, struct gt_engine *e,
 
     ok = r && t && vals && gt_snapshot_init(&snap, gt_sampler_nslots(s)) == 0;
     if (!ok) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         gt_triage_free(t);
         free(vals);
         free(r);
@@ -261,7 +261,7 @@ int gt_triage_report(FILE *out, struct gt_sampler *s, struct gt_engine *e,
     r->interval_s = (double)gt_sampler_interval(s) / 1e9;
     pick_evidence(r);
     if (sample_run(r, s, e, t, vals, &snap, limit, live, stop) < 0) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         goto done;
     }
     /* Joined before the report reads the sources' info (a replay's damage

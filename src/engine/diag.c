@@ -1,6 +1,7 @@
 /* Error reports with file:line:column, the source line and a caret. */
 #include "gputop/diag.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +22,57 @@ void gt_diag_set(struct gt_diag *d, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
     va_end(ap);
+}
+
+void gt_diag_fail(struct gt_diag *d, enum gt_err code, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!d)
+        return;
+    d->code = code;
+    va_start(ap, fmt);
+    vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+    va_end(ap);
+}
+
+void gt_diag_errno(struct gt_diag *d, int err, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!d)
+        return;
+    d->code = gt_err_from_errno(err);
+    va_start(ap, fmt);
+    vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+    va_end(ap);
+}
+
+enum gt_err gt_err_from_errno(int err)
+{
+    switch (err) {
+    case 0: return GT_ERR_NONE;
+    case ENOMEM: return GT_ERR_NOMEM;
+    case ENOENT: case ENODEV: case ENXIO: return GT_ERR_NODEV;
+    case EACCES: case EPERM: return GT_ERR_PERM;
+    case EBUSY: return GT_ERR_BUSY;
+    case EAGAIN: case EINTR: case ETIMEDOUT: return GT_ERR_AGAIN;
+    case EINVAL: case ERANGE: return GT_ERR_INVAL;
+    case ENOTTY: case ENOSYS: case EOPNOTSUPP: return GT_ERR_UNSUPPORTED;
+    default: return GT_ERR_IO;
+    }
+}
+
+const char *gt_err_name(enum gt_err code)
+{
+    static const char *const names[] = {
+        [GT_ERR_NONE] = "NONE", [GT_ERR_NOMEM] = "NOMEM", [GT_ERR_NODEV] = "NODEV",
+        [GT_ERR_PERM] = "PERM", [GT_ERR_BUSY] = "BUSY", [GT_ERR_AGAIN] = "AGAIN",
+        [GT_ERR_INVAL] = "INVAL", [GT_ERR_UNSUPPORTED] = "UNSUPPORTED", [GT_ERR_IO] = "IO",
+        [GT_ERR_DATA] = "DATA",
+    };
+
+    return (unsigned)code < sizeof(names) / sizeof(names[0]) ? names[code] : "?";
 }
 
 void gt_diag_at(struct gt_diag *d, const char *file, int line, int col,

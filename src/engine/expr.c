@@ -444,7 +444,7 @@ struct gt_expr *gt_expr_parse(const char *text, size_t len, struct gt_diag *d)
     p.d = d;
     p.e = calloc(1, sizeof(*p.e));
     if (!p.e) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return NULL;
     }
     p.lx.s = text;

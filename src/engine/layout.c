@@ -624,7 +624,7 @@ struct gt_layout *gt_layout_parse(const char *file, const char *text, size_t len
 
     gt_diag_clear(d);
     if (!l) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return NULL;
     }
     memset(&p, 0, sizeof(p));
@@ -635,7 +635,7 @@ struct gt_layout *gt_layout_parse(const char *file, const char *text, size_t len
     l->text = gt_lp_dup(text, len);
     l->text_len = len;
     if (!l->file || !l->text) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         gt_layout_free(l);
         return NULL;
     }

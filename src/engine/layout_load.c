@@ -27,7 +27,7 @@ static char *read_file(const char *path, size_t *len, struct gt_diag *d)
     buf = malloc(MAX_LAYOUT_BYTES + 1);
     if (!buf) {
         fclose(f);
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return NULL;
     }
     n = fread(buf, 1, MAX_LAYOUT_BYTES + 1, f);

@@ -97,7 +97,7 @@ int gt_layout_append(struct gt_layout *dst, struct gt_layout *src, struct gt_dia
     if (check_keys(dst, src, d) < 0)
         return -1;
     if (reserve(dst, src) < 0 || append_notes(dst, src, m0) < 0) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return -1;
     }
     for (i = 0; i < src->nsections; i++) {

@@ -120,7 +120,7 @@ struct gt_layout *gt_layout_load_for(const char *name_or_path, const struct gt_c
     gt_diag_clear(d);
     text = gt_layout_raw_text(c, &len);
     if (!text) {
-        gt_diag_set(d, "out of memory building the raw layout");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory building the raw layout");
         return NULL;
     }
     l = gt_layout_parse("raw layout", text, len, d);

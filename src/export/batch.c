@@ -120,7 +120,7 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
     if (l->nsteps)
         w.triage = gt_triage_new(l, e);
     if (!vals || (l->nsteps && !w.triage) || gt_snapshot_init(&snap, gt_sampler_nslots(s)) < 0) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         gt_triage_free(w.triage);
         free(vals);
         free(cols);

@@ -33,7 +33,7 @@ static int start_server(struct gt_exports *x, const char *spec, const struct gt_
         return -1;
     x->prom = gt_prom_new(l, e, src, nsrc, sampler);
     if (!x->prom || (per_core && gt_prom_per_core(x->prom) < 0)) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return -1;
     }
     x->http = gt_http_start(spec, gt_prom_http_handler, x->prom, d);
@@ -54,7 +54,7 @@ struct gt_exports *gt_exports_start(const char *serve, const char *trace,
     struct gt_diag ignore;
 
     if (!x) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return NULL;
     }
     if (serve && start_server(x, serve, l, e, src, nsrc, sampler, per_core, d) < 0)

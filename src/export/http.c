@@ -394,7 +394,7 @@ struct gt_http *gt_http_start(const char *spec, gt_http_handler fn, void *arg,
         return NULL;
     h = calloc(1, sizeof(*h));
     if (!h) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return NULL;
     }
     h->fn = fn;

@@ -113,7 +113,7 @@ struct gt_trace *gt_trace_open(const char *file, const struct gt_layout *l,
     if (!t || !(t->file = strdup(file)) ||
         !(t->track = calloc(l->nmetrics + 1, sizeof(char *))) ||
         !(t->rule_metric = calloc(l->ntriage + 1, sizeof(int)))) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         if (t)
             trace_free(t);
         return NULL;
@@ -124,7 +124,7 @@ struct gt_trace *gt_trace_open(const char *file, const struct gt_layout *l,
         t->rule_metric[i] = gt_layout_find_metric(l, l->triage[i].metric);
     /* The same tree and hysteresis as the dashboard and batch records. */
     if ((l->nsteps && !(t->triage = gt_triage_new(l, e))) || name_tracks(t) < 0) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         trace_free(t);
         return NULL;
     }

@@ -145,16 +145,10 @@ struct gt_sampler *gt_sampler_new(const struct gt_sampler_config *cfg)
     return s;
 }
 
-/* "SOURCE: message", unless the message already starts with the
- * source's name (the MIPS CM's do). */
+/* "SOURCE: message": what sample() says never names the source. */
 static void name_message(char *buf, size_t len, const struct gt_source *src, const char *msg)
 {
-    size_t n = strlen(src->type->name);
-
-    if (strncmp(msg, src->type->name, n) == 0 && msg[n] == ':')
-        snprintf(buf, len, "%s", msg);
-    else
-        snprintf(buf, len, "%s: %s", src->type->name, msg);
+    snprintf(buf, len, "%s: %s", src->type->name, msg);
 }
 
 static void note_error(struct gt_sampler *s, const struct gt_source *src, const struct gt_diag *d)
@@ -162,6 +156,7 @@ static void note_error(struct gt_sampler *s, const struct gt_source *src, const 
     pthread_mutex_lock(&s->lock);
     s->stats.errors++;
     s->stats.state = GT_SAMPLER_RETRYING;
+    s->stats.last_error_code = d->code;
     name_message(s->stats.last_error, sizeof(s->stats.last_error), src,
                  d->msg[0] ? d->msg : "sample failed");
     pthread_mutex_unlock(&s->lock);
@@ -213,7 +208,7 @@ static int sample_one(struct gt_sampler *s, size_t i, uint64_t now)
     struct source_slot *ss = &s->src[i];
     struct gt_source *src = s->cfg.sources[i];
     struct gt_diag d;
-    int r;
+    enum gt_sample_result r;
 
     ss->view.t_start_ns = ss->view.t_end_ns = 0;
     if (ss->retry_at && now < ss->retry_at) {
@@ -222,17 +217,17 @@ static int sample_one(struct gt_sampler *s, size_t i, uint64_t now)
     }
     gt_diag_clear(&d);
     r = src->type->sample(src, &ss->view, &d);
-    if (r == 1) {
+    if (r == GT_SAMPLE_END) {
         ss->ended = 1;
         return -1;
     }
-    if (r < 0) {
+    if (r == GT_SAMPLE_ERROR) {
         back_off(s, ss, now);
         note_error(s, src, &d);
         mark_lost(s, i, now);
         return 0;
     }
-    if (r == 2)
+    if (r == GT_SAMPLE_WARN)
         note_warning(s, src, &d);
     ss->retry_at = 0;
     ss->backoff = 0;
@@ -287,6 +282,7 @@ static void publish(struct gt_sampler *s)
             pthread_mutex_lock(&s->lock);
             s->stats.errors++;
             snprintf(s->stats.last_error, sizeof(s->stats.last_error), "%s", d.msg);
+            s->stats.last_error_code = d.code;
             pthread_mutex_unlock(&s->lock);
             s->cfg.on_sample = NULL;   /* reported once; sampling goes on */
         }
@@ -592,8 +588,8 @@ static void interrupt_sources(struct gt_sampler *s)
 
     for (i = 0; i < s->cfg.nsources; i++) {
         struct gt_source *src = s->cfg.sources[i];
-        if (src->type->control)
-            src->type->control(src, GT_SOURCE_INTERRUPT, 0);
+        if (src->type->playback)
+            src->type->playback->control(src, GT_PLAYBACK_INTERRUPT, 0);
     }
 }
 
@@ -605,8 +601,8 @@ static void settle_sources(struct gt_sampler *s)
 
     for (i = 0; i < s->cfg.nsources; i++) {
         struct gt_source *src = s->cfg.sources[i];
-        if (src->type->control)
-            src->type->control(src, GT_SOURCE_SETTLE, 0);
+        if (src->type->playback)
+            src->type->playback->control(src, GT_PLAYBACK_SETTLE, 0);
     }
 }
 

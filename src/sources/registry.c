@@ -71,7 +71,7 @@ struct gt_source *gt_source_open(const char *spec, const struct gt_sys *sys, str
     }
     s = calloc(1, sizeof(*s));
     if (!s) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return NULL;
     }
     s->type = t;

@@ -15,9 +15,9 @@ int tui_replay_init(struct tui *t)
         t->self_paced |= t->cfg->sources[i]->info.self_paced;
     for (i = 0; i < t->cfg->nsources; i++) {
         struct gt_source *s = t->cfg->sources[i];
-        if (s->type->position && s->type->control) {
+        if (s->type->playback) {
             t->replay = s;
-            s->type->position(s, NULL, &pos);
+            s->type->playback->position(s, NULL, &pos);
             /* With a pace of its own each record is one refresh; as fast as
              * possible, one record a refresh, refreshed at least as often as
              * the records were taken (never slower than speed=1). */
@@ -39,7 +39,7 @@ int tui_replay_take(struct tui *t)
     do {
         if (gt_sampler_take(t->cfg->sampler, &t->taken, 0) <= 0)
             return 0;
-        t->replay->type->position(t->replay, &t->taken, &pos);
+        t->replay->type->playback->position(t->replay, &t->taken, &pos);
     } while (pos.stale);
     gt_snapshot_exchange(&t->snap, &t->taken);
     return 1;
@@ -47,12 +47,12 @@ int tui_replay_take(struct tui *t)
 
 static void where(struct tui *t, struct gt_source_position *pos)
 {
-    t->replay->type->position(t->replay, t->have_data ? &t->snap : NULL, pos);
+    t->replay->type->playback->position(t->replay, t->have_data ? &t->snap : NULL, pos);
 }
 
-static int command(struct tui *t, int cmd, int64_t arg)
+static int command(struct tui *t, enum gt_playback_cmd cmd, int64_t arg)
 {
-    if (t->replay->type->control(t->replay, cmd, arg) >= 0)
+    if (t->replay->type->playback->control(t->replay, cmd, arg) >= 0)
         return 0;
     snprintf(t->message, sizeof(t->message),
              " replay: this capture cannot be stepped or sought (it is not a regular file)");
@@ -66,13 +66,13 @@ static int command(struct tui *t, int cmd, int64_t arg)
 static void step(struct tui *t, const struct gt_source_position *pos, int64_t by)
 {
     if (!pos->k) {
-        command(t, GT_SOURCE_STEP, by);
+        command(t, GT_PLAYBACK_STEP, by);
         return;
     }
-    command(t, GT_SOURCE_PAUSE, 0);
+    command(t, GT_PLAYBACK_PAUSE, 0);
     /* A capture that cannot be sought plays on, as its step leaves it. */
-    if (command(t, GT_SOURCE_SEEK, (int64_t)pos->k - 1 + by) < 0 && pos->state == GT_PLAY_PLAYING)
-        command(t, GT_SOURCE_RESUME, 0);
+    if (command(t, GT_PLAYBACK_SEEK, (int64_t)pos->k - 1 + by) < 0 && pos->state == GT_PLAY_PLAYING)
+        command(t, GT_PLAYBACK_RESUME, 0);
 }
 
 /* A tenth of the records, at least one. */
@@ -84,13 +84,13 @@ static int64_t tenth(const struct gt_source_position *pos)
 static void toggle_pause(struct tui *t, const struct gt_source_position *pos)
 {
     if (pos->state == GT_PLAY_PAUSED) {
-        command(t, GT_SOURCE_RESUME, 0);
+        command(t, GT_PLAYBACK_RESUME, 0);
     } else if (pos->state == GT_PLAY_ENDED) {
         /* Nothing left to pause: play it again from the start. */
-        command(t, GT_SOURCE_RESUME, 0);
-        command(t, GT_SOURCE_SEEK, 0);
+        command(t, GT_PLAYBACK_RESUME, 0);
+        command(t, GT_PLAYBACK_SEEK, 0);
     } else {
-        command(t, GT_SOURCE_PAUSE, 0);
+        command(t, GT_PLAYBACK_PAUSE, 0);
     }
 }
 
@@ -107,10 +107,10 @@ int tui_replay_key(struct tui *t, int ch)
     case ' ': toggle_pause(t, &pos); return 1;
     case '.': step(t, &pos, 1); return 1;
     case ',': step(t, &pos, -1); return 1;
-    case KEY_HOME: command(t, GT_SOURCE_SEEK, 0); return 1;
-    case KEY_END: command(t, GT_SOURCE_SEEK, pos.n ? (int64_t)pos.n - 1 : 0); return 1;
-    case KEY_NPAGE: command(t, GT_SOURCE_SEEK, k + tenth(&pos)); return 1;
-    case KEY_PPAGE: command(t, GT_SOURCE_SEEK, k - tenth(&pos)); return 1;
+    case KEY_HOME: command(t, GT_PLAYBACK_SEEK, 0); return 1;
+    case KEY_END: command(t, GT_PLAYBACK_SEEK, pos.n ? (int64_t)pos.n - 1 : 0); return 1;
+    case KEY_NPAGE: command(t, GT_PLAYBACK_SEEK, k + tenth(&pos)); return 1;
+    case KEY_PPAGE: command(t, GT_PLAYBACK_SEEK, k - tenth(&pos)); return 1;
     case '+': case '=': case '-': case '_':
         snprintf(t->message, sizeof(t->message),
                  " replay: the speed is set with speed= (replay:FILE,speed=N or max)");

@@ -284,7 +284,7 @@ static int setup_output(struct tui *t, struct gt_diag *d)
     }
     t->out = gt_termout_new(&caps);
     if (!t->out) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return -1;
     }
     return 0;
@@ -297,7 +297,7 @@ int tui_setup_terminal(struct tui *t, struct gt_diag *d)
     t->ascii = !utf8_locale();
     t->cells = gt_cellbuf_new(t->ascii);
     if (!t->cells) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return -1;
     }
     t->signal_fd = -1;

@@ -253,7 +253,7 @@ int gt_tui_run(const struct gt_tui_config *cfg, volatile sig_atomic_t *stop, str
 
     if (init_state(&t, cfg) < 0) {
         free_state(&t);
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return -1;
     }
     if (tui_setup_terminal(&t, d) < 0) {

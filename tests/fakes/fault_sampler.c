@@ -42,30 +42,54 @@ static int retrying(struct e2e *t, struct gt_sampler_stats *st)
     return 0;
 }
 
-void fault_sampler_vanish_and_return(struct gt_source *src, struct fault_sys *fs, int err,
-                                     int counter)
+/* The sampler on src alone, started, every INTERVAL_NS. */
+static void start_on(struct e2e *t, struct gt_source **src)
 {
     struct gt_sampler_config cfg;
-    struct gt_sampler_stats st;
     struct gt_diag d;
-    struct e2e t;
-    uint32_t offset = 0;
-    char name[64];
+    static const uint32_t offset = 0;
 
-    memset(&t, 0, sizeof(t));
+    memset(t, 0, sizeof(*t));
     memset(&cfg, 0, sizeof(cfg));
-    t.src = src;
-    t.slot = src->catalog.counters[counter].slot;
-    cfg.sources = &src;
+    t->src = *src;
+    cfg.sources = src;
     cfg.nsources = 1;
     cfg.slot_offset = &offset;
-    cfg.nslots = src->catalog.nslots;
+    cfg.nslots = (*src)->catalog.nslots;
     cfg.interval_ns = INTERVAL_NS;
-    cr_assert_eq(gt_snapshot_init(&t.snap, cfg.nslots), 0);
-    t.s = gt_sampler_new(&cfg);
-    cr_assert_not_null(t.s);
+    cr_assert_eq(gt_snapshot_init(&t->snap, cfg.nslots), 0);
+    t->s = gt_sampler_new(&cfg);
+    cr_assert_not_null(t->s);
     gt_diag_clear(&d);
-    cr_assert_eq(gt_sampler_start(t.s, &d), 0, "%s", d.msg);
+    cr_assert_eq(gt_sampler_start(t->s, &d), 0, "%s", d.msg);
+}
+
+static void stop(struct e2e *t)
+{
+    gt_sampler_stop(t->s);
+    gt_sampler_free(t->s);
+    gt_snapshot_free(&t->snap);
+}
+
+void fault_sampler_first_error(struct gt_source *src, struct gt_sampler_stats *st)
+{
+    struct e2e t;
+
+    start_on(&t, &src);
+    cr_assert(retrying(&t, st), "%s: a failing sample, and the sampler does not say so",
+              src->type->name);
+    stop(&t);
+}
+
+void fault_sampler_vanish_and_return(struct gt_source *src, struct fault_sys *fs, int err,
+                                     int counter, enum gt_err want)
+{
+    struct gt_sampler_stats st;
+    struct e2e t;
+    char name[64];
+
+    start_on(&t, &src);
+    t.slot = src->catalog.counters[counter].slot;
     cr_assert(counts_again(&t), "%s: never counted", src->type->name);
 
     fs_vanish(fs, err);
@@ -73,6 +97,8 @@ void fault_sampler_vanish_and_return(struct gt_source *src, struct fault_sys *fs
     snprintf(name, sizeof(name), "%s: ", src->type->name);
     cr_assert(strncmp(st.last_error, name, strlen(name)) == 0 && strlen(st.last_error) >
               strlen(name) + 8, "the error names the source and says why: %s", st.last_error);
+    cr_assert_eq(st.last_error_code, want, "%s gone: code %s, not %s (%s)", src->type->name,
+                 gt_err_name(st.last_error_code), gt_err_name(want), st.last_error);
     cr_log_info("%s gone: %s", src->type->name, st.last_error);
 
     fs_vanish(fs, 0);
@@ -81,7 +107,5 @@ void fault_sampler_vanish_and_return(struct gt_source *src, struct fault_sys *fs
     gt_sampler_get_stats(t.s, &st);
     cr_assert_eq(st.state, GT_SAMPLER_RUNNING, "%s: still retrying: %s", src->type->name,
                  st.last_error);
-    gt_sampler_stop(t.s);
-    gt_sampler_free(t.s);
-    gt_snapshot_free(&t.snap);
+    stop(&t);
 }

@@ -11,9 +11,15 @@
 
 /* src (opened and started on fs->sys) sampled every 10 ms; counter is a
  * catalogue index that counts while the device is there. While gone,
- * calls fail with err. Asserts (Criterion) each step, polling with
- * generous time-outs; leaves src open. */
+ * calls fail with err, and the sampler's last error must carry code want.
+ * Asserts (Criterion) each step, polling with generous time-outs; leaves
+ * src open. */
 void fault_sampler_vanish_and_return(struct gt_source *src, struct fault_sys *fs, int err,
-                                     int counter);
+                                     int counter, enum gt_err want);
+
+/* src (opened and started) under the sampler until a sample fails; st
+ * gets the sampler's stats then. Asserts that one does in time. */
+struct gt_sampler_stats;
+void fault_sampler_first_error(struct gt_source *src, struct gt_sampler_stats *st);
 
 #endif

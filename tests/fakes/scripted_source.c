@@ -4,18 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int scripted_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result scripted_sample(struct gt_source *s, struct gt_snapshot *out,
+                                             struct gt_diag *d)
 {
     struct scripted *sc = s->priv;
 
     if (sc->next >= sc->nrows)
-        return 1;
+        return GT_SAMPLE_END;
     if (sc->calls < 64 && (sc->fail_mask >> sc->calls++ & 1)) {
         out->t_start_ns = sc->t;
         sc->t += sc->interval_ns;
         out->t_end_ns = sc->t;
         gt_diag_set(d, "device lost");
-        return -1;
+        return GT_SAMPLE_ERROR;
     }
     memcpy(out->deltas, sc->rows + sc->next * out->nslots, out->nslots * sizeof(uint64_t));
     sc->next++;
@@ -23,7 +24,7 @@ static int scripted_sample(struct gt_source *s, struct gt_snapshot *out, struct 
     sc->t += sc->interval_ns;
     out->t_end_ns = sc->t;
     out->nsamples = 1;
-    return 0;
+    return GT_SAMPLE_OK;
 }
 
 const struct gt_source_type scripted_source_type = {

@@ -98,13 +98,15 @@ static int node_arg(const char *args, char *path, size_t len)
     return 1;
 }
 
+/* parse_args's arguments; the type lists them too, for --help's test. */
+static const char *const amd_keys[] = { "", "poll", "polls", "mode", "pmc", "keepon", NULL };
+
 static int parse_args(struct amd_src *a, const char *args, char *path, size_t len,
                       struct gt_diag *d)
 {
-    static const char *const keys[] = { "", "poll", "polls", "mode", "pmc", "keepon", NULL };
     char buf[64];
 
-    if (gt_args_check(args, keys, "amdgpu", d) < 0)
+    if (gt_args_check(args, amd_keys, "amdgpu", d) < 0)
         return -1;
     /* Positional: the node, and the word force (take the counters from
      * another profiler). */
@@ -372,6 +374,7 @@ static void describe(struct gt_source *s, const struct amd_src *a)
     snprintf(s->info.gpu, sizeof(s->info.gpu), "%s%s%s%s", dev->name, dev->gfx[0] ? " (" : "",
              dev->gfx, dev->gfx[0] ? ")" : "");
     snprintf(s->info.layout, sizeof(s->info.layout), "amd-gfx1151");
+    s->info.own_clocks = 1;     /* gpu_metrics; the driver has no devfreq */
     snprintf(s->info.family, sizeof(s->info.family), "%s", dev->gfx[0] ? dev->gfx : "amdgpu");
     s->info.gpu_id = dev->drm.device;
     s->info.shader_cores = a->geom.cu;
@@ -416,7 +419,7 @@ static int amd_open(struct gt_source *s, const char *args, struct gt_diag *d)
     char path[64], state[32];
 
     if (!a) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return -1;
     }
     s->priv = a;
@@ -441,7 +444,7 @@ static int amd_open(struct gt_source *s, const char *args, struct gt_diag *d)
     return 0;
 fail:
     if (!d->msg[0])
-        gt_diag_set(d, "amdgpu: out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "amdgpu: out of memory");
     amd_close(s);
     return -1;
 }
@@ -458,7 +461,7 @@ static int amd_select(struct gt_source *s, const unsigned char *used, struct gt_
     a->used = NULL;
     if (used) {
         if (!(a->used = malloc(s->catalog.ncounters ? s->catalog.ncounters : 1))) {
-            gt_diag_set(d, "out of memory");
+            gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
             return -1;
         }
         memcpy(a->used, used, s->catalog.ncounters);
@@ -668,7 +671,8 @@ static int gated(const struct amd_src *a, struct gt_diag *d)
     return 1;
 }
 
-static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result amd_sample(struct gt_source *s, struct gt_snapshot *out,
+                                        struct gt_diag *d)
 {
     struct amd_src *a = s->priv;
     uint64_t start = gt_sys_now(a->dev.sys), span = start > a->last_call ? start - a->last_call : 0;
@@ -683,19 +687,19 @@ static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     if (gt_amd_power_state(&a->dev, state, sizeof(state)) == GT_AMD_ASLEEP) {
         a->last_ns = start;
         a->slept = 1;
-        gt_diag_set(d, "asleep: %s is runtime-suspended (%s); gputop leaves it asleep and "
-                       "reads nothing until it wakes", s->info.device, state);
-        return -1;
+        gt_diag_fail(d, GT_ERR_AGAIN, "asleep: %s is runtime-suspended (%s); gputop leaves it "
+                     "asleep and reads nothing until it wakes", s->info.device, state);
+        return GT_SAMPLE_ERROR;
     }
     if (a->dev.fd < 0) {
         gt_diag_set(d, "asleep at start: %s woke up, but its counters were never set up; "
                        "restart gputop to read them", s->info.device);
-        return -1;
+        return GT_SAMPLE_ERROR;
     }
     if (a->slept && a->pmc)
         return resume_pmc(s, a, start, d);
     if (!a->metrics_only && sample_activity(s, a, (uint64_t)(span * POLL_SHARE), out, d) < 0)
-        return errno == ENODEV ? rebound(s, a, start, d) : -1;
+        return d->code == GT_ERR_NODEV ? rebound(s, a, start, d) : GT_SAMPLE_ERROR;
     power = sample_power(s, a, out, d);
     /* The counters' pass ends here even then, so the next interval holds
      * its own counts only (this one's are dropped with the sample). */
@@ -703,25 +707,25 @@ static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     pmc = a->pmc ? gt_amd_pmc_sample(a->pmc, out->deltas, &est, &end,
                                      power < 0 ? &ignored : d) : 0;
     if (pmc < 0 && power == 0)
-        return errno == ENODEV ? rebound(s, a, start, d) : -1;
+        return d->code == GT_ERR_NODEV ? rebound(s, a, start, d) : GT_SAMPLE_ERROR;
     /* With counters the interval ends at their latch, as their estimates
      * are for the time between latches. */
     out->t_start_ns = a->last_ns;
     out->t_end_ns = a->last_ns = end ? end : gt_sys_now(a->dev.sys);
     if (power < 0)
-        return -1;
+        return GT_SAMPLE_ERROR;
     if (a->pmc && gated(a, d))
-        return -1;
+        return GT_SAMPLE_ERROR;
     if (pmc > 0)
-        return 2;     /* d says the 32-bit counters repeat their last pass */
+        return GT_SAMPLE_WARN;     /* d says the 32-bit counters repeat their last pass */
     if (est) {
         gt_diag_set(d, "estimated: %u of %u counters were not counted this interval (the "
                        "blocks' counter limits rotate them over %u passes); each is its last "
                        "pass's rate over this interval", est, gt_amd_pmc_ncounters(a->pmc),
                     gt_amd_pmc_passes(a->pmc));
-        return 2;
+        return GT_SAMPLE_WARN;
     }
-    return 0;
+    return GT_SAMPLE_OK;
 }
 
 /* For the header: the power state gputop holds and its clock, or whether
@@ -769,10 +773,14 @@ static int amd_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_amdgpu = {
     .name = "amdgpu",
-    .help = "AMD GPU through the amdgpu driver: amdgpu[:/dev/dri/renderDN][,poll=HZ]"
-            "[,polls=N][,mode=full|metrics][,pmc=auto|on|off][,keepon=perfclk|pstate|gfxoff][,force]",
+    .usage = "amdgpu[:/dev/dri/renderDN][,poll=HZ][,polls=N][,mode=full|metrics]"
+             "[,pmc=auto|on|off][,keepon=perfclk|pstate|gfxoff][,force]",
+    .help = "AMD GPU through the amdgpu driver (counters: root; force takes them "
+            "from another profiler)",
+    .keys = amd_keys,
     .kind = GT_SOURCE_HARDWARE,
     .available = amd_available,
+    .probe = gt_amd_probe,
     .open = amd_open,
     .select = amd_select,
     .start = amd_start,

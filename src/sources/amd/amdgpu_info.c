@@ -43,7 +43,7 @@ static int check_driver(struct gt_amd_dev *dev, const char *node, struct gt_diag
     v.name = dev->driver;
     v.name_len = sizeof(dev->driver) - 1;
     if (dev->sys->ioctl(dev->sys->ctx, dev->fd, DRM_IOCTL_VERSION, &v) < 0) {
-        gt_diag_set(d, "%s: DRM_IOCTL_VERSION failed: %s", node, strerror(errno));
+        gt_diag_errno(d, errno, "%s: DRM_IOCTL_VERSION failed: %s", node, strerror(errno));
         return -1;
     }
     dev->driver[v.name_len < sizeof(dev->driver) ? v.name_len : sizeof(dev->driver) - 1] = '\0';
@@ -91,7 +91,7 @@ static int read_dev_info(struct gt_amd_dev *dev, const char *node, struct gt_dia
     q.return_size = sizeof(di);   /* the kernel copies min(this, its own size) */
     q.query = AMDGPU_INFO_DEV_INFO;
     if (info_ioctl(dev, &q) < 0) {
-        gt_diag_set(d, "%s: AMDGPU_INFO_DEV_INFO failed: %s", node, strerror(errno));
+        gt_diag_errno(d, errno, "%s: AMDGPU_INFO_DEV_INFO failed: %s", node, strerror(errno));
         return -1;
     }
     dev->family = di.family;
@@ -150,7 +150,7 @@ int gt_amd_open(struct gt_amd_dev *dev, struct gt_diag *d)
     dev->fd = dev->sys->open(dev->sys->ctx, node, O_RDWR | O_CLOEXEC);
     if (dev->fd < 0) {
         int err = errno;
-        gt_diag_set(d, "%s: %s%s", node, strerror(err), open_hint(err));
+        gt_diag_errno(d, err, "%s: %s%s", node, strerror(err), open_hint(err));
         return -1;
     }
     if (check_driver(dev, node, d) < 0 || read_dev_info(dev, node, d) < 0) {

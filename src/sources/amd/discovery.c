@@ -17,7 +17,7 @@ int gt_amd_discover(const struct gt_sys *sys, struct gt_drm_device *out, int max
         return 0;
     n = sys->drm_devices(sys->ctx, all, (int)(sizeof(all) / sizeof(all[0])));
     if (n < 0) {
-        gt_diag_set(d, "amdgpu: listing DRM devices failed: %s", strerror(errno));
+        gt_diag_errno(d, errno, "amdgpu: listing DRM devices failed: %s", strerror(errno));
         return -1;
     }
     for (i = 0; i < n && k < max; i++)

@@ -44,10 +44,9 @@ int gt_grbm_poll(const struct gt_amd_dev *dev, uint32_t n, uint64_t span_ns,
             pause_ns(gap);
         if (gt_amd_read_mmr(dev, GT_REG_GRBM_STATUS, 1, &st) < 0 ||
             gt_amd_read_mmr(dev, GT_REG_GRBM_STATUS2, 1, &st2) < 0) {
-            int e = errno;
-            gt_diag_set(d, "%s: AMDGPU_INFO_READ_MMR_REG of GRBM_STATUS failed: %s",
-                        dev->drm.render, strerror(e));
-            errno = e;    /* ENODEV tells the source the device is gone */
+            /* NODEV tells the source the device is gone */
+            gt_diag_errno(d, errno, "%s: AMDGPU_INFO_READ_MMR_REG of GRBM_STATUS failed: %s",
+                          dev->drm.render, strerror(errno));
             return -1;
         }
         gt_grbm_count(c, st, st2);

@@ -22,8 +22,8 @@ static int gfxoff_hold(const struct gt_amd_dev *dev, struct gt_amd_hold *h, stru
     /* Each 0 written is one reference against GFXOFF; close() does not
      * drop it, so gt_amd_power_release writes the matching 1. */
     if (h->gfxoff_fd < 0 || sys->pwrite(sys->ctx, h->gfxoff_fd, &zero, 4, 0) != 4) {
-        gt_diag_set(d, "%s: cannot keep GFX powered: %s (try keepon=pstate)", path,
-                    strerror(errno));
+        gt_diag_errno(d, errno, "%s: cannot keep GFX powered: %s (try keepon=pstate)", path,
+                      strerror(errno));
         if (h->gfxoff_fd >= 0)
             sys->close(sys->ctx, h->gfxoff_fd);
         h->gfxoff_fd = -1;
@@ -52,7 +52,8 @@ static int pstate_hold(const struct gt_amd_dev *dev, struct gt_amd_hold *h, stru
     memset(&a, 0, sizeof(a));
     a.in.op = AMDGPU_CTX_OP_ALLOC_CTX;
     if (ctx_op(dev, &a) < 0) {
-        gt_diag_set(d, "%s: AMDGPU_CTX alloc failed: %s", dev->drm.render, strerror(errno));
+        gt_diag_errno(d, errno, "%s: AMDGPU_CTX alloc failed: %s", dev->drm.render,
+                      strerror(errno));
         return -1;
     }
     h->ctx_id = a.out.alloc.ctx_id;
@@ -69,7 +70,7 @@ static int pstate_hold(const struct gt_amd_dev *dev, struct gt_amd_hold *h, stru
         gt_diag_set(d, "%s: another program holds the stable power state (a profiler: RGP, "
                        "rocprof, another gputop): EBUSY; gputop leaves it alone", dev->drm.render);
     else
-        gt_diag_set(d, "%s: SET_STABLE_PSTATE PEAK failed: %s", dev->drm.render, strerror(e));
+        gt_diag_errno(d, e, "%s: SET_STABLE_PSTATE PEAK failed: %s", dev->drm.render, strerror(e));
     errno = e;
     return -1;
 }

@@ -40,7 +40,8 @@ static int probe_one(const char *spec, const struct gt_sys *sys, FILE *out)
     unsigned char *used = NULL;
     struct gt_source *s;
     struct gt_diag d;
-    int r, status = 1;
+    enum gt_sample_result r;
+    int status = 1;
     uint64_t wait = 100000000ull;
 
     gt_diag_clear(&d);
@@ -64,7 +65,7 @@ static int probe_one(const char *spec, const struct gt_sys *sys, FILE *out)
     nanosleep(&(struct timespec){ 0, (long)wait }, NULL);
     gt_diag_clear(&d);
     r = s->type->sample(s, &snap, &d);
-    if (r < 0) {
+    if (r == GT_SAMPLE_ERROR) {
         fprintf(out, "first sample:     failed: %s\n", d.msg);
         goto out;
     }
@@ -78,29 +79,32 @@ out:
     return status;
 }
 
-int gt_amd_probe(const char *spec, const struct gt_sys *sys, FILE *out)
+enum gt_probe_result gt_amd_probe(const struct gt_probe *p, const char *args)
 {
     struct gt_drm_device list[GT_AMD_MAX_DEVICES];
+    enum gt_probe_result res = GT_PROBE_FAILED;
     struct gt_diag d;
-    char one[160];
-    int n, i, status = 1;
+    char one[512];
+    int n, i;
 
-    if (spec[0])
-        return probe_one(spec, sys, out);
+    if (args) {
+        snprintf(one, sizeof(one), "amdgpu:%s", args);
+        return probe_one(one, p->sys, p->out) == 0 ? GT_PROBE_WORKS : GT_PROBE_FAILED;
+    }
     gt_diag_clear(&d);
-    n = gt_amd_discover(sys, list, GT_AMD_MAX_DEVICES, &d);
+    n = gt_amd_discover(p->sys, list, GT_AMD_MAX_DEVICES, &d);
     if (n <= 0) {
         if (n < 0)
-            fprintf(out, "amdgpu:           %s\n", d.msg);
-        return -1;
+            fprintf(p->out, "amdgpu:           %s\n", d.msg);
+        return GT_PROBE_NONE;
     }
     for (i = 0; i < n; i++) {
         if (i)
-            fputc('\n', out);
+            fputc('\n', p->out);
         snprintf(one, sizeof(one), "amdgpu:%.63s",
                  list[i].render[0] ? list[i].render : list[i].primary);
-        if (probe_one(one, sys, out) == 0)
-            status = 0;
+        if (probe_one(one, p->sys, p->out) == 0)
+            res = GT_PROBE_WORKS;
     }
-    return status;
+    return res;
 }

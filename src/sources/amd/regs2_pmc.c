@@ -423,13 +423,11 @@ static int program(struct gt_amd_pmc *p)
     return 0;
 }
 
-/* errno is kept: the source tells a device gone (ENODEV) by it. */
+/* The code tells the source a device gone (GT_ERR_NODEV). */
 static int fail(struct gt_amd_pmc *p, struct gt_diag *d, const char *what)
 {
-    int e = errno;
-
-    gt_diag_set(d, "%s/amdgpu_regs2: %s failed: %s", p->dev->debugfs, what, strerror(e));
-    errno = e;
+    gt_diag_errno(d, errno, "%s/amdgpu_regs2: %s failed: %s", p->dev->debugfs, what,
+                  strerror(errno));
     return -1;
 }
 
@@ -750,14 +748,14 @@ static int open_regs2(struct gt_amd_pmc *p, enum gt_amd_pmc_fail *f, struct gt_d
     if (p->fd < 0) {
         int err = errno;
         const char *why = gt_amd_regs2_why(p->dev, err, f, buf, sizeof(buf));
-        gt_diag_set(d, "%s/amdgpu_regs2: %s%s%s", p->dev->debugfs, strerror(err),
-                    why[0] ? ": " : "", why);
+        gt_diag_errno(d, err, "%s/amdgpu_regs2: %s%s%s", p->dev->debugfs, strerror(err),
+                      why[0] ? ": " : "", why);
         return -1;
     }
     p->v2 = 1;
     if (broadcast(p) < 0) {
-        gt_diag_set(d, "%s/amdgpu_regs2: SET_STATE failed: %s", p->dev->debugfs,
-                    strerror(errno));
+        gt_diag_errno(d, errno, "%s/amdgpu_regs2: SET_STATE failed: %s", p->dev->debugfs,
+                      strerror(errno));
         return -1;
     }
     return 0;
@@ -795,8 +793,8 @@ static int check_idle(struct gt_amd_pmc *p, int force, struct gt_diag *d)
     uint32_t v = 0;
 
     if (rd(p, GT_REG_CP_PERFMON_CNTL, &v, sizeof(v)) < 0) {
-        gt_diag_set(d, "%s/amdgpu_regs2: reading CP_PERFMON_CNTL failed: %s", p->dev->debugfs,
-                    strerror(errno));
+        gt_diag_errno(d, errno, "%s/amdgpu_regs2: reading CP_PERFMON_CNTL failed: %s",
+                      p->dev->debugfs, strerror(errno));
         return -1;
     }
     if (force || (GT_PERFMON_STATE(v) != GT_PERFMON_START &&
@@ -866,7 +864,7 @@ struct gt_amd_pmc *gt_amd_pmc_open(struct gt_amd_dev *dev, const struct gt_amd_d
 
     *f = GT_PMC_FAIL_OTHER;
     if (!p) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return NULL;
     }
     p->dev = dev;
@@ -885,7 +883,7 @@ struct gt_amd_pmc *gt_amd_pmc_open(struct gt_amd_dev *dev, const struct gt_amd_d
         goto fail;
     }
     if (build(p, c) < 0) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         goto fail;
     }
     if (gt_amd_power_hold(dev, o->keepon, &p->power, d) < 0) {
@@ -894,15 +892,16 @@ struct gt_amd_pmc *gt_amd_pmc_open(struct gt_amd_dev *dev, const struct gt_amd_d
     }
     if (o->keepon == GT_KEEPON_PERFCLK) {
         if (perfclk_ungate(p) < 0) {
-            gt_diag_set(d, "%s/amdgpu_regs2: setting RLC_CGTT_MGCG_OVERRIDE.PERFMON_CLOCK_STATE "
-                        "failed: %s (try keepon=pstate)", dev->debugfs, strerror(errno));
+            gt_diag_errno(d, errno, "%s/amdgpu_regs2: setting "
+                          "RLC_CGTT_MGCG_OVERRIDE.PERFMON_CLOCK_STATE failed: %s (try "
+                          "keepon=pstate)", dev->debugfs, strerror(errno));
             goto fail;
         }
         p->perfclk = 1;
     }
     if (tcp_check(p) < 0) {
-        gt_diag_set(d, "%s/amdgpu_regs2: checking the TCP counters failed: %s",
-                    dev->debugfs, strerror(errno));
+        gt_diag_errno(d, errno, "%s/amdgpu_regs2: checking the TCP counters failed: %s",
+                      dev->debugfs, strerror(errno));
         goto fail;
     }
     return p;

@@ -335,12 +335,14 @@ static int find_scene(const char *name)
 }
 
 
+/* parse_args's arguments; the type lists them too, for --help's test. */
+static const char *const sim_amd_keys[] = { "", "scene", "seed", "step", NULL };
+
 static int parse_args(struct sim_amd *m, const char *args, struct gt_diag *d)
 {
-    static const char *const keys[] = { "", "scene", "seed", "step", NULL };
     char buf[64];
 
-    if (gt_args_check(args, keys, "sim", d) < 0)
+    if (gt_args_check(args, sim_amd_keys, "sim", d) < 0)
         return -1;
     m->scene = SC_CYCLE;
     if (gt_args_get(args, "scene", buf, sizeof(buf)) && (m->scene = find_scene(buf)) < 0) {
@@ -393,7 +395,7 @@ static int amd_open(struct gt_source *s, const char *args, struct gt_diag *d)
     size_t i;
 
     if (!m) {
-        gt_diag_set(d, "sim: out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "sim: out of memory");
         return -1;
     }
     s->priv = m;
@@ -423,15 +425,16 @@ static int amd_start(struct gt_source *s, struct gt_diag *d)
     return 0;
 }
 
-static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result amd_sample(struct gt_source *s, struct gt_snapshot *out,
+                                        struct gt_diag *d)
 {
     struct sim_amd *m = s->priv;
     uint64_t now;
 
     if (out->nslots < s->catalog.nslots) {
-        gt_diag_set(d, "sim: snapshot has %u slots, the catalogue needs %u", out->nslots,
+        gt_diag_set(d, "snapshot has %u slots, the catalogue needs %u", out->nslots,
                     s->catalog.nslots);
-        return -1;
+        return GT_SAMPLE_ERROR;
     }
     now = m->step_ns ? m->last_ns + m->step_ns : gt_now_ns();
     if (now < m->last_ns)
@@ -445,7 +448,7 @@ static int amd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     m->out = out->deltas;
     model_interval(m, out->t_end_ns - out->t_start_ns);
     m->out = NULL;
-    return 0;
+    return GT_SAMPLE_OK;
 }
 
 /* Every counter is modelled every interval; nothing to select. */
@@ -469,7 +472,9 @@ static int amd_available(const struct gt_sys *sys, char *why, size_t len)
  * is the sim's. */
 const struct gt_source_type gt_source_sim_amd = {
     .name = "sim",
-    .help = "simulated AMD gfx1151: sim:amd-gfx1151[,scene=NAME][,seed=N][,step=NS]",
+    .usage = "sim:amd-gfx1151[,scene=NAME][,seed=N][,step=NS]",
+    .help = "simulated AMD gfx1151",
+    .keys = sim_amd_keys,
     .kind = GT_SOURCE_VIRTUAL,
     .available = amd_available,
     .open = amd_open,

@@ -292,15 +292,15 @@ static int write_switch(struct fdsrc *p, const char *v, struct gt_diag *d)
     snprintf(full, sizeof(full), "%s%s", p->root, p->prof_path);
     fd = p->sys.open(p->sys.ctx, full, O_RDWR | O_CLOEXEC);
     if (fd < 0) {
-        gt_diag_set(d, "drm-fdinfo: %s: cannot open for writing: %s%s", p->prof_path,
-                    strerror(errno), errno == EACCES || errno == EPERM
-                    ? " (profiling=on must run as root)" : "");
+        gt_diag_errno(d, errno, "drm-fdinfo: %s: cannot open for writing: %s%s", p->prof_path,
+                      strerror(errno), errno == EACCES || errno == EPERM
+                      ? " (profiling=on must run as root)" : "");
         return -1;
     }
     n = p->sys.pwrite ? p->sys.pwrite(p->sys.ctx, fd, v, strlen(v), 0) : -1;
     if (n < 0)
-        gt_diag_set(d, "drm-fdinfo: %s: cannot write '%s': %s", p->prof_path, v,
-                    p->sys.pwrite ? strerror(errno) : "no pwrite in the seam");
+        gt_diag_errno(d, errno, "drm-fdinfo: %s: cannot write '%s': %s", p->prof_path, v,
+                      p->sys.pwrite ? strerror(errno) : "no pwrite in the seam");
     p->sys.close(p->sys.ctx, fd);
     return n < 0 ? -1 : 0;
 }
@@ -316,7 +316,7 @@ static int switch_on(struct fdsrc *p, struct gt_diag *d)
         return -1;
     }
     if (gt_sys_read_file(&p->sys, p->prof_path, p->prof_old, sizeof(p->prof_old)) < 0) {
-        gt_diag_set(d, "drm-fdinfo: %s: cannot read: %s", p->prof_path, strerror(errno));
+        gt_diag_errno(d, errno, "drm-fdinfo: %s: cannot read: %s", p->prof_path, strerror(errno));
         return -1;
     }
     p->prof_old[strcspn(p->prof_old, "\n")] = '\0';
@@ -343,19 +343,22 @@ static void fd_close(struct gt_source *s)
     s->priv = NULL;
 }
 
+/* parse_args's arguments; the type lists them too, for --help's test. */
+static const char *const fd_keys[] = { "driver", "pdev", "profiling", "root", "walk", NULL };
+
 static int parse_args(struct fdsrc *p, const char *args, struct gt_diag *d)
 {
-    static const char *const keys[] = { "driver", "pdev", "profiling", "root", "walk", NULL };
     char v[24];
 
-    if (gt_args_check(args, keys, "drm-fdinfo", d) < 0)
+    if (gt_args_check(args, fd_keys, "drm-fdinfo", d) < 0)
         return -1;
     gt_args_get(args, "driver", p->driver, sizeof(p->driver));
     gt_args_get(args, "pdev", p->pdev, sizeof(p->pdev));
-    if (gt_args_get(args, "root", p->root, sizeof(p->root)))
-        p->sys.root = p->root;
-    else
-        snprintf(p->root, sizeof(p->root), "%s", p->sys.root ? p->sys.root : "");
+    /* root= names the tree; else the seam's /proc tree (--proc-root) */
+    if (!gt_args_get(args, "root", p->root, sizeof(p->root)))
+        snprintf(p->root, sizeof(p->root), "%s", p->sys.proc_root ? p->sys.proc_root
+                                                 : p->sys.root ? p->sys.root : "");
+    p->sys.root = p->root;
     p->walk_ns = WALK_TICK_NS;
     if (gt_args_get(args, "walk", v, sizeof(v))) {
         uint64_t ms;
@@ -377,6 +380,8 @@ static void describe(struct gt_source *s, const struct fdsrc *p)
     snprintf(s->info.device, sizeof(s->info.device), "/proc/*/fdinfo (%s%s%s)", p->driver,
              p->pdev[0] ? " " : "", p->pdev);
     snprintf(s->info.gpu, sizeof(s->info.gpu), "%s", p->driver);
+    /* amdgpu has no devfreq node; its clocks are its gpu_metrics page's */
+    s->info.own_clocks = strcmp(p->driver, "amdgpu") == 0;
     snprintf(s->info.layout, sizeof(s->info.layout), "drm-fdinfo");
     snprintf(s->info.family, sizeof(s->info.family), "drm-fdinfo");
     snprintf(s->info.detail, sizeof(s->info.detail),
@@ -390,7 +395,7 @@ static int fd_open(struct gt_source *s, const char *args, struct gt_diag *d)
     char v[16];
 
     if (!p) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return -1;
     }
     s->priv = p;
@@ -402,19 +407,19 @@ static int fd_open(struct gt_source *s, const char *args, struct gt_diag *d)
         goto fail;
     p->f = gt_fdinfo_new(&p->sys, 1);
     if (!p->f) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         goto fail;
     }
     /* walk=0: a full walk in every sample (tests); else the reader never
      * walks after this first one, the walker thread finds new clients */
     gt_fdinfo_set_walk_period(p->f, p->walk_ns ? UINT64_MAX : 1);
     if (gt_fdinfo_update(p->f, gt_now_ns(), 1) < 0) {
-        gt_diag_set(d, "drm-fdinfo: cannot list %s/proc: %s", p->root, strerror(errno));
+        gt_diag_errno(d, errno, "drm-fdinfo: cannot list %s/proc: %s", p->root, strerror(errno));
         goto fail;
     }
     plan_slots(p);
     if (build_catalog(s, p) < 0) {
-        gt_diag_set(d, "drm-fdinfo: out of memory building the catalogue");
+        gt_diag_fail(d, GT_ERR_NOMEM, "drm-fdinfo: out of memory building the catalogue");
         goto fail;
     }
     describe(s, p);
@@ -522,7 +527,8 @@ static int profiling_off(const struct fdsrc *p)
     return p->hint[0] ? gt_fdinfo_profiling_off(p->f) : 0;
 }
 
-static int fd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result fd_sample(struct gt_source *s, struct gt_snapshot *out,
+                                       struct gt_diag *d)
 {
     struct fdsrc *p = s->priv;
     const struct gt_fdinfo_client *const *c;
@@ -533,8 +539,8 @@ static int fd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_dia
     if (p->walker)
         gt_fdinfo_walker_feed(p->walker, p->f);
     if (gt_fdinfo_update(p->f, now, 0) < 0) {
-        gt_diag_set(d, "drm-fdinfo: cannot list %s/proc: %s", p->root, strerror(errno));
-        return -1;
+        gt_diag_errno(d, errno, "cannot list %s/proc: %s", p->root, strerror(errno));
+        return GT_SAMPLE_ERROR;
     }
     n = gt_fdinfo_clients(p->f, &c);
     for (i = 0; i < n; i++) {
@@ -566,10 +572,10 @@ static int fd_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_dia
                     off & GT_FDINFO_PROF_PANTHOR_CYCLES
                     ? "panthor's profiling mask is 1 (cycles only)" : "profiling off",
                     p->hint);
-        return 2;
+        return GT_SAMPLE_WARN;
     }
     p->warned_off = off;
-    return 0;
+    return GT_SAMPLE_OK;
 }
 
 static uint64_t snap_value(const struct gt_source *s, const struct gt_snapshot *snap, int k)
@@ -613,10 +619,12 @@ static int fd_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_drm_fdinfo = {
     .name = "drm-fdinfo",
-    .help = "GPU-wide engine busy from /proc/*/fdinfo, any DRM driver: "
-            "drm-fdinfo[:driver=NAME][,pdev=SLOT][,profiling=on]",
+    .usage = "drm-fdinfo[:driver=NAME][,pdev=SLOT][,profiling=on][,walk=MS][,root=DIR]",
+    .help = "GPU-wide engine busy from /proc/*/fdinfo, any DRM driver",
+    .keys = fd_keys,
     .kind = GT_SOURCE_HARDWARE,
     .available = fd_available,
+    .probe = gt_drm_fdinfo_probe,
     .open = fd_open,
     .start = fd_start,
     .sample = fd_sample,

@@ -62,9 +62,9 @@ static int get_param(struct panfrost_src *p, uint32_t param, const char *name, u
 
     if (pioctl(p, GT_PANFROST_GET_PARAM, &gp) < 0) {
         int e = errno;
-        gt_diag_set(d, "%s: panfrost GET_PARAM %s failed: %s%s", p->path, name, strerror(e),
-                    e == ENOTTY || e == EINVAL ? " (is this a panfrost device? see gputop "
-                                                 "--probe)" : "");
+        gt_diag_errno(d, e, "%s: panfrost GET_PARAM %s failed: %s%s", p->path, name, strerror(e),
+                      e == ENOTTY || e == EINVAL ? " (is this a panfrost device? see gputop "
+                                                   "--probe)" : "");
         return -1;
     }
     *v = gp.value;
@@ -122,16 +122,16 @@ static int enable(struct panfrost_src *p, uint32_t on, struct gt_diag *d)
     }
     e = errno;
     if (e == ENOSYS)
-        gt_diag_set(d, "%s: panfrost's counter ioctls are off (ENOSYS): the kernel hides them "
-                       "behind the module parameter unstable_ioctls; as root run 'echo Y > "
-                       "/sys/module/panfrost/parameters/unstable_ioctls' (or load panfrost "
-                       "with unstable_ioctls=1; it taints the kernel)", p->path);
+        gt_diag_errno(d, e, "%s: panfrost's counter ioctls are off (ENOSYS): the kernel "
+                      "hides them behind the module parameter unstable_ioctls; as root run "
+                      "'echo Y > /sys/module/panfrost/parameters/unstable_ioctls' (or load "
+                      "panfrost with unstable_ioctls=1; it taints the kernel)", p->path);
     else if (e == EBUSY)
-        gt_diag_set(d, "%s: another program owns panfrost's counters (EBUSY: PERFCNT_ENABLE "
-                       "allows one client at a time); stop it (a Perfetto pps-producer, "
-                       "panquick, another gputop) and retry", p->path);
+        gt_diag_errno(d, e, "%s: another program owns panfrost's counters (EBUSY: "
+                      "PERFCNT_ENABLE allows one client at a time); stop it (a Perfetto "
+                      "pps-producer, panquick, another gputop) and retry", p->path);
     else
-        gt_diag_set(d, "%s: panfrost PERFCNT_ENABLE failed: %s", p->path, strerror(e));
+        gt_diag_errno(d, e, "%s: panfrost PERFCNT_ENABLE failed: %s", p->path, strerror(e));
     return -1;
 }
 
@@ -144,14 +144,13 @@ static int dump(struct panfrost_src *p, struct gt_diag *d)
         return 0;
     e = errno;
     if (e == ETIMEDOUT)
-        gt_diag_set(d, "%s: the GPU did not finish the counter dump in time (ETIMEDOUT, the "
-                       "kernel waits 1 s); no data for this interval", p->path);
+        gt_diag_errno(d, e, "%s: the GPU did not finish the counter dump in time (ETIMEDOUT, "
+                      "the kernel waits 1 s); no data for this interval", p->path);
     else if (e == EINVAL)
-        gt_diag_set(d, "%s: panfrost refused the counter dump (EINVAL): this client no "
-                       "longer owns the counters", p->path);
+        gt_diag_errno(d, e, "%s: panfrost refused the counter dump (EINVAL): this client no "
+                      "longer owns the counters", p->path);
     else
-        gt_diag_set(d, "%s: panfrost PERFCNT_DUMP failed: %s", p->path, strerror(e));
-    errno = e;
+        gt_diag_errno(d, e, "%s: panfrost PERFCNT_DUMP failed: %s", p->path, strerror(e));
     return -1;
 }
 
@@ -181,21 +180,23 @@ static int open_node(struct panfrost_src *p, struct gt_diag *d)
     if (p->fd >= 0)
         return 0;
     if (errno == EACCES)
-        gt_diag_set(d, "%s: permission denied; render nodes are usually group 'render': add "
-                       "yourself to it (sudo usermod -aG render $USER, then log in again)",
-                    p->path);
+        gt_diag_errno(d, errno, "%s: permission denied; render nodes are usually group "
+                      "'render': add yourself to it (sudo usermod -aG render $USER, then log "
+                      "in again)", p->path);
     else
-        gt_diag_set(d, "%s: cannot open: %s%s", p->path, strerror(errno), p->defaulted
-                    ? " (no DRM device driven by panfrost was found, so gputop tried the "
-                      "default node; name yours: panfrost:/dev/dri/renderDN)" : "");
+        gt_diag_errno(d, errno, "%s: cannot open: %s%s", p->path, strerror(errno), p->defaulted
+                      ? " (no DRM device driven by panfrost was found, so gputop tried the "
+                        "default node; name yours: panfrost:/dev/dri/renderDN)" : "");
     return -1;
 }
 
+/* parse_args's arguments; the type lists them too, for --help's test. */
+static const char *const panfrost_keys[] = { "", NULL };
+
 static int parse_args(struct panfrost_src *p, const char *args, struct gt_diag *d)
 {
-    static const char *const keys[] = { "", NULL };
 
-    if (gt_args_check(args, keys, "panfrost", d) < 0)
+    if (gt_args_check(args, panfrost_keys, "panfrost", d) < 0)
         return -1;
     if (gt_args_get(args, "", p->path, sizeof(p->path)) && p->path[0])
         return 0;
@@ -264,7 +265,7 @@ static int panfrost_open(struct gt_source *s, const char *args, struct gt_diag *
     struct panfrost_src *p = calloc(1, sizeof(*p));
 
     if (!p) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return -1;
     }
     p->sys = s->sys;
@@ -348,7 +349,8 @@ static int reopen(struct panfrost_src *p, struct gt_diag *d)
     return -1;
 }
 
-static int panfrost_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result panfrost_sample(struct gt_source *s, struct gt_snapshot *out,
+                                             struct gt_diag *d)
 {
     static const uint32_t all[GT_KB_NBLOCKS] = { 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF };
     struct panfrost_src *p = s->priv;
@@ -358,14 +360,14 @@ static int panfrost_sample(struct gt_source *s, struct gt_snapshot *out, struct 
         return reopen(p, d);
     if (dump(p, d) < 0) {
         struct gt_diag why;
-        if (errno != ENODEV)
-            return -1;
+        if (d->code != GT_ERR_NODEV)
+            return GT_SAMPLE_ERROR;
         gt_diag_clear(&why);
         if (reopen(p, &why) < 0 && p->fd < 0)
             note_reopen(d, &why);
         else
             gt_diag_set(d, "%s", why.msg);
-        return -1;
+        return GT_SAMPLE_ERROR;
     }
     now = gt_now_ns();
     gt_kbase_frame_clear(&p->frame);
@@ -380,9 +382,9 @@ static int panfrost_sample(struct gt_source *s, struct gt_snapshot *out, struct 
         gt_diag_set(d, "%s: a 32-bit counter saturated in panfrost's dump (%llu so far); its "
                        "values are too low — use a shorter --interval", p->path,
                     (unsigned long long)p->saturations);
-        return 2;
+        return GT_SAMPLE_WARN;
     }
-    return 0;
+    return GT_SAMPLE_OK;
 }
 
 static int panfrost_available(const struct gt_sys *sys, char *why, size_t len)
@@ -397,10 +399,13 @@ static int panfrost_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_panfrost = {
     .name = "panfrost",
+    .usage = "panfrost[:/dev/dri/renderDN]",
     .help = "Mali Midgard/Bifrost through mainline Linux's panfrost driver (needs "
-            "unstable_ioctls): panfrost[:/dev/dri/renderDN]",
+            "its unstable_ioctls)",
+    .keys = panfrost_keys,
     .kind = GT_SOURCE_HARDWARE,
     .available = panfrost_available,
+    .probe = gt_drm_probe,
     .open = panfrost_open,
     .start = panfrost_start,
     .sample = panfrost_sample,

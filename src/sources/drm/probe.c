@@ -8,13 +8,18 @@
 #include <stdio.h>
 #include <string.h>
 
-static int probe_panfrost(const char *node, const struct gt_sys *sys, FILE *out)
+static int got(enum gt_sample_result r)
+{
+    return r == GT_SAMPLE_OK || r == GT_SAMPLE_WARN;
+}
+
+static enum gt_probe_result probe_panfrost(const char *node, const struct gt_sys *sys, FILE *out)
 {
     char spec[96];
     struct gt_diag d;
     struct gt_source *s;
     struct gt_snapshot snap = { 0, 0, 0, 0, NULL, 0 };
-    int r = -1;
+    enum gt_sample_result r = GT_SAMPLE_ERROR;
 
     snprintf(spec, sizeof(spec), "panfrost:%s", node);
     fprintf(out, "\npanfrost %s\n", node);
@@ -22,7 +27,7 @@ static int probe_panfrost(const char *node, const struct gt_sys *sys, FILE *out)
     s = gt_source_open(spec, sys, &d);
     if (!s) {
         fprintf(out, "  cannot read counters: %s\n", d.msg);
-        return 1;
+        return GT_PROBE_FAILED;
     }
     fprintf(out, "  GPU        %s (id 0x%08llx, core mask 0x%llx, %u L2 slice(s), %u-bit bus)\n"
                  "  interface  %s\n  layout     %s\n  counters   %zu\n",
@@ -31,49 +36,54 @@ static int probe_panfrost(const char *node, const struct gt_sys *sys, FILE *out)
             s->info.detail, s->info.layout, s->catalog.ncounters);
     if (gt_snapshot_init(&snap, s->catalog.nslots) == 0 && s->type->start(s, &d) == 0)
         r = s->type->sample(s, &snap, &d);
-    fprintf(out, "  first sample %s%s\n", r == 0 || r == 2 ? "arrived" : "failed: ",
-            r == 0 || r == 2 ? "" : d.msg);
+    fprintf(out, "  first sample %s%s\n", got(r) ? "arrived" : "failed: ", got(r) ? "" : d.msg);
     gt_snapshot_free(&snap);
     gt_source_close(s);
-    return r == 0 || r == 2 ? 0 : 1;
+    return got(r) ? GT_PROBE_WORKS : GT_PROBE_FAILED;
 }
 
-int gt_drm_probe(const char *spec, const struct gt_sys *sys, FILE *out)
+enum gt_probe_result gt_drm_probe(const struct gt_probe *p, const char *args)
 {
     struct gt_drm_node list[GT_DRM_MAX_DEVICES];
-    int n = gt_drm_list(sys, list, GT_DRM_MAX_DEVICES), i, status = 1;
-    const char *want = strchr(spec, ':') ? strchr(spec, ':') + 1 : "";
+    int n = gt_drm_list(p->sys, list, GT_DRM_MAX_DEVICES), i;
+    enum gt_probe_result res = GT_PROBE_FAILED;
     char node[64];
 
-    if (want[0]) {
-        snprintf(node, sizeof(node), "%.*s", (int)strcspn(want, ","), want);
-        return probe_panfrost(node, sys, out);
-    }
+    if (args && gt_args_get(args, "", node, sizeof(node)) && node[0])
+        return probe_panfrost(node, p->sys, p->out);
     if (n <= 0)
-        return 2;
-    gt_drm_describe(sys, out);
+        return GT_PROBE_NONE;
+    gt_drm_describe(p->sys, p->out);
     for (i = 0; i < n; i++) {
-        const char *p = list[i].dev.render[0] ? list[i].dev.render : list[i].dev.primary;
-        if (strcmp(list[i].driver, "panfrost") == 0 && probe_panfrost(p, sys, out) == 0)
-            status = 0;
+        const char *path = list[i].dev.render[0] ? list[i].dev.render : list[i].dev.primary;
+        if (strcmp(list[i].driver, "panfrost") == 0 && probe_panfrost(path, p->sys, p->out) == GT_PROBE_WORKS)
+            res = GT_PROBE_WORKS;
     }
-    return status;
+    return res;
 }
 
 /* gputop --probe --source drm-fdinfo[:ARGS]: the device chosen, its engine
  * slots by name, one sample, and the profiling switch when it is off. */
-int gt_drm_fdinfo_probe(const char *spec, const struct gt_sys *sys, FILE *out)
+enum gt_probe_result gt_drm_fdinfo_probe(const struct gt_probe *p, const char *args)
 {
+    FILE *out = p->out;
     struct gt_diag d;
-    struct gt_source *s = gt_source_open(spec, sys, &d);
+    struct gt_source *s;
     struct gt_snapshot snap = { 0, 0, 0, 0, NULL, 0 };
+    char spec[512];
     size_t k;
-    int r = -1;
+    enum gt_sample_result r = GT_SAMPLE_ERROR;
+
+    /* Engine time only: with no --source the devices' own probes speak. */
+    if (!args)
+        return GT_PROBE_NONE;
+    snprintf(spec, sizeof(spec), "drm-fdinfo:%s", args);
+    s = gt_source_open(spec, p->sys, &d);
 
     fprintf(out, "drm-fdinfo\n");
     if (!s) {
         fprintf(out, "  cannot open: %s\n", d.msg);
-        return 1;
+        return GT_PROBE_FAILED;
     }
     fprintf(out, "  device     %s\n  layout     %s\n  engines   ", s->info.device,
             s->info.layout);
@@ -87,11 +97,10 @@ int gt_drm_fdinfo_probe(const char *spec, const struct gt_sys *sys, FILE *out)
     gt_diag_clear(&d);
     if (gt_snapshot_init(&snap, s->catalog.nslots) == 0 && s->type->start(s, &d) == 0)
         r = s->type->sample(s, &snap, &d);
-    fprintf(out, "  first sample %s%s\n", r == 0 || r == 2 ? "arrived" : "failed: ",
-            r == 0 || r == 2 ? "" : d.msg);
-    if (r == 2)
+    fprintf(out, "  first sample %s%s\n", got(r) ? "arrived" : "failed: ", got(r) ? "" : d.msg);
+    if (r == GT_SAMPLE_WARN)
         fprintf(out, "  warning    %s\n", d.msg);
     gt_snapshot_free(&snap);
     gt_source_close(s);
-    return r == 0 || r == 2 ? 0 : 1;
+    return got(r) ? GT_PROBE_WORKS : GT_PROBE_FAILED;
 }

@@ -879,16 +879,18 @@ static int parse_words(struct csv *c, const char *args, struct gt_diag *d)
     return 0;
 }
 
+/* csv_open's arguments; the type lists them too, for --help's test. */
+static const char *const csv_keys[] = { "", "gpu", "maxclock", NULL };
+
 static int csv_open(struct gt_source *s, const char *args, struct gt_diag *d)
 {
-    static const char *const keys[] = { "", "gpu", "maxclock", NULL };
     struct csv *c;
 
-    if (gt_args_check(args, keys, "csv", d) < 0)
+    if (gt_args_check(args, csv_keys, "csv", d) < 0)
         return -1;
     c = calloc(1, sizeof(*c));
     if (!c) {
-        gt_diag_set(d, "csv: out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "csv: out of memory");
         return -1;
     }
     s->priv = c;
@@ -906,7 +908,7 @@ static int csv_open(struct gt_source *s, const char *args, struct gt_diag *d)
     }
     c->f = fopen(c->path, "r");
     if (!c->f) {
-        gt_diag_set(d, "%s: %s", c->path, strerror(errno));
+        gt_diag_errno(d, errno, "%s: %s", c->path, strerror(errno));
         csv_close(s);
         return -1;
     }
@@ -931,29 +933,30 @@ static int csv_start(struct gt_source *s, struct gt_diag *d)
     return 0;
 }
 
-static int csv_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result csv_sample(struct gt_source *s, struct gt_snapshot *out,
+                                        struct gt_diag *d)
 {
     struct csv *c = s->priv;
     uint64_t interval;
     int r;
 
     if (c->ended)
-        return 1;
+        return GT_SAMPLE_END;
     if (out->nslots < s->catalog.nslots) {
-        gt_diag_set(d, "csv: snapshot has %u slots, the catalogue needs %u", out->nslots,
+        gt_diag_set(d, "snapshot has %u slots, the catalogue needs %u", out->nslots,
                     s->catalog.nslots);
-        return -1;
+        return GT_SAMPLE_ERROR;
     }
     r = next_line(c, d);
     if (r <= 0) {
         c->ended = 1;
-        return r == 0 ? 1 : -1;
+        return r == 0 ? GT_SAMPLE_END : GT_SAMPLE_ERROR;
     }
     memset(out->deltas, 0, (size_t)out->nslots * sizeof(*out->deltas));
     /* Checked at open; failing here means the file changed since. */
     if (parse_row(c, &interval, out->deltas, d) < 0) {
         c->ended = 1;
-        return -1;
+        return GT_SAMPLE_ERROR;
     }
     if (interval > UINT64_MAX - c->t) {
         c->ended = 1;
@@ -963,7 +966,7 @@ static int csv_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     out->t_end_ns = c->t + interval;
     out->nsamples = 1;
     c->t = out->t_end_ns;
-    return 0;
+    return GT_SAMPLE_OK;
 }
 
 static int csv_available(const struct gt_sys *sys, char *why, size_t len)
@@ -976,11 +979,13 @@ static int csv_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_csv = {
     .name = "csv",
-    .help = "counter values from a CSV file as the vendor tools export them: "
-            "csv:FILE[,raw][,gpu=NAME][,maxclock=HZ], NAME a Mali GPU (T830, G52, G78, G710, G715, "
-            "G720...), gfx1151 or mips-cm "
-            "(gputop-capture(5))",
+    .usage = "csv:FILE[,raw][,gpu=NAME][,maxclock=HZ]",
+    .help = "counter values from a CSV file as the vendor tools export them "
+            "(gputop-capture(5)); NAME a Mali GPU (T760..T880, G52..G725), gfx1151 or "
+            "mips-cm; raw: hardware deltas, which get the scale",
+    .keys = csv_keys,
     .kind = GT_SOURCE_VIRTUAL,
+    .recorded = 1,
     .available = csv_available,
     .open = csv_open,
     .start = csv_start,

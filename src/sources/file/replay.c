@@ -49,7 +49,7 @@ struct replay {
     char why[256];            /* at_end: why, without the file name */
     /* Written by sample() on the sampler thread, so kept here under the
      * lock and copied into the shared info only once the sampler is
-     * joined (GT_SOURCE_SETTLE): the main thread reads info unlocked. */
+     * joined (GT_PLAYBACK_SETTLE): the main thread reads info unlocked. */
     char detail[sizeof(((struct gt_source_info *)0)->detail)];
     char ended[sizeof(((struct gt_source_info *)0)->ended)];
     char path[PATH_MAX];
@@ -193,17 +193,19 @@ static int build_index(struct replay *p, uint32_t nslots)
     return 0;
 }
 
+/* replay_open's arguments; the type lists them too, for --help's test. */
+static const char *const replay_keys[] = { "", "speed", NULL };
+
 static int replay_open(struct gt_source *s, const char *args, struct gt_diag *d)
 {
-    static const char *const keys[] = { "", "speed", NULL };
     char speed[32];
     struct replay *p;
 
-    if (gt_args_check(args, keys, "replay", d) < 0)
+    if (gt_args_check(args, replay_keys, "replay", d) < 0)
         return -1;
     p = calloc(1, sizeof(*p));
     if (!p) {
-        gt_diag_set(d, "replay: out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "replay: out of memory");
         return -1;
     }
     if (!gt_args_get(args, "", p->path, sizeof(p->path)) || !p->path[0]) {
@@ -338,7 +340,8 @@ static int deliver_at(struct replay *p, uint64_t k, struct gt_snapshot *out, str
 /* Playing: the next record, once it is due. A command that arrives
  * meanwhile is obeyed at once (a seek drops the record read ahead; a
  * pause holds it, and the time paused does not count). */
-static int replay_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result replay_sample(struct gt_source *s, struct gt_snapshot *out,
+                                           struct gt_diag *d)
 {
     struct replay *p = s->priv;
     uint64_t due = 0;
@@ -394,28 +397,28 @@ static int replay_sample(struct gt_source *s, struct gt_snapshot *out, struct gt
     return r;
 }
 
-static int replay_control(struct gt_source *s, int cmd, int64_t arg)
+static int replay_control(struct gt_source *s, enum gt_playback_cmd cmd, int64_t arg)
 {
     struct replay *p = s->priv;
     int r = 0;
 
     pthread_mutex_lock(&p->lock);
     switch (cmd) {
-    case GT_SOURCE_PAUSE: p->paused = 1; break;
-    case GT_SOURCE_RESUME: p->paused = 0; break;
-    case GT_SOURCE_INDEX: r = p->ndelivered ? -1 : build_index(p, s->catalog.nslots); break;
-    case GT_SOURCE_HOLD: p->hold = arg != 0; break;
-    case GT_SOURCE_INTERRUPT: p->interrupted = 1; break;
-    case GT_SOURCE_SETTLE: settle(s, p); break;
-    case GT_SOURCE_STEP:
-    case GT_SOURCE_SEEK: {
-        int64_t k = cmd == GT_SOURCE_SEEK ? arg
+    case GT_PLAYBACK_PAUSE: p->paused = 1; break;
+    case GT_PLAYBACK_RESUME: p->paused = 0; break;
+    case GT_PLAYBACK_INDEX: r = p->ndelivered ? -1 : build_index(p, s->catalog.nslots); break;
+    case GT_PLAYBACK_HOLD: p->hold = arg != 0; break;
+    case GT_PLAYBACK_INTERRUPT: p->interrupted = 1; break;
+    case GT_PLAYBACK_SETTLE: settle(s, p); break;
+    case GT_PLAYBACK_STEP:
+    case GT_PLAYBACK_SEEK: {
+        int64_t k = cmd == GT_PLAYBACK_SEEK ? arg
                   : p->ndelivered ? (int64_t)last_delivered(p) - 1 + (arg < 0 ? -1 : 1) : 0;
         if (!p->indexed || p->count == 0) {
             r = -1;
             break;
         }
-        if (cmd == GT_SOURCE_STEP)
+        if (cmd == GT_PLAYBACK_STEP)
             p->paused = 1;
         p->moves++;
         p->seek = k < 0 ? 0 : (uint64_t)k >= p->count ? (int64_t)p->count - 1 : k;
@@ -474,15 +477,22 @@ static int replay_available(const struct gt_sys *sys, char *why, size_t len)
     return 0;
 }
 
+static const struct gt_playback_ops replay_playback = {
+    .control = replay_control,
+    .position = replay_position,
+};
+
 const struct gt_source_type gt_source_replay = {
     .name = "replay",
-    .help = "a capture written with --record: replay:FILE[,speed=1|N|max]",
+    .usage = "replay:FILE[,speed=1|N|max]",
+    .help = "a capture written with --record",
+    .keys = replay_keys,
     .kind = GT_SOURCE_VIRTUAL,
+    .recorded = 1,
     .available = replay_available,
     .open = replay_open,
     .start = replay_start,
     .sample = replay_sample,
     .close = replay_close,
-    .control = replay_control,
-    .position = replay_position,
+    .playback = &replay_playback,
 };

@@ -75,17 +75,16 @@ struct cpu_src {
 
 /* ---- messages ---- */
 
+/* Unnamed: whoever reports it says which source (the sampler, --source). */
 static int fail(struct gt_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static int fail(struct gt_diag *d, const char *fmt, ...)
 {
-    char msg[GT_DIAG_MSG];
     va_list ap;
 
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
     va_end(ap);
-    gt_diag_set(d, "cpu: %s", msg);
     return -1;
 }
 
@@ -289,7 +288,8 @@ static int read_stat(struct cpu_src *p, struct gt_diag *d, size_t *len)
     if (n < 0) {
         if (errno == EFBIG)
             return fail(d, "%s is larger than %u MiB", p->stat_path, BUF_MAX >> 20);
-        return fail(d, "cannot read %s: %s", p->stat_path, strerror(errno));
+        gt_diag_errno(d, errno, "cannot read %s: %s", p->stat_path, strerror(errno));
+        return -1;
     }
     *len = (size_t)n;
     return 0;
@@ -778,14 +778,16 @@ static int build_catalog(struct gt_source *s, struct cpu_src *p, struct gt_diag 
 
 /* ---- arguments ---- */
 
+/* parse_args's arguments; the type lists them too, for --help's test. */
+static const char *const cpu_keys[] = { "root", "cycles", "clusters", NULL };
+
 static int parse_args(struct cpu_src *p, const char *args, enum group_by *by,
                       enum cycles_mode *cycles, struct gt_diag *d)
 {
-    static const char *const keys[] = { "root", "cycles", "clusters", NULL };
     char buf[sizeof(p->root)];
     int i;
 
-    if (gt_args_check(args, keys, "cpu", d) < 0)
+    if (gt_args_check(args, cpu_keys, "cpu", d) < 0)
         return -1;
     if (gt_args_get(args, "root", buf, sizeof(buf))) {
         if (strlen(buf) >= sizeof(p->root) - 1)
@@ -877,7 +879,8 @@ static int cpu_start(struct gt_source *s, struct gt_diag *d)
     return advance(s->priv, NULL, d);
 }
 
-static int cpu_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result cpu_sample(struct gt_source *s, struct gt_snapshot *out,
+                                        struct gt_diag *d)
 {
     if (out->nslots != s->catalog.nslots)
         return fail(d, "snapshot has %u slots, the catalogue needs %u", out->nslots,
@@ -905,8 +908,11 @@ static int cpu_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_cpu = {
     .name = "cpu",
-    .help = "CPU time per cluster from /proc/stat, cycles from perf: "
-            "cpu[:cycles=auto|on|off][,clusters=auto|cluster_id|cpufreq|package|none][,root=DIR]",
+    .usage = "cpu[:cycles=auto|on|off][,clusters=auto|cluster_id|cpufreq|package|none]"
+             "[,root=DIR]",
+    .help = "CPU time per cluster from /proc/stat, cycles from perf; beside a GPU "
+            "source unless --no-cpu",
+    .keys = cpu_keys,
     .kind = GT_SOURCE_CPU,
     .available = cpu_available,
     .open = cpu_open,

@@ -203,9 +203,9 @@ struct clk_src {
     char activity[64];     /* governor and power policy at open */
 };
 
-static int fail(struct gt_diag *d, const char *msg)
+static int fail(struct gt_diag *d, enum gt_err code, const char *msg)
 {
-    gt_diag_set(d, "gpu-clocks: %s", msg);
+    gt_diag_fail(d, code, "gpu-clocks: %s", msg);
     return -1;
 }
 
@@ -241,7 +241,7 @@ static void describe(struct gt_source *s, struct clk_src *p)
 
     snprintf(s->info.device, sizeof(s->info.device), "%.120s",
              f->devfreq[0] ? f->devfreq : f->zone[0] ? f->zone : "/sys");
-    snprintf(s->info.layout, sizeof(s->info.layout), "gpu-clocks");
+    snprintf(s->info.layout, sizeof(s->info.layout), GT_CLK_LAYOUT);
     snprintf(s->info.family, sizeof(s->info.family), "gpu-clocks");
     snprintf(s->info.detail, sizeof(s->info.detail), "devfreq %.40s%s%.31s; zone %.60s, %zu cooling; "
              "%s%s%s", f->devfreq_name[0] ? f->devfreq_name : "none",
@@ -256,19 +256,23 @@ static void describe(struct gt_source *s, struct clk_src *p)
         snprintf(p->activity + n, sizeof(p->activity) - n, "%s%s", n ? " " : "", r->power_policy);
 }
 
+/* parse_args's arguments; the type lists them too, for --help's test. */
+static const char *const clk_keys[] = { "device", "zone", "root", NULL };
+
 static int parse_args(struct clk_src *p, const char *args, char *device, char *zone,
                       struct gt_diag *d)
 {
-    static const char *const keys[] = { "device", "zone", "root", NULL };
-
-    if (gt_args_check(args, keys, "gpu-clocks", d) < 0)
+    if (gt_args_check(args, clk_keys, "gpu-clocks", d) < 0)
         return -1;
     if (!gt_args_get(args, "device", device, GT_CLK_PATH))
         device[0] = '\0';
     if (!gt_args_get(args, "zone", zone, 64))
         zone[0] = '\0';
+    /* root= names the tree; else the seam's /sys tree (--sys-root) */
     if (gt_args_get(args, "root", p->root, sizeof(p->root)))
         p->sys.root = p->root;
+    else if (p->sys.sys_root)
+        p->sys.root = p->sys.sys_root;
     return 0;
 }
 
@@ -282,14 +286,14 @@ static int clk_open_priv(struct gt_source *s, struct clk_src *p, const char *arg
     if (parse_args(p, args, device, zone, d) < 0)
         return -1;
     if (gt_clk_find(&p->sys, device, zone, &p->paths, why, sizeof(why)) < 0)
-        return fail(d, why);
+        return fail(d, GT_ERR_NODEV, why);
     gt_clk_read(&p->sys, &p->paths, NULL, &p->base);
     found = (p->paths.devfreq[0] ? G_DEVFREQ : 0) | (p->paths.zone[0] ? G_THERMAL : 0) |
             (p->paths.ncooling ? G_COOLING : 0) | (p->paths.kbase[0] ? G_KBASE : 0) |
             (p->paths.battery[0] ? G_BATTERY : 0) | (p->paths.nrails ? G_RAIL : 0);
     if (add_groups(&s->catalog, found, p->base.nopps, p->base.opp_hz) < 0 ||
         mark_absent(&s->catalog, found, &p->paths) < 0)
-        return fail(d, "out of memory");
+        return fail(d, GT_ERR_NOMEM, "out of memory");
     gt_clk_slots(&s->catalog, &p->slots);
     describe(s, p);
     return 0;
@@ -300,7 +304,7 @@ static int clk_open(struct gt_source *s, const char *args, struct gt_diag *d)
     struct clk_src *p = calloc(1, sizeof(*p));
 
     if (!p)
-        return fail(d, "out of memory");
+        return fail(d, GT_ERR_NOMEM, "out of memory");
     gt_clk_files_init(&p->files);
     if (clk_open_priv(s, p, args, d) < 0) {
         free(p);
@@ -325,14 +329,18 @@ static int clk_start(struct gt_source *s, struct gt_diag *d)
 
 /* A file that cannot be read is "no data" for its figure, never an error:
  * the GPU's counters go on. */
-static int clk_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result clk_sample(struct gt_source *s, struct gt_snapshot *out,
+                                        struct gt_diag *d)
 {
     struct clk_src *p = s->priv;
     struct gt_clk_reading r;
     uint64_t now = gt_now_ns();
 
-    if (out->nslots != s->catalog.nslots)
-        return fail(d, "snapshot does not fit the catalogue");
+    if (out->nslots != s->catalog.nslots) {
+        gt_diag_fail(d, GT_ERR_INVAL, "snapshot has %u slots, the catalogue %u", out->nslots,
+                     s->catalog.nslots);
+        return GT_SAMPLE_ERROR;
+    }
     memset(out->deltas, 0, out->nslots * sizeof(out->deltas[0]));
     gt_clk_read(&p->sys, &p->paths, &p->files, &r);
     gt_clk_accumulate(&p->slots, &r, &p->base, p->have_prev ? &p->prev : NULL, out->deltas);
@@ -342,7 +350,7 @@ static int clk_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     out->t_end_ns = now;
     p->last_ns = now;
     out->nsamples = 1;
-    return 0;
+    return GT_SAMPLE_OK;
 }
 
 static void clk_close(struct gt_source *s)
@@ -366,9 +374,11 @@ static void clk_activity(const struct gt_source *s, const struct gt_snapshot *sn
 
 const struct gt_source_type gt_source_gpu_clocks = {
     .name = "gpu-clocks",
+    .usage = "gpu-clocks[:device=/dev/mali0][,zone=TYPE][,root=DIR]",
     .help = "GPU clock (devfreq), temperature (thermal zone), kbase policy and power from "
-            "sysfs, beside a GPU source: gpu-clocks[:device=/dev/mali0][,zone=TYPE][,root=DIR]",
-    .kind = GT_SOURCE_COMPANION,
+            "/sys, read only; added beside a GPU device on its own",
+    .keys = clk_keys,
+    .kind = GT_SOURCE_CLOCKS,
     .open = clk_open,
     .start = clk_start,
     .sample = clk_sample,

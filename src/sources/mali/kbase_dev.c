@@ -69,7 +69,7 @@ static int open_node(struct gt_kbase_dev *dev, struct gt_diag *d)
     dev->fd = dev->sys->open(dev->sys->ctx, dev->path, O_RDONLY | O_CLOEXEC);
     if (dev->fd < 0) {
         int err = errno;
-        gt_diag_set(d, "%s: %s%s", dev->path, strerror(err), open_hint(err));
+        gt_diag_errno(d, err, "%s: %s%s", dev->path, strerror(err), open_hint(err));
         return -1;
     }
     return 0;
@@ -124,8 +124,8 @@ static int check_version(struct gt_kbase_dev *dev, struct gt_diag *d)
         return 0;
     }
     err = errno;
-    gt_diag_set(d, "%s: not a Mali kbase device, or an interface gputop does not know "
-                   "(every version check failed; last: %s)", dev->path, strerror(err));
+    gt_diag_errno(d, err, "%s: not a Mali kbase device, or an interface gputop does not know "
+                          "(every version check failed; last: %s)", dev->path, strerror(err));
     return -1;
 }
 
@@ -153,7 +153,7 @@ static int set_flags(struct gt_kbase_dev *dev, struct gt_diag *d)
     if (r == 0 || err == EPERM || err == EINVAL ||
         (err == EFAULT && dev->api == GT_KBASE_API_PRE_R21))
         return 0;
-    gt_diag_set(d, "%s: SET_FLAGS failed: %s%s", dev->path, strerror(err), open_hint(err));
+    gt_diag_errno(d, err, "%s: SET_FLAGS failed: %s%s", dev->path, strerror(err), open_hint(err));
     return -1;
 }
 
@@ -168,7 +168,7 @@ static int read_props(struct gt_kbase_dev *dev, struct gt_diag *d)
         memset(&p, 0, sizeof(p));
         p.header.id = GT_UK_FUNC_GPU_PROPS;
         if (kioctl(dev, GT_UK_IOCTL_GPU_PROPS, &p) < 0 || p.header.ret != 0) {
-            gt_diag_set(d, "%s: GPU_PROPS failed: %s", dev->path, strerror(errno));
+            gt_diag_errno(d, errno, "%s: GPU_PROPS failed: %s", dev->path, strerror(errno));
             return -1;
         }
         return gt_kbase_props_parse_pre_r21(&p, sizeof(p), &dev->gpu, d);
@@ -176,7 +176,7 @@ static int read_props(struct gt_kbase_dev *dev, struct gt_diag *d)
     n = kioctl(dev, GT_KBASE_IOCTL_GET_GPUPROPS, &q);
     if (n <= 0 || (unsigned)n > GPUPROPS_MAX) {
         if (n < 0)
-            gt_diag_set(d, "%s: GET_GPUPROPS failed: %s", dev->path, strerror(errno));
+            gt_diag_errno(d, errno, "%s: GET_GPUPROPS failed: %s", dev->path, strerror(errno));
         else
             gt_diag_set(d, "%s: GET_GPUPROPS wants %d bytes, outside 1..%u", dev->path, n,
                         GPUPROPS_MAX);
@@ -184,15 +184,15 @@ static int read_props(struct gt_kbase_dev *dev, struct gt_diag *d)
     }
     buf = calloc(1, (size_t)n);
     if (!buf) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return -1;
     }
     q.buffer = (uint64_t)(uintptr_t)buf;
     q.size = (uint32_t)n;
     r = kioctl(dev, GT_KBASE_IOCTL_GET_GPUPROPS, &q);
     if (r < 0 || r > n) {
-        gt_diag_set(d, "%s: GET_GPUPROPS failed: %s", dev->path,
-                    r < 0 ? strerror(errno) : "the kernel wrote more than it asked for");
+        gt_diag_errno(d, errno, "%s: GET_GPUPROPS failed: %s", dev->path,
+                      r < 0 ? strerror(errno) : "the kernel wrote more than it asked for");
         free(buf);
         return -1;
     }

@@ -93,8 +93,8 @@ static int enumerate(struct kinstr *k, const struct gt_kbase_dev *dev, struct gt
 
     if (kioctl(dev, dev->fd, GT_KBASE_IOCTL_KINSTR_PRFCNT_ENUM_INFO, &info) < 0) {
         int err = errno;
-        gt_diag_set(d, "%s: KINSTR_PRFCNT_ENUM_INFO failed: %s%s", dev->path, strerror(err),
-                    hint(err));
+        gt_diag_errno(d, err, "%s: KINSTR_PRFCNT_ENUM_INFO failed: %s%s", dev->path, strerror(err),
+                      hint(err));
         return -1;
     }
     if (info.info_item_size < sizeof(struct gt_prfcnt_enum_item) || info.info_item_size > 1024 ||
@@ -105,14 +105,14 @@ static int enumerate(struct kinstr *k, const struct gt_kbase_dev *dev, struct gt
     }
     items = calloc(info.info_item_count, info.info_item_size);
     if (!items) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return -1;
     }
     info.info_list_ptr = (uint64_t)(uintptr_t)items;
     if (kioctl(dev, dev->fd, GT_KBASE_IOCTL_KINSTR_PRFCNT_ENUM_INFO, &info) < 0) {
         int err = errno;
-        gt_diag_set(d, "%s: KINSTR_PRFCNT_ENUM_INFO failed: %s%s", dev->path, strerror(err),
-                    hint(err));
+        gt_diag_errno(d, err, "%s: KINSTR_PRFCNT_ENUM_INFO failed: %s%s", dev->path, strerror(err),
+                      hint(err));
         free(items);
         return -1;
     }
@@ -212,8 +212,8 @@ static int setup(struct kinstr *k, const struct gt_kbase_dev *dev,
     fd = kioctl(dev, dev->fd, GT_KBASE_IOCTL_KINSTR_PRFCNT_SETUP, &s);
     if (fd < 0) {
         int err = errno;
-        gt_diag_set(d, "%s: KINSTR_PRFCNT_SETUP failed: %s%s", dev->path, strerror(err),
-                    hint(err));
+        gt_diag_errno(d, err, "%s: KINSTR_PRFCNT_SETUP failed: %s%s", dev->path, strerror(err),
+                      hint(err));
         return -1;
     }
     k->fd = fd;
@@ -235,8 +235,8 @@ static int map_buffer(struct kinstr *k, const struct gt_kbase_dev *dev, struct g
     void *p = dev->sys->mmap(dev->sys->ctx, NULL, k->map_len, PROT_READ, MAP_SHARED, k->fd, 0);
 
     if (p == MAP_FAILED) {
-        gt_diag_set(d, "%s: cannot map the kinstr_prfcnt buffer (%zu bytes): %s", dev->path,
-                    k->map_len, strerror(errno));
+        gt_diag_errno(d, errno, "%s: cannot map the kinstr_prfcnt buffer (%zu bytes): %s",
+                      dev->path, k->map_len, strerror(errno));
         return -1;
     }
     k->map = p;
@@ -480,8 +480,8 @@ fail: {
         if (err == ERANGE && k->why[0])
             gt_diag_set(d, "%s: kinstr_prfcnt sample not usable: %s", dev->path, k->why);
         else
-            gt_diag_set(d, "%s: kinstr_prfcnt sample failed: %s%s", dev->path, strerror(err),
-                        hint(err));
+            gt_diag_errno(d, err, "%s: kinstr_prfcnt sample failed: %s%s", dev->path, strerror(err),
+                          hint(err));
         k->why[0] = 0;
         return -1;
     }
@@ -494,8 +494,8 @@ static int kinstr_start(struct gt_kbase_reader *r, struct gt_diag *d)
 
     if (command(k, dev, GT_PRFCNT_CMD_START) < 0) {
         int err = errno;
-        gt_diag_set(d, "%s: kinstr_prfcnt START failed: %s%s", dev->path, strerror(err),
-                    hint(err));
+        gt_diag_errno(d, err, "%s: kinstr_prfcnt START failed: %s%s", dev->path, strerror(err),
+                      hint(err));
         return -1;
     }
     k->started = 1;
@@ -542,7 +542,7 @@ int gt_kbase_kinstr_open(struct gt_kbase_reader *r, const struct gt_kbase_dev *d
     r->ops = &kinstr_ops;
     r->dev = dev;
     if (!k) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return -1;
     }
     k->fd = -1;

@@ -192,13 +192,15 @@ static int build_catalog(struct gt_source *s, struct kbase_src *k, struct gt_dia
 
 /* ---- the source ---- */
 
+/* parse_args's arguments; the type lists them too, for --help's test. */
+static const char *const kbase_keys[] = { "", "interface", NULL };
+
 static int parse_args(struct kbase_src *k, const char *args, char *path, size_t len,
                       struct gt_diag *d)
 {
-    static const char *const keys[] = { "", "interface", NULL };
     char buf[64];
 
-    if (gt_args_check(args, keys, "mali", d) < 0)
+    if (gt_args_check(args, kbase_keys, "mali", d) < 0)
         return -1;
     if (!gt_args_get(args, "", path, len) || !path[0])
         snprintf(path, len, "/dev/mali0");
@@ -266,7 +268,7 @@ static int kbase_open(struct gt_source *s, const char *args, struct gt_diag *d)
     int iface;
 
     if (!k) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return -1;
     }
     k->dev.fd = -1;
@@ -295,7 +297,7 @@ static int kbase_open(struct gt_source *s, const char *args, struct gt_diag *d)
     return 0;
 fail:
     if (!d->msg[0])
-        gt_diag_set(d, "%s: out of memory", path);
+        gt_diag_fail(d, GT_ERR_NOMEM, "%s: out of memory", path);
     kbase_close(s);
     return -1;
 }
@@ -381,7 +383,8 @@ static int reconnect(struct kbase_src *k, struct gt_diag *d)
     return 0;
 }
 
-static int kbase_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result kbase_sample(struct gt_source *s, struct gt_snapshot *out,
+                                          struct gt_diag *d)
 {
     struct kbase_src *k = s->priv;
     struct gt_kbase_frame *f = &k->frame;
@@ -389,19 +392,19 @@ static int kbase_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_
 
     if (k->broken) {
         if (reconnect(k, d) < 0)
-            return -1;
+            return GT_SAMPLE_ERROR;
         /* Counting restarted just now: what follows the loss was not
          * measured, so this interval has no data rather than a short one. */
         gt_diag_set(d, "%s: the GPU device was reopened; counting restarts now, no data for "
                        "this interval", k->dev.path);
-        return -1;
+        return GT_SAMPLE_ERROR;
     }
     r = k->reader.ops->sample(&k->reader, f, d);
     if (r == GT_KB_AGAIN)
-        return -1;      /* the reader is sound (a suspended GPU): no reopening */
+        return GT_SAMPLE_ERROR;      /* the reader is sound (a suspended GPU): no reopening */
     if (r < 0) {
         k->broken = 1;
-        return -1;
+        return GT_SAMPLE_ERROR;
     }
     copy_frame(s, k, out);
     out->t_start_ns = f->ts_start_ns;
@@ -417,26 +420,26 @@ static int kbase_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_
         gt_diag_set(d, "%s: a 32-bit counter saturated in the legacy reader's dump (%llu so "
                        "far); its values are too low — use a shorter --interval",
                     k->dev.path, (unsigned long long)k->saturations);
-        return 2;
+        return GT_SAMPLE_WARN;
     }
     if (protected_blocks(f)) {
         gt_diag_set(d, "%s: the GPU was in protected mode (secure content) during this "
                        "interval; %u counter blocks have no data for it", k->dev.path,
                     protected_blocks(f));
-        return 2;
+        return GT_SAMPLE_WARN;
     }
     if (f->flags & GT_KB_FRAME_ERROR) {
         gt_diag_set(d, "%s: the kernel marked this sample as erroneous", k->dev.path);
-        return 2;
+        return GT_SAMPLE_WARN;
     }
     if (f->merged) {
         k->overflows += f->merged;
         gt_diag_set(d, "%s: the kernel's counter ring was full; %u dumps were drained into "
                        "this sample (%llu so far), no counts lost", k->dev.path, f->merged,
                     (unsigned long long)k->overflows);
-        return 2;
+        return GT_SAMPLE_WARN;
     }
-    return 0;
+    return GT_SAMPLE_OK;
 }
 
 static int kbase_available(const struct gt_sys *sys, char *why, size_t len)
@@ -458,9 +461,12 @@ static int kbase_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_mali = {
     .name = "mali",
-    .help = "Arm Mali GPU through the kbase driver: mali[:/dev/maliN][,interface=auto|legacy|kinstr]",
+    .usage = "mali[:/dev/maliN][,interface=auto|legacy|kinstr]",
+    .help = "Arm Mali GPU through the kbase driver",
+    .keys = kbase_keys,
     .kind = GT_SOURCE_HARDWARE,
     .available = kbase_available,
+    .probe = gt_kbase_probe,
     .open = kbase_open,
     .select = kbase_select,
     .start = kbase_start,

@@ -144,8 +144,8 @@ static int open_reader(struct vinstr *v, const struct gt_kbase_dev *dev, struct 
                        "dumps: the kernel answered with an error code in the call's header",
                     dev->path, GT_UK_FUNC_HWCNT_READER_SETUP, RING_MAX, RING_MIN);
     else
-        gt_diag_set(d, "%s: HWCNT_READER_SETUP failed: %s%s%s", dev->path, strerror(err),
-                    err == ENOMEM ? " (for every ring of 32..2 dumps)" : "", blocked_hint(err));
+        gt_diag_errno(d, err, "%s: HWCNT_READER_SETUP failed: %s%s%s", dev->path, strerror(err),
+                      err == ENOMEM ? " (for every ring of 32..2 dumps)" : "", blocked_hint(err));
     return -1;
 }
 
@@ -179,7 +179,7 @@ static int check_sizes(struct vinstr *v, const struct gt_kbase_dev *dev, struct 
         return -1;
     }
     if (sys_ioctl(dev, v->fd, GT_KBASE_HWCNT_READER_GET_BUFFER_SIZE, &size) < 0) {
-        gt_diag_set(d, "%s: GET_BUFFER_SIZE failed: %s", dev->path, strerror(errno));
+        gt_diag_errno(d, errno, "%s: GET_BUFFER_SIZE failed: %s", dev->path, strerror(errno));
         return -1;
     }
     v->shader_blocks = highest_core(dev->gpu.core_mask);
@@ -248,8 +248,8 @@ static int place_ring(struct vinstr *v, const struct gt_kbase_dev *dev, struct g
             if (setup_ring(v, dev, order[i]) < 0) {
                 if (errno == ENOMEM)
                     continue;
-                gt_diag_set(d, "%s: HWCNT_READER_SETUP for a ring of %u dumps failed: %s",
-                            dev->path, order[i], strerror(errno));
+                gt_diag_errno(d, errno, "%s: HWCNT_READER_SETUP for a ring of %u dumps failed: %s",
+                              dev->path, order[i], strerror(errno));
                 return -1;
             }
         }
@@ -261,11 +261,12 @@ static int place_ring(struct vinstr *v, const struct gt_kbase_dev *dev, struct g
             refused_whole = order[i];
     }
     if (!mapped_tries)
-        gt_diag_set(d, "%s: HWCNT_READER_SETUP failed for every smaller ring too: %s", dev->path,
-                    strerror(ENOMEM));
+        gt_diag_errno(d, ENOMEM, "%s: HWCNT_READER_SETUP failed for every smaller ring too: %s",
+                      dev->path, strerror(ENOMEM));
     else if (refused_whole || err != EINVAL)
-        gt_diag_set(d, "%s: cannot map the counter ring (%u dumps of %u bytes): %s", dev->path,
-                    refused_whole ? refused_whole : granted, v->dump_size, strerror(err));
+        gt_diag_errno(d, err, "%s: cannot map the counter ring (%u dumps of %u bytes): %s",
+                      dev->path, refused_whole ? refused_whole : granted, v->dump_size,
+                      strerror(err));
     else
         gt_diag_set(d, "%s: cannot map the counter ring: this kernel refuses a mapping longer "
                        "than buffer_count x dump size (the older kbase rule; mappings are whole "
@@ -441,8 +442,8 @@ static int vinstr_sample(struct gt_kbase_reader *r, struct gt_kbase_frame *f, st
     }
     if (dr < 0 || wait_ready(v, dev, VINSTR_POLL_MS) < 0 || consume(v, dev, f) < 0) {
         int err = errno;
-        gt_diag_set(d, "%s: counter dump failed (%s on the legacy reader): %s%s", dev->path,
-                    v->call, strerror(err), lost_hint(err));
+        gt_diag_errno(d, err, "%s: counter dump failed (%s on the legacy reader): %s%s", dev->path,
+                      v->call, strerror(err), lost_hint(err));
         return -1;
     }
     f->ncycles = r->ncycles;
@@ -472,8 +473,8 @@ static int vinstr_start(struct gt_kbase_reader *r, struct gt_diag *d)
     return 0;
 fail: {
         int err = errno;
-        gt_diag_set(d, "%s: starting the counter reader failed (%s): %s%s", dev->path, v->call,
-                    strerror(err), lost_hint(err));
+        gt_diag_errno(d, err, "%s: starting the counter reader failed (%s): %s%s", dev->path,
+                      v->call, strerror(err), lost_hint(err));
         return -1;
     }
     return 0;
@@ -508,7 +509,7 @@ int gt_kbase_vinstr_open(struct gt_kbase_reader *r, const struct gt_kbase_dev *d
     r->ops = &vinstr_ops;
     r->dev = dev;
     if (!v) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return -1;
     }
     v->fd = -1;

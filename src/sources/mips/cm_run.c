@@ -179,7 +179,8 @@ static int start_body(struct cm_gcr *g, void *arg)
  * writes would fault too), so what gputop programmed may stay. */
 static void note_gone(struct cm_src *c, const char *doing)
 {
-    snprintf(c->lost, sizeof(c->lost), "mips-cm: bus error (SIGBUS) %s %s at GCR 0x%" PRIx64
+    c->lost_code = GT_ERR_NODEV;
+    snprintf(c->lost, sizeof(c->lost), "bus error (SIGBUS) %s %s at GCR 0x%" PRIx64
              ": the block no longer answers; counting stopped and nothing more is written to "
              "it, so GCR_DB_PC_CTL, _EVENT, _QUAL0 and _QUAL1 may be left as gputop programmed "
              "them (counting on, events %u and %u)", doing, cm_reg_name(c->gcr.fault_off),
@@ -192,7 +193,7 @@ int cm_run_start(struct gt_source *s, struct gt_diag *d)
 
     if (cm_guarded(&c->gcr, start_body, c) == CM_BUS_ERROR) {
         note_gone(c, "starting, at");
-        gt_diag_set(d, "%s", c->lost);
+        gt_diag_fail(d, c->lost_code, "mips-cm: %s", c->lost);
         return -1;
     }
     cm_describe(s);
@@ -226,10 +227,12 @@ static int check_block(struct gt_source *s, struct cm_src *c, uint32_t ctl, stru
     uint64_t now = gt_now_ns();
 
     if (rev != c->gcr.rev || (ctl & CM_CTL_NUM_CNT) != 2) {
-        gt_diag_set(d, "mips-cm: %s reads GCR_REV 0x%08x (0x%04x at start), GCR_DB_PC_CTL "
-                       "0x%08x%s: no counts this interval; counting starts over when it reads "
-                       "right", s->info.device, rev, c->gcr.rev, ctl, rev == 0xffffffffu
-                       ? " (all ones)" : "");
+        /* all ones: the block no longer answers (a bus that floats) */
+        enum gt_err code = rev == 0xffffffffu ? GT_ERR_NODEV : GT_ERR_DATA;
+        gt_diag_fail(d, code, "%s reads GCR_REV 0x%08x (0x%04x at start), GCR_DB_PC_CTL "
+                     "0x%08x%s: no counts this interval; counting starts over when it reads "
+                     "right", s->info.device, rev, c->gcr.rev, ctl,
+                     rev == 0xffffffffu ? " (all ones)" : "");
         c->garbled = 1;
         c->prev_ns = now;
         return -1;
@@ -239,8 +242,8 @@ static int check_block(struct gt_source *s, struct cm_src *c, uint32_t ctl, stru
     c->garbled = 0;
     start_all(c);
     baseline(c);
-    gt_diag_set(d, "mips-cm: %s reads right again; counters started over, counting resumes "
-                   "next interval", s->info.device);
+    gt_diag_fail(d, GT_ERR_AGAIN, "%s reads right again; counters started over, counting "
+                 "resumes next interval", s->info.device);
     return -1;
 }
 
@@ -259,7 +262,8 @@ static int check_ours(struct cm_src *c, uint32_t ctl)
         q0 == c->prog_q0 && q1 == c->prog_q1)
         return 0;
     c->gcr.foreign = 1;
-    snprintf(c->lost, sizeof(c->lost), "mips-cm: another agent reprogrammed the counters at GCR "
+    c->lost_code = GT_ERR_BUSY;
+    snprintf(c->lost, sizeof(c->lost), "another agent reprogrammed the counters at GCR "
              "0x%" PRIx64 " (GCR_DB_PC_CTL 0x%08x, EVENT 0x%04x, QUAL0 0x%08x, QUAL1 0x%08x; "
              "gputop wrote 0x%08x, 0x%04x, 0x%08x, 0x%08x): counting stopped rather than report "
              "its events under gputop's names; the registers are left to it", c->gcr.base, ctl,
@@ -305,18 +309,21 @@ static int64_t cycle_wraps(struct cm_src *c, uint32_t ov, uint32_t dcyc, double 
     if (c->hz <= 0) {
         if (secs <= 1.0)
             return 0;
-        gt_diag_set(d, "mips-cm: the first interval took %.3f s and the cycle counter wrapped: "
+        gt_diag_set(d, "the first interval took %.3f s and the cycle counter wrapped: "
                        "with no CM clock measured yet, how often cannot be told; interval "
                        "dropped", secs);
+        d->code = GT_ERR_DATA;
         return -1;
     }
     k = wraps_from_time(secs * c->hz, dcyc);
-    if (k < 0)
-        gt_diag_set(d, "mips-cm: %.3f s since the last sample is %.2f x 2^32 cycles at the "
+    if (k < 0) {
+        gt_diag_set(d, "%.3f s since the last sample is %.2f x 2^32 cycles at the "
                        "%.0f MHz measured before, too far from any whole number of 32-bit "
                        "wraps to tell how many were missed; interval dropped (a stalled or "
                        "stopped gputop, or the CM clock changed)", secs,
                     secs * c->hz / TWO32, c->hz / 1e6);
+        d->code = GT_ERR_DATA;
+    }
     return k;
 }
 
@@ -351,8 +358,9 @@ static int read_pair_long(struct cm_src *c, uint32_t cyc, uint32_t c0, uint32_t 
     c->prev_c1 = c1;
     c->pair_cycle = cyc;
     if (j0 < 0 || j1 < 0) {
-        gt_diag_set(d, "mips-cm: an event counter wrapped in a %.0f-cycle interval and its "
+        gt_diag_set(d, "an event counter wrapped in a %.0f-cycle interval and its "
                        "earlier rate cannot tell how often; interval dropped", (double)window);
+        d->code = GT_ERR_DATA;
         return -1;
     }
     cm_mux_record(&c->mux, g0 + (uint64_t)j0 * (1ull << 32), g1 + (uint64_t)j1 * (1ull << 32),
@@ -379,7 +387,7 @@ static int flag_silent(const struct cm_src *c, const struct gt_snapshot *out, st
         if (!c->used[i] || !c->present[i] || !c->mux.have[i] || c->mux.age[i] ||
             out->deltas[c->slot.event[i]])
             continue;
-        gt_diag_set(d, "mips-cm: %s 0 — qualifier 0x%x may select nothing (CM cycles and bus "
+        gt_diag_set(d, "%s 0 — qualifier 0x%x may select nothing (CM cycles and bus "
                        "usage advanced)", cm_events[i].counter, c->mux.qual[i]);
         return 2;
     }
@@ -406,7 +414,7 @@ static int stopped_by_overflow(struct cm_src *c, uint32_t ov, struct gt_diag *d)
 {
     if (!c->ovf_stop || !(ov & CM_OV_ALL))
         return 0;
-    gt_diag_set(d, "mips-cm: overflow (GCR_DB_PC_OV 0x%x): a counter reached 0xffffffff and "
+    gt_diag_set(d, "overflow (GCR_DB_PC_OV 0x%x): a counter reached 0xffffffff and "
                    "Perf_Ovf_Stop stopped all three; this sample is short, counters "
                    "restarted", ov);
     return 2;
@@ -446,7 +454,7 @@ static int sample_body(struct cm_gcr *g, void *arg)
     if (check_block(x->s, c, ctl, x->d) < 0)
         return -1;
     if (check_ours(c, ctl) < 0) {
-        gt_diag_set(x->d, "%s", c->lost);
+        gt_diag_fail(x->d, c->lost_code, "%s", c->lost);
         return -1;
     }
     /* the counts right after the cycles, so both cover the same window */
@@ -471,7 +479,7 @@ static int sample_body(struct cm_gcr *g, void *arg)
     put_regs(c, x->out, ctl, ov, (uint64_t)k);
     res = stopped_by_overflow(c, ov, x->d);
     if (!res && k > 0) {
-        gt_diag_set(x->d, "mips-cm: %.3f s since the last sample at %.0f MHz: the cycle counter "
+        gt_diag_set(x->d, "%.3f s since the last sample at %.0f MHz: the cycle counter "
                           "wrapped %lld more time%s than its 32 bits show; cycles and counts "
                           "corrected by that many 2^32 (estimated)", secs, c->hz / 1e6,
                     (long long)k, k > 1 ? "s" : "");
@@ -485,20 +493,20 @@ static int sample_body(struct cm_gcr *g, void *arg)
     return res;
 }
 
-int cm_run_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+enum gt_sample_result cm_run_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
 {
     struct cm_src *c = s->priv;
     struct sample_ctx x = { s, out, d };
     int r;
 
     if (c->lost[0]) {
-        gt_diag_set(d, "%s", c->lost);
-        return -1;
+        gt_diag_fail(d, c->lost_code, "%s", c->lost);
+        return GT_SAMPLE_ERROR;
     }
     r = cm_guarded(&c->gcr, sample_body, &x);
     if (r != CM_BUS_ERROR)
         return r;
     note_gone(c, "reading");
-    gt_diag_set(d, "%s", c->lost);
-    return -1;
+    gt_diag_fail(d, c->lost_code, "%s", c->lost);
+    return GT_SAMPLE_ERROR;
 }

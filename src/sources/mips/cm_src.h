@@ -25,12 +25,16 @@ struct cm_src {
     double hz;                 /* CM clock measured by the last sample, 0 before */
     int garbled;               /* the block read wrong: start over once it reads right */
     char lost[320];            /* why the block is no longer ours; "" while it is */
+    enum gt_err lost_code;     /* and what kind of loss: NODEV, BUSY */
 };
 
 /* cm_run.c */
 int  cm_run_start(struct gt_source *s, struct gt_diag *d);
-int  cm_run_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d);
+enum gt_sample_result cm_run_sample(struct gt_source *s, struct gt_snapshot *out,
+                                    struct gt_diag *d);
 /* mips_cm.c: the detail line, again once qualifiers are measured. */
 void cm_describe(struct gt_source *s);
+/* probe_cm.c: the type's probe op, gt_mips_cm_probe when named. */
+enum gt_probe_result cm_probe(const struct gt_probe *p, const char *args);
 
 #endif

@@ -418,11 +418,11 @@ static int map_block(struct cm_gcr *g, const struct gt_sys *sys, uint64_t base, 
         /* drivers/char/mem.c open_port(): EPERM without CAP_SYS_RAWIO and,
          * as root, under kernel lockdown (LOCKDOWN_DEV_MEM); no node at all
          * without CONFIG_DEVMEM. */
-        gt_diag_set(d, "mips-cm: cannot open /dev/mem: %s%s", strerror(errno),
-                    errno == EPERM ? " (needs root or CAP_SYS_RAWIO; as root, kernel lockdown "
-                                     "(/sys/kernel/security/lockdown) forbids /dev/mem)"
-                    : errno == EACCES ? " (needs root or CAP_SYS_RAWIO)"
-                    : errno == ENOENT ? " (kernel built without CONFIG_DEVMEM?)" : "");
+        gt_diag_errno(d, errno, "mips-cm: cannot open /dev/mem: %s%s", strerror(errno),
+                      errno == EPERM ? " (needs root or CAP_SYS_RAWIO; as root, kernel lockdown "
+                                       "(/sys/kernel/security/lockdown) forbids /dev/mem)"
+                      : errno == EACCES ? " (needs root or CAP_SYS_RAWIO)"
+                      : errno == ENOENT ? " (kernel built without CONFIG_DEVMEM?)" : "");
         return -1;
     }
     g->map_len = (size_t)(base - start) + CM_GCR_SIZE;
@@ -430,12 +430,12 @@ static int map_block(struct cm_gcr *g, const struct gt_sys *sys, uint64_t base, 
     p = sys->mmap(sys->ctx, NULL, g->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, g->fd,
                   (off_t)start);
     if (p == MAP_FAILED) {
-        gt_diag_set(d, "mips-cm: cannot map /dev/mem at 0x%" PRIx64 " (%zu bytes): %s%s", start,
-                    g->map_len, strerror(errno),
-                    /* MIPS does not select ARCH_HAS_DEVMEM_IS_ALLOWED, so
-                     * there is no STRICT_DEVMEM to blame (arch/mips/Kconfig). */
-                    errno == EPERM ? " (MIPS kernels have no STRICT_DEVMEM: kernel lockdown or "
-                                     "a security module such as SELinux refused it)" : "");
+        gt_diag_errno(d, errno, "mips-cm: cannot map /dev/mem at 0x%" PRIx64 " (%zu bytes): %s%s",
+                      start, g->map_len, strerror(errno),
+                      /* MIPS does not select ARCH_HAS_DEVMEM_IS_ALLOWED, so
+                       * there is no STRICT_DEVMEM to blame (arch/mips/Kconfig). */
+                      errno == EPERM ? " (MIPS kernels have no STRICT_DEVMEM: kernel lockdown or "
+                                       "a security module such as SELinux refused it)" : "");
         unmap(g);
         return -1;
     }

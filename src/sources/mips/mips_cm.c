@@ -228,14 +228,16 @@ static int parse_window(const char *args, long *ns, struct gt_diag *d)
     return 0;
 }
 
+/* parse_options's arguments; the type lists them too, for --help's test. */
+static const char *const cm_keys[] = { "gcr-base", "overflow", "events", "force",
+                                       "qual-window", "", NULL };
+
 static int parse_options(struct cm_src *c, const char *args, int *pin, struct gt_diag *d)
 {
-    static const char *const keys[] = { "gcr-base", "overflow", "events", "force", "qual-window",
-                                        "", NULL };
     char ovf[16];
     int n;
 
-    if (gt_args_check(args, keys, "mips-cm", d) < 0 || (n = parse_events(args, pin, d)) < 0 ||
+    if (gt_args_check(args, cm_keys, "mips-cm", d) < 0 || (n = parse_events(args, pin, d)) < 0 ||
         parse_window(args, &c->qual_window_ns, d) < 0)
         return -1;
     if (!gt_args_get(args, "overflow", ovf, sizeof(ovf)))
@@ -273,7 +275,7 @@ static int cm_open(struct gt_source *s, const char *args, struct gt_diag *d)
     int i;
 
     if (!(c = calloc(1, sizeof(*c)))) {
-        gt_diag_set(d, "out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return -1;
     }
     if (parse_options(c, args, pin, d) < 0 || open_block(s, c, args, d) < 0) {
@@ -284,7 +286,7 @@ static int cm_open(struct gt_source *s, const char *args, struct gt_diag *d)
     cm_events_present(c->gcr.rev, c->gcr.config, c->present);
     if (keep_pinned(c, pin, d) < 0 || cm_catalog_add(&s->catalog, &c->slot, c->present) < 0) {
         if (!d->msg[0])
-            gt_diag_set(d, "out of memory");
+            gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         cm_gcr_close(&c->gcr);
         free(c);
         s->priv = NULL;
@@ -369,11 +371,15 @@ static void cm_close(struct gt_source *s)
  * since it maps physical memory and needs the user to say so. */
 const struct gt_source_type gt_source_mips_cm = {
     .name = "mips-cm",
-    .help = "MIPS coherency manager counters via /dev/mem (root): "
-            "mips-cm[:gcr-base=0x...|default][,overflow=wrap|stop][,events=A,B]"
-            "[,qual-window=5ms][,force]",
+    .usage = "mips-cm[:gcr-base=0x...|default][,overflow=wrap|stop][,events=A,B]"
+             "[,qual-window=5ms][,force]",
+    .help = "MIPS coherency manager via /dev/mem, root; runs beside a GPU source, "
+            "like cpu; events= pins two events, exact; force takes over counters "
+            "already running",
+    .keys = cm_keys,
     .kind = GT_SOURCE_COMPANION,
     .available = cm_available,
+    .probe = cm_probe,
     .open = cm_open,
     .start = cm_run_start,
     .sample = cm_run_sample,

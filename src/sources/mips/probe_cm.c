@@ -4,7 +4,7 @@
  * put back afterwards. */
 #include "gputop/mips_cm.h"
 #include "gputop/source.h"
-#include "cm.h"
+#include "cm_src.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -148,4 +148,12 @@ int gt_mips_cm_probe(const char *args, const struct gt_sys *sys, FILE *out)
         qualifier_test(&g, &r, out);
     cm_gcr_close(&g);
     return 0;
+}
+
+/* The mips-cm source's probe op: only when named (it runs beside a GPU). */
+enum gt_probe_result cm_probe(const struct gt_probe *p, const char *args)
+{
+    if (!args)
+        return GT_PROBE_NONE;
+    return gt_mips_cm_probe(args, p->sys, p->out) == 0 ? GT_PROBE_WORKS : GT_PROBE_FAILED;
 }

@@ -36,12 +36,14 @@ struct sim_cm {
 };
 
 
+/* parse_args's arguments; the type lists them too, for --help's test. */
+static const char *const sim_cm_keys[] = { "", "seed", "step", "scene", NULL };
+
 static int parse_args(struct sim_cm *m, const char *args, struct gt_diag *d)
 {
-    static const char *const keys[] = { "", "seed", "step", "scene", NULL };
     char scene[32];
 
-    if (gt_args_check(args, keys, "sim", d) < 0)
+    if (gt_args_check(args, sim_cm_keys, "sim", d) < 0)
         return -1;
     if (!gt_args_get(args, "scene", scene, sizeof(scene)))
         snprintf(scene, sizeof(scene), "drift");
@@ -97,14 +99,14 @@ static int sim_cm_open(struct gt_source *s, const char *args, struct gt_diag *d)
     int i;
 
     if (!m) {
-        gt_diag_set(d, "sim: out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "sim: out of memory");
         return -1;
     }
     s->priv = m;
     cm_events_present(SIM_REV, SIM_CONFIG, m->present);
     if (parse_args(m, args, d) < 0 || cm_catalog_add(&s->catalog, &m->slot, m->present) < 0) {
         if (!d->msg[0])
-            gt_diag_set(d, "sim: out of memory");
+            gt_diag_fail(d, GT_ERR_NOMEM, "sim: out of memory");
         sim_cm_close(s);
         return -1;
     }
@@ -174,7 +176,8 @@ static void model(const struct sim_cm *m, uint64_t cycles, uint64_t v[CM_NEVENTS
     v[E_IOCU1] = 0;                      /* absent: one IOCU in this configuration */
 }
 
-static int sim_cm_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result sim_cm_sample(struct gt_source *s, struct gt_snapshot *out,
+                                           struct gt_diag *d)
 {
     struct sim_cm *m = s->priv;
     uint64_t now, dt, cycles, v[CM_NEVENTS];
@@ -212,7 +215,7 @@ static int sim_cm_sample(struct gt_source *s, struct gt_snapshot *out, struct gt
     out->deltas[m->slot.reg[CM_R_QUAL1]] = e1 >= 0 ? m->qual[e1] : 0;
     if (cm_mux_multiplexed(&m->mux))
         cm_mux_next(&m->mux);
-    return 0;
+    return GT_SAMPLE_OK;
 }
 
 static int sim_cm_select(struct gt_source *s, const unsigned char *used, struct gt_diag *d)
@@ -263,7 +266,9 @@ static int sim_cm_configure(struct gt_source *s, const char *key, const char *va
 /* Reached through sim's open ("sim:mips-cm"), which hands the source over. */
 const struct gt_source_type gt_source_sim_cm = {
     .name = "sim",
-    .help = "simulated MIPS coherency manager: sim:mips-cm[,scene=drift|step][,seed=N][,step=NS]",
+    .usage = "sim:mips-cm[,scene=drift|step][,seed=N][,step=NS]",
+    .help = "simulated MIPS coherency manager",
+    .keys = sim_cm_keys,
     .kind = GT_SOURCE_VIRTUAL,
     .open = sim_cm_open,
     .start = sim_cm_start,

@@ -277,12 +277,14 @@ static int find_scene(const char *name)
 }
 
 
+/* parse_args's arguments; the type lists them too, for --help's test. */
+static const char *const sim_keys[] = { "", "scene", "seed", "step", NULL };
+
 static int parse_args(struct sim *m, const char *args, struct gt_diag *d)
 {
-    static const char *const keys[] = { "", "scene", "seed", "step", NULL };
     char buf[64];
 
-    if (gt_args_check(args, keys, "sim", d) < 0)
+    if (gt_args_check(args, sim_keys, "sim", d) < 0)
         return -1;
     m->fam = sim_family_default();
     if (gt_args_get(args, "", buf, sizeof(buf)) && !(m->fam = sim_family_find(buf))) {
@@ -309,7 +311,7 @@ static void describe(struct gt_source *s, const struct sim *m)
     snprintf(s->info.device, sizeof(s->info.device), "simulated");
     snprintf(s->info.gpu, sizeof(s->info.gpu), "%s", f->gpu);
     /* its clocks and temperature come as gpu-clocks gives them on a device */
-    snprintf(s->info.layout, sizeof(s->info.layout), "%s gpu-clocks", f->name);
+    snprintf(s->info.layout, sizeof(s->info.layout), "%s " GT_CLK_LAYOUT, f->name);
     snprintf(s->info.family, sizeof(s->info.family), "%s", f->name);
     s->info.gpu_id = f->gpu_id;
     s->info.shader_cores = f->cores;
@@ -379,7 +381,7 @@ static int sim_open(struct gt_source *s, const char *args, struct gt_diag *d)
     }
     m = calloc(1, sizeof(*m));
     if (!m) {
-        gt_diag_set(d, "sim: out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "sim: out of memory");
         return -1;
     }
     s->priv = m;
@@ -461,15 +463,16 @@ static void sim_clocks_sample(struct sim *m, struct gt_snapshot *out, uint64_t d
                         out->deltas);
 }
 
-static int sim_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_diag *d)
+static enum gt_sample_result sim_sample(struct gt_source *s, struct gt_snapshot *out,
+                                        struct gt_diag *d)
 {
     struct sim *m = s->priv;
     uint64_t now, dt;
 
     if (out->nslots < s->catalog.nslots) {
-        gt_diag_set(d, "sim: snapshot has %u slots, the catalogue needs %u", out->nslots,
+        gt_diag_set(d, "snapshot has %u slots, the catalogue needs %u", out->nslots,
                     s->catalog.nslots);
-        return -1;
+        return GT_SAMPLE_ERROR;
     }
     now = m->step_ns ? m->last_ns + m->step_ns : gt_now_ns();
     dt = now > m->last_ns ? now - m->last_ns : 0;
@@ -483,7 +486,7 @@ static int sim_sample(struct gt_source *s, struct gt_snapshot *out, struct gt_di
     sim_cpu_sample(s, m, out, dt);
     sim_clocks_sample(m, out, dt);
     out->nsamples = 1;
-    return 0;
+    return GT_SAMPLE_OK;
 }
 
 static int sim_select(struct gt_source *s, const unsigned char *used, struct gt_diag *d)
@@ -493,7 +496,7 @@ static int sim_select(struct gt_source *s, const unsigned char *used, struct gt_
     struct sim_put *sel = malloc((s->catalog.ncounters + 1) * sizeof(*sel));
 
     if (!sel) {
-        gt_diag_set(d, "sim: out of memory");
+        gt_diag_fail(d, GT_ERR_NOMEM, "sim: out of memory");
         return -1;
     }
     for (k = 0; k < s->catalog.ncounters; k++) {
@@ -523,9 +526,11 @@ static int sim_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_sim = {
     .name = "sim",
-    .help = "simulated GPU: sim[:mali-t8xx|mali-bifrost|mali-valhall-jm|mali-g715|mali-g720|"
-            "amd-gfx1151][,scene=NAME]"
-            "[,seed=N][,step=NS]; sim:mips-cm a MIPS coherency manager",
+    .usage = "sim[:FAMILY][,scene=NAME][,seed=N][,step=NS]",
+    .help = "simulated GPU, the header names the scene; FAMILY mali-t8xx, mali-bifrost, "
+            "mali-valhall-jm, mali-g715, mali-g720, amd-gfx1151, or mips-cm: a coherency "
+            "manager beside sim's GPU",
+    .keys = sim_keys,
     .kind = GT_SOURCE_VIRTUAL,
     .available = sim_available,
     .open = sim_open,
