@@ -12,6 +12,7 @@
 
 #include "fakes/fake_sysfs.h"
 #include "fakes/fault_sys.h"
+#include "fakes/tmux.h"
 #include "gputop/gpu_clocks.h"
 #include "gputop/source.h"
 
@@ -416,6 +417,86 @@ Test(gpu_clocks, the_source_marks_what_it_did_not_find)
     fproc_free(p);
 }
 
+/* --sys-root reaches the source through the seam (gt_sys.sys_root), as
+ * --proc-root reaches drm-fdinfo: no root= in the spec. */
+Test(gpu_clocks, the_seams_sys_root_is_the_tree_read)
+{
+    struct fake_proc *p = fsys_new(FSYS_BOARD, FSYS_COOL);
+    struct gt_sys sys = *gt_sys_real();
+    struct gt_diag d;
+    struct gt_source *s;
+
+    sys.sys_root = fproc_root(p);
+    s = gt_source_open("gpu-clocks", &sys, &d);
+    cr_assert_not_null(s, "%s", d.msg);
+    cr_assert_geq(gt_catalog_find(&s->catalog, "GpuFreqCurHz"), 0);
+    cr_assert(strstr(s->info.detail, "devfreq fb000000.gpu"), "%s", s->info.detail);
+    gt_source_close(s);
+    fproc_free(p);
+}
+
+/* The first line of a command's output (its CSV head), "" when none. */
+static void first_line(const char *cmd, char *out, size_t len)
+{
+    char rest[4096];
+    FILE *f = popen(cmd, "r");
+
+    cr_assert_not_null(f);
+    out[0] = '\0';
+    if (!fgets(out, (int)len, f))
+        out[0] = '\0';
+    while (fgets(rest, sizeof(rest), f))
+        ;
+    pclose(f);
+}
+
+/* Added on its own beside a GPU source, unless that source says its GPU
+ * keeps its clocks elsewhere: amdgpu, or drm-fdinfo of the amdgpu driver
+ * (the phone tree's /proc holds no clients, which drm-fdinfo allows). */
+Test(gpu_clocks, added_beside_a_gpu_but_not_beside_amdgpu, .timeout = 60)
+{
+    struct fake_proc *p = fsys_new(FSYS_PHONE, FSYS_COOL);
+    const char *amd = getenv("GPUTOP_AMDFAKE_BIN");
+    char cmd[1024], head[8192];
+
+    snprintf(cmd, sizeof(cmd), "%s --source drm-fdinfo:driver=panfrost --proc-root %s "
+             "--sys-root %s --no-cpu -b -f csv -n 1 -i 50ms", gputop_bin(), fproc_root(p),
+             fproc_root(p));
+    first_line(cmd, head, sizeof(head));
+    cr_assert(strstr(head, "GPU clock (devfreq) [MHz]"), "%s", head);
+    snprintf(cmd, sizeof(cmd), "%s --source drm-fdinfo:driver=amdgpu --proc-root %s "
+             "--sys-root %s --no-cpu -b -f csv -n 1 -i 50ms", gputop_bin(), fproc_root(p),
+             fproc_root(p));
+    first_line(cmd, head, sizeof(head));
+    cr_assert(strstr(head, "time_s,"), "%s", head);
+    cr_assert_null(strstr(head, "devfreq"), "%s", head);
+    snprintf(cmd, sizeof(cmd), "%s -- --no-cpu --source amdgpu:polls=4 --sys-root %s -b -f csv "
+             "-n 1 -i 50ms", amd && *amd ? amd : "build/native/tests/gputop-amdfake",
+             fproc_root(p));
+    first_line(cmd, head, sizeof(head));
+    cr_assert(strstr(head, "time_s,"), "%s", head);
+    cr_assert_null(strstr(head, "devfreq"), "%s", head);
+    fproc_free(p);
+}
+
+/* --thermal-zone is the source's zone, unless its spec names one. */
+Test(gpu_clocks, thermal_zone_option_unless_the_spec_names_one, .timeout = 60)
+{
+    struct fake_proc *p = fsys_new(FSYS_PHONE, FSYS_COOL);
+    char cmd[1024], out[8192];
+
+    snprintf(cmd, sizeof(cmd), "%s --source gpu-clocks --sys-root %s --thermal-zone nosuch "
+             "--no-cpu -b -f csv -n 1 -i 50ms 2>&1", gputop_bin(), fproc_root(p));
+    first_line(cmd, out, sizeof(out));
+    cr_assert(strstr(out, "--thermal-zone nosuch: no thermal zone"), "%s", out);
+    snprintf(cmd, sizeof(cmd), "%s --source gpu-clocks:zone=G3D --sys-root %s "
+             "--thermal-zone nosuch --no-cpu -b -f csv -n 1 -i 50ms 2>&1", gputop_bin(),
+             fproc_root(p));
+    first_line(cmd, out, sizeof(out));
+    cr_assert(strstr(out, "GPU temperature [degC]"), "%s", out);
+    fproc_free(p);
+}
+
 /* The cell of CSV row under the column titled name ("" when empty). */
 static const char *cell(const char *head, const char *row, const char *name, char *out, size_t len)
 {
@@ -516,8 +597,6 @@ Test(gpu_clocks, a_cool_busy_game_is_not_clock_capped, .timeout = 60)
 }
 
 /* ---- the dashboard ---- */
-
-#include "fakes/tmux.h"
 
 /* The simulated G720 in scene under tmux, once text is on screen. */
 static void dashboard(struct tmux *t, const char *scene, const char *text, int ms)
