@@ -149,6 +149,12 @@ static inline int hostile_drm_devices(void *ctx, struct gt_drm_device *out, int 
     return h->inner->drm_devices(h->inner->ctx, out, max);
 }
 
+static inline unsigned long long hostile_now_ns(void *ctx)
+{
+    struct hostile *h = ctx;
+    return h->inner->now_ns(h->inner->ctx);
+}
+
 /* The seam as inner's, with the answers above; calls inner lacks stay NULL. */
 static inline void hostile_wrap(struct hostile *h, const struct gt_sys *inner,
                                 const uint8_t *data, size_t size)
@@ -173,6 +179,7 @@ static inline void hostile_wrap(struct hostile *h, const struct gt_sys *inner,
     HOSTILE_OPT(reg_write32);
     HOSTILE_OPT(perf_event_open);
     HOSTILE_OPT(drm_devices);
+    HOSTILE_OPT(now_ns);      /* a fake's clock needs the fake's own context */
 #undef HOSTILE_OPT
 }
 

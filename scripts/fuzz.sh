@@ -53,6 +53,8 @@ seed_capture() {
         "$build/gputop" --source "$s" --batch --count 3 --interval 1ms --record "$1/$n" \
             >/dev/null 2>&1 || true
     done
+    # issue 44: a killed recording, without its 17-byte end record
+    [ -s "$1/sim" ] && head -c -17 "$1/sim" > "$1/sim-no-end"
 }
 
 seed_replay() { # commands (see fuzz_replay.c) before a capture: index, seeks, steps, samples
@@ -79,6 +81,8 @@ seed_csv() {
     seed_file "$1" mali '\000interval_ns,MaliGPUCyclesGPUActive,MaliCoreTextureCyclesTextureActive[0],MaliCoreTextureCyclesTextureActive[1]\n100,2,3,4\n200,5,6,7\n'
     seed_file "$1" t830 '\002interval_ns,MaliGPUCyclesGPUActive\n1,2\n'
     seed_file "$1" cpu '\000interval_ns,CPUTicksSystem,CPUTicksTotal,CyclesCPUCycles\n10,1,4,99\n'
+    # issue 44: a column name that would retitle the terminal if echoed raw
+    seed_file "$1" escape '\000interval_ns,\033]0;PWN\007MaliGPUCyclesGPUActive\n1,2\n'
     seed_file "$1" amd '\001interval_ns,SQ_INSTS_VALU,SQ_INSTS_ALL,SQ_BUSY_CYCLES[0],SQ_BUSY_CYCLES[1]\n1000,1,2,3,4\n'
 }
 
@@ -108,6 +112,8 @@ seed_http() {
     printf 'GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n' > "$1/metrics"
     printf 'GET / HTTP/1.0\r\n\r\n' > "$1/root"
     printf 'HEAD /metrics?x=1 HTTP/1.1\r\nAccept: */*\r\n\r\n' > "$1/head"
+    # issue 44: a head that never ends (the client then leaves)
+    printf 'GET /metrics HTTP/1.1\r\nHost: a\r\n' > "$1/unended"
     printf '[::1]:9100' > "$1/addr6"
     printf '0.0.0.0:0' > "$1/addr4"
 }

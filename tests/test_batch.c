@@ -327,6 +327,52 @@ Test(batch, csv_headers_unique_with_units_and_six_digits)
     free_run(&r);
 }
 
+/* Issue 44 item 7: 8000 metrics (columns were matched by strcmp against
+ * every earlier one). Section One's titles are all different and stay as
+ * they are; Section Two's come in pairs, "Same k" twice: shared, so
+ * each takes its section, and the second of a pair then #2. */
+Test(batch, eight_thousand_metrics_get_unique_correct_names)
+{
+    struct gt_batch_opts o = { .format = GT_FORMAT_CSV };
+    struct gt_column *cols;
+    struct gt_diag d;
+    struct run r;
+    char *text, want[64];
+    size_t len, i;
+    FILE *f = open_memstream(&text, &len);
+
+    fputs("gputop-layout 1\nname big\ntitle Big\nfamily big\n"
+          "section One\n  key 1\n  group G\n", f);
+    for (i = 0; i < 4000; i++)
+        fprintf(f, "    metric M%zu\n      expr $Active + %zu\n      show count\n", i, i);
+    fputs("section Two\n  key 2\n  group G\n", f);
+    for (i = 0; i < 4000; i++)
+        fprintf(f, "    metric Same %zu\n      expr $Queue\n      show count\n", i / 2);
+    fclose(f);
+    memset(&r, 0, sizeof(r));
+    r.l = gt_layout_parse("big.layout", text, len, &d);
+    cr_assert_not_null(r.l, "%s", d.msg);
+    r.script.rows = &rows[0][0];
+    r.src = scripted_source_new(&r.script, build);
+    r.e = gt_engine_new(r.l, &r.src->catalog);
+    cr_assert_not_null(r.e);
+    cr_assert_eq(gt_batch_columns(r.l, r.e, &o, &cols, &d), 8000, "%s", d.msg);
+    for (i = 0; i < 8000; i++) {
+        if (i < 4000)
+            snprintf(want, sizeof(want), "M%zu", i);
+        else
+            snprintf(want, sizeof(want), "Same %zu (Two)%s", (i - 4000) / 2, i % 2 ? "#2" : "");
+        cr_assert_str_eq(cols[i].title, want, "column %zu", i);
+        cr_assert_str_eq(cols[i].key, want, "column %zu", i);
+        cr_assert_eq(cols[i].metric, i);
+    }
+    free(cols);
+    free(text);
+    gt_engine_free(r.e);
+    gt_layout_free(r.l);
+    scripted_source_free(r.src);
+}
+
 /* Per second, counts change unit (bytes -> bytes/s, none -> count/s);
  * percentages keep theirs. */
 Test(batch, per_second_changes_the_header_unit)

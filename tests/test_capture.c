@@ -136,8 +136,9 @@ struct rec {
     struct gt_catalog cat;
     size_t n;
     struct gt_snapshot *snaps;
-    uint64_t *offsets;       /* of each sample record, from the reader */
-    uint64_t end;            /* file size */
+    uint64_t *offsets;       /* of each sample record, from the reader,
+                                and of what follows the last */
+    uint64_t end;            /* file size: past the end record */
 };
 
 static void record(struct rec *r, size_t n, uint64_t seed, uint64_t step_ns)
@@ -213,10 +214,14 @@ static void read_back(struct rec *r)
         cr_assert_eq(gt_capture_read(rd, &s, &d), 0, "record %zu: %s", i, d.msg);
         assert_same_snapshot(&s, &r->snaps[i], i);
     }
-    r->end = r->offsets[r->n] = gt_capture_offset(rd);
+    r->offsets[r->n] = gt_capture_offset(rd);
     cr_assert_eq(gt_capture_read(rd, &s, &d), 1);
     cr_assert_eq(gt_capture_read(rd, &s, &d), 1);
     cr_assert_eq(gt_capture_records(rd), r->n);
+    /* past the end record a clean close wrote */
+    r->end = gt_capture_offset(rd);
+    cr_assert_eq(r->end, r->offsets[r->n] + 9 + 8);
+    cr_assert_eq(gt_capture_unfinished(rd, &d), 0, "%s", d.msg);
     gt_capture_close(rd);
     gt_snapshot_free(&s);
     gt_catalog_free(&cat);
@@ -327,6 +332,10 @@ Test(capture, layout_matches_manual)
         2, 0, 0, 0,                                         /* nslots */
         0xac, 0x02, 0x00,                                   /* 300, 0 */
     };
+    static const unsigned char end[] = {
+        8, 0, 0, 0, 0x80,                                   /* length 8, type 0x80 */
+        1, 0, 0, 0, 0, 0, 0, 0,                             /* one sample record */
+    };
 
     temp_path(path, sizeof(path));
     memset(&info, 0, sizeof(info));
@@ -352,9 +361,15 @@ Test(capture, layout_matches_manual)
                  (uint32_t)p[17 + hlen] | (uint32_t)p[18 + hlen] << 8 |
                  (uint32_t)p[19 + hlen] << 16 | (uint32_t)p[20 + hlen] << 24);
     rec = 12 + 5 + hlen + 4;
-    cr_assert_eq(len, rec + sizeof(sample) + 4);
+    cr_assert_eq(len, rec + sizeof(sample) + 4 + sizeof(end) + 4);
     cr_assert(memcmp(p + rec, sample, sizeof(sample)) == 0);
+    rec += sizeof(sample);
     cr_assert_eq(gt_capture_crc32(0, sample, sizeof(sample)),
+                 (uint32_t)p[rec] | (uint32_t)p[rec + 1] << 8 | (uint32_t)p[rec + 2] << 16 |
+                 (uint32_t)p[rec + 3] << 24);
+    rec += 4;
+    cr_assert(memcmp(p + rec, end, sizeof(end)) == 0);
+    cr_assert_eq(gt_capture_crc32(0, end, sizeof(end)),
                  (uint32_t)p[len - 4] | (uint32_t)p[len - 3] << 8 | (uint32_t)p[len - 2] << 16 |
                  (uint32_t)p[len - 1] << 24);
     free(p);
@@ -438,7 +453,7 @@ Test(capture, cut_inside_last_record_at_every_byte)
     temp_path(cut, sizeof(cut));
     last = r.offsets[r.n - 1];
     cr_assert_eq(len, r.end);
-    for (at = last; at < len; at++) {
+    for (at = last; at < r.offsets[r.n]; at++) {
         spit(cut, p, (size_t)at);
         int res = read_all(cut, &n, &d);
         if (at == last) {
@@ -454,6 +469,64 @@ Test(capture, cut_inside_last_record_at_every_byte)
         cr_assert(contains(d.msg, want_end) && contains(d.msg, want_start) &&
                   contains(d.msg, want_n) && contains(d.msg, cut), "%s", d.msg);
     }
+    free(p);
+    unlink(cut);
+    free_rec(&r);
+}
+
+/* Issue 44 item 3: a file cut right after a sample record (a killed
+ * recording) reads to a clean end, but without the end record: the reader
+ * says so with the record count and the last record's end, in seconds
+ * from the first's start (worked out from the snapshots written). Before
+ * any sample record, it says there is none. */
+Test(capture, no_end_record_is_told_with_the_last_time)
+{
+    struct gt_source_info info;
+    struct gt_catalog cat;
+    struct gt_snapshot s;
+    struct gt_capture_reader *rd;
+    struct rec r;
+    struct gt_diag d;
+    char cut[256], want[128];
+    unsigned char *p;
+    size_t len;
+    uint64_t count;
+
+    record(&r, 20, 7, 100000000ull);
+    read_back(&r);
+    p = slurp(r.path, &len);
+    temp_path(cut, sizeof(cut));
+    spit(cut, p, (size_t)r.offsets[r.n]);
+    snprintf(want, sizeof(want), "; 20 whole sample records, the last ending at t=%.3f s",
+             (double)(r.snaps[19].t_end_ns - r.snaps[0].t_start_ns) / 1e9);
+    gt_catalog_init(&cat);
+    rd = gt_capture_open(cut, &info, &cat, &d);
+    cr_assert_not_null(rd, "%s", d.msg);
+    cr_assert_eq(gt_snapshot_init(&s, cat.nslots), 0);
+    /* the index finds it at once */
+    cr_assert_eq(gt_capture_index(rd, &count, &d), 0, "%s", d.msg);
+    cr_assert_eq(count, 20);
+    cr_assert(contains(d.msg, cut) && contains(d.msg, "no end record") && contains(d.msg, want),
+              "%s", d.msg);
+    while (gt_capture_read(rd, &s, &d) == 0)
+        ;
+    cr_assert_eq(gt_capture_read(rd, &s, &d), 1);
+    cr_assert_eq(gt_capture_unfinished(rd, &d), 1);
+    cr_assert(contains(d.msg, cut) && contains(d.msg, "no end record") && contains(d.msg, want),
+              "%s", d.msg);
+    gt_capture_close(rd);
+    gt_catalog_free(&cat);
+    /* only the header */
+    spit(cut, p, (size_t)r.offsets[0]);
+    gt_catalog_init(&cat);
+    rd = gt_capture_open(cut, &info, &cat, &d);
+    cr_assert_not_null(rd, "%s", d.msg);
+    cr_assert_eq(gt_capture_read(rd, &s, &d), 1);
+    cr_assert_eq(gt_capture_unfinished(rd, &d), 1);
+    cr_assert(contains(d.msg, "no whole sample record"), "%s", d.msg);
+    gt_capture_close(rd);
+    gt_catalog_free(&cat);
+    gt_snapshot_free(&s);
     free(p);
     unlink(cut);
     free_rec(&r);
@@ -951,6 +1024,7 @@ Test(replay, cut_short_replays_then_ends_with_detail)
     record(&r, 5, 21, 1000);
     read_back(&r);
     p = slurp(r.path, &len);
+    len = r.offsets[r.n];           /* cut inside the last sample record */
     spit(r.path, p, len - 3);
     snprintf(args, sizeof(args), "%s,speed=max", r.path);
     cr_assert_eq(open_replay(&s, args, &d), 0, "%s", d.msg);

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fakes/loopback.h"
 #include "gputop/capture.h"
 
 #define KILL_TRIALS 200
@@ -157,6 +158,48 @@ Test(capture_survive, kill_9_at_random_points, .timeout = 900)
     unlink(errpath);
 }
 
+/* Issue 44 item 3: a real --record run killed with SIGKILL. Its records
+ * are written whole, so the cut nearly always falls between two of them,
+ * and only the missing end record tells; the replay says so, with how
+ * many whole records there are, and fails. */
+Test(capture_survive, a_killed_recording_is_reported_on_replay, .timeout = 120)
+{
+    char path[256], errpath[256], msg[GT_DIAG_MSG], cmd[1024], want[128], out[4096] = "";
+    int last = 0, status;
+    struct timespec ts = { 0, 300 * 1000000L };
+    FILE *p;
+    long n;
+
+    tmp_path(path, sizeof(path), "killed.gtcap");
+    tmp_path(errpath, sizeof(errpath), "killed.err");
+    unlink(path);
+    pid_t pid = record(path, errpath, 0, "30s");
+    wait_for_bytes(path, pid);
+    nanosleep(&ts, NULL);
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    n = read_back(path, &last, msg, sizeof(msg));
+    cr_assert_gt(n, 0, "%s", msg);
+    snprintf(cmd, sizeof(cmd), "%s --source replay:%s,speed=max -b -f csv 2>&1 >/dev/null",
+             bin(), path);
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    while (fgets(msg, sizeof(msg), p))
+        strncat(out, msg, sizeof(out) - strlen(out) - 1);
+    status = pclose(p);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status 0x%x: %s", status, out);
+    if (last == 2) {
+        cr_assert(strstr(out, "cut short"), "%s", out);
+    } else {
+        snprintf(want, sizeof(want), "no end record: the recording did not finish");
+        cr_assert(strstr(out, path) && strstr(out, want), "%s", out);
+        snprintf(want, sizeof(want), "; %ld whole sample records, the last ending at t=", n);
+        cr_assert(strstr(out, want), "%s", out);
+    }
+    unlink(path);
+    unlink(errpath);
+}
+
 /* Disk full: the file-size limit stops the writes. gputop says so, naming
  * the file, keeps sampling to the end, and exits normally; the capture
  * reads back up to its last complete record. */
@@ -223,4 +266,88 @@ Test(capture_survive, disk_full)
     cr_assert(strstr(err, "gputop:") && strstr(err, "/dev/full") &&
               strstr(err, strerror(ENOSPC)), "stderr: %s", err);
     unlink(errpath);
+}
+
+/* ---- a full disk, said when it happens (issue 44 item 4) ---- */
+
+/* The value of the first sample of family name on the page, or -1. */
+static double scraped(int port, const char *name)
+{
+    char key[128], *body, *at;
+    double v = -1;
+    int status;
+
+    body = loopback_get(port, "/metrics", &status);
+    if (!body)
+        return -1;
+    snprintf(key, sizeof(key), "\n%s", name);
+    at = strstr(body, key);
+    if (at) {
+        at += strlen(key);
+        if (*at == '{')
+            at = strchr(at, '}');       /* label values hold blanks */
+        if (at)
+            sscanf(at + (*at == '}'), " %lf", &v);
+    }
+    free(body);
+    return v;
+}
+
+/* Runs a long recording (20 s, served on loopback) to path through sh,
+ * in wrap (a shell line with %s where the command goes). While it still
+ * runs, stderr must already say that the recording stopped, with why,
+ * and /metrics must count the error; the sampler's rounds must go on.
+ * Then SIGINT ends it, with status 1. */
+static void said_while_running(const char *wrap, const char *path, const char *why)
+{
+    char cmd[512], script[1024];
+    struct bg_proc p;
+    int port, status;
+    double before, now = -1;
+
+    snprintf(cmd, sizeof(cmd), "%s --source sim --batch -i 5ms -d 20s -f csv --record %s "
+             "--serve 127.0.0.1:0", bin(), path);
+    snprintf(script, sizeof(script), wrap, cmd);
+    char *const argv[] = { "/bin/sh", "-c", script, NULL };
+    cr_assert_eq(bg_start(&p, argv), 0);
+    port = bg_served_port(&p, 20000);
+    cr_assert_gt(port, 0, "no address on stderr: %s", p.err);
+    cr_assert(bg_wait_err(&p, "recording stopped, sampling goes on\n", 20000),
+              "not said within 20 s: %s", p.err);
+    cr_assert_eq(waitpid(p.pid, &status, WNOHANG), 0, "said only at exit: %s", p.err);
+    cr_assert(strstr(p.err, path) && strstr(p.err, why), "%s", p.err);
+    cr_assert_eq(scraped(port, "gputop_capture_errors_total"), 1.0);
+    before = scraped(port, "gputop_sampler_samples_total");
+    for (int i = 0; i < 200 && (now = scraped(port, "gputop_sampler_samples_total")) <= before; i++)
+        usleep(50000);
+    cr_assert_gt(now, before, "sampling stopped with the recording");
+    status = bg_stop(&p, SIGINT, 20000);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status 0x%x: %s", status, p.err);
+}
+
+/* A 64 KiB tmpfs in a mount namespace of its own, where one can be made
+ * (root): the real ENOSPC. The mount goes away with the namespace. */
+Test(capture_survive, full_tmpfs_is_said_when_it_happens, .timeout = 120)
+{
+    char dir[256], wrap[512], path[300];
+
+    if (system("unshare -m --propagation private true 2>/dev/null") != 0)
+        cr_skip_test("no mount namespace here (needs root); the file-size limit test covers it");
+    tmp_path(dir, sizeof(dir), "tinyfs");
+    cr_assert(mkdir(dir, 0700) == 0 || errno == EEXIST, "%s", strerror(errno));
+    snprintf(path, sizeof(path), "%s/x.gtcap", dir);
+    snprintf(wrap, sizeof(wrap), "exec unshare -m --propagation private /bin/sh -c "
+             "'mount -t tmpfs -o size=64k tmpfs %s || exit 77; exec %%s'", dir);
+    said_while_running(wrap, path, strerror(ENOSPC));
+    rmdir(dir);
+}
+
+/* The same through the file-size limit (EFBIG), which needs no privilege. */
+Test(capture_survive, file_size_limit_is_said_when_it_happens, .timeout = 120)
+{
+    char path[256];
+
+    tmp_path(path, sizeof(path), "limit.gtcap");
+    said_while_running("ulimit -f 128; exec %s", path, strerror(EFBIG));
+    unlink(path);
 }

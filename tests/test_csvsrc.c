@@ -561,3 +561,34 @@ Test(csv, batch_times_are_the_running_sum_of_intervals, .timeout = 60)
     free(out);
     unlink(path);
 }
+
+/* Issue 44 item 6: a column named "\e]0;PWN\a..." (a terminal title
+ * change) and bytes from /dev/urandom reach stderr escaped, never raw. */
+static void assert_stderr_printable(const char *args, const char *want)
+{
+    char cmd[1024];
+    int status;
+    char *err;
+
+    snprintf(cmd, sizeof(cmd), "%s 2>&1 >/dev/null", args);
+    err = run_gputop(cmd, &status);
+    cr_assert_neq(status, 0, "%s", err);
+    cr_assert(strstr(err, want), "stderr lacks '%s': %s", want, err);
+    for (const char *p = err; *p; p++)
+        cr_assert(((unsigned char)*p >= 0x20 && *p != 0x7f) || *p == '\n',
+                  "raw byte 0x%02x at %zu of stderr", (unsigned char)*p, (size_t)(p - err));
+    free(err);
+}
+
+Test(csv, control_bytes_reach_stderr_escaped, .timeout = 60)
+{
+    static const char text[] = "interval_ns,\x1b]0;PWN\x07MaliGPUCyclesGPUActive\n1,2\n";
+    char path[256], args[512];
+
+    temp_file(path, sizeof(path), text, strlen(text));
+    snprintf(args, sizeof(args), "--source csv:%s -b -n 1", path);
+    assert_stderr_printable(args, "'\\x1b]0;PWN\\x07MaliGPUCyclesGPUActive'");
+    unlink(path);
+    if (access("/dev/urandom", R_OK) == 0)
+        assert_stderr_printable("--source csv:/dev/urandom -b -n 1", "/dev/urandom:1:");
+}

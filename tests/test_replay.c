@@ -8,9 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "fakes/loopback.h"
 
 #include "gputop/capture.h"
 #include "gputop/sampler.h"
@@ -39,9 +43,9 @@ static void temp_path(char *path, size_t len)
     close(fd);
 }
 
-/* Writes n records; offsets[i] is where record i starts (n + 1 entries,
- * the last the file's end). */
-static void record(const char *path, uint64_t n, uint64_t *offsets)
+/* Writes n records, the header naming layout; offsets[i] is where record
+ * i starts (n + 1 entries, the last where the end record starts). */
+static void record_naming(const char *path, uint64_t n, uint64_t *offsets, const char *layout)
 {
     struct gt_source_info info;
     struct gt_catalog cat;
@@ -54,19 +58,21 @@ static void record(const char *path, uint64_t n, uint64_t *offsets)
 
     memset(&info, 0, sizeof(info));
     snprintf(info.device, sizeof(info.device), "/dev/mali0");
-    snprintf(info.layout, sizeof(info.layout), "mali-t8xx");
+    snprintf(info.layout, sizeof(info.layout), "%s", layout);
     gt_catalog_init(&cat);
     cr_assert_geq(gt_catalog_add(&cat, "MaliGPUCyclesGPUActive", "front-end", GT_COUNTER_DELTA,
                                  NSLOTS, 1.0), 0);
     cr_assert_eq(gt_snapshot_init(&s, NSLOTS), 0);
     w = gt_capture_create(path, &info, &cat, &d);
     cr_assert_not_null(w, "%s", d.msg);
-    for (i = 0; i < n; i++) {
+    for (i = 0; i <= n; i++) {
         f = fopen(path, "rb");
         cr_assert_not_null(f);
         cr_assert_eq(fseek(f, 0, SEEK_END), 0);
         offsets[i] = (uint64_t)ftell(f);
         fclose(f);
+        if (i == n)
+            break;
         for (j = 0; j < NSLOTS; j++)
             s.deltas[j] = value(i, j);
         s.t_start_ns = T0_NS + i * STEP_NS;
@@ -75,13 +81,13 @@ static void record(const char *path, uint64_t n, uint64_t *offsets)
         cr_assert_eq(gt_capture_write(w, &s, &d), 0, "%s", d.msg);
     }
     cr_assert_eq(gt_capture_finish(w, &d), 0, "%s", d.msg);
-    f = fopen(path, "rb");
-    cr_assert_not_null(f);
-    cr_assert_eq(fseek(f, 0, SEEK_END), 0);
-    offsets[n] = (uint64_t)ftell(f);
-    fclose(f);
     gt_snapshot_free(&s);
     gt_catalog_free(&cat);
+}
+
+static void record(const char *path, uint64_t n, uint64_t *offsets)
+{
+    record_naming(path, n, offsets, "mali-t8xx");
 }
 
 static void truncate_to(const char *path, uint64_t len)
@@ -770,4 +776,48 @@ Test(replay_control, lossless_sampling_reads_one_record_ahead_at_most, .timeout 
     gt_sampler_free(s);
     gt_snapshot_free(&snap);
     close_player(&p);
+}
+
+/* ---- a hostile header (issue 44 item 2) ---- */
+
+/* Replays a capture naming layout in batch mode: it must end by itself,
+ * within a generous bound (a FIFO would hold it forever), saying the
+ * layout is not built in and showing nothing of the file named. */
+static void refuses_layout(const char *layout)
+{
+    const char *bin = getenv("GPUTOP_BIN");
+    char path[256], spec[300];
+    uint64_t off[4];
+    struct bg_proc p;
+    int status;
+
+    temp_path(path, sizeof(path));
+    record_naming(path, 3, off, layout);
+    snprintf(spec, sizeof(spec), "replay:%s,speed=max", path);
+    char *const argv[] = { (char *)(bin ? bin : "build/native/gputop"), "--source", spec,
+                           "--batch", "--count", "1", NULL };
+    cr_assert_eq(bg_start(&p, argv), 0);
+    int said = bg_wait_err(&p, "which is not built in", 20000);
+    status = bg_stop(&p, 0, 10000);     /* signal 0: waits for it to exit */
+    cr_assert(said, "layout '%s': not refused within 20 s; stderr: %s", layout, p.err);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 1, "layout '%s': status 0x%x", layout,
+              status);
+    cr_assert_null(strstr(p.err, "root:"), "%s", p.err);
+    unlink(path);
+}
+
+Test(replay_header, a_capture_never_names_a_file, .timeout = 120)
+{
+    char fifo[256];
+
+    refuses_layout("/etc/passwd");
+    refuses_layout("/proc/self/environ");
+    refuses_layout("/dev/zero");
+    refuses_layout("mali-t8xx /etc/passwd");     /* a layout beside the GPU's */
+    refuses_layout("passwd");                    /* a bare name, in the working directory */
+    temp_path(fifo, sizeof(fifo));
+    unlink(fifo);
+    cr_assert_eq(mkfifo(fifo, 0600), 0, "%s", strerror(errno));
+    refuses_layout(fifo);
+    unlink(fifo);
 }

@@ -183,3 +183,57 @@ Test(tui_abuse, terminal_that_stops_reading, .timeout = 120)
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status 0x%x", status);
     close(m);
 }
+
+/* ---- odd environments (issue 44 item 8) ---- */
+
+/* Runs gputop in a pane with env prepended. Its stderr goes to a file,
+ * shown after the exit status once it ends: text records scroll a line
+ * on the pane away within a refresh. */
+static void start_env(struct tmux *t, const char *env)
+{
+    const char *dir = getenv("TMPDIR");
+    char cmd[1024], err[256];
+
+    snprintf(err, sizeof(err), "%s/gputop-abuse-%ld.err", dir && *dir ? dir : "/tmp",
+             (long)getpid());
+    snprintf(cmd, sizeof(cmd), "%s %s --source sim:mali-t8xx --no-cpu -i 500ms 2>%s; "
+             "echo EXIT=$?; cat %s; rm -f %s; sleep 60", env, gputop_bin(), err, err, err);
+    cr_assert_eq(tmux_start(t, 200, 40, "", cmd), 0, "tmux did not start");
+}
+
+/* q ends the run, which then ends well (under ASan, LeakSanitizer's
+ * report at exit would make the status 23), and said first on stderr.
+ * running: text on the screen while it runs, in every refresh. */
+static void quits_with_q(const char *env, const char *running, const char *said)
+{
+    struct tmux t;
+
+    start_env(&t, env);
+    expect(&t, running);
+    tmux_literal(&t, "q");
+    expect(&t, "EXIT=0");
+    if (said)
+        expect(&t, said);
+    tmux_stop(&t);
+}
+
+/* A size ncurses cannot hold is said to be the problem, not TERM; the
+ * text records that stand in for the dashboard quit on q. */
+Test(tui_abuse, a_huge_size_is_named_as_the_problem, .timeout = 60)
+{
+    quits_with_q("COLUMNS=100000 LINES=100000 TERM=xterm", "utilization",
+                 "the terminal size LINES=100000 is larger than ncurses can draw");
+}
+
+/* TERM=dumb prints text records instead of the dashboard; q still quits
+ * them (at once: the terminal is not waiting for a whole line). */
+Test(tui_abuse, q_quits_the_text_records_of_a_dumb_terminal, .timeout = 60)
+{
+    quits_with_q("TERM=dumb", "utilization", "TERM=dumb cannot draw a dashboard");
+}
+
+/* An unknown TERM falls back to a known entry and leaves nothing behind. */
+Test(tui_abuse, an_unknown_term_falls_back_without_a_leak, .timeout = 60)
+{
+    quits_with_q("TERM=gputop-no-such-terminal", "GPU usage", NULL);
+}

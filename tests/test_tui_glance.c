@@ -604,6 +604,31 @@ Test(tui_glance, exports_show_in_the_header_and_the_url_in_the_footer, .timeout 
     unlink(trace);
 }
 
+/* Issue 44 item 4: a recording that cannot be written (here the file-size
+ * limit, as a full disk) is said in the header and the alert line while
+ * the dashboard runs on, not only after q. */
+Test(tui_glance, a_recording_that_stops_says_so_in_the_header, .timeout = 60)
+{
+    const char *dir = getenv("TMPDIR");
+    char cap[256], line[2048], *s;
+    struct tmux t;
+    int found;
+
+    snprintf(cap, sizeof(cap), "%s/gputop-glance-full-%d.cap", dir && *dir ? dir : "/tmp",
+             (int)getpid());
+    snprintf(line, sizeof(line), "ulimit -f 128; exec %s --source sim:mali-t8xx --no-cpu -i 5ms "
+             "--record %s", gputop_bin(), cap);
+    cr_assert_eq(tmux_start(&t, 160, 30, "", line), 0);
+    s = tmux_wait_for(&t, "recording stopped, sampling goes on", 20000, &found);
+    cr_assert(found, "no alert:\n%s", s);
+    line_at(s, 0, line, sizeof(line));
+    cr_assert(strstr(line, "REC STOPPED"), "header: '%s'", line);
+    cr_assert(strstr(s, cap), "the alert names the file:\n%s", s);
+    free(s);
+    tmux_stop(&t);
+    unlink(cap);
+}
+
 /* ---- item 9: replay ---- */
 
 /* n records of the simulated T830 at a virtual 100 ms each into path. */

@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "fakes/capture_records.h"
 #include "fakes/tmux.h"
 
 #define WAIT_MS 10000
@@ -30,7 +32,12 @@ static void record(char *path, size_t len, int n)
     cr_assert_eq(system(cmd), 0, "%s", cmd);
 }
 
-/* Cuts the last 3 bytes: the last record is cut short. */
+/* The end record a clean close writes: its 17 bytes (u32 length 8, type
+ * 0x80, u64 count, CRC-32) are the file's last. */
+#define END_RECORD 17
+
+/* Cuts the end record and then the last 3 bytes: the last sample record
+ * is cut short. */
 static void damage(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -40,22 +47,33 @@ static void damage(const char *path)
     cr_assert_eq(fseek(f, 0, SEEK_END), 0);
     n = ftell(f);
     fclose(f);
-    cr_assert_eq(truncate(path, n - 3), 0);
+    cr_assert_eq(truncate(path, n - END_RECORD - 3), 0);
 }
 
-/* Flips a bit 10 bytes before the end: inside the last record, whose
- * checksum then fails. */
+/* Flips a bit 10 bytes before the end record: inside the last sample
+ * record, whose checksum then fails. */
 static void flip_last_record(const char *path)
 {
     FILE *f = fopen(path, "r+b");
     int c;
 
     cr_assert_not_null(f);
-    cr_assert_eq(fseek(f, -10, SEEK_END), 0);
+    cr_assert_eq(fseek(f, -10 - END_RECORD, SEEK_END), 0);
     c = getc(f);
-    cr_assert_eq(fseek(f, -10, SEEK_END), 0);
+    cr_assert_eq(fseek(f, -10 - END_RECORD, SEEK_END), 0);
     putc(c ^ 1, f);
     cr_assert_eq(fclose(f), 0);
+}
+
+/* Keeps exactly n sample records and drops the end record: what a
+ * recording killed between two records leaves. */
+static void drop_end(const char *path, int n)
+{
+    struct stat st;
+
+    cr_assert_eq(capture_keep_samples(path, n), 0, "fewer than %d records", n);
+    cr_assert_eq(stat(path, &st), 0);
+    cr_assert_eq(truncate(path, st.st_size - END_RECORD), 0);
 }
 
 static void expect(struct tmux *t, const char *text)
@@ -374,5 +392,29 @@ Test(tui_replay, batch_exit_status_says_whether_the_capture_was_whole, .timeout 
     cr_assert_eq(batch(path, err, sizeof(err)), 1, "%s", err);
     snprintf(want, sizeof(want), "gputop: %s: corrupt record at byte", path);
     cr_assert(strstr(err, want), "%s", err);
+    unlink(path);
+}
+
+/* Issue 44 item 3: a recording killed between two records ends with a
+ * whole record, so only the missing end record tells. 30 records of a
+ * virtual 100 ms: the last ends 3.000 s after the first began. */
+Test(tui_replay, a_capture_without_its_end_record_says_so, .timeout = 60)
+{
+    char path[256], err[4096], want[300];
+    struct tmux t;
+
+    record(path, sizeof(path), 30);
+    drop_end(path, 30);
+    cr_assert_eq(batch(path, err, sizeof(err)), 1, "%s", err);
+    snprintf(want, sizeof(want), "gputop: %s: no end record", path);
+    cr_assert(strstr(err, want), "%s", err);
+    cr_assert(strstr(err, "30 whole sample records, the last ending at t=3.000 s"), "%s", err);
+    start_replay(&t, path, ",speed=max", "");
+    expect(&t, want);                       /* known from the index, at once */
+    tmux_keys(&t, "End");
+    expect(&t, "ended: no end record");
+    tmux_literal(&t, "q");
+    expect(&t, "EXIT=1");
+    tmux_stop(&t);
     unlink(path);
 }

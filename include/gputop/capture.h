@@ -28,8 +28,9 @@ struct gt_capture_writer *gt_capture_create(const char *path, const struct gt_so
  * Returns 0, or -1 with d naming path and the reason (e.g. ENOSPC); after
  * an error every later write fails the same way. */
 int  gt_capture_write(struct gt_capture_writer *w, const struct gt_snapshot *s, struct gt_diag *d);
-/* Flushes, closes and frees w (NULL is fine); -1 with d set if the last
- * bytes could not be written. */
+/* Writes the end record (unless a write failed before), flushes, closes
+ * and frees w (NULL is fine); -1 with d set if the last bytes could not
+ * be written. */
 int  gt_capture_finish(struct gt_capture_writer *w, struct gt_diag *d);
 
 /* Opens a capture and reads its header record into info and cat (which
@@ -44,6 +45,12 @@ struct gt_capture_reader *gt_capture_open(const char *path, struct gt_source_inf
  * bad type) — d names the byte offset. After 2 or -1 every later call
  * returns the same value with the same message. */
 int  gt_capture_read(struct gt_capture_reader *r, struct gt_snapshot *s, struct gt_diag *d);
+/* After gt_capture_read returned 1: 0 when the file ended with the end
+ * record a clean close writes; 1 when it did not (the recording was
+ * killed, or the file predates end records), with d naming the file, the
+ * whole sample records and the time the last one ends, from the first's
+ * start. */
+int  gt_capture_unfinished(const struct gt_capture_reader *r, struct gt_diag *d);
 void gt_capture_close(struct gt_capture_reader *r);
 
 /* One checking scan of the rest of the file, which keeps the offset of
@@ -51,8 +58,9 @@ void gt_capture_close(struct gt_capture_reader *r);
  * right after gt_capture_open. *count is the number of good sample records
  * (the scan stops at the first damaged one, which later reads reach and
  * report as usual). 0 with d's message saying where the file is damaged
- * ("" when it ends cleanly), or -1 with d set (a pipe cannot be indexed;
- * out of memory); reading goes on either way. */
+ * or that it has no end record (as gt_capture_unfinished), "" when it
+ * ends cleanly; or -1 with d set (a pipe cannot be indexed; out of
+ * memory); reading goes on either way. */
 int  gt_capture_index(struct gt_capture_reader *r, uint64_t *count, struct gt_diag *d);
 /* Makes sample record k (from 0) the next one read; k == count goes to
  * what follows the last good record (the end, or the damage). 0, or -1 with

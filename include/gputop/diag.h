@@ -39,8 +39,12 @@ struct gt_diag {
 };
 
 void gt_diag_clear(struct gt_diag *d);
-/* Sets the message (printf-style); code, position and source line
- * untouched. */
+/* Copies src into dst[len] with every byte under 0x20 and 0x7f written as
+ * \n, \t, \r or \xHH, cut short rather than overflowing or splitting an
+ * escape; returns the length written. */
+size_t gt_escape(char *dst, size_t len, const char *src);
+/* Sets the message (printf-style, then escaped as gt_escape does); code,
+ * position and source line untouched. */
 void gt_diag_set(struct gt_diag *d, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Sets the code and the message. */

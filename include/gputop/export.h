@@ -63,8 +63,9 @@ long gt_prom_render(struct gt_prom *p, char **out);
 
 /* ---- HTTP ---- */
 
-/* Limits of the endpoint: one request at a time per connection, each
- * connection closed after its answer. */
+/* Limits of the endpoint: one request per connection, each connection
+ * closed after its answer; up to 16 connections served side by side,
+ * past which the one waiting longest for its request is dropped. */
 #define GT_HTTP_MAX_REQUEST 8192          /* bytes of request head */
 #define GT_HTTP_TIMEOUT_MS  2000          /* to receive the head */
 
@@ -79,7 +80,7 @@ struct gt_http;
  * given; "[::1]:PORT" for IPv6). Returns 0, or -1 with d set. */
 int gt_http_parse_addr(const char *spec, char *host, size_t hlen, char *port, size_t plen,
                        struct gt_diag *d);
-/* Binds and starts the one server thread. NULL with d set on error. */
+/* Binds and starts the server's one thread. NULL with d set on error. */
 struct gt_http *gt_http_start(const char *spec, gt_http_handler fn, void *arg,
                               struct gt_diag *d);
 /* The port bound (useful after asking for port 0). */

@@ -29,6 +29,8 @@ struct gt_sampler_stats {
     uint64_t late;          /* wake-ups that missed their deadline by a whole interval */
     uint64_t errors;        /* failed source samples */
     uint64_t warnings;      /* good samples a source warned about */
+    uint64_t capture_errors; /* rounds on_sample (the recorder) could not
+                                keep: 0 or 1, as it is not called again */
     /* How late each timed wake-up was after its absolute deadline (none
      * for self-paced sources, which wait in the source itself). */
     struct gt_lateness_summary lateness;
@@ -36,6 +38,7 @@ struct gt_sampler_stats {
     char last_error[GT_DIAG_MSG + 64];   /* "SOURCE: message" */
     enum gt_err last_error_code;         /* the failing source's code */
     char last_warning[GT_DIAG_MSG + 64];
+    char last_capture_error[GT_DIAG_MSG];
 };
 
 struct gt_sampler_config {
@@ -47,7 +50,8 @@ struct gt_sampler_config {
     uint64_t interval_ns;
     int lossless;                 /* wait for the reader instead of merging */
     /* Called on the sampler thread with every raw round (the recorder);
-     * a non-zero return is reported as an error once. */
+     * after a non-zero return (a full disk) it is not called again, and
+     * the stats' capture_errors say so. */
     int (*on_sample)(void *arg, const struct gt_snapshot *s, struct gt_diag *d);
     void *arg;
     /* The slots anyone reads (gt_engine_spans); only these are cleared,
@@ -80,6 +84,8 @@ void gt_sampler_get_stats(struct gt_sampler *s, struct gt_sampler_stats *st);
 /* The state and the warning count alone: what a view asks every refresh,
  * without copying the messages or summarizing the lateness. */
 enum gt_sampler_state gt_sampler_state(struct gt_sampler *s, uint64_t *warnings);
+/* capture_errors alone, for a view to ask every refresh. */
+uint64_t gt_sampler_capture_errors(struct gt_sampler *s);
 /* Stops and joins the thread, then lets each source publish into its info
  * what it kept while sampling (GT_PLAYBACK_SETTLE); safe to call twice. */
 void gt_sampler_stop(struct gt_sampler *s);

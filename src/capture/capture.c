@@ -1,6 +1,7 @@
 /* Capture files (man/gputop-capture.5): length-prefixed, CRC-checked records
  * encoded byte by byte, so a file cut short still reads up to its last record. */
 #include "gputop/capture.h"
+#include "capture_check.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #define TYPE_HEADER      1
 #define TYPE_SAMPLE      2
 #define TYPE_SKIPPABLE   0x80        /* and above: extensions older readers skip */
+#define TYPE_END         0x80        /* written on a clean close: the recording finished */
 #define HEADER_MAX       (64u << 20)
 #define SKIPPABLE_MAX    (16u << 20)
 #define SAMPLE_FIXED     24          /* t_start, t_end, nsamples, nslots */
@@ -83,6 +85,16 @@ static void le_store(unsigned char *p, uint64_t v, int n)
 
     for (i = 0; i < n; i++)
         p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t le_load(const unsigned char *p, int n)
+{
+    uint64_t v = 0;
+    int i;
+
+    for (i = 0; i < n; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
 }
 
 static void put_le(struct bytes *b, uint64_t v, int n)
@@ -234,103 +246,6 @@ static char *get_str_dup(struct cur *c)
     return s;
 }
 
-/* ---- the catalogue, checked the same way when written and when read ---- */
-
-static int cmp_name(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static const char *check_names_unique(const struct gt_catalog *c, char *why, size_t len)
-{
-    const char **names;
-    size_t i;
-
-    if (c->ncounters < 2)
-        return NULL;
-    names = malloc(c->ncounters * sizeof(*names));
-    if (!names)
-        return "out of memory";
-    for (i = 0; i < c->ncounters; i++)
-        names[i] = c->counters[i].name;
-    qsort(names, c->ncounters, sizeof(*names), cmp_name);
-    for (i = 1; i < c->ncounters; i++)
-        if (strcmp(names[i - 1], names[i]) == 0) {
-            snprintf(why, len, "counter '%s' appears twice", names[i]);
-            free(names);
-            return why;
-        }
-    free(names);
-    return NULL;
-}
-
-static const char *check_counter(const struct gt_catalog *c, size_t i, char *why, size_t len)
-{
-    const struct gt_counter *k = &c->counters[i];
-    const struct gt_counter *den;
-
-    if (!k->name || !k->name[0] || strlen(k->name) > GT_CAPTURE_MAX_NAME ||
-        !k->block || strlen(k->block) > GT_CAPTURE_MAX_NAME ||
-        (k->hw_name && strlen(k->hw_name) > GT_CAPTURE_MAX_NAME)) {
-        snprintf(why, len, "counter %zu: a name is empty or longer than %d bytes", i,
-                 GT_CAPTURE_MAX_NAME);
-        return why;
-    }
-    if (k->kind == GT_COUNTER_CONSTANT) {
-        if (k->slot != 0 || k->instances != 1 || k->denominator != -1) {
-            snprintf(why, len, "constant '%s' has slots or a denominator", k->name);
-            return why;
-        }
-        return NULL;
-    }
-    if (k->kind != GT_COUNTER_DELTA && k->kind != GT_COUNTER_RATIO) {
-        snprintf(why, len, "counter '%s' has an unknown kind", k->name);
-        return why;
-    }
-    if (k->instances == 0 || (uint64_t)k->slot + k->instances > c->nslots) {
-        snprintf(why, len, "counter '%s' uses slots %u..%llu of %u", k->name, k->slot,
-                 (unsigned long long)k->slot + k->instances, c->nslots);
-        return why;
-    }
-    if (k->kind == GT_COUNTER_DELTA) {
-        if (k->denominator != -1) {
-            snprintf(why, len, "counter '%s' has a denominator but is no ratio", k->name);
-            return why;
-        }
-        return NULL;
-    }
-    if (k->denominator < 0 || (size_t)k->denominator >= c->ncounters ||
-        (size_t)k->denominator == i) {
-        snprintf(why, len, "ratio '%s' has a bad denominator %d", k->name, k->denominator);
-        return why;
-    }
-    den = &c->counters[k->denominator];
-    if (den->kind == GT_COUNTER_CONSTANT || den->instances != k->instances) {
-        snprintf(why, len, "ratio '%s': denominator '%s' is a constant or differs in instances",
-                 k->name, den->name ? den->name : "?");
-        return why;
-    }
-    return NULL;
-}
-
-/* NULL when the catalogue fits the format and is self-consistent (every
- * slot the engine may read lies inside nslots); else why, in why[]. */
-static const char *check_catalog(const struct gt_catalog *c, char *why, size_t len)
-{
-    const char *bad;
-    size_t i;
-
-    if (c->ncounters > GT_CAPTURE_MAX_COUNTERS || c->nslots > GT_CAPTURE_MAX_SLOTS) {
-        snprintf(why, len, "%zu counters in %u slots (at most %d in %u)", c->ncounters,
-                 c->nslots, GT_CAPTURE_MAX_COUNTERS, GT_CAPTURE_MAX_SLOTS);
-        return why;
-    }
-    for (i = 0; i < c->ncounters; i++)
-        if ((bad = check_counter(c, i, why, len)) != NULL)
-            return bad;
-    return check_names_unique(c, why, len);
-}
-
 /* ---- header record payload ---- */
 
 static const char *info_field_too_long(const struct gt_source_info *in)
@@ -459,6 +374,7 @@ struct gt_capture_writer {
     FILE *f;
     char *path;
     uint32_t nslots;
+    uint64_t records;         /* sample records written */
     struct bytes rec;
     int failed;
     char err[GT_DIAG_MSG];
@@ -527,7 +443,7 @@ struct gt_capture_writer *gt_capture_create(const char *path, const struct gt_so
     char why[GT_DIAG_MSG];
     const char *bad = info_field_too_long(info);
 
-    if (bad || (bad = check_catalog(cat, why, sizeof(why))) != NULL) {
+    if (bad || (bad = gt_capture_check_catalog(cat, why, sizeof(why))) != NULL) {
         gt_diag_set(d, "%s: cannot record this source: %s", path, bad);
         return NULL;
     }
@@ -573,7 +489,10 @@ int gt_capture_write(struct gt_capture_writer *w, const struct gt_snapshot *s, s
     put_le(&w->rec, w->nslots, 4);
     for (i = 0; i < w->nslots; i++)
         put_varint(&w->rec, s->deltas[i]);
-    return end_record(w, d);
+    if (end_record(w, d) < 0)
+        return -1;
+    w->records++;
+    return 0;
 }
 
 int gt_capture_finish(struct gt_capture_writer *w, struct gt_diag *d)
@@ -582,6 +501,13 @@ int gt_capture_finish(struct gt_capture_writer *w, struct gt_diag *d)
 
     if (!w)
         return 0;
+    /* The end record tells a reader the recording was not cut off
+     * between two records (kill -9, a crash, a lost device). */
+    if (!w->failed) {
+        begin_record(&w->rec, TYPE_END);
+        put_le(&w->rec, w->records, 8);
+        end_record(w, d);
+    }
     if (fclose(w->f) != 0 && !w->failed) {
         gt_diag_errno(d, errno, "%s: cannot write the capture: %s", w->path, strerror(errno));
         r = -1;
@@ -606,6 +532,9 @@ struct gt_capture_reader {
     unsigned char *buf;
     size_t cap;
     int state;                /* 0 reading; else the sticky result */
+    int ended;                /* the last record read was the end record */
+    uint64_t first_start;     /* t_start of the first sample record */
+    uint64_t last_end;        /* t_end of the last sample record read */
     char msg[GT_DIAG_MSG];
     uint64_t *index;          /* gt_capture_index: offset of record k, and of
                                  what follows the last good one; NULL none */
@@ -782,7 +711,7 @@ static int read_header(struct gt_capture_reader *r, struct gt_source_info *info,
     decode_catalog(&c, cat);
     if (!c.bad && c.pos != c.len)
         c.bad = "bytes left over after the catalogue";
-    bad = c.bad ? c.bad : check_catalog(cat, why, sizeof(why));
+    bad = c.bad ? c.bad : gt_capture_check_catalog(cat, why, sizeof(why));
     if (bad) {
         gt_catalog_free(cat);
         return stop(r, -1, d, "bad header record at byte %d: %s", FILE_HEADER_LEN, bad);
@@ -815,6 +744,15 @@ struct gt_capture_reader *gt_capture_open(const char *path, struct gt_source_inf
     return r;
 }
 
+/* The times a missing end record is reported with. */
+static void note_times(struct gt_capture_reader *r, uint64_t t_start, uint64_t t_end)
+{
+    if (r->records == 0)
+        r->first_start = t_start;
+    r->last_end = t_end;
+    r->ended = 0;
+}
+
 static int decode_sample(struct gt_capture_reader *r, uint64_t at, struct cur *c,
                          struct gt_snapshot *s, struct gt_diag *d)
 {
@@ -834,6 +772,7 @@ static int decode_sample(struct gt_capture_reader *r, uint64_t at, struct cur *c
     s->t_start_ns = t0;
     s->t_end_ns = t1;
     s->nsamples = (uint32_t)nsamples;
+    note_times(r, t0, t1);
     r->records++;
     return 0;
 }
@@ -857,6 +796,8 @@ int gt_capture_read(struct gt_capture_reader *r, struct gt_snapshot *s, struct g
     do {
         at = r->off;
         res = read_record(r, 0, &type, &c, d);
+        if (res == 0 && type >= TYPE_SKIPPABLE)
+            r->ended = type == TYPE_END;
     } while (res == 0 && type >= TYPE_SKIPPABLE);
     if (res != 0)
         return res;
@@ -895,10 +836,16 @@ static int scan(struct gt_capture_reader *r, struct gt_diag *d)
         at = r->off;
         if (read_record(r, 0, &type, &c, &ignored) != 0)
             break;
-        if (type >= TYPE_SKIPPABLE)
+        if (type >= TYPE_SKIPPABLE) {
+            r->ended = type == TYPE_END;
             continue;
+        }
         if (push_offset(r, &cap, at) < 0)
             goto oom;
+        if (c.len >= 16) {
+            r->records = r->nindex;
+            note_times(r, le_load(c.p, 8), le_load(c.p + 8, 8));
+        }
         r->nindex++;
         end = r->off;
     }
@@ -916,9 +863,32 @@ static int go_to(struct gt_capture_reader *r, uint64_t off, uint64_t records)
         return -1;
     r->off = off;
     r->records = records;
+    r->ended = 0;
     r->state = 0;
     r->msg[0] = '\0';
     return 0;
+}
+
+/* 1 with d set when the file ended without its end record. */
+static int no_end(const struct gt_capture_reader *r, uint64_t records, struct gt_diag *d)
+{
+    if (r->ended)
+        return 0;
+    if (!records) {
+        gt_diag_set(d, "%s: no end record: the recording did not finish (gputop was killed, or "
+                    "the capture predates end records); no whole sample record", r->path);
+        return 1;
+    }
+    gt_diag_set(d, "%s: no end record: the recording did not finish (gputop was killed, or the "
+                "capture predates end records); %llu whole sample records, the last ending at "
+                "t=%.3f s", r->path, (unsigned long long)records,
+                (double)(r->last_end > r->first_start ? r->last_end - r->first_start : 0) / 1e9);
+    return 1;
+}
+
+int gt_capture_unfinished(const struct gt_capture_reader *r, struct gt_diag *d)
+{
+    return r->state == 1 && no_end(r, r->records, d);
 }
 
 int gt_capture_index(struct gt_capture_reader *r, uint64_t *count, struct gt_diag *d)
@@ -944,6 +914,8 @@ int gt_capture_index(struct gt_capture_reader *r, uint64_t *count, struct gt_dia
         goto fail;
     /* Where the scan stopped, unless at a clean end. */
     snprintf(damage, sizeof(damage), "%s", r->state == 1 ? "" : r->msg);
+    if (r->state == 1 && no_end(r, r->nindex, d))
+        snprintf(damage, sizeof(damage), "%s", d->msg);
     if (go_to(r, off, records) < 0) {
         gt_diag_errno(d, errno, "%s: cannot seek back to byte %llu: %s", r->path,
                       (unsigned long long)off, strerror(errno));

@@ -18,7 +18,7 @@ static int append_one(struct gt_layout *l, const char *name, char *done, size_t 
     snprintf(key, sizeof(key), " %s ", name);
     if (strcmp(name, l->name) == 0 || strstr(done, key))
         return 0;
-    more = gt_layout_load(name, &d);
+    more = gt_layout_load_named(name, NULL, &d);
     if (!more) {
         gt_report_diag(stderr, &d);
         return -1;

@@ -85,7 +85,7 @@ static void report_metrics(const struct gt_probe *p, struct gt_source *s, unsign
     size_t k, unavailable = 0;
 
     sscanf(s->info.layout, "%63s", name);
-    l = gt_layout_load_for(name, &s->catalog, &d);
+    l = gt_layout_load_named(name, &s->catalog, &d);
     e = l && gt_layout_bind_names(l, &s->catalog) == 0 ? gt_engine_new(l, &s->catalog) : NULL;
     if (!e) {
         fprintf(p->out, "layout:           cannot load '%s': %s\n", name,

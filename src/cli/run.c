@@ -1,6 +1,7 @@
 /* Running gputop: open the sources, merge their catalogues, compile the
  * layout, start the sampler and hand the snapshots to a view. */
 #include "beside.h"
+#include "quit_key.h"
 #include "gputop/batch.h"
 #include "gputop/capture.h"
 #include "gputop/cli.h"
@@ -333,7 +334,8 @@ static int load_layout(const struct gt_options *o, struct run *r)
                         "(see --list-layouts)\n");
         return -1;
     }
-    r->layout = gt_layout_load_for(name, &r->merged, &d);
+    r->layout = o->layout ? gt_layout_load_for(name, &r->merged, &d)
+                          : gt_layout_load_named(name, &r->merged, &d);
     if (!r->layout || gt_beside_append_layouts(r->layout, r->src, r->nsrc, o->layout != NULL) < 0) {
         if (!r->layout)
             gt_report_diag(stderr, &d);
@@ -636,6 +638,7 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
     struct run r;
     struct gt_diag d;
     struct gt_batch_opts out = o->out;
+    struct gt_quit_key *quit = NULL;
     int status = 1, batch = o->batch || !isatty(STDOUT_FILENO);
 
     memset(&r, 0, sizeof(r));
@@ -671,6 +674,8 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
             status = res < 0;
             goto out;
         }
+        /* text records stand in for the dashboard, and q still quits */
+        quit = gt_quit_key_start();
     }
     gt_diag_clear(&d);
     out.tap = gt_exports_tap(r.exports);
@@ -680,6 +685,7 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
     }
     status = 0;
 out:
+    gt_quit_key_stop(quit);
     gt_sampler_stop(r.sampler);
     if (finish_exports(&r) < 0)
         status = 1;

@@ -1,4 +1,7 @@
-/* Error reports with file:line:column, the source line and a caret. */
+/* Error reports with file:line:column, the source line and a caret. Every
+ * message is escaped here, once: its text may come from a hostile file
+ * (a CSV header, a capture, /dev/urandom), and a raw ESC or BEL on stderr
+ * would drive the user's terminal. */
 #include "gputop/diag.h"
 
 #include <errno.h>
@@ -13,6 +16,55 @@ void gt_diag_clear(struct gt_diag *d)
     memset(d, 0, sizeof(*d));
 }
 
+/* The escape of one byte (its length, 0 when it needs none). */
+static size_t escape_byte(unsigned char c, char out[5])
+{
+    static const char hex[] = "0123456789abcdef";
+
+    if (c >= 0x20 && c != 0x7f)
+        return 0;
+    out[0] = '\\';
+    if (c == '\n' || c == '\t' || c == '\r') {
+        out[1] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+        return 2;
+    }
+    out[1] = 'x';
+    out[2] = hex[c >> 4];
+    out[3] = hex[c & 15];
+    return 4;
+}
+
+size_t gt_escape(char *dst, size_t len, const char *src)
+{
+    size_t n = 0, k;
+    char e[5];
+
+    if (!len)
+        return 0;
+    for (; *src; src++) {
+        k = escape_byte((unsigned char)*src, e);
+        if (!k) {
+            e[0] = *src;
+            k = 1;
+        }
+        if (n + k >= len)
+            break;
+        memcpy(dst + n, e, k);
+        n += k;
+    }
+    dst[n] = '\0';
+    return n;
+}
+
+/* The one place a message is formatted, and so escaped. */
+static void set_message(struct gt_diag *d, const char *fmt, va_list ap)
+{
+    char raw[GT_DIAG_MSG];
+
+    vsnprintf(raw, sizeof(raw), fmt, ap);
+    gt_escape(d->msg, sizeof(d->msg), raw);
+}
+
 void gt_diag_set(struct gt_diag *d, const char *fmt, ...)
 {
     va_list ap;
@@ -20,7 +72,7 @@ void gt_diag_set(struct gt_diag *d, const char *fmt, ...)
     if (!d)
         return;
     va_start(ap, fmt);
-    vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+    set_message(d, fmt, ap);
     va_end(ap);
 }
 
@@ -32,7 +84,7 @@ void gt_diag_fail(struct gt_diag *d, enum gt_err code, const char *fmt, ...)
         return;
     d->code = code;
     va_start(ap, fmt);
-    vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+    set_message(d, fmt, ap);
     va_end(ap);
 }
 
@@ -44,7 +96,7 @@ void gt_diag_errno(struct gt_diag *d, int err, const char *fmt, ...)
         return;
     d->code = gt_err_from_errno(err);
     va_start(ap, fmt);
-    vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+    set_message(d, fmt, ap);
     va_end(ap);
 }
 
@@ -80,7 +132,7 @@ void gt_diag_at(struct gt_diag *d, const char *file, int line, int col,
 {
     if (!d)
         return;
-    snprintf(d->file, sizeof(d->file), "%s", file ? file : "");
+    gt_escape(d->file, sizeof(d->file), file ? file : "");
     d->line = line;
     d->col = col;
     d->src[0] = '\0';
@@ -92,26 +144,27 @@ void gt_diag_at(struct gt_diag *d, const char *file, int line, int col,
     d->src[line_len] = '\0';
 }
 
-/* The caret sits under column col; tabs in the source are copied so the
- * caret lines up whatever the tab width. */
-static size_t caret_line(const struct gt_diag *d, char *buf, size_t len)
+/* The source line escaped like the message, and the caret under column
+ * col of the raw line, past as many columns as the escapes before it
+ * take (a tab shows as the two columns of "\\t"). */
+static void source_and_caret(const struct gt_diag *d, char *src, char *caret, size_t len)
 {
-    size_t n = 0;
-    int c;
+    size_t n = 0, i, w, raw = strlen(d->src);
+    char e[5];
 
-    for (c = 1; c < d->col && n + 2 < len; c++) {
-        size_t i = (size_t)(c - 1);
-        buf[n++] = (i < strlen(d->src) && d->src[i] == '\t') ? '\t' : ' ';
+    gt_escape(src, len, d->src);
+    for (i = 0; i + 1 < (size_t)d->col; i++) {
+        w = i < raw ? escape_byte((unsigned char)d->src[i], e) : 0;
+        for (w = w ? w : 1; w-- && n + 2 < len;)
+            caret[n++] = ' ';
     }
-    if (n + 1 < len)
-        buf[n++] = '^';
-    buf[n] = '\0';
-    return n;
+    caret[n++] = '^';
+    caret[n] = '\0';
 }
 
 const char *gt_diag_format(const struct gt_diag *d, char *buf, size_t len)
 {
-    char caret[GT_DIAG_SRC + 2];
+    char src[GT_DIAG_SRC * 4], caret[GT_DIAG_SRC * 4];
     int n;
 
     if (!buf || len == 0)
@@ -126,7 +179,7 @@ const char *gt_diag_format(const struct gt_diag *d, char *buf, size_t len)
         n = snprintf(buf, len, "error: %s\n", d->msg);
     if (n < 0 || (size_t)n >= len || !d->src[0] || d->col <= 0)
         return buf;
-    caret_line(d, caret, sizeof(caret));
-    snprintf(buf + n, len - (size_t)n, "  %s\n  %s\n", d->src, caret);
+    source_and_caret(d, src, caret, sizeof(src));
+    snprintf(buf + n, len - (size_t)n, "  %s\n  %s\n", src, caret);
     return buf;
 }

@@ -815,7 +815,7 @@ static inline double clamp_const(double x, double hi, double lo)
  * the interpreter near native speed; a plain switch elsewhere. */
 void gt_program_run(const struct gt_program *p, double *r)
 {
-    const struct instr *in = p->code, *end = p->code + p->ncode;
+    const struct instr *in = p->code, *end = p->ncode ? p->code + p->ncode : p->code;
 
 #if defined(__GNUC__)
     static const void *const handler[] = {

@@ -127,3 +127,20 @@ struct gt_layout *gt_layout_load_for(const char *name_or_path, const struct gt_c
     free(text);
     return l;
 }
+
+struct gt_layout *gt_layout_load_named(const char *name, const struct gt_catalog *c,
+                                       struct gt_diag *d)
+{
+    size_t i;
+
+    if (c && strcmp(name, "raw") == 0)
+        return gt_layout_load_for(name, c, d);
+    for (i = 0; i < gt_embedded_layout_count(); i++)
+        if (strcmp(gt_embedded_layout_name(i), name) == 0)
+            return gt_layout_load(name, d);
+    gt_diag_clear(d);
+    gt_diag_set(d, "the source names layout '%s', which is not built in (a source or a "
+                "capture names a built-in layout, never a file); choose one with --layout "
+                "(see --list-layouts)", name);
+    return NULL;
+}

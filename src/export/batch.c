@@ -63,15 +63,20 @@ static int check_write(FILE *f, struct gt_diag *d)
 }
 
 /* A source's warning (a saturated counter, a drained ring) goes to
- * stderr once, apart from the records on stdout. */
-static uint64_t report_warning(struct gt_sampler *s, uint64_t seen)
+ * stderr once, apart from the records on stdout; so does a recording
+ * that stopped (a full disk), when it stops, not at exit. */
+static void report_notes(struct gt_sampler *s, uint64_t *warned, uint64_t *capture)
 {
     struct gt_sampler_stats st;
 
     gt_sampler_get_stats(s, &st);
-    if (st.warnings != seen && st.last_warning[0])
+    if (st.warnings != *warned && st.last_warning[0])
         fprintf(stderr, "gputop: warning: %s\n", st.last_warning);
-    return st.warnings;
+    if (st.capture_errors != *capture)
+        fprintf(stderr, "gputop: %s; recording stopped, sampling goes on\n",
+                st.last_capture_error);
+    *warned = st.warnings;
+    *capture = st.capture_errors;
 }
 
 /* A --count run that ends with fewer good samples than asked has failed
@@ -108,7 +113,7 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
     uint64_t written = 0, good = 0, start = gt_now_ns();
     long n = gt_batch_columns(l, e, o, &cols, d);
     int r, status = 0, ended = 0, in_run = 0;
-    uint64_t warned = 0;
+    uint64_t warned = 0, capture = 0;
 
     if (n <= 0)
         return -1;
@@ -155,7 +160,7 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
             w.t0 = snap.t_start_ns;
             w.have_t0 = 1;
         }
-        warned = report_warning(s, warned);
+        report_notes(s, &warned, &capture);
         if (snap.missing) {
             report_no_data(&w, s, &snap, &in_run);
             write_no_data(&w, &snap);

@@ -5,6 +5,7 @@
 #include "gputop/format.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,29 +45,140 @@ void gt_batch_format_seconds(char *buf, size_t len, double v)
         end[-1] = '\0';
 }
 
+/* ---- names in a hash table, so that start-up stays linear in the
+ * metrics (issue 44: 8k metrics took a second of strcmp) ---- */
+
+/* Entries are indices into the caller's array (which may move as it
+ * grows), their names looked up through name_of. */
+typedef const char *(*name_of_fn)(const void *ctx, size_t entry);
+
+/* Each slot keeps its name's hash, so a probe reads the name (far away,
+ * in a column) only when the hashes match. */
+struct slot {
+    size_t entry;            /* entry + 1; 0 for an empty slot */
+    size_t hash;
+};
+
+struct names {
+    struct slot *slot;
+    size_t cap, count;       /* cap a power of two, at least twice count */
+};
+
+static size_t hash_name(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;          /* FNV-1a */
+
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return (size_t)(h ^ (h >> 32));
+}
+
+/* The slot holding name (of hash hash), or the empty one where it would go. */
+static struct slot *names_find(const struct names *h, const char *name, size_t hash,
+                               name_of_fn name_of, const void *ctx)
+{
+    size_t i = hash & (h->cap - 1);
+
+    while (h->slot[i].entry && (h->slot[i].hash != hash ||
+                                strcmp(name_of(ctx, h->slot[i].entry - 1), name) != 0))
+        i = (i + 1) & (h->cap - 1);
+    return &h->slot[i];
+}
+
+/* The entry named name, or -1. */
+static long names_get(const struct names *h, const char *name, name_of_fn name_of,
+                      const void *ctx)
+{
+    return h->cap ? (long)names_find(h, name, hash_name(name), name_of, ctx)->entry - 1 : -1;
+}
+
+static int names_add(struct names *h, size_t entry, name_of_fn name_of, const void *ctx)
+{
+    const char *name = name_of(ctx, entry);
+    struct slot *at;
+
+    if ((h->count + 1) * 2 > h->cap) {
+        struct names bigger = { NULL, h->cap ? h->cap * 2 : 64, 0 };
+        size_t i;
+        if (!(bigger.slot = calloc(bigger.cap, sizeof(*bigger.slot))))
+            return -1;
+        /* names are unique here: each goes to the first empty slot */
+        for (i = 0; i < h->cap; i++) {
+            size_t j = h->slot[i].hash & (bigger.cap - 1);
+            if (!h->slot[i].entry)
+                continue;
+            while (bigger.slot[j].entry)
+                j = (j + 1) & (bigger.cap - 1);
+            bigger.slot[j] = h->slot[i];
+        }
+        bigger.count = h->count;
+        free(h->slot);
+        *h = bigger;
+    }
+    at = names_find(h, name, hash_name(name), name_of, ctx);
+    h->count += !at->entry;
+    at->entry = entry + 1;
+    at->hash = hash_name(name);
+    return 0;
+}
+
+/* What the columns are built in. */
+struct build {
+    const struct gt_layout *l;
+    struct gt_column *cols;
+    size_t n, cap;
+    unsigned char *shared;   /* per metric: another metric has its title */
+    struct names keys, titles;
+    size_t off;              /* the field names_of reads: key or title */
+};
+
+static const char *metric_title(const void *ctx, size_t i)
+{
+    return ((const struct gt_layout *)ctx)->metrics[i].title;
+}
+
+static const char *column_field(const void *ctx, size_t i)
+{
+    const struct build *b = ctx;
+
+    return (const char *)&b->cols[i] + b->off;
+}
+
 /* A title another metric of the layout also has ("Fragment shading rate",
  * 4.7.1 and 6.3.4 in the Mali-G720 guide) gets the guide reference, or the
- * section without one. Checked against the whole layout, so a column's
- * name does not depend on what --metrics selects. */
-static int title_shared(const struct gt_layout *l, size_t metric)
+ * section without one. Marked over the whole layout, so a column's name
+ * does not depend on what --metrics selects. */
+static int mark_shared_titles(struct build *b)
 {
+    struct names seen = { NULL, 0, 0 };
     size_t i;
+    long j;
 
-    for (i = 0; i < l->nmetrics; i++)
-        if (i != metric && strcmp(l->metrics[i].title, l->metrics[metric].title) == 0)
-            return 1;
+    b->shared = calloc(b->l->nmetrics + 1, 1);
+    if (!b->shared)
+        return -1;
+    for (i = 0; i < b->l->nmetrics; i++) {
+        if ((j = names_get(&seen, b->l->metrics[i].title, metric_title, b->l)) >= 0) {
+            b->shared[i] = b->shared[j] = 1;
+        } else if (names_add(&seen, i, metric_title, b->l) < 0) {
+            free(seen.slot);
+            return -1;
+        }
+    }
+    free(seen.slot);
     return 0;
 }
 
 /* The column's name: the title, made unique, then [instance] for one
  * instance of a per-instance metric. */
-static void column_title(char *buf, size_t len, const struct gt_layout *l, size_t metric,
+static void column_title(char *buf, size_t len, const struct build *b, size_t metric,
                          int instance, const char *inst_name)
 {
+    const struct gt_layout *l = b->l;
     const struct gt_metric_def *m = &l->metrics[metric];
     int n;
 
-    if (!title_shared(l, metric))
+    if (!b->shared[metric])
         n = snprintf(buf, len, "%s", m->title);
     else
         n = snprintf(buf, len, "%s (%s)", m->title,
@@ -79,52 +191,42 @@ static void column_title(char *buf, size_t len, const struct gt_layout *l, size_
         snprintf(buf + n, len - (size_t)n, "[%d]", instance);
 }
 
-static int name_taken(const struct gt_column *cols, size_t n, size_t off, const char *name)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++)
-        if (strcmp((const char *)&cols[i] + off, name) == 0)
-            return 1;
-    return 0;
-}
-
 /* Appends #2, #3, ... while an earlier column has the same text in the
  * field at off (key or title): layouts of one's own may repeat a title
- * within a section. */
-static void make_unique(const struct gt_column *cols, size_t n, struct gt_column *c,
-                        size_t off, size_t size)
+ * within a section. The column (the last, b->n) then takes its name. */
+static int make_unique(struct build *b, struct names *taken, size_t off, size_t size)
 {
-    char *name = (char *)c + off;
+    char *name = (char *)&b->cols[b->n] + off;
     size_t base = strlen(name);
     int dup = 1;
 
-    while (name_taken(cols, n, off, name) && dup < 1000)
+    b->off = off;
+    while (names_get(taken, name, column_field, b) >= 0 && dup < 1000)
         snprintf(name + base, size - base, "#%d", ++dup);
+    return names_add(taken, b->n, column_field, b);
 }
 
 /* inst_name: a --per-core column's instance ("shader core 4"), else NULL. */
-static int add_column(struct gt_column **cols, size_t *n, size_t *cap,
-                      const struct gt_layout *l, size_t metric, int instance,
-                      const char *inst_name, int pop)
+static int add_column(struct build *b, size_t metric, int instance, const char *inst_name,
+                      int pop)
 {
-    const struct gt_metric_def *m = &l->metrics[metric];
+    const struct gt_metric_def *m = &b->l->metrics[metric];
     struct gt_column *c;
 
-    if (*n == *cap) {
-        size_t ncap = *cap ? *cap * 2 : 64;
-        c = realloc(*cols, ncap * sizeof(*c));
+    if (b->n == b->cap) {
+        size_t ncap = b->cap ? b->cap * 2 : 64;
+        c = realloc(b->cols, ncap * sizeof(*c));
         if (!c)
             return -1;
-        *cols = c;
-        *cap = ncap;
+        b->cols = c;
+        b->cap = ncap;
     }
-    c = &(*cols)[*n];
+    c = &b->cols[b->n];
     c->metric = metric;
     c->instance = instance;
     c->per_core = inst_name != NULL;
     c->pop = pop;
-    column_title(c->title, sizeof(c->title), l, metric, instance, inst_name);
+    column_title(c->title, sizeof(c->title), b, metric, instance, inst_name);
     if (!m->ref)
         snprintf(c->key, sizeof(c->key), "%.*s", (int)sizeof(c->key) - 1, c->title);
     else if (inst_name)
@@ -140,23 +242,23 @@ static int add_column(struct gt_column **cols, size_t *n, size_t *cap,
     }
     /* Room for "#NNN" is kept at the end of both fields. */
     c->key[sizeof(c->key) - 5] = c->title[sizeof(c->title) - 5] = '\0';
-    make_unique(*cols, *n, c, offsetof(struct gt_column, key), sizeof(c->key));
-    make_unique(*cols, *n, c, offsetof(struct gt_column, title), sizeof(c->title));
-    (*n)++;
+    if (make_unique(b, &b->keys, offsetof(struct gt_column, key), sizeof(c->key)) < 0 ||
+        make_unique(b, &b->titles, offsetof(struct gt_column, title), sizeof(c->title)) < 0)
+        return -1;
+    b->n++;
     return 0;
 }
 
 /* --per-core: after the metric's own column, one per instance, named as
  * the dashboard names its rows ("Title [shader core 4]"). */
-static int add_per_core(struct gt_column **cols, size_t *n, size_t *cap,
-                        const struct gt_engine *e, const struct gt_layout *l, size_t metric)
+static int add_per_core(struct build *b, const struct gt_engine *e, size_t metric)
 {
     uint32_t k, ninst = gt_engine_unavailable(e, metric) ? 1 : gt_engine_instances(e, metric);
     char name[48];
 
     for (k = 0; ninst > 1 && k < ninst; k++) {
         gt_engine_instance_name(e, metric, k, 0, name, sizeof(name));
-        if (add_column(cols, n, cap, l, metric, (int)k, name, 0) < 0)
+        if (add_column(b, metric, (int)k, name, 0) < 0)
             return -1;
     }
     return 0;
@@ -172,48 +274,64 @@ static int pop_column(const struct gt_metric_def *m)
     return m->pop || m->show != GT_SHOW_PERCENT || strcmp(m->peak_text, "100") != 0;
 }
 
+static int add_metric(struct build *b, const struct gt_engine *e,
+                      const struct gt_batch_opts *o, size_t i)
+{
+    const struct gt_metric_def *m = &b->l->metrics[i];
+    uint32_t k;
+
+    /* A per-instance metric whose source is absent (--no-cpu) keeps
+     * its first instance's name, so that columns do not change with
+     * the sources present; it has no data. */
+    if (gt_engine_instanced(e, i) && gt_engine_unavailable(e, i))
+        return add_column(b, i, 0, NULL, 0);
+    if (!gt_engine_instanced(e, i) || gt_engine_unavailable(e, i)) {
+        if (add_column(b, i, -1, NULL, 0) < 0 ||
+            (pop_column(m) && add_column(b, i, -1, NULL, 1) < 0) ||
+            (o->per_core && add_per_core(b, e, i) < 0))
+            return -1;
+        return 0;
+    }
+    for (k = 0; k < gt_engine_instances(e, i); k++)
+        if (add_column(b, i, (int)k, NULL, 0) < 0)
+            return -1;
+    return 0;
+}
+
 long gt_batch_columns(const struct gt_layout *l, const struct gt_engine *e,
                       const struct gt_batch_opts *o, struct gt_column **cols,
                       struct gt_diag *d)
 {
-    size_t i, n = 0, cap = 0;
-    long sec = o->section ? gt_layout_find_section(l, o->section, NULL) : -1;
-    uint32_t k;
+    struct build b;
+    size_t i;
+    long sec = o->section ? gt_layout_find_section(l, o->section, NULL) : -1, res = 0;
 
     *cols = NULL;
     if (o->section && sec < 0) {
         gt_diag_set(d, "no section '%s' in layout %s", o->section, l->name);
         return 0;
     }
-    for (i = 0; i < l->nmetrics; i++) {
+    memset(&b, 0, sizeof(b));
+    b.l = l;
+    if (mark_shared_titles(&b) < 0)
+        res = -1;
+    for (i = 0; res == 0 && i < l->nmetrics; i++) {
         const struct gt_metric_def *m = &l->metrics[i];
         if ((o->section && m->section != sec) || !gt_layout_metric_matches(m, o->pattern))
             continue;
-        /* A per-instance metric whose source is absent (--no-cpu) keeps
-         * its first instance's name, so that columns do not change with
-         * the sources present; it has no data. */
-        if (gt_engine_instanced(e, i) && gt_engine_unavailable(e, i)) {
-            if (add_column(cols, &n, &cap, l, i, 0, NULL, 0) < 0)
-                return -1;
-            continue;
-        }
-        if (!gt_engine_instanced(e, i) || gt_engine_unavailable(e, i)) {
-            if (add_column(cols, &n, &cap, l, i, -1, NULL, 0) < 0)
-                return -1;
-            if (pop_column(m) && add_column(cols, &n, &cap, l, i, -1, NULL, 1) < 0)
-                return -1;
-            if (o->per_core && add_per_core(cols, &n, &cap, e, l, i) < 0)
-                return -1;
-            continue;
-        }
-        for (k = 0; k < gt_engine_instances(e, i); k++)
-            if (add_column(cols, &n, &cap, l, i, (int)k, NULL, 0) < 0)
-                return -1;
+        if (add_metric(&b, e, o, i) < 0)
+            res = -1;
     }
-    if (n == 0)
+    free(b.shared);
+    free(b.keys.slot);
+    free(b.titles.slot);
+    *cols = b.cols;
+    if (res < 0)
+        return -1;
+    if (b.n == 0)
         gt_diag_set(d, "no metric matches '%s'%s%s", o->pattern ? o->pattern : "*",
                     o->section ? " in section " : "", o->section ? o->section : "");
-    return (long)n;
+    return (long)b.n;
 }
 
 int gt_batch_is_rate_kind(enum gt_show s)

@@ -1,7 +1,8 @@
-/* A minimal HTTP/1.1 server for the metrics endpoint: one thread, one
- * connection at a time, a bounded request head read within a deadline,
- * one answer, then the connection is closed. Anything malformed is
- * answered 400 and never reaches the handler. */
+/* A minimal HTTP/1.1 server for the metrics endpoint: one thread serving
+ * up to 16 connections side by side (poll, a deadline each; idle clients
+ * never keep a scrape waiting), a bounded request head read within its
+ * deadline, one answer, then the connection is closed. Anything malformed
+ * is answered 400 and never reaches the handler. */
 #include "gputop/export.h"
 #include "gputop/thread.h"
 
@@ -14,6 +15,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,28 +89,39 @@ int gt_http_parse_addr(const char *spec, char *host, size_t hlen, char *port, si
     return parse_port(port, d, spec);
 }
 
-/* ---- one connection ---- */
+/* ---- connections, served side by side ---- */
 
-static void send_all(int fd, const char *p, size_t n, int64_t deadline)
+/* Open at once: past this the oldest still waiting for its request is
+ * dropped, so idle clients can never keep a scrape out. */
+#define MAX_CONNS  16
+#define DRAIN_MS   200          /* reading what a client still sends, at the end */
+#define DRAIN_MAX  65536
+
+enum phase { READING, WRITING, DRAINING };
+
+struct conn {
+    int fd;
+    enum phase phase;
+    int64_t opened;              /* when accepted: the oldest idle goes first */
+    int64_t deadline;            /* of the phase */
+    size_t len;                  /* of head */
+    char head[GT_HTTP_MAX_REQUEST];
+    char *out;                   /* the answer, head and body */
+    size_t out_len, out_off, drained;
+};
+
+static void conn_close(struct conn *c)
 {
-    while (n > 0) {
-        struct pollfd pf = { fd, POLLOUT, 0 };
-        int64_t left = deadline - now_ms();
-        ssize_t w;
-        if (left <= 0 || poll(&pf, 1, (int)left) <= 0)
-            return;
-        w = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (w < 0 && (errno == EAGAIN || errno == EINTR))
-            continue;
-        if (w <= 0)
-            return;
-        p += w;
-        n -= (size_t)w;
-    }
+    close(c->fd);
+    free(c->out);
+    c->out = NULL;
+    c->fd = -1;
 }
 
-static void respond(int fd, int status, const char *type, const char *body, size_t len,
-                    int head_only, int64_t deadline)
+/* Queues the answer; it is sent as the client takes it, within its own
+ * time (a slow client has used the first). */
+static void answer(struct conn *c, int status, const char *type, const char *body, size_t len,
+                   int head_only)
 {
     const char *reason = status == 200 ? "OK" : status == 400 ? "Bad Request"
                        : status == 404 ? "Not Found" : status == 405 ? "Method Not Allowed"
@@ -120,50 +133,31 @@ static void respond(int fd, int status, const char *type, const char *body, size
                      "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
                      "%sConnection: close\r\n\r\n",
                      status, reason, type, len, status == 405 ? "Allow: GET, HEAD\r\n" : "");
+    size_t blen = head_only ? 0 : len;
 
-    send_all(fd, head, (size_t)n, deadline);
-    if (!head_only)
-        send_all(fd, body, len, deadline);
+    c->phase = WRITING;
+    c->deadline = now_ms() + GT_HTTP_TIMEOUT_MS;
+    c->out_off = 0;
+    c->out = malloc((size_t)n + blen);
+    if (!c->out) {
+        c->out_len = 0;
+        return;
+    }
+    memcpy(c->out, head, (size_t)n);
+    if (blen)
+        memcpy(c->out + n, body, blen);
+    c->out_len = (size_t)n + blen;
 }
 
-static void refuse(struct gt_http *h, int fd, int status, const char *why, int64_t deadline)
+static void refuse(struct gt_http *h, struct conn *c, int status, const char *why)
 {
     char body[160];
 
     snprintf(body, sizeof(body), "gputop: %s\n", why);
-    respond(fd, status, "text/plain; charset=utf-8", body, strlen(body), 0, deadline);
+    answer(c, status, "text/plain; charset=utf-8", body, strlen(body), 0);
     pthread_mutex_lock(&h->lock);
     h->bad++;
     pthread_mutex_unlock(&h->lock);
-}
-
-/* Reads until the blank line that ends the head; returns its length
- * (the head is terminated), 0 when the peer left, -408 on time-out,
- * -431 when it does not fit. */
-static long read_head(int fd, char *buf, size_t cap, int64_t deadline)
-{
-    size_t len = 0;
-
-    for (;;) {
-        struct pollfd pf = { fd, POLLIN, 0 };
-        int64_t left = deadline - now_ms();
-        ssize_t r;
-        if (left <= 0 || poll(&pf, 1, (int)left) == 0)
-            return -408;
-        if (len == cap - 1)
-            return -431;
-        r = recv(fd, buf + len, cap - 1 - len, MSG_DONTWAIT);
-        if (r < 0 && (errno == EAGAIN || errno == EINTR))
-            continue;
-        if (r <= 0)
-            return 0;
-        len += (size_t)r;
-        buf[len] = '\0';
-        if (strstr(buf, "\r\n\r\n") || strstr(buf, "\n\n"))
-            return (long)len;
-        if (memchr(buf, '\0', len))
-            return -400;
-    }
 }
 
 static int is_tchar(int c)
@@ -213,93 +207,207 @@ static int parse_request(char *head, char **method, char **path)
     return 0;
 }
 
-static void serve_one(struct gt_http *h, int fd)
+/* A whole request head: the handler's answer, or why not. */
+static void handle(struct gt_http *h, struct conn *c)
 {
-    char head[GT_HTTP_MAX_REQUEST], *method, *path, *body = NULL;
-    int64_t deadline = now_ms() + GT_HTTP_TIMEOUT_MS;
-    long n = read_head(fd, head, sizeof(head), deadline);
+    char *method, *path, *body = NULL;
     const char *type = "text/plain; charset=utf-8";
     size_t len = 0;
     int status, head_only;
 
-    if (n == 0)
-        return;
-    /* The answer gets its own time: a slow client has used the first. */
-    if (n < 0) {
-        refuse(h, fd, (int)-n, n == -408 ? "request not received in time"
-                             : n == -431 ? "request head too large" : "malformed request",
-               now_ms() + GT_HTTP_TIMEOUT_MS);
-        return;
-    }
-    deadline = now_ms() + GT_HTTP_TIMEOUT_MS;
-    if (parse_request(head, &method, &path) < 0) {
-        refuse(h, fd, 400, "malformed request", deadline);
+    if (parse_request(c->head, &method, &path) < 0) {
+        refuse(h, c, 400, "malformed request");
         return;
     }
     head_only = strcmp(method, "HEAD") == 0;
     if (!head_only && strcmp(method, "GET") != 0) {
-        refuse(h, fd, 405, "only GET and HEAD", deadline);
+        refuse(h, c, 405, "only GET and HEAD");
         return;
     }
     status = h->fn(h->arg, path, &body, &len, &type);
     if (status < 0)
-        respond(fd, 500, type, "gputop: out of memory\n", 22, head_only, deadline);
+        answer(c, 500, type, "gputop: out of memory\n", 22, head_only);
     else
-        respond(fd, status, type, body, len, head_only, deadline);
+        answer(c, status, type, body, len, head_only);
     free(body);
     pthread_mutex_lock(&h->lock);
     h->served++;
     pthread_mutex_unlock(&h->lock);
 }
 
-/* Closing with unread input makes the kernel reset the connection, and
- * the client may lose the answer: so stop sending, then read what it
- * still sends, for a short bounded while. */
-static void drain(int fd)
+/* After a recv or send that moved nothing: 1 to try again once poll says
+ * so (nothing there yet, or a signal), 0 when the peer is gone. */
+static int later(ssize_t r)
 {
-    int64_t until = now_ms() + 200;
-    size_t total = 0;
+    return r < 0 && (errno == EAGAIN || errno == EINTR);
+}
+
+/* Reads what has come of the head; 0 when the peer left without one. */
+static int read_some(struct gt_http *h, struct conn *c)
+{
+    for (;;) {
+        ssize_t r;
+        if (c->len == sizeof(c->head) - 1) {
+            refuse(h, c, 431, "request head too large");
+            return 1;
+        }
+        r = recv(c->fd, c->head + c->len, sizeof(c->head) - 1 - c->len, MSG_DONTWAIT);
+        if (r <= 0)
+            return later(r);
+        c->len += (size_t)r;
+        c->head[c->len] = '\0';
+        if (strstr(c->head, "\r\n\r\n") || strstr(c->head, "\n\n")) {
+            handle(h, c);
+            return 1;
+        }
+        if (memchr(c->head, '\0', c->len)) {
+            refuse(h, c, 400, "malformed request");
+            return 1;
+        }
+    }
+}
+
+/* Sends what the client takes; then stops sending and reads what it
+ * still sends, for a short bounded while: closing with unread input
+ * makes the kernel reset the connection, and the client may lose the
+ * answer. 0 once the connection is done with. */
+static int write_some(struct conn *c)
+{
+    while (c->out_off < c->out_len) {
+        ssize_t w = send(c->fd, c->out + c->out_off, c->out_len - c->out_off,
+                         MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w <= 0)
+            return later(w);
+        c->out_off += (size_t)w;
+    }
+    shutdown(c->fd, SHUT_WR);
+    c->phase = DRAINING;
+    c->deadline = now_ms() + DRAIN_MS;
+    return 1;
+}
+
+static int drain_some(struct conn *c)
+{
     char buf[4096];
 
-    shutdown(fd, SHUT_WR);
-    while (total < 65536) {
-        struct pollfd pf = { fd, POLLIN, 0 };
-        int64_t left = until - now_ms();
-        ssize_t r;
-        if (left <= 0 || poll(&pf, 1, (int)left) <= 0)
-            return;
-        r = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+    while (c->drained < DRAIN_MAX) {
+        ssize_t r = recv(c->fd, buf, sizeof(buf), MSG_DONTWAIT);
         if (r <= 0)
-            return;
-        total += (size_t)r;
+            return later(r);
+        c->drained += (size_t)r;
     }
+    return 0;
+}
+
+/* One step of c after poll; 0 when it is to be closed. */
+static int step(struct gt_http *h, struct conn *c, short revents, int64_t now)
+{
+    int ready = revents != 0;
+
+    if (c->phase == READING) {
+        if (ready && !read_some(h, c))
+            return 0;
+        if (c->phase == READING && now >= c->deadline)
+            refuse(h, c, 408, "request not received in time");
+        if (c->phase == WRITING)
+            return write_some(c);
+        return 1;
+    }
+    if (now >= c->deadline)
+        return 0;
+    if (c->phase == WRITING)
+        return !ready || write_some(c);
+    return !ready || drain_some(c);
+}
+
+/* Room for one more: the connection that has waited longest for its
+ * request goes; -1 when all are answering (then none is accepted yet). */
+static int oldest_idle(const struct conn *c, size_t n)
+{
+    int best = -1;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (c[i].phase == READING && (best < 0 || c[i].opened < c[best].opened))
+            best = (int)i;
+    return best;
+}
+
+static void accept_one(struct gt_http *h, struct conn *c, size_t *n, struct pollfd *stop)
+{
+    int fd, i;
+
+    if (*n == MAX_CONNS) {
+        i = oldest_idle(c, *n);
+        if (i < 0)
+            return;
+        conn_close(&c[i]);
+        c[i] = c[--*n];
+    }
+    fd = accept4(h->fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    if (fd < 0) {
+        /* Out of descriptors or memory: wait a little rather than spin. */
+        if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+            poll(stop, 1, 100);
+        return;
+    }
+    memset(&c[*n], 0, offsetof(struct conn, head));
+    c[*n].fd = fd;
+    c[*n].phase = READING;
+    c[*n].opened = now_ms();
+    c[*n].deadline = c[*n].opened + GT_HTTP_TIMEOUT_MS;
+    c[*n].head[0] = '\0';
+    c[*n].out = NULL;
+    c[*n].out_len = c[*n].out_off = c[*n].drained = 0;
+    (*n)++;
+}
+
+/* The poll timeout: up to the nearest deadline. */
+static int wait_ms(const struct conn *c, size_t n)
+{
+    int64_t next = -1, now = now_ms();
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (next < 0 || c[i].deadline < next)
+            next = c[i].deadline;
+    if (next < 0)
+        return -1;
+    return next <= now ? 0 : next - now > 60000 ? 60000 : (int)(next - now);
 }
 
 static void *server_main(void *arg)
 {
     struct gt_http *h = arg;
+    struct pollfd pf[MAX_CONNS + 2];
+    struct conn *c = malloc(MAX_CONNS * sizeof(*c));
+    size_t n = 0, i;
 
+    if (!c)
+        return NULL;
     for (;;) {
-        struct pollfd pf[2] = { { h->fd, POLLIN, 0 }, { h->stop_pipe[0], POLLIN, 0 } };
-        int c;
-        if (poll(pf, 2, -1) < 0) {
-            if (errno == EINTR)
-                continue;
+        /* The listener is left out while every slot answers a request. */
+        int full = n == MAX_CONNS && oldest_idle(c, n) < 0;
+        pf[0] = (struct pollfd){ h->stop_pipe[0], POLLIN, 0 };
+        pf[1] = (struct pollfd){ full ? -1 : h->fd, POLLIN, 0 };
+        for (i = 0; i < n; i++)
+            pf[i + 2] = (struct pollfd){ c[i].fd, c[i].phase == WRITING ? POLLOUT : POLLIN, 0 };
+        if (poll(pf, n + 2, wait_ms(c, n)) < 0 && errno != EINTR)
             break;
-        }
-        if (pf[1].revents || atomic_load(&h->stopping))
+        if (pf[0].revents || atomic_load(&h->stopping))
             break;
-        c = accept4(h->fd, NULL, NULL, SOCK_CLOEXEC);
-        if (c < 0) {
-            /* Out of descriptors or memory: wait a little rather than spin. */
-            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
-                poll(&pf[1], 1, 100);
-            continue;
-        }
-        serve_one(h, c);
-        drain(c);
-        close(c);
+        /* Backwards, so that a closed connection's slot takes one already stepped. */
+        for (i = n; i-- > 0;)
+            if (!step(h, &c[i], pf[i + 2].revents, now_ms())) {
+                conn_close(&c[i]);
+                c[i] = c[--n];
+            }
+        if (pf[1].revents)
+            accept_one(h, c, &n, &pf[0]);
     }
+    for (i = 0; i < n; i++)
+        conn_close(&c[i]);
+    free(c);
     return NULL;
 }
 
@@ -353,7 +461,7 @@ static int bind_first(const char *host, const char *port, const char *spec,
         return -1;
     }
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    if (bind(fd, (struct sockaddr *)&ss, len) == 0 && listen(fd, 8) == 0)
+    if (bind(fd, (struct sockaddr *)&ss, len) == 0 && listen(fd, 64) == 0)
         return fd;
     err = errno;
     close(fd);

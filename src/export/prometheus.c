@@ -93,10 +93,23 @@ static void out_fmt(struct out *o, const char *fmt, ...)
         out_add(o, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
 
+/* Another control byte (from a capture's header, a device's name) as
+ * the text \xHH, its backslash escaped: the format knows no other escape,
+ * and a raw ESC would reach whoever reads the page in a terminal. */
+static int control_byte(struct out *o, unsigned char c)
+{
+    if (c == '\n' || (c >= 0x20 && c != 0x7f))
+        return 0;
+    out_fmt(o, "\\\\x%02x", c);
+    return 1;
+}
+
 /* A label value: backslash, double quote and newline escaped. */
 static void label_value(struct out *o, const char *s)
 {
     for (; *s; s++) {
+        if (control_byte(o, (unsigned char)*s))
+            continue;
         if (*s == '\\' || *s == '"')
             out_add(o, "\\", 1);
         if (*s == '\n')
@@ -110,6 +123,8 @@ static void label_value(struct out *o, const char *s)
 static void help_text(struct out *o, const char *s)
 {
     for (; *s; s++) {
+        if (control_byte(o, (unsigned char)*s))
+            continue;
         if (*s == '\\')
             out_str(o, "\\\\");
         else if (*s == '\n')
@@ -434,6 +449,9 @@ static void render_sampler(struct out *o, const struct gt_prom *p)
     counter(o, p, "gputop_sampler_nodata_total", "rounds with a source's data missing",
             st.nodata);
     counter(o, p, "gputop_sampler_source_errors_total", "failed source samples", st.errors);
+    counter(o, p, "gputop_capture_errors_total",
+            "writes to the --record capture that failed (a full disk); recording stops at the first",
+            st.capture_errors);
     counter(o, p, "gputop_sampler_late_wakeups_total",
             "wake-ups that missed their deadline by a whole interval", st.late);
     family(o, "gputop_sampler_wakeup_lateness_seconds", "gauge",

@@ -280,9 +280,9 @@ static void publish(struct gt_sampler *s)
         gt_diag_clear(&d);
         if (s->cfg.on_sample(s->cfg.arg, &s->back, &d) != 0) {
             pthread_mutex_lock(&s->lock);
-            s->stats.errors++;
-            snprintf(s->stats.last_error, sizeof(s->stats.last_error), "%s", d.msg);
-            s->stats.last_error_code = d.code;
+            s->stats.capture_errors++;
+            snprintf(s->stats.last_capture_error, sizeof(s->stats.last_capture_error), "%s",
+                     d.msg);
             pthread_mutex_unlock(&s->lock);
             s->cfg.on_sample = NULL;   /* reported once; sampling goes on */
         }
@@ -578,6 +578,16 @@ enum gt_sampler_state gt_sampler_state(struct gt_sampler *s, uint64_t *warnings)
         *warnings = s->stats.warnings;
     pthread_mutex_unlock(&s->lock);
     return st;
+}
+
+uint64_t gt_sampler_capture_errors(struct gt_sampler *s)
+{
+    uint64_t n;
+
+    pthread_mutex_lock(&s->lock);
+    n = s->stats.capture_errors;
+    pthread_mutex_unlock(&s->lock);
+    return n;
 }
 
 /* A source that waits inside sample() (a paused replay) is told to stop

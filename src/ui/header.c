@@ -204,7 +204,8 @@ static int name_has_cores(const char *gpu, unsigned cores)
 }
 
 /* "REC · trace · serving :9100": the exports running beside the
- * dashboard, so that a recording is never forgotten; "" when none. */
+ * dashboard, so that a recording is never forgotten ("REC STOPPED" once
+ * a write failed: a full disk); "" when none. */
 static void exports_text(const struct tui *t, char *buf, size_t len)
 {
     const char *url = t->cfg->serve_url, *port, *end;
@@ -212,7 +213,7 @@ static void exports_text(const struct tui *t, char *buf, size_t len)
 
     gt_text_init(&h, buf, len);
     if (t->cfg->record_file)
-        gt_text_add(&h, "REC");
+        gt_text_add(&h, gt_sampler_capture_errors(t->cfg->sampler) ? "REC STOPPED" : "REC");
     if (t->cfg->trace_file) {
         if (h.len)
             gt_text_add(&h, tui_sep(t));
@@ -357,7 +358,8 @@ void tui_draw_alert(struct tui *t)
     }
     if (LINES <= 3)
         return;
-    if (state != GT_SAMPLER_RETRYING && now >= t->warning_until) {
+    if (state != GT_SAMPLER_RETRYING && now >= t->warning_until &&
+        !gt_sampler_capture_errors(t->cfg->sampler)) {
         t->alert_shown = tui_replay_alert(t, LINES - 2);
         return;
     }
@@ -368,6 +370,9 @@ void tui_draw_alert(struct tui *t)
         snprintf(buf, sizeof(buf), " %s (retrying)", st.last_error);
     else if (now < t->warning_until)
         snprintf(buf, sizeof(buf), " warning: %s", st.last_warning);
+    else if (st.capture_errors)
+        snprintf(buf, sizeof(buf), " %s; recording stopped, sampling goes on",
+                 st.last_capture_error);
     else {
         t->alert_shown = tui_replay_alert(t, LINES - 2);
         return;

@@ -3,6 +3,7 @@
 #include "tui_internal.h"
 #include "gputop/terminfo.h"
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -120,6 +121,26 @@ static SCREEN *try_term(const char *name, char *used, size_t len)
     return s;
 }
 
+/* ncurses keeps a size in a short: a larger $LINES or $COLUMNS makes every
+ * newterm() fail, which is the size's fault, not the description's. */
+static int size_too_large(char *why, size_t whylen)
+{
+    static const char *const vars[] = { "LINES", "COLUMNS" };
+    size_t i;
+
+    for (i = 0; i < 2; i++) {
+        const char *v = getenv(vars[i]);
+        long n = v ? strtol(v, NULL, 10) : 0;
+        if (n > SHRT_MAX) {
+            snprintf(why, whylen, "the terminal size %s=%ld is larger than ncurses can draw "
+                     "(at most %d); unset %s to use the terminal's own size", vars[i], n,
+                     SHRT_MAX, vars[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* newterm() with $TERM, then common entries from the system's database,
  * then the same from the built-in entries (phones have no database).
  * ncurses returns NULL rather than exiting when an entry is missing. */
@@ -147,7 +168,9 @@ static SCREEN *open_terminal(char *used, size_t len, char *why, size_t whylen)
     for (i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++)
         if ((s = try_term(fallbacks[i], used, len)))
             return s;
-    snprintf(why, whylen, "no usable terminal description for TERM=%s", term ? term : "(unset)");
+    if (!size_too_large(why, whylen))
+        snprintf(why, whylen, "no usable terminal description for TERM=%s",
+                 term ? term : "(unset)");
     return NULL;
 }
 

@@ -2,7 +2,9 @@
  * header, then records of u32 payload length L (little-endian), u8 type,
  * L payload bytes and a u32 CRC-32 (gputop-capture(5), "Records"). */
 #include "capture_records.h"
+#include "gputop/capture.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -42,11 +44,34 @@ int capture_sample_record(const char *path, int k, long *offset, long *payload)
     return -1;
 }
 
+/* The end record a clean close writes: u32 length 8, type 0x80, the u64
+ * count of sample records, and the CRC-32 of those 13 bytes
+ * (gputop-capture(5), "End record"). */
+static int append_end(const char *path, int n)
+{
+    unsigned char rec[17] = { 8, 0, 0, 0, 0x80 };
+    uint32_t crc;
+    FILE *f;
+    int i, bad;
+
+    for (i = 0; i < 8; i++)
+        rec[5 + i] = (unsigned char)((uint64_t)n >> (8 * i));
+    crc = gt_capture_crc32(0, rec, 13);
+    for (i = 0; i < 4; i++)
+        rec[13 + i] = (unsigned char)(crc >> (8 * i));
+    f = fopen(path, "ab");
+    if (!f)
+        return -1;
+    bad = fwrite(rec, 1, sizeof(rec), f) != sizeof(rec);
+    return fclose(f) != 0 || bad ? -1 : 0;
+}
+
 int capture_keep_samples(const char *path, int n)
 {
     long offset, payload;
 
-    if (capture_sample_record(path, n, &offset, &payload) < 0)
+    if (capture_sample_record(path, n, &offset, &payload) < 0 ||
+        truncate(path, offset + 9 + payload) < 0)
         return -1;
-    return truncate(path, offset + 9 + payload);
+    return append_end(path, n);
 }

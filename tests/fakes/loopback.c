@@ -23,10 +23,12 @@ static long long ms_now(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static int connect_port(int port)
+/* A socket (with type flags) connecting to 127.0.0.1:port: blocking, the
+ * connection is made; non-blocking, it may still be under way. -1 on error. */
+static int connect_to(int port, int flags)
 {
     struct sockaddr_in a;
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | flags, 0);
 
     if (fd < 0)
         return -1;
@@ -34,10 +36,27 @@ static int connect_port(int port)
     a.sin_family = AF_INET;
     a.sin_port = htons((uint16_t)port);
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
+    if (connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0 && errno != EINPROGRESS) {
         close(fd);
         return -1;
     }
+    return fd;
+}
+
+static int connect_port(int port)
+{
+    return connect_to(port, 0);
+}
+
+int loopback_idle(int port, int timeout_ms)
+{
+    struct pollfd pf;
+    int fd = connect_to(port, SOCK_NONBLOCK);
+
+    if (fd < 0)
+        return -1;
+    pf = (struct pollfd){ fd, POLLOUT, 0 };
+    poll(&pf, 1, timeout_ms);
     return fd;
 }
 
@@ -160,6 +179,17 @@ int bg_wait_err(struct bg_proc *p, const char *text, int timeout_ms)
         p->err[p->err_len] = '\0';
     }
     return 1;
+}
+
+int bg_served_port(struct bg_proc *p, int timeout_ms)
+{
+    const char *at;
+    int port = -1;
+
+    if (!bg_wait_err(p, "/metrics\n", timeout_ms) || !(at = strstr(p->err, "http://127.0.0.1:")))
+        return -1;
+    sscanf(at, "http://127.0.0.1:%d/metrics", &port);
+    return port;
 }
 
 int bg_stop(struct bg_proc *p, int sig, int timeout_ms)

@@ -12,6 +12,9 @@
  * *len its length) or NULL when it could not connect. */
 char *loopback_exchange(int port, const char *req, size_t reqlen, int hold_ms, int timeout_ms,
                         size_t *len);
+/* A client that connects to 127.0.0.1:port and says nothing: the socket
+ * (its connection made, or still being made after timeout_ms), or -1. */
+int loopback_idle(int port, int timeout_ms);
 /* GET path, HTTP/1.1; the status in *status, the body returned (malloc'd)
  * or NULL. */
 char *loopback_get(int port, const char *path, int *status);
@@ -29,6 +32,9 @@ struct bg_proc {
 int  bg_start(struct bg_proc *p, char *const argv[]);
 /* Reads stderr until it contains text or timeout_ms passes; 1 if found. */
 int  bg_wait_err(struct bg_proc *p, const char *text, int timeout_ms);
+/* The port of gputop --serve 127.0.0.1:0, read from the address it says
+ * on stderr within timeout_ms; -1 when it says none. */
+int  bg_served_port(struct bg_proc *p, int timeout_ms);
 /* Sends sig, waits up to timeout_ms, then SIGKILL; returns the wait status. */
 int  bg_stop(struct bg_proc *p, int sig, int timeout_ms);
 

@@ -284,11 +284,12 @@ static void wait_command(struct replay *p, uint64_t until)
 }
 
 /* The end of the records (1 clean, 2 cut short, -1 corrupt): kept, so
- * that the view can say why; its sample() result unless held. */
+ * that the view can say why; its sample() result unless held. A file
+ * without its end record (a killed recording) is told like one cut short. */
 static int reached_end(struct replay *p, int r, struct gt_diag *d)
 {
     p->at_end = 1;
-    if (r == 1)
+    if (r == 1 && !gt_capture_unfinished(p->r, d))
         set_text(p->why, sizeof(p->why), "end of capture");
     else
         keep_message(p, d);

@@ -80,11 +80,13 @@ static int fail(struct gt_diag *d, const char *fmt, ...) __attribute__((format(p
 
 static int fail(struct gt_diag *d, const char *fmt, ...)
 {
+    char msg[GT_DIAG_MSG];
     va_list ap;
 
     va_start(ap, fmt);
-    vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    gt_diag_set(d, "%s", msg);      /* escaped there, as every message */
     return -1;
 }
 
