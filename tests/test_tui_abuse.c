@@ -231,7 +231,7 @@ Test(tui_abuse, a_huge_size_is_named_as_the_problem, .timeout = 60)
  * them (at once: the terminal is not waiting for a whole line). */
 Test(tui_abuse, q_quits_the_text_records_of_a_dumb_terminal, .timeout = 60)
 {
-    quits_with_q("TERM=dumb", "utilization", "TERM=dumb cannot draw a dashboard");
+    quits_with_q("TERM=dumb", " %", "TERM=dumb cannot draw a dashboard");
 }
 
 /* An unknown TERM falls back to a known entry and leaves nothing behind. */
