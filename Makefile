@@ -202,7 +202,8 @@ $(BUILD)/tests/run: $(TEST_OBJ) $(BUILD)/libgputop.a
 
 # gputop with the fake kbase kernel behind its system-call seam, for
 # end-to-end tests of the Mali source (batch output and the dashboard).
-FAKE_KBASE_OBJ = $(BUILD)/obj/tests/fakes/fake_kbase.o $(BUILD)/obj/tests/fakes/fake_kbase_kinstr.o
+FAKE_KBASE_OBJ = $(BUILD)/obj/tests/fakes/fake_kbase.o $(BUILD)/obj/tests/fakes/fake_kbase_kinstr.o \
+                 $(BUILD)/obj/tests/fakes/fake_kbase_clock.o
 # Each can be signalled at a chosen system call (kill_sys.o, GPUTOP_KILL_AT).
 KILL_SYS_OBJ = $(BUILD)/obj/tests/fakes/kill_sys.o
 $(BUILD)/tests/gputop-fake: tests/tools/gputop_fake.c $(FAKE_KBASE_OBJ) $(KILL_SYS_OBJ) \
@@ -255,7 +256,7 @@ $(BUILD)/bench/%: bench/%.c bench/bench_setup.h $(BUILD)/libgputop.a
 # Each benchmark's output is kept too, for the table of figures and goals
 # at the end (bench/tools/summary.sh reads its "summary:" lines).
 BENCH_OUT = $(BUILD)/bench/output.txt
-bench-run: $(BENCH_BIN) $(BUILD)/gputop
+bench-run: $(BENCH_BIN) $(BUILD)/gputop $(BUILD)/tests/gputop-fake
 	@: > $(BENCH_OUT)
 	@for b in $(BENCH_BIN) bench/*.sh; do \
 	    echo "== $$b"; \

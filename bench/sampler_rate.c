@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -114,6 +115,21 @@ static void bare_loop(void (*wait)(uint64_t), uint64_t interval, int n, struct g
     gt_lateness_summarize(&l, out);
 }
 
+/* The sampler on s's source alone; timer_only keeps it off kernel-timed
+ * sampling. */
+static struct gt_sampler *one_source_sampler(struct setup *s, struct gt_sampler_config *cfg,
+                                             uint32_t *off, uint64_t interval, int timer_only)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->sources = &s->src;
+    cfg->nsources = 1;
+    cfg->slot_offset = off;
+    cfg->nslots = s->src->catalog.nslots;
+    cfg->interval_ns = interval;
+    cfg->timer_only = timer_only;
+    return gt_sampler_new(cfg);
+}
+
 /* Runs the real sampler at interval for n rounds with a reader that
  * evaluates every snapshot; prints the rate and returns its lateness. */
 static void run_sampler(const char *spec, uint64_t interval, int n,
@@ -133,13 +149,7 @@ static void run_sampler(const char *spec, uint64_t interval, int n,
 
     if (open_setup(&s, spec) < 0)
         return;
-    memset(&cfg, 0, sizeof(cfg));
-    cfg.sources = &s.src;
-    cfg.nsources = 1;
-    cfg.slot_offset = &off;
-    cfg.nslots = s.src->catalog.nslots;
-    cfg.interval_ns = interval;
-    smp = gt_sampler_new(&cfg);
+    smp = one_source_sampler(&s, &cfg, &off, interval, 1);   /* the timer; drained below */
     out = calloc(gt_engine_nmetrics(s.engine) + 1, sizeof(double));
     gt_snapshot_init(&snap, cfg.nslots);
     cpu0 = cpu_s();
@@ -161,6 +171,65 @@ static void run_sampler(const char *spec, uint64_t interval, int n,
            (double)interval / 1e6, (unsigned long long)st.samples, wall, st.samples / wall,
            (unsigned long long)st.merged, (unsigned long long)st.late,
            (cpu_s() - cpu0) / (double)st.samples * 1e6, buf);
+    gt_snapshot_free(&snap);
+    free(out);
+    close_setup(&s);
+}
+
+/* Kernel-timed: the sim dates its samples on the period's grid as kbase's
+ * periodic modes do; a reader due every 250 ms (a dashboard's refresh)
+ * takes them. Wake-ups are this process's voluntary context switches
+ * (the sampler's and the reader's), per sample. */
+static void run_drained(const char *spec, uint64_t interval, double seconds)
+{
+    struct setup s;
+    struct gt_sampler_config cfg;
+    struct gt_sampler *smp;
+    struct gt_sampler_stats st;
+    struct gt_snapshot snap;
+    struct gt_diag d;
+    struct rusage r0, r1;
+    uint64_t t0, next;
+    double *out, cpu0, cpu, wakes;
+    uint32_t off = 0;
+    char j[160], l[160];
+
+    if (open_setup(&s, spec) < 0)
+        return;
+    smp = one_source_sampler(&s, &cfg, &off, interval, 0);
+    out = calloc(gt_engine_nmetrics(s.engine) + 1, sizeof(double));
+    gt_snapshot_init(&snap, cfg.nslots);
+    getrusage(RUSAGE_SELF, &r0);
+    cpu0 = cpu_s();
+    t0 = next = gt_now_ns();
+    gt_sampler_start(smp, &d);
+    while (next - t0 < (uint64_t)(seconds * 1e9)) {
+        struct timespec ts;
+        next += 250000000ull;
+        gt_sampler_wake_after(smp, next);
+        ts.tv_sec = (time_t)(next / 1000000000ull);
+        ts.tv_nsec = (long)(next % 1000000000ull);
+        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+        if (gt_sampler_take(smp, &snap, 20000000ull) > 0)
+            gt_engine_eval(s.engine, &snap, out);
+    }
+    gt_sampler_get_stats(smp, &st);
+    gt_sampler_free(smp);
+    cpu = cpu_s() - cpu0;
+    getrusage(RUSAGE_SELF, &r1);
+    wakes = (double)(r1.ru_nvcsw - r0.ru_nvcsw);
+    gt_lateness_format(&st.jitter, j, sizeof(j));
+    gt_lateness_format(&st.drain, l, sizeof(l));
+    printf("    kernel-timed %s at %.0f ms, read every 250 ms: %llu samples in %.1f s, "
+           "%.3f wake-ups a sample, CPU %.1f us a sample\n"
+           "      timestamp jitter %s\n      drain latency (sample end to hand-over) %s\n",
+           spec, (double)interval / 1e6, (unsigned long long)st.samples, seconds,
+           st.samples ? wakes / (double)st.samples : 0, st.samples ? cpu / st.samples * 1e6 : 0,
+           j, l);
+    printf("summary: kernel-timed %s at 1 ms: timestamp jitter p50 / p99\t%.1f / %.1f us\t-\t-\n",
+           spec, st.jitter.p50_ns / 1e3, st.jitter.p99_ns / 1e3);
+    printf("summary: kernel-timed %s at 1 ms: drain latency p50 / p99\t%.1f / %.1f ms\t-\t-\n",
+           spec, st.drain.p50_ns / 1e6, st.drain.p99_ns / 1e6);
     gt_snapshot_free(&snap);
     free(out);
     close_setup(&s);
@@ -258,5 +327,8 @@ int main(void)
         printf("at a 100 ms period:\n");
         run_sampler(spec, 100000000ull, 50, &l);
     }
+    printf("drained (issue 46, goal 3: lateness means nothing once the kernel times the "
+           "samples):\n");
+    run_drained(spec, 1000000ull, 3.0);
     return 0;
 }

@@ -75,6 +75,7 @@ static int open_phase(struct phase *p)
     cfg.slot_offset = &p->offset;
     cfg.nslots = p->src->catalog.nslots;
     cfg.interval_ns = INTERVAL_NS;
+    cfg.timer_only = 1;      /* the endpoint's effect on the timer's lateness */
     p->sampler = gt_sampler_new(&cfg);
     if (!p->sampler)
         return -1;

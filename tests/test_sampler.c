@@ -91,7 +91,7 @@ Test(sampler, slow_reader_loses_no_counts)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_sampler_stats st;
     struct gt_snapshot snap;
@@ -134,7 +134,7 @@ Test(sampler, lossless_mode_hands_over_every_sample)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 1, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 1, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_snapshot snap;
     struct gt_diag d;
@@ -191,7 +191,7 @@ Test(sampler, live_wakeups_are_never_early_and_do_not_drift)
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
     uint64_t interval = 1000000;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, interval, 0, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, interval, 0, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s;
     struct gt_sampler_stats st;
     struct gt_snapshot snap;
@@ -231,7 +231,7 @@ Test(sampler, source_errors_are_counted_and_retried)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_sampler_stats st;
     struct gt_snapshot snap;
@@ -258,7 +258,7 @@ Test(sampler, a_source_error_is_named_with_its_code)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_sampler_stats st;
     struct gt_snapshot snap;
@@ -289,7 +289,7 @@ Test(sampler, spans_move_only_their_slots)
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
     struct gt_span sp = { 1, 2 };
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, &sp, 1 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, &sp, 1, 0, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_snapshot snap;
     uint64_t sum1 = 0, sum2 = 0;
@@ -323,7 +323,7 @@ Test(sampler, wake_fd_signals_the_first_sample_after_the_time_given)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 10000000, 0, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 10000000, 0, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct pollfd p;
     struct gt_diag d;
@@ -354,7 +354,7 @@ Test(sampler, a_shorter_interval_applies_at_once)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 10000000000ull, 0, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 10000000000ull, 0, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_snapshot snap;
     struct gt_diag d;
@@ -384,7 +384,7 @@ Test(sampler, a_failed_round_is_published_as_no_data)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 1, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 1, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_sampler_stats st;
     struct gt_snapshot snap;
@@ -435,7 +435,7 @@ Test(sampler, a_failing_source_beside_a_working_one_is_no_data_not_zeros)
     struct counting bad = { 0 }, ok = { 0 };
     struct gt_source *src[2] = { make_source(&bad), make_source(&ok) };
     uint32_t off[2] = { 0, 3 };
-    struct gt_sampler_config cfg = { src, 2, off, 6, 1000000, 1, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { src, 2, off, 6, 1000000, 1, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_snapshot snap;
     struct gt_diag d;
@@ -501,7 +501,7 @@ Test(sampler, slots_a_source_leaves_unwritten_read_zero)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 1, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 1, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s;
     struct gt_snapshot snap;
     struct gt_diag d;
@@ -538,7 +538,7 @@ Test(sampler, an_ended_source_reads_zero)
     struct counting done = { 0 }, runs = { 0 };
     struct gt_source *src[2] = { make_source(&done), make_source(&runs) };
     uint32_t off[2] = { 0, 3 };
-    struct gt_sampler_config cfg = { src, 2, off, 6, 1000000, 1, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { src, 2, off, 6, 1000000, 1, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s;
     struct gt_snapshot snap;
     struct gt_diag d;
@@ -581,7 +581,7 @@ Test(sampler, wake_up_lateness_is_measured)
     struct counting c = { 0 };
     struct gt_source *src = make_source(&c);
     uint32_t off = 0;
-    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0 };
+    struct gt_sampler_config cfg = { &src, 1, &off, 3, 1000000, 0, NULL, NULL, NULL, 0, 0, 0 };
     struct gt_sampler *s = gt_sampler_new(&cfg);
     struct gt_sampler_stats st;
     struct gt_snapshot snap;

@@ -83,8 +83,12 @@ static double percent_on(const char *line)
 static void metric_lines(struct tmux *t, const char *title, char *styled, char *plain, size_t len)
 {
     int waited;
-    char *s;
+    char row[256], *s;
 
+    /* the metric's row, indented; not the triage line, which may name it
+     * as its evidence ("· Output external read stall rate 37%") */
+    snprintf(row, sizeof(row), "  %s", title);
+    title = row;
     expect(t, title);
     for (waited = 0;; waited += 50) {
         s = tmux_capture(t);

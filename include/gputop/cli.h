@@ -28,6 +28,7 @@ struct gt_options {
     const char *sources[GT_MAX_SOURCES];
     int nsources;
     int no_cpu;                  /* --no-cpu */
+    int timer_sampling;          /* --timer-sampling */
     int batch;                   /* --batch */
     uint64_t interval_ns;        /* --interval */
     const char *record;          /* --record FILE */

@@ -202,11 +202,27 @@ struct gt_kbase_reader_ops {
      * the next sample); GT_KB_AGAIN with d set when no sample could be
      * taken but the reader is sound (a suspended GPU): just try later. */
     int  (*sample)(struct gt_kbase_reader *r, struct gt_kbase_frame *f, struct gt_diag *d);
+    /* Periodic mode (period_ns set): takes the oldest sample the kernel
+     * wrote at its period and decodes it into f (cleared first) with the
+     * kernel's timestamps; 0, GT_KB_EMPTY when none is waiting, or -1 as
+     * sample() fails. */
+    int  (*next)(struct gt_kbase_reader *r, struct gt_kbase_frame *f, struct gt_diag *d);
+    /* Stops counting and adds every sample still in the ring, the STOP
+     * sample included, into f (not cleared); returns how many, -1 on an
+     * error. Counting is over; close() follows. */
+    int  (*finish)(struct gt_kbase_reader *r, struct gt_kbase_frame *f, struct gt_diag *d);
+    /* Optional: a new period (not 0) for a reader counting already; 0 or
+     * -1 with d set. NULL: the reader is set up again instead. */
+    int  (*set_period)(struct gt_kbase_reader *r, uint64_t ns, struct gt_diag *d);
     /* Stops, unmaps and closes; safe after a failed start. */
     void (*close)(struct gt_kbase_reader *r);
 };
 
 #define GT_KB_AGAIN 1
+#define GT_KB_EMPTY 2
+
+/* DUMP_INTERVAL_MIN_NS of both readers: a shorter period is raised to it. */
+#define GT_KB_PERIOD_MIN_NS 100000ull
 
 struct gt_kbase_reader {
     const struct gt_kbase_reader_ops *ops;
@@ -217,6 +233,10 @@ struct gt_kbase_reader {
     int physical_idx;            /* kinstr: shader block_idx found to be physical positions */
     uint32_t ncycles;            /* clock domains it reports (0..2) */
     uint32_t buffers;            /* ring size in dumps */
+    /* 0: a dump is taken at each sample(); else the period the kernel
+     * dumps at by itself from start() (kinstr: given to open; the legacy
+     * reader: set before start) */
+    uint64_t period_ns;
     void *priv;
 };
 
@@ -227,5 +247,10 @@ int gt_kbase_vinstr_open(struct gt_kbase_reader *r, const struct gt_kbase_dev *d
                          const struct gt_kbase_enable *en, struct gt_diag *d);
 int gt_kbase_kinstr_open(struct gt_kbase_reader *r, const struct gt_kbase_dev *dev,
                          const struct gt_kbase_enable *en, struct gt_diag *d);
+/* kinstr_prfcnt's mode is fixed at set-up: periodic at period_ns (0:
+ * manual). */
+int gt_kbase_kinstr_open_periodic(struct gt_kbase_reader *r, const struct gt_kbase_dev *dev,
+                                  const struct gt_kbase_enable *en, uint64_t period_ns,
+                                  struct gt_diag *d);
 
 #endif

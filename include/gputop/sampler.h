@@ -34,6 +34,11 @@ struct gt_sampler_stats {
     /* How late each timed wake-up was after its absolute deadline (none
      * for self-paced sources, which wait in the source itself). */
     struct gt_lateness_summary lateness;
+    /* Kernel-timed sampling (kernel_timed set): how far each sample's
+     * kernel timestamp lies off the period's grid, and how long after
+     * its end each sample was handed over. */
+    int kernel_timed;
+    struct gt_lateness_summary jitter, drain;
     enum gt_sampler_state state;
     char last_error[GT_DIAG_MSG + 64];   /* "SOURCE: message" */
     enum gt_err last_error_code;         /* the failing source's code */
@@ -58,6 +63,10 @@ struct gt_sampler_config {
      * merged and handed over. NULL: every slot (a recorder needs them all). */
     const struct gt_span *spans;
     size_t nspans;
+    /* Wait for the reader, as lossless does, between the samples of a
+     * drain (batch rows: one for each kernel-timed sample). */
+    int each_drained;
+    int timer_only;               /* no kernel-timed sampling (--timer-sampling) */
 };
 
 struct gt_sampler;

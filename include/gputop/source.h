@@ -44,6 +44,13 @@ struct gt_source_info {
                                 (replay), so the sampler does not sleep */
     uint64_t max_interval_ns; /* longest sampling period its counters survive
                                 (32-bit counters wrap); 0 when any will do */
+    /* Kernel-timed sampling (gt_source_type.periodic): the shortest period
+     * the kernel takes (0: none; the sampler's timer calls sample()), the
+     * samples its ring holds, and the clock of the samples' timestamps
+     * (CLOCK_MONOTONIC_RAW for kbase). */
+    uint64_t periodic_min_ns;
+    uint32_t periodic_ring;
+    int periodic_clock;
     int own_clocks;          /* 1: its GPU's clock and temperature are not
                                 devfreq's (amdgpu gives them in its own
                                 gpu_metrics), so no clocks source is added
@@ -113,6 +120,8 @@ enum gt_sample_result {
     GT_SAMPLE_END = 1,       /* exhausted (a replay's end): no data, no more */
     GT_SAMPLE_WARN = 2,      /* good data, and d holds a warning for the user
                                 (a saturated counter, ...) */
+    GT_SAMPLE_EMPTY = 3,     /* periodic mode: no sample is waiting in the
+                                kernel's ring; no data, none lost */
 };
 
 /* What --probe hands a source type's probe op. */
@@ -160,6 +169,15 @@ struct gt_source_type {
      * s->catalog feeds a metric, so hardware sources can enable only those.
      * Returns 0 or -1 with d set. */
     int  (*select)(struct gt_source *s, const unsigned char *used, struct gt_diag *d);
+    /* Optional, where info.periodic_min_ns is set: from now on the kernel
+     * takes a sample every *period_ns into its ring, and sample() hands
+     * over the oldest one waiting, with the kernel's timestamps, or
+     * returns GT_SAMPLE_EMPTY. *period_ns 0 goes back to sample() taking
+     * each sample itself. What the ring held at a change comes out of the
+     * next sample(). Sets *period_ns to the period the kernel uses. 0, or
+     * -1 with d set: the sampler keeps its timer. Called after start(),
+     * on the sampler's thread once it runs. */
+    int  (*periodic)(struct gt_source *s, uint64_t *period_ns, struct gt_diag *d);
     /* Optional: what the source was doing at the end of snap's interval,
      * for the header ("scene cycle: game"); "" when nothing. Called on the
      * view's thread while sample() runs, so it reads only what open() and

@@ -53,6 +53,8 @@ void gt_usage(FILE *out)
 "Sampling:\n"
 "  -i, --interval TIME     sample period, 1ms..10s (default 100ms; a bare number\n"
 "                          is milliseconds)\n"
+"  --timer-sampling        take every sample on gputop's timer, even where the\n"
+"                          kernel can time them (kbase's periodic modes)\n"
 "  --record FILE           also write every raw sample to a capture file\n"
 "Exports (beside the dashboard or batch output):\n"
 "  --serve ADDR:PORT       Prometheus metrics at http://ADDR:PORT/metrics; the\n"
@@ -142,6 +144,7 @@ static int parse_format(const char *s, enum gt_batch_format *f)
 
 enum {
     OPT_LAYOUT = 256, OPT_LIST_LAYOUTS, OPT_CHECK_LAYOUT, OPT_GPU, OPT_SOURCE, OPT_NO_CPU,
+    OPT_TIMER_SAMPLING,
     OPT_LIST_SOURCES, OPT_RECORD, OPT_SECTION, OPT_METRICS, OPT_PER_SECOND,
     OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PROBE, OPT_PRECISION, OPT_PER_CORE, OPT_SERVE, OPT_TRACE,
     OPT_PROC_ROOT, OPT_NO_PROCESSES, OPT_PROCESSES, OPT_SYS_ROOT, OPT_THERMAL_ZONE,
@@ -158,6 +161,7 @@ static const struct option longopts[] = {
     { "gpu", required_argument, 0, OPT_GPU },
     { "source", required_argument, 0, OPT_SOURCE },
     { "no-cpu", no_argument, 0, OPT_NO_CPU },
+    { "timer-sampling", no_argument, 0, OPT_TIMER_SAMPLING },
     { "list-sources", no_argument, 0, OPT_LIST_SOURCES },
     { "probe", no_argument, 0, OPT_PROBE },
     { "proc-root", required_argument, 0, OPT_PROC_ROOT },
@@ -276,6 +280,7 @@ static int one_option(struct gt_options *o, int c, const char *arg, const char *
     case OPT_CHECK_LAYOUT: o->cmd = GT_CMD_CHECK_LAYOUT; o->check_file = arg; return 0;
     case OPT_GPU: o->gpu = arg; return 0;
     case OPT_NO_CPU: o->no_cpu = 1; return 0;
+    case OPT_TIMER_SAMPLING: o->timer_sampling = 1; return 0;
     case OPT_PROC_ROOT: o->proc_root = arg; return 0;
     case OPT_SYS_ROOT: o->sys_root = arg; return 0;
     case OPT_THERMAL_ZONE: o->thermal_zone = arg; return 0;

@@ -45,6 +45,7 @@ static void report_timing(const struct gt_probe *p, const char *spec, const unsi
     cfg.slot_offset = &off;
     cfg.nslots = s->catalog.nslots;
     cfg.interval_ns = TIMING_PERIOD_NS;
+    cfg.timer_only = 1;      /* how late the timer wakes: a kernel-timed source would not use it */
     smp = gt_sampler_new(&cfg);
     if (!smp) {
         gt_diag_set(&d, "out of memory");

@@ -461,7 +461,8 @@ static int any_self_paced(const struct run *r)
 /* With start unset the sampler is made but not started: batch output
  * starts it once its header is written, so the header never reads a
  * source's info while the sampler thread could be writing it. */
-static int start_sampler(const struct gt_options *o, struct run *r, int lossless, int start)
+static int start_sampler(const struct gt_options *o, struct run *r, int lossless, int start,
+                         int rows)
 {
     struct gt_sampler_config cfg;
     struct gt_diag d;
@@ -483,6 +484,8 @@ static int start_sampler(const struct gt_options *o, struct run *r, int lossless
     cfg.nslots = r->merged.nslots;
     cfg.interval_ns = gt_beside_interval(o->interval_ns, r->src, r->nsrc);
     cfg.lossless = lossless;
+    cfg.each_drained = rows;
+    cfg.timer_only = o->timer_sampling;
     cfg.on_sample = r->recorder ? record_sample : NULL;
     cfg.arg = r->recorder;
     r->sampler = gt_sampler_new(&cfg);
@@ -656,7 +659,8 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
      * one refresh. */
     if (!batch && !o->triage)
         make_replays_interactive(&r);
-    if (start_sampler(o, &r, any_self_paced(&r), !batch || o->triage) < 0 ||
+    if (start_sampler(o, &r, any_self_paced(&r), !batch || o->triage,
+                      batch && !o->triage) < 0 ||
         start_exports(o, &r) < 0)
         goto out;
     if (o->triage) {

@@ -17,42 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BACKOFF_MAX_NS 5000000000ull
-
-struct source_slot {
-    struct gt_snapshot view;   /* window into back: deltas point inside it */
-    uint64_t retry_at;         /* 0 or the time before which it is not retried */
-    uint64_t backoff;
-    /* The end of the last interval accounted for, on the source's clock,
-     * and our clock then: a lost interval runs on from it. */
-    uint64_t src_end, mono_end;
-    uint32_t offset;           /* its first slot in the merged snapshot (copied:
-                                  the caller's array need not outlive us) */
-    int ended;
-};
-
-struct gt_sampler {
-    struct gt_sampler_config cfg;
-    struct source_slot *src;
-    struct gt_snapshot back, front;
-    struct gt_span *spans;     /* what is cleared, merged and copied */
-    size_t nspans;
-    int front_full;            /* front holds deltas not yet taken */
-    pthread_t thread;
-    int started, stopping;
-    pthread_mutex_t lock;
-    /* The thread sleeps on this word until a deadline: a futex rather than
-     * a condition variable, so that a sleep is one system call and its
-     * timeout no mutex round trip. Bumped to wake it (stop, new interval). */
-    atomic_uint wake_seq;
-    pthread_cond_t ready;      /* readers wait on it for a snapshot */
-    pthread_cond_t taken;      /* lossless mode: the thread waits for the reader */
-    uint64_t interval_ns;
-    struct gt_sampler_stats stats;
-    struct gt_lateness lateness;   /* of timed wake-ups; summarized into stats */
-    int wake_fd;               /* eventfd a reader polls, -1 none */
-    uint64_t wake_at;          /* 0, or the time from which a publish wakes it */
-};
+#include "sampler_int.h"
 
 static void ts_from_ns(struct timespec *ts, uint64_t ns)
 {
@@ -151,7 +116,7 @@ static void name_message(char *buf, size_t len, const struct gt_source *src, con
     snprintf(buf, len, "%s: %s", src->type->name, msg);
 }
 
-static void note_error(struct gt_sampler *s, const struct gt_source *src, const struct gt_diag *d)
+void gt_smp_note_error(struct gt_sampler *s, const struct gt_source *src, const struct gt_diag *d)
 {
     pthread_mutex_lock(&s->lock);
     s->stats.errors++;
@@ -162,7 +127,7 @@ static void note_error(struct gt_sampler *s, const struct gt_source *src, const 
     pthread_mutex_unlock(&s->lock);
 }
 
-static void note_warning(struct gt_sampler *s, const struct gt_source *src,
+void gt_smp_note_warning(struct gt_sampler *s, const struct gt_source *src,
                          const struct gt_diag *d)
 {
     pthread_mutex_lock(&s->lock);
@@ -177,7 +142,7 @@ static void note_warning(struct gt_sampler *s, const struct gt_source *src,
  * did, else the time since its last interval, on its own clock; a
  * self-paced source's clock (a file's) has no relation to ours, so its
  * lost interval is an instant at its last known time. */
-static void mark_lost(struct gt_sampler *s, size_t i, uint64_t now)
+void gt_smp_mark_lost(struct gt_sampler *s, size_t i, uint64_t now)
 {
     struct source_slot *ss = &s->src[i];
     int paced = s->cfg.sources[i]->info.self_paced;
@@ -193,7 +158,7 @@ static void mark_lost(struct gt_sampler *s, size_t i, uint64_t now)
         s->back.missing |= 1u << i;
 }
 
-static void back_off(struct gt_sampler *s, struct source_slot *ss, uint64_t now)
+void gt_smp_back_off(struct gt_sampler *s, struct source_slot *ss, uint64_t now)
 {
     ss->backoff = ss->backoff ? ss->backoff * 2 : s->interval_ns;
     if (ss->backoff > BACKOFF_MAX_NS)
@@ -203,7 +168,7 @@ static void back_off(struct gt_sampler *s, struct source_slot *ss, uint64_t now)
 
 /* Calls source i; returns 1 when it gave data, 0 when it has none for
  * this round, -1 when it has ended. */
-static int sample_one(struct gt_sampler *s, size_t i, uint64_t now)
+int gt_smp_sample_one(struct gt_sampler *s, size_t i, uint64_t now)
 {
     struct source_slot *ss = &s->src[i];
     struct gt_source *src = s->cfg.sources[i];
@@ -212,7 +177,7 @@ static int sample_one(struct gt_sampler *s, size_t i, uint64_t now)
 
     ss->view.t_start_ns = ss->view.t_end_ns = 0;
     if (ss->retry_at && now < ss->retry_at) {
-        mark_lost(s, i, now);
+        gt_smp_mark_lost(s, i, now);
         return 0;
     }
     gt_diag_clear(&d);
@@ -222,13 +187,13 @@ static int sample_one(struct gt_sampler *s, size_t i, uint64_t now)
         return -1;
     }
     if (r == GT_SAMPLE_ERROR) {
-        back_off(s, ss, now);
-        note_error(s, src, &d);
-        mark_lost(s, i, now);
+        gt_smp_back_off(s, ss, now);
+        gt_smp_note_error(s, src, &d);
+        gt_smp_mark_lost(s, i, now);
         return 0;
     }
     if (r == GT_SAMPLE_WARN)
-        note_warning(s, src, &d);
+        gt_smp_note_warning(s, src, &d);
     ss->retry_at = 0;
     ss->backoff = 0;
     ss->src_end = ss->view.t_end_ns;
@@ -251,7 +216,7 @@ static int sample_sources(struct gt_sampler *s, uint64_t now)
         ss->view.deltas = s->back.deltas + ss->offset;
         if (ss->ended)
             continue;
-        r = sample_one(s, i, now);
+        r = gt_smp_sample_one(s, i, now);
         if (r < 0)
             continue;
         live++;
@@ -269,11 +234,22 @@ static int sample_sources(struct gt_sampler *s, uint64_t now)
     return live == 0 ? -1 : answered;
 }
 
-static void publish(struct gt_sampler *s)
+void gt_smp_publish(struct gt_sampler *s)
 {
     struct gt_diag d;
     int wake = 0, nodata = s->back.missing != 0;
 
+    /* Batch output: a drained sample waits for the row before it to be
+     * written before it is recorded, so that a capture ends where the
+     * rows do (-n). */
+    if (s->cfg.each_drained && s->hold_wake) {
+        pthread_mutex_lock(&s->lock);
+        while (s->front_full && !s->stopping)
+            pthread_cond_wait(&s->taken, &s->lock);
+        pthread_mutex_unlock(&s->lock);
+        if (s->stopping)
+            return;
+    }
     /* A capture holds counts only: an interval without them is left out
      * rather than recorded as zeros. */
     if (s->cfg.on_sample && !nodata) {
@@ -302,7 +278,7 @@ static void publish(struct gt_sampler *s)
         s->stats.nodata++;
     else
         s->stats.samples++;
-    if (s->wake_at && gt_now_ns() >= s->wake_at) {
+    if (s->wake_at && !s->hold_wake && gt_now_ns() >= s->wake_at) {
         s->wake_at = 0;
         wake = s->wake_fd >= 0;
     }
@@ -335,11 +311,24 @@ int gt_sampler_wake_fd(struct gt_sampler *s)
     return s->wake_fd;
 }
 
+/* Kernel-timed, the reader's time is also when the thread drains: a
+ * sleep past it is cut short. */
 void gt_sampler_wake_after(struct gt_sampler *s, uint64_t t_ns)
 {
+    int sooner;
+
     pthread_mutex_lock(&s->lock);
     s->wake_at = t_ns ? t_ns : 1;
+    if (s->reader_last && s->wake_at > s->reader_last)
+        s->reader_every = s->wake_at - s->reader_last;
+    s->reader_last = s->wake_at;
+    /* a millisecond late is within a view's own slack */
+    sooner = s->timed && s->wake_at + 1000000ull < s->deadline;
+    if (sooner)
+        s->deadline = s->wake_at;
     pthread_mutex_unlock(&s->lock);
+    if (sooner)
+        gt_smp_wake_thread(s);
 }
 
 static int self_paced(const struct gt_sampler *s)
@@ -352,17 +341,15 @@ static int self_paced(const struct gt_sampler *s)
     return 0;
 }
 
-static void wake_thread(struct gt_sampler *s)
+void gt_smp_wake_thread(struct gt_sampler *s)
 {
     atomic_fetch_add(&s->wake_seq, 1);
     syscall(SYS_futex, &s->wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
 
-enum { SLEPT, WOKEN };
-
 /* Sleeps until the absolute CLOCK_MONOTONIC deadline, or until woken after
  * the wake count was seq (returns WOKEN: a stop or a new interval). */
-static int sleep_until(struct gt_sampler *s, uint64_t deadline, unsigned seq)
+int gt_smp_sleep_until(struct gt_sampler *s, uint64_t deadline, unsigned seq)
 {
     struct timespec ts;
 
@@ -381,7 +368,7 @@ static int sleep_until(struct gt_sampler *s, uint64_t deadline, unsigned seq)
     }
 }
 
-static void update_state(struct gt_sampler *s)
+void gt_smp_update_state(struct gt_sampler *s)
 {
     size_t i;
     int retrying = 0;
@@ -427,6 +414,8 @@ static void *run(void *arg)
     int paced = self_paced(s), r;
     unsigned seq;
 
+    if (s->timed && gt_smp_drain_run(s))
+        goto ended;
     pthread_mutex_lock(&s->lock);
     interval = s->interval_ns;
     pthread_mutex_unlock(&s->lock);
@@ -436,7 +425,7 @@ static void *run(void *arg)
         uint64_t old = interval, wait = paced ? paced_wait(s, gt_now_ns()) : next;
         int woken;
 
-        woken = wait && sleep_until(s, wait, seq) == WOKEN;
+        woken = wait && gt_smp_sleep_until(s, wait, seq) == WOKEN;
 
         /* Taken before stopping is read: a later stop changes it, so the
          * next sleep returns at once instead of missing the wake-up. */
@@ -462,9 +451,9 @@ static void *run(void *arg)
         r = sample_sources(s, now);
         if (r < 0)
             break;
-        update_state(s);
+        gt_smp_update_state(s);
         if (r > 0)
-            publish(s);
+            gt_smp_publish(s);
         if (!paced) {
             uint64_t late = 0;
             next = gt_deadline_advance(next, gt_now_ns(), interval, &late);
@@ -475,6 +464,7 @@ static void *run(void *arg)
             }
         }
     }
+ended:
     pthread_mutex_lock(&s->lock);
     s->stats.state = GT_SAMPLER_ENDED;
     pthread_cond_broadcast(&s->ready);
@@ -493,9 +483,11 @@ int gt_sampler_start(struct gt_sampler *s, struct gt_diag *d)
         if (src->type->start && src->type->start(src, d) < 0)
             return -1;
     }
+    gt_smp_start_periodic(s);
     s->stats.state = GT_SAMPLER_RUNNING;
     for (i = 0; i < s->cfg.nsources; i++)
-        s->src[i].src_end = s->src[i].mono_end = gt_now_ns();
+        s->src[i].src_end = s->src[i].mono_end = s->src[i].last_got = gt_now_ns();
+    s->last_drain = gt_now_ns();
     if (gt_thread_start(&s->thread, "gputop-sampler", run, s) != 0) {
         gt_diag_set(d, "cannot start the sampler thread");
         return -1;
@@ -542,7 +534,7 @@ void gt_sampler_set_interval(struct gt_sampler *s, uint64_t ns)
     pthread_mutex_lock(&s->lock);
     s->interval_ns = ns;
     pthread_mutex_unlock(&s->lock);
-    wake_thread(s);
+    gt_smp_wake_thread(s);
 }
 
 uint64_t gt_sampler_interval(struct gt_sampler *s)
@@ -565,6 +557,9 @@ void gt_sampler_get_stats(struct gt_sampler *s, struct gt_sampler_stats *st)
     pthread_mutex_lock(&s->lock);
     *st = s->stats;
     gt_lateness_summarize(&s->lateness, &st->lateness);
+    gt_lateness_summarize(&s->jitter, &st->jitter);
+    gt_lateness_summarize(&s->drain, &st->drain);
+    st->kernel_timed = s->timed;
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -624,7 +619,7 @@ void gt_sampler_stop(struct gt_sampler *s)
     s->stopping = 1;
     pthread_cond_broadcast(&s->taken);
     pthread_mutex_unlock(&s->lock);
-    wake_thread(s);
+    gt_smp_wake_thread(s);
     interrupt_sources(s);
     pthread_join(s->thread, NULL);
     s->started = 0;

@@ -122,12 +122,8 @@ int fkp_physical_idx(const struct fake_kbase *fk)
 uint64_t fkp_value(const struct fake_kbase *fk, const uint64_t mask[2], int block,
                       unsigned inst, unsigned index)
 {
-    unsigned g = index / 4 * 4, i;
-    int on = 0;
-
-    for (i = g; i < g + 4; i++)
-        on |= (int)((mask[i / 64] >> (i % 64)) & 1);
-    if (!on)
+    /* a group of four lies within one 64-bit word of the mask */
+    if (!((mask[index / 64] >> (index / 4 * 4 % 64)) & 0xF))
         return 0;
     if ((fk->state[block][inst] & (2u | 32u)) && (fkp_state_defined(fk) || !fk->cfg.stale_state))
         return 0;
@@ -344,7 +340,11 @@ static int dev_ioctl(struct fake_kbase *fk, struct file *f, unsigned long req, v
 
 /* ---- the legacy reader ---- */
 
-static void legacy_dump(struct fake_kbase *fk, struct file *r)
+/* One dump at the fake's current time holding ticks periods' counts
+ * (more than one when periodic ticks found the ring full: the kernel's
+ * accumulator kept their counts, mali_kbase_vinstr.c's client dump
+ * returning -EBUSY before it dumps). */
+void fkp_legacy_dump(struct fake_kbase *fk, struct file *r, uint64_t ticks, uint32_t event)
 {
     int used[RING] = { 0 }, i, b, idx = -1;
     uint8_t *d;
@@ -359,7 +359,6 @@ static void legacy_dump(struct fake_kbase *fk, struct file *r)
             idx = i;
     d = r->ring + (size_t)idx * r->bufsize;
     memset(d, 0, r->bufsize);
-    fk->now += fk->step;
     for (b = 0; b < 4; b++) {
         uint64_t mask[2] = { 0, 0 };
         for (k = 0; k < 16; k++)
@@ -370,18 +369,30 @@ static void legacy_dump(struct fake_kbase *fk, struct file *r)
                          : 2 + fk->slices + (unsigned)fkp_phys_of(fk, inst);
             uint8_t *blk = d + (size_t)pos * 256;
             for (k = 4; k < 64; k++) {
-                uint64_t v = fkp_value(fk, mask, b, inst, k);
-                put(blk, 4 * k, 4, v > 0xFFFFFFFFull ? 0xFFFFFFFFull : v);
+                uint64_t v = fkp_value(fk, mask, b, inst, k) * ticks;
+                if (v)      /* the buffer was zeroed */
+                    put(blk, 4 * k, 4, v > 0xFFFFFFFFull ? 0xFFFFFFFFull : v);
             }
             put(blk, 8, 4, r->bm[b]);          /* PRFCNT_EN */
         }
     }
     r->ts[idx] = fk->now;
+    r->event[idx] = event;
     r->queue[r->nqueued++] = idx;
     fk->st.dumps++;
 }
 
-static int legacy_free_buffers(const struct file *r)
+/* A manual dump (DUMP, or kinstr's SAMPLE_SYNC and STOP) moves the fake's
+ * own clock by the time step; the real clock has moved by itself. */
+void fkp_manual_step(struct fake_kbase *fk)
+{
+    if (fk->real_clock)
+        fkp_catch_up(fk);
+    else
+        fk->now += fk->step;
+}
+
+int fkp_legacy_free_buffers(const struct file *r)
 {
     return (int)r->nbuf - r->nqueued - (r->held >= 0);
 }
@@ -401,7 +412,7 @@ static int legacy_get(struct fake_kbase *fk, struct file *r, void *arg, int cycl
     r->nqueued--;
     r->held = idx;
     put(arg, 0, 8, r->ts[idx]);
-    put(arg, 8, 4, 0);
+    put(arg, 8, 4, r->event[idx]);
     put(arg, 12, 4, (uint32_t)idx);
     if (cycles) {
         put(arg, 16, 8, fk->cyc_top);
@@ -427,9 +438,10 @@ static int legacy_ioctl(struct fake_kbase *fk, struct file *r, unsigned long req
             if (fk->cfg.old_dump)
                 return fail(EBUSY);
         }
-        if (legacy_free_buffers(r) <= 0)
+        if (fkp_legacy_free_buffers(r) <= 0)
             return fail(fk->cfg.old_dump ? EPERM : EBUSY);
-        legacy_dump(fk, r);
+        fkp_manual_step(fk);
+        fkp_legacy_dump(fk, r, 1, 0);
         return 0;
     case 0x4004BE11ul:
         return 0;
@@ -447,8 +459,18 @@ static int legacy_ioctl(struct fake_kbase *fk, struct file *r, unsigned long req
                             (unsigned)get(arg, 12, 4), r->held);
         r->held = -1;
         return 0;
-    case 0x4004BE30ul:
+    case 0x4004BE30ul: {
+        /* mali_kbase_vinstr.c, kbasep_vinstr_hwcnt_reader_ioctl_set_interval:
+         * the interval comes by value; 0 stops periodic dumps, anything
+         * under DUMP_INTERVAL_MIN_NS (100 us) is raised to it, and the
+         * first periodic dump is due at the next multiple of the interval
+         * (kbasep_vinstr_next_dump_time_ns). */
+        uint32_t ns = (uint32_t)(uintptr_t)arg;
+        r->period = ns ? fkp_period_of(ns) : 0;
+        r->next_tick = ns ? fkp_first_tick(fk->now, r->period) : 0;
+        fk->st.period = r->period;
         return 0;
+    }
     case 0x4004BEFFul:
         put(arg, 0, 4, 1);
         return 0;
@@ -505,7 +527,9 @@ static int f_ioctl(void *ctx, int fd, unsigned long req, void *arg)
         return fail(ENODEV);
     if (fk->cfg.deny_request && req == fk->cfg.deny_request)
         return fail(fk->cfg.deny_errno);
-    if (!arg)
+    fkp_catch_up(fk);
+    /* SET_INTERVAL takes its argument by value: 0 is a value there */
+    if (!arg && !(f->kind == F_LEGACY && req == 0x4004BE30ul))
         return fkp_protocol(fk, EFAULT, "request 0x%lx without an argument", req);
     switch (f->kind) {
     case F_DEV: return dev_ioctl(fk, f, req, arg);
@@ -579,6 +603,7 @@ static int f_poll(void *ctx, struct pollfd *fds, nfds_t n, int timeout_ms)
     int ready = 0;
 
     (void)timeout_ms;
+    fkp_catch_up(fk);
     for (i = 0; i < n; i++) {
         struct file *f = fkp_file_of(fk, fds[i].fd);
         fds[i].revents = 0;
@@ -704,6 +729,16 @@ void fk_set_time_step(struct fake_kbase *fk, uint64_t ns)
     fk->step = ns;
 }
 
+void fk_advance(struct fake_kbase *fk, uint64_t ns)
+{
+    fkp_run_to(fk, fk->now + ns);
+}
+
+uint64_t fk_now(const struct fake_kbase *fk)
+{
+    return fk->now;
+}
+
 void fk_set_cycles(struct fake_kbase *fk, uint64_t top, uint64_t shader)
 {
     fk->cyc_top = top;
@@ -732,11 +767,15 @@ void fk_fill_ring(struct fake_kbase *fk)
     for (i = 0; i < NFILES; i++) {
         struct file *f = &fk->files[i];
         if (f->kind == F_LEGACY)
-            while (legacy_free_buffers(f) > 0)
-                legacy_dump(fk, f);
+            while (fkp_legacy_free_buffers(f) > 0) {
+                fkp_manual_step(fk);
+                fkp_legacy_dump(fk, f, 1, 0);
+            }
         if (f->kind == F_KINSTR && f->started)
-            while (f->pending < RING - 1)
-                fkp_kinstr_write(fk, f);
+            while (f->pending < RING - 1) {
+                fkp_manual_step(fk);
+                fkp_kinstr_write(fk, f, 1, 0);
+            }
     }
 }
 

@@ -67,6 +67,14 @@ void fk_set_counter(struct fake_kbase *fk, int block, unsigned instance, unsigne
  * PROTECTED blocks deliver zeros. */
 void fk_set_block_state(struct fake_kbase *fk, int block, unsigned instance, uint32_t state);
 void fk_set_time_step(struct fake_kbase *fk, uint64_t ns);   /* default 100 ms */
+/* The fake's clock starts at 1000 s and moves only by fk_advance and by
+ * manual dumps (the time step each); periodic readers fill their rings at
+ * every tick it passes. fk_real_clock makes it follow CLOCK_MONOTONIC_RAW
+ * (the kernel's sample clock) instead, for gputop running in real time. */
+void fk_advance(struct fake_kbase *fk, uint64_t ns);
+void fk_real_clock(struct fake_kbase *fk);
+int fk_clock_is_real(const struct fake_kbase *fk);
+uint64_t fk_now(const struct fake_kbase *fk);
 void fk_set_cycles(struct fake_kbase *fk, uint64_t top, uint64_t shader);
 void fk_lose_device(struct fake_kbase *fk);   /* every later ioctl, and open, fails with ENODEV */
 void fk_restore_device(struct fake_kbase *fk);   /* the device is back (old fds stay dead) */
@@ -80,6 +88,9 @@ void fk_suspend_after(struct fake_kbase *fk, int after, int n);
 struct fk_stats {
     int version_checks, set_flags, gpuprops_calls, reader_setups, enum_infos, kinstr_setups;
     int dumps, gets, puts, started, stopped, open_fds, mapped;
+    uint64_t periodic;              /* samples the periodic modes wrote */
+    uint64_t skipped;               /* periodic ticks that found the ring full */
+    uint64_t period;                /* the last period a reader was given (ns) */
     uint32_t legacy_bm[4];          /* last legacy masks, by FK_ block */
     uint64_t kinstr_mask[4][2];     /* last kinstr ENABLE masks, by block type */
     int protocol_errors;            /* calls a real kernel would have rejected */

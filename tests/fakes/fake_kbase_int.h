@@ -28,6 +28,12 @@ struct file {
     uint8_t *ring;
     int queue[RING], nqueued, held;
     uint64_t ts[RING];           /* kernel time each buffer was dumped */
+    uint32_t event[RING];        /* its event_id: 0 manual, 1 periodic */
+    /* periodic mode (both readers): 0, or the period and the next tick */
+    uint64_t period, next_tick;
+    uint64_t owed;               /* ticks whose counts wait in the kernel's
+                                    accumulator for room in the ring */
+    uint32_t sample_flags;       /* kinstr: flags the next sample carries */
     /* kinstr reader */
     uint64_t mask[4][2];
     int periodic, started;
@@ -48,6 +54,7 @@ struct fake_kbase {
     uint64_t delta[4][MAXINST][NVAL_MAX];
     uint32_t state[4][MAXINST];
     uint64_t now, step, cyc_top, cyc_shader;
+    int real_clock;             /* now follows CLOCK_MONOTONIC_RAW */
     int lost, suspended;
     int suspend_after;          /* DUMP calls that pass before a suspension */
     struct file files[NFILES];
@@ -97,7 +104,21 @@ uint64_t fkp_value(const struct fake_kbase *fk, const uint64_t mask[2], int bloc
 /* fake_kbase_kinstr.c */
 int fkp_enum_info(struct fake_kbase *fk, struct file *f, void *arg);
 int fkp_kinstr_setup(struct fake_kbase *fk, struct file *dev, void *arg);
-void fkp_kinstr_write(struct fake_kbase *fk, struct file *r);
+/* Writes one sample at the fake's current time whose values are ticks
+ * dumps' worth, carrying flags (OVERFLOW, ERROR) in its metadata. */
+void fkp_kinstr_write(struct fake_kbase *fk, struct file *r, uint64_t ticks, uint32_t flags);
 int fkp_kinstr_ioctl(struct fake_kbase *fk, struct file *r, unsigned long req, void *arg);
+
+/* fake_kbase.c */
+void fkp_legacy_dump(struct fake_kbase *fk, struct file *r, uint64_t ticks, uint32_t event);
+int fkp_legacy_free_buffers(const struct file *r);
+void fkp_manual_step(struct fake_kbase *fk);
+
+/* fake_kbase_clock.c: the clock and the periodic modes */
+void fkp_catch_up(struct fake_kbase *fk);
+void fkp_run_to(struct fake_kbase *fk, uint64_t t);
+uint64_t fkp_first_tick(uint64_t now, uint64_t period);
+uint64_t fkp_period_of(uint64_t requested);
+void fkp_periodic_tick(struct fake_kbase *fk, struct file *r);
 
 #endif

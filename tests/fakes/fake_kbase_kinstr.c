@@ -68,6 +68,7 @@ int fkp_kinstr_setup(struct fake_kbase *fk, struct file *dev, void *arg)
     const uint8_t *req = (const uint8_t *)(uintptr_t)get(arg, 8, 8);
     uint64_t mask[4][2];
     int mode = -1, enables = 0, fd;
+    uint64_t period = 0;
     uint32_t i;
     struct file *r;
 
@@ -84,8 +85,12 @@ int fkp_kinstr_setup(struct fake_kbase *fk, struct file *dev, void *arg)
         unsigned type = (unsigned)get(it, 0, 2);
         if (type == 0x1000) {
             mode = (int)get(it, 8, 1);
-            if (mode == 1 && get(it, 16, 8) == 0)
-                return fkp_protocol(fk, EINVAL, "periodic mode with period 0");
+            period = get(it, 16, 8);
+            /* mali_kbase_kinstr_prfcnt.c, kbasep_kinstr_prfcnt_parse_request_mode:
+             * a periodic request with period 0 is refused with EINVAL
+             * (a real kernel's answer, not a protocol error of the client's) */
+            if (mode == 1 && period == 0)
+                return fail(EINVAL);
         } else if (type == 0x1001) {
             unsigned bt = (unsigned)get(it, 8, 1);
             if (bt > 3 || get(it, 9, 1) != 0)
@@ -111,6 +116,10 @@ int fkp_kinstr_setup(struct fake_kbase *fk, struct file *dev, void *arg)
     memcpy(r->mask, mask, sizeof(mask));
     memcpy(fk->st.kinstr_mask, mask, sizeof(mask));
     r->periodic = mode == 1;
+    /* ... and one under DUMP_INTERVAL_MIN_NS (100 us) is raised to it */
+    r->period = r->periodic ? fkp_period_of(period) : 0;
+    if (r->periodic)
+        fk->st.period = r->period;
     r->slot_size = md_items(fk) * MD_SIZE + (size_t)(2 + fk->slices + fk->cores) * fk->nvalues * 8;
     r->buf_len = RING * r->slot_size;
     r->buf = calloc(1, r->buf_len);
@@ -121,7 +130,7 @@ int fkp_kinstr_setup(struct fake_kbase *fk, struct file *dev, void *arg)
 
 /* ---- the kinstr reader ---- */
 
-static void md_sample(uint8_t *it, uint64_t start, uint64_t end, uint64_t seq)
+static void md_sample(uint8_t *it, uint64_t start, uint64_t end, uint64_t seq, uint32_t flags)
 {
     memset(it, 0, MD_SIZE);
     put(it, 0, 2, 0x2000);
@@ -129,9 +138,10 @@ static void md_sample(uint8_t *it, uint64_t start, uint64_t end, uint64_t seq)
     put(it, 16, 8, end);
     put(it, 24, 8, seq);
     put(it, 32, 8, 0x67707574ull);
+    put(it, 40, 4, flags);
 }
 
-void fkp_kinstr_write(struct fake_kbase *fk, struct file *r)
+void fkp_kinstr_write(struct fake_kbase *fk, struct file *r, uint64_t ticks, uint32_t flags)
 {
     size_t slot = (size_t)(r->write_seq % RING) * r->slot_size, vals;
     uint8_t *s = r->buf + slot, *it = s;
@@ -140,8 +150,7 @@ void fkp_kinstr_write(struct fake_kbase *fk, struct file *r)
     int o;
 
     memset(s, 0, r->slot_size);
-    fk->now += fk->step;
-    md_sample(it, r->last_ts, fk->now, r->write_seq);
+    md_sample(it, r->last_ts, fk->now, r->write_seq, flags);
     r->last_ts = fk->now;
     it += MD_SIZE;
     put(it, 0, 2, 0x2001);
@@ -160,8 +169,13 @@ void fkp_kinstr_write(struct fake_kbase *fk, struct file *r)
             put(it, 9, 1, idx);
             put(it, 12, 4, fkp_state_defined(fk) || fk->cfg.stale_state ? state : 0);
             put(it, 16, 4, vals);
-            for (k = 0; k < fk->nvalues; k++)
-                put(r->buf, vals + 8 * k, 8, k < 4 ? 0 : fkp_value(fk, r->mask[b], b, inst, k));
+            /* the slot was zeroed: only counters with a value are
+             * written (at 1 kHz the fake is most of the process's work) */
+            for (k = 4; k < fk->nvalues; k++) {
+                uint64_t v = fkp_value(fk, r->mask[b], b, inst, k) * ticks;
+                if (v)
+                    put(r->buf, vals + 8 * k, 8, v);
+            }
             vals += (size_t)fk->nvalues * 8;
             it += MD_SIZE;
         }
@@ -181,15 +195,35 @@ static int kinstr_cmd(struct fake_kbase *fk, struct file *r, void *arg)
         r->started = 1;
         r->last_ts = fk->now;
         fk->st.started++;
+        /* kbasep_kinstr_prfcnt_client_start: periodic dumps from the next
+         * multiple of the period (kbasep_kinstr_prfcnt_next_dump_time_ns) */
+        if (r->periodic)
+            r->next_tick = fkp_first_tick(fk->now, r->period);
         return 0;
     case 2:
         if (!r->started)
             return fkp_protocol(fk, EINVAL, "STOP before START");
         r->started = 0;
+        r->next_tick = 0;
         fk->st.stopped++;
-        /* the known bug: a full ring left no room for the STOP sample */
-        if (!(fkp_buggy(fk) && r->pending >= RING - 1))
-            fkp_kinstr_write(fk, r);
+        if (!r->periodic)
+            fkp_manual_step(fk);
+        /* the known bugs (fixed in 11.37 / 1.17): a full ring left no room
+         * for the STOP sample; and stopping periodic sampling raced the
+         * periodic dump, so the STOP sample came out empty and flagged
+         * ERROR (bit 30), its counts lost */
+        if (fkp_buggy(fk) && r->pending >= RING - 1)
+            return 0;
+        if (fkp_buggy(fk) && r->periodic) {
+            fkp_kinstr_write(fk, r, 0, 1u << 30);
+            return 0;
+        }
+        /* the implicit STOP sample: what was counted since the last one,
+         * ticks that found the ring full included; the ring keeps a
+         * buffer for it (mali_kbase_kinstr_prfcnt.c) */
+        fkp_kinstr_write(fk, r, r->owed + 1, r->sample_flags);
+        r->owed = 0;
+        r->sample_flags = 0;
         return 0;
     case 3:
         if (!r->started || r->periodic)
@@ -197,7 +231,8 @@ static int kinstr_cmd(struct fake_kbase *fk, struct file *r, void *arg)
                             r->periodic ? "periodic" : "stopped");
         if (r->pending >= RING - 1)
             return fail(EBUSY);
-        fkp_kinstr_write(fk, r);
+        fkp_manual_step(fk);
+        fkp_kinstr_write(fk, r, 1, 0);
         fk->st.dumps++;
         return 0;
     case 5:

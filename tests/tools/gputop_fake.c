@@ -6,14 +6,21 @@
  * carries. Kernel variants go among the counters too: no-cycles (a legacy
  * reader without the _WITH_CYCLES forms), values=64, mask=0x177,
  * enum=fls|N (shader instances ENUM_INFO reports), idx=physical|dense,
- * page=16384, old-mmap, max-buffers=N, old-dump; suspend:K:N suspends the
+ * page=16384, old-mmap, max-buffers=N, old-dump, deny=REQUEST (that ioctl
+ * refused with EPERM); suspend:K:N suspends the
  * GPU for N legacy DUMP calls after the next K. GPUTOP_KILL_AT signals it
  * at a chosen seam call (kill_sys.h); on exit it prints what is left open
- * on stderr as "kbase-final: ...". */
+ * on stderr as "kbase-final: ...", and the samples the kernel wrote and
+ * gputop took. The fake's clock moves 100 ms a manual dump, and gputop
+ * samples on its timer (--timer-sampling), unless the variant real-clock
+ * is given: then the fake's clock is CLOCK_MONOTONIC_RAW, so that the
+ * periodic modes fill the ring as gputop runs, and gputop takes the
+ * samples the kernel times. */
 #include "gputop/cli.h"
 #include "fakes/fake_kbase.h"
 #include "fakes/kill_sys.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +62,10 @@ static int set_variant(struct fk_config *c, const char *spec)
         c->nvalues = (unsigned)v;
     else if (sscanf(spec, "id=%llx", &v) == 1)
         c->gpu_id = v;
-    else if (sscanf(spec, "mask=%llx", &v) == 1)
+    else if (sscanf(spec, "deny=%llx", &v) == 1) {
+        c->deny_request = (unsigned long)v;     /* refused with EPERM (SELinux) */
+        c->deny_errno = EPERM;
+    } else if (sscanf(spec, "mask=%llx", &v) == 1)
         c->core_mask = v;
     else if (strcmp(spec, "enum=fls") == 0)
         c->enum_shader = FK_ENUM_FLS;
@@ -75,6 +85,8 @@ static int set_variant(struct fk_config *c, const char *spec)
         c->old_dump = 1;
     else if (strcmp(spec, "no-cycles") == 0)
         c->no_cycles = 1;
+    else if (strcmp(spec, "real-clock") == 0)
+        return 0;   /* taken once the fake is made */
     else
         return -1;
     return 0;
@@ -86,7 +98,7 @@ static int set_counter(struct fake_kbase *fk, const char *spec)
     unsigned inst, index;
     unsigned long long delta, top, shader;
 
-    if (strcmp(spec, "no-cycles") == 0)
+    if (strcmp(spec, "no-cycles") == 0 || strcmp(spec, "real-clock") == 0)
         return 0;   /* a kernel option, taken before the fake was made */
     if (sscanf(spec, "cycles=%llu:%llu", &top, &shader) == 2) {
         fk_set_cycles(fk, top, shader);
@@ -126,6 +138,9 @@ int main(int argc, char **argv)
     if (!fk)
         return 1;
     for (i = 4; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "real-clock") == 0)
+            fk_real_clock(fk);
+    for (i = 4; i < argc && strcmp(argv[i], "--") != 0; i++)
         if (strchr(argv[i], ':') && set_counter(fk, argv[i]) < 0) {
             fprintf(stderr, "gputop-fake: bad counter '%s'\n", argv[i]);
             fk_free(fk);
@@ -136,6 +151,8 @@ int main(int argc, char **argv)
         fk_free(fk);
         return 2;
     }
+    if (!fk_clock_is_real(fk))
+        o.timer_sampling = 1;
     if (ks_init_from_env(&ks, fk_sys(fk)) < 0) {
         fprintf(stderr, "gputop-fake: bad GPUTOP_KILL_AT or GPUTOP_KILL_MARK\n");
         fk_free(fk);
@@ -150,8 +167,10 @@ int main(int argc, char **argv)
      * must be left is no fd and no mapping. */
     st = fk_stats(fk);
     fprintf(stderr, "kbase-final: open_fds=%d mapped=%d started=%d stopped=%d "
-                    "protocol_errors=%d seam_calls=%ld%s%s\n", st->open_fds, st->mapped,
-            st->started, st->stopped, st->protocol_errors, atomic_load(&ks.calls),
+                    "protocol_errors=%d seam_calls=%ld dumps=%d periodic=%llu skipped=%llu "
+                    "gets=%d%s%s\n", st->open_fds, st->mapped, st->started, st->stopped,
+            st->protocol_errors, atomic_load(&ks.calls), st->dumps,
+            (unsigned long long)st->periodic, (unsigned long long)st->skipped, st->gets,
             st->protocol_errors ? " last: " : "", st->last_error);
     fk_free(fk);
     return status;

@@ -183,7 +183,7 @@ static int check_blocks(struct kinstr *k, const struct gt_kbase_dev *dev, struct
 /* ---- setup ---- */
 
 static int setup(struct kinstr *k, const struct gt_kbase_dev *dev,
-                 const struct gt_kbase_enable *en, struct gt_diag *d)
+                 const struct gt_kbase_enable *en, uint64_t period_ns, struct gt_diag *d)
 {
     struct gt_prfcnt_request_item req[GT_KB_NBLOCKS + 2];
     union gt_kbase_kinstr_prfcnt_setup s;
@@ -192,7 +192,8 @@ static int setup(struct kinstr *k, const struct gt_kbase_dev *dev,
 
     memset(req, 0, sizeof(req));
     req[n].item_type = GT_PRFCNT_REQUEST_MODE;
-    req[n].u.mode.mode = GT_PRFCNT_MODE_MANUAL;
+    req[n].u.mode.mode = period_ns ? GT_PRFCNT_MODE_PERIODIC : GT_PRFCNT_MODE_MANUAL;
+    req[n].u.mode.period_ns = period_ns;
     n++;
     for (b = 0; b < GT_KB_NBLOCKS; b++) {
         if (!k->blocks[b].present)
@@ -453,6 +454,19 @@ static int drain(struct kinstr *k, const struct gt_kbase_dev *dev, struct gt_kba
     return (int)n;
 }
 
+/* Why a sample (manual or periodic) could not be taken; -1. */
+static int sample_failed(struct kinstr *k, const struct gt_kbase_dev *dev, int err,
+                         struct gt_diag *d)
+{
+    if (err == ERANGE && k->why[0])
+        gt_diag_set(d, "%s: kinstr_prfcnt sample not usable: %s", dev->path, k->why);
+    else
+        gt_diag_errno(d, err, "%s: kinstr_prfcnt sample failed: %s%s", dev->path, strerror(err),
+                      hint(err));
+    k->why[0] = 0;
+    return -1;
+}
+
 static int kinstr_sample(struct gt_kbase_reader *r, struct gt_kbase_frame *f, struct gt_diag *d)
 {
     struct kinstr *k = r->priv;
@@ -475,16 +489,54 @@ static int kinstr_sample(struct gt_kbase_reader *r, struct gt_kbase_frame *f, st
     }
     r->physical_idx = k->physical;
     return 0;
-fail: {
-        int err = errno;
-        if (err == ERANGE && k->why[0])
-            gt_diag_set(d, "%s: kinstr_prfcnt sample not usable: %s", dev->path, k->why);
-        else
-            gt_diag_errno(d, err, "%s: kinstr_prfcnt sample failed: %s%s", dev->path, strerror(err),
-                          hint(err));
-        k->why[0] = 0;
+fail:
+    return sample_failed(k, dev, errno, d);
+}
+
+static int kinstr_next(struct gt_kbase_reader *r, struct gt_kbase_frame *f, struct gt_diag *d)
+{
+    struct kinstr *k = r->priv;
+    const struct gt_kbase_dev *dev = r->dev;
+
+    gt_kbase_frame_clear(f);
+    if (wait_sample(k, dev, 0) < 0) {
+        if (errno == EAGAIN)
+            return GT_KB_EMPTY;
+        goto fail;
+    }
+    if (consume(k, dev, f) < 0)
+        goto fail;
+    r->physical_idx = k->physical;
+    return 0;
+fail:
+    return sample_failed(k, dev, errno, d);
+}
+
+/* STOP writes one last sample; with what the ring still holds it is
+ * added into f, so a change of period loses no counts. */
+static int kinstr_finish(struct gt_kbase_reader *r, struct gt_kbase_frame *f, struct gt_diag *d)
+{
+    struct kinstr *k = r->priv;
+    const struct gt_kbase_dev *dev = r->dev;
+    int n = 0;
+
+    if (!k->started)
+        return 0;
+    if (command(k, dev, GT_PRFCNT_CMD_STOP) < 0) {
+        gt_diag_set(d, "%s: kinstr_prfcnt STOP failed: %s%s", dev->path, strerror(errno),
+                    hint(errno));
         return -1;
     }
+    k->started = 0;
+    while (n <= GT_PRFCNT_RING_SAMPLES && wait_sample(k, dev, n ? 0 : STOP_WAIT_MS) == 0) {
+        if (consume(k, dev, f) < 0) {
+            gt_diag_set(d, "%s: kinstr_prfcnt sample after STOP failed: %s", dev->path,
+                        strerror(errno));
+            return -1;
+        }
+        n++;
+    }
+    return n;
 }
 
 static int kinstr_start(struct gt_kbase_reader *r, struct gt_diag *d)
@@ -529,11 +581,20 @@ static const struct gt_kbase_reader_ops kinstr_ops = {
     .name = "kinstr_prfcnt",
     .start = kinstr_start,
     .sample = kinstr_sample,
+    .next = kinstr_next,
+    .finish = kinstr_finish,
     .close = kinstr_close,
 };
 
 int gt_kbase_kinstr_open(struct gt_kbase_reader *r, const struct gt_kbase_dev *dev,
                          const struct gt_kbase_enable *en, struct gt_diag *d)
+{
+    return gt_kbase_kinstr_open_periodic(r, dev, en, 0, d);
+}
+
+int gt_kbase_kinstr_open_periodic(struct gt_kbase_reader *r, const struct gt_kbase_dev *dev,
+                                  const struct gt_kbase_enable *en, uint64_t period_ns,
+                                  struct gt_diag *d)
 {
     struct kinstr *k = calloc(1, sizeof(*k));
     uint32_t b, values = 0;
@@ -547,7 +608,8 @@ int gt_kbase_kinstr_open(struct gt_kbase_reader *r, const struct gt_kbase_dev *d
     }
     k->fd = -1;
     r->priv = k;
-    if (enumerate(k, dev, d) < 0 || check_blocks(k, dev, d) < 0 || setup(k, dev, en, d) < 0 ||
+    if (enumerate(k, dev, d) < 0 || check_blocks(k, dev, d) < 0 ||
+        setup(k, dev, en, period_ns, d) < 0 ||
         map_buffer(k, dev, d) < 0) {
         kinstr_close(r);
         return -1;
@@ -562,5 +624,6 @@ int gt_kbase_kinstr_open(struct gt_kbase_reader *r, const struct gt_kbase_dev *d
     r->shader_instances = k->blocks[GT_KB_SHADER].instances;
     r->ncycles = k->clock_domains < 2 ? k->clock_domains : 2;
     r->buffers = GT_PRFCNT_RING_SAMPLES;
+    r->period_ns = period_ns;
     return 0;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 struct kbase_src {
     struct gt_kbase_dev dev;
@@ -19,8 +20,14 @@ struct kbase_src {
     struct gt_kbase_enable enabled;
     struct gt_kbase_frame frame;
     struct gt_kbase_map map;
+    struct gt_kbase_map live;  /* the entries of map the reader has enabled:
+                                  the others read zero, which the sampler's
+                                  cleared round already holds */
     int clock_counter[2];      /* catalogue index of the clock counters, -1 if none */
     uint64_t saturations, overflows;
+    uint64_t period;           /* 0, or the period the kernel samples at */
+    int started;
+    int stashed;               /* frame holds what a change of period drained */
     int broken;                /* the last sample failed: reopen before the next */
     uint32_t cut;              /* values per block the reader delivers, if fewer than
                                   the table needs (0: all) */
@@ -45,14 +52,41 @@ static void masks_for(const struct kbase_src *k, const unsigned char *used,
     }
 }
 
+/* At 1 kHz copying every catalogue counter, enabled or not, was most of
+ * a sample's own cost: only those in an enabled group of four are copied.
+ * Without memory for it, live stays the whole map. */
+static void live_map(struct kbase_src *k)
+{
+    struct gt_kbase_hw_map *l;
+    size_t i, n = 0;
+
+    if (k->live.map != k->map.map)
+        free(k->live.map);
+    k->live = k->map;
+    l = calloc(k->map.n ? k->map.n : 1, sizeof(*l));
+    if (!l)
+        return;
+    for (i = 0; i < k->map.n; i++) {
+        const struct gt_kbase_hw_map *h = &k->map.map[i];
+        /* the kernel enables counters in groups of four */
+        if ((k->enabled.mask[h->block][h->index / 64] >> (h->index / 4 * 4 % 64)) & 0xF)
+            l[n++] = *h;
+    }
+    k->live.map = l;
+    k->live.n = n;
+}
+
 static int open_reader(struct kbase_src *k, const struct gt_kbase_enable *en, struct gt_diag *d)
 {
-    int r = k->iface == IFACE_LEGACY ? gt_kbase_vinstr_open(&k->reader, &k->dev, en, d)
-                                     : gt_kbase_kinstr_open(&k->reader, &k->dev, en, d);
+    int r = k->iface == IFACE_LEGACY
+          ? gt_kbase_vinstr_open(&k->reader, &k->dev, en, d)
+          : gt_kbase_kinstr_open_periodic(&k->reader, &k->dev, en, k->period, d);
     if (r < 0)
         return -1;
+    k->reader.period_ns = k->period;
     k->reader_open = 1;
     k->enabled = *en;
+    live_map(k);
     return 0;
 }
 
@@ -224,6 +258,28 @@ static const char *cut_note(const struct kbase_src *k)
                         : "fewer values per block than the GPU counts: counters out of reach";
 }
 
+/* Why the kernel does not time the samples, or NULL when it can. */
+static const char *timer_why(const struct kbase_src *k)
+{
+    /* 11.34..11.36 / 1.10..1.16: stopping periodic sampling races the
+     * periodic dump (fixed in 11.37 / 1.17, kbase.md): such a sample is
+     * empty, so these kernels are sampled on the timer */
+    if (k->iface == IFACE_KINSTR && gt_kbase_kinstr_buggy(&k->dev))
+        return "this kinstr_prfcnt's periodic STOP races (fixed in JM 11.37 / CSF 1.17)";
+    return NULL;
+}
+
+static void describe_timing(struct gt_source *s, const struct kbase_src *k)
+{
+    if (timer_why(k))
+        return;
+    s->info.periodic_min_ns = GT_KB_PERIOD_MIN_NS;
+    /* kinstr keeps one of its 32 buffers for the STOP sample */
+    s->info.periodic_ring = k->iface == IFACE_KINSTR ? GT_PRFCNT_RING_SAMPLES - 1
+                                                     : k->reader.buffers;
+    s->info.periodic_clock = CLOCK_MONOTONIC_RAW;
+}
+
 static void describe(struct gt_source *s, const struct kbase_src *k)
 {
     const struct gt_kbase_dev *dev = &k->dev;
@@ -243,6 +299,12 @@ static void describe(struct gt_source *s, const struct kbase_src *k)
              dev->major, dev->minor, k->reader.ops ? k->reader.ops->name : "no reader",
              k->cut ? " (" : "", k->cut ? cut_note(k) : "", k->cut ? ")" : "",
              dev->gpu.major_rev, dev->gpu.minor_rev);
+    if (timer_why(k)) {
+        size_t n = strlen(s->info.detail);
+        snprintf(s->info.detail + n, sizeof(s->info.detail) - n, "; timer-sampled: %s",
+                 timer_why(k));
+    }
+    describe_timing(s, k);
 }
 
 static void kbase_close(struct gt_source *s)
@@ -254,6 +316,8 @@ static void kbase_close(struct gt_source *s)
     close_reader(k);
     gt_kbase_dev_close(&k->dev);
     gt_kbase_frame_free(&k->frame);
+    if (k->live.map != k->map.map)
+        free(k->live.map);
     gt_kbase_map_free(&k->map);
     free(k);
     s->priv = NULL;
@@ -293,6 +357,7 @@ static int kbase_open(struct gt_source *s, const char *args, struct gt_diag *d)
     if (build_catalog(s, k, d) < 0 || gt_kbase_frame_init(&k->frame, &k->dev.gpu) < 0 ||
         add_clock_counters(s, k) < 0)
         goto fail;
+    live_map(k);
     describe(s, k);
     return 0;
 fail:
@@ -318,7 +383,69 @@ static int kbase_start(struct gt_source *s, struct gt_diag *d)
 {
     struct kbase_src *k = s->priv;
 
-    return k->reader.ops->start(&k->reader, d);
+    if (k->reader.ops->start(&k->reader, d) < 0)
+        return -1;
+    k->started = 1;
+    return 0;
+}
+
+/* A running reader stops; what its ring held is kept for the next
+ * sample(). kinstr_prfcnt's mode is fixed at set-up, so it is set up
+ * again; the legacy reader takes a new SET_INTERVAL. */
+static int restart_reader(struct kbase_src *k, uint64_t period, struct gt_diag *d)
+{
+    int n;
+
+    if (!k->started) {
+        k->period = period;
+        if (k->iface == IFACE_LEGACY) {
+            k->reader.period_ns = period;
+            return 0;
+        }
+        close_reader(k);
+        return open_reader(k, &k->enabled, d);
+    }
+    if (period && k->reader.ops->set_period) {
+        if (k->reader.ops->set_period(&k->reader, period, d) < 0)
+            return -1;
+        k->period = period;
+        return 0;
+    }
+    if (!k->stashed)
+        gt_kbase_frame_clear(&k->frame);
+    n = k->reader.ops->finish(&k->reader, &k->frame, d);
+    if (n < 0)
+        return -1;
+    k->stashed |= n > 0;
+    k->period = period;
+    close_reader(k);
+    if (open_reader(k, &k->enabled, d) < 0 || k->reader.ops->start(&k->reader, d) < 0) {
+        k->broken = 1;
+        return -1;
+    }
+    return 0;
+}
+
+static int kbase_periodic(struct gt_source *s, uint64_t *period_ns, struct gt_diag *d)
+{
+    struct kbase_src *k = s->priv;
+    uint64_t p = *period_ns;
+
+    if (p && timer_why(k)) {
+        gt_diag_set(d, "%s: %s", k->dev.path, timer_why(k));
+        return -1;
+    }
+    if (p && p < GT_KB_PERIOD_MIN_NS)
+        p = GT_KB_PERIOD_MIN_NS;
+    if (k->iface == IFACE_LEGACY && p > UINT32_MAX) {
+        gt_diag_set(d, "%s: a period of %llu ns does not fit the legacy reader's 32-bit "
+                       "SET_INTERVAL", k->dev.path, (unsigned long long)p);
+        return -1;
+    }
+    *period_ns = p;
+    if (p == k->period)
+        return 0;
+    return restart_reader(k, p, d);
 }
 
 static void copy_frame(struct gt_source *s, struct kbase_src *k, struct gt_snapshot *out)
@@ -326,7 +453,7 @@ static void copy_frame(struct gt_source *s, struct kbase_src *k, struct gt_snaps
     struct gt_kbase_frame *f = &k->frame;
     size_t i;
 
-    gt_kbase_map_copy(&k->map, f, out);
+    gt_kbase_map_copy(&k->live, f, out);
     for (i = 0; i < 2; i++)
         if (k->clock_counter[i] >= 0 && i < f->ncycles)
             out->deltas[s->catalog.counters[k->clock_counter[i]].slot] = f->cycles[i];
@@ -383,6 +510,16 @@ static int reconnect(struct kbase_src *k, struct gt_diag *d)
     return 0;
 }
 
+/* kinstr says OVERFLOW; the legacy reader skips the dumps a full ring has
+ * no room for, so its next dump spans more than one period. */
+static int ring_was_full(const struct kbase_src *k, const struct gt_kbase_frame *f)
+{
+    if (f->flags & GT_KB_FRAME_OVERFLOW)
+        return 1;
+    return k->iface == IFACE_LEGACY && f->ts_start_ns &&
+           f->ts_end_ns - f->ts_start_ns > k->period + k->period / 2;
+}
+
 static enum gt_sample_result kbase_sample(struct gt_source *s, struct gt_snapshot *out,
                                           struct gt_diag *d)
 {
@@ -399,7 +536,15 @@ static enum gt_sample_result kbase_sample(struct gt_source *s, struct gt_snapsho
                        "this interval", k->dev.path);
         return GT_SAMPLE_ERROR;
     }
-    r = k->reader.ops->sample(&k->reader, f, d);
+    if (k->stashed)
+        r = 0;          /* what the ring held at a change of period */
+    else if (k->period)
+        r = k->reader.ops->next(&k->reader, f, d);
+    else
+        r = k->reader.ops->sample(&k->reader, f, d);
+    k->stashed = 0;
+    if (r == GT_KB_EMPTY)
+        return GT_SAMPLE_EMPTY;
     if (r == GT_KB_AGAIN)
         return GT_SAMPLE_ERROR;      /* the reader is sound (a suspended GPU): no reopening */
     if (r < 0) {
@@ -430,6 +575,15 @@ static enum gt_sample_result kbase_sample(struct gt_source *s, struct gt_snapsho
     }
     if (f->flags & GT_KB_FRAME_ERROR) {
         gt_diag_set(d, "%s: the kernel marked this sample as erroneous", k->dev.path);
+        return GT_SAMPLE_WARN;
+    }
+    if (k->period && ring_was_full(k, f)) {
+        k->overflows++;
+        gt_diag_set(d, "%s: the kernel's counter ring was full: this sample holds %llu "
+                       "periods (OVERFLOW %llu so far), no counts lost", k->dev.path,
+                    (unsigned long long)((f->ts_end_ns - f->ts_start_ns + k->period / 2) /
+                                         k->period),
+                    (unsigned long long)k->overflows);
         return GT_SAMPLE_WARN;
     }
     if (f->merged) {
@@ -471,6 +625,7 @@ const struct gt_source_type gt_source_mali = {
     .select = kbase_select,
     .start = kbase_start,
     .sample = kbase_sample,
+    .periodic = kbase_periodic,
     .close = kbase_close,
 };
 

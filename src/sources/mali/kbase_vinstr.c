@@ -450,8 +450,67 @@ static int vinstr_sample(struct gt_kbase_reader *r, struct gt_kbase_frame *f, st
     return 0;
 }
 
+static int vinstr_next(struct gt_kbase_reader *r, struct gt_kbase_frame *f, struct gt_diag *d)
+{
+    struct vinstr *v = r->priv;
+    const struct gt_kbase_dev *dev = r->dev;
+
+    gt_kbase_frame_clear(f);
+    if (wait_ready(v, dev, 0) < 0) {
+        if (errno == ETIMEDOUT)
+            return GT_KB_EMPTY;
+    } else if (consume(v, dev, f) == 0) {
+        f->ncycles = r->ncycles;
+        return 0;
+    }
+    gt_diag_errno(d, errno, "%s: periodic dump failed (%s on the legacy reader): %s%s",
+                  dev->path, v->call, strerror(errno), lost_hint(errno));
+    return -1;
+}
+
+/* SET_INTERVAL takes the period by value (mali_kbase_vinstr.c), in a u32. */
+static int set_interval(struct vinstr *v, const struct gt_kbase_dev *dev, uint64_t ns)
+{
+    v->call = "SET_INTERVAL";
+    return dev->sys->ioctl(dev->sys->ctx, v->fd, GT_KBASE_HWCNT_READER_SET_INTERVAL,
+                           (void *)(uintptr_t)(uint32_t)ns);
+}
+
+static int vinstr_set_period(struct gt_kbase_reader *r, uint64_t ns, struct gt_diag *d)
+{
+    struct vinstr *v = r->priv;
+
+    if (set_interval(v, r->dev, ns) < 0) {
+        gt_diag_errno(d, errno, "%s: the legacy reader refused SET_INTERVAL %llu ns: %s",
+                      r->dev->path, (unsigned long long)ns, strerror(errno));
+        return -1;
+    }
+    r->period_ns = ns;
+    return 0;
+}
+
+/* Periodic dumps stop; the ring's dumps are added into f. */
+static int vinstr_finish(struct gt_kbase_reader *r, struct gt_kbase_frame *f, struct gt_diag *d)
+{
+    struct vinstr *v = r->priv;
+    const struct gt_kbase_dev *dev = r->dev;
+    uint32_t n = 0;
+
+    if (r->period_ns && set_interval(v, dev, 0) < 0) {
+        gt_diag_errno(d, errno, "%s: SET_INTERVAL 0 failed: %s", dev->path, strerror(errno));
+        return -1;
+    }
+    while (n < v->nbuffers && wait_ready(v, dev, 0) == 0) {
+        if (consume(v, dev, f) < 0)
+            return -1;
+        n++;
+    }
+    f->ncycles = r->ncycles;
+    return (int)n;
+}
+
 /* The first dump after CLEAR only fixes the kernel time the next interval
- * starts from. */
+ * starts from; periodic dumps start after it. */
 static int vinstr_start(struct gt_kbase_reader *r, struct gt_diag *d)
 {
     struct vinstr *v = r->priv;
@@ -469,6 +528,8 @@ static int vinstr_start(struct gt_kbase_reader *r, struct gt_diag *d)
         return -1;
     }
     if (dr < 0 || wait_ready(v, dev, VINSTR_POLL_MS) < 0 || consume(v, dev, NULL) < 0)
+        goto fail;
+    if (r->period_ns && set_interval(v, dev, r->period_ns) < 0)
         goto fail;
     return 0;
 fail: {
@@ -496,6 +557,9 @@ static const struct gt_kbase_reader_ops vinstr_ops = {
     .name = "legacy hwcnt reader",
     .start = vinstr_start,
     .sample = vinstr_sample,
+    .next = vinstr_next,
+    .finish = vinstr_finish,
+    .set_period = vinstr_set_period,
     .close = vinstr_close,
 };
 

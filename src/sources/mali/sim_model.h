@@ -80,6 +80,8 @@ struct sim {
     uint64_t seed, step_ns;   /* step_ns 0: real time */
     uint64_t rng;
     uint64_t last_ns;         /* end of the previous interval */
+    uint64_t period_ns;       /* 0, or kernel-timed like kbase: a sample
+                                 dated every period, handed over in batches */
     uint64_t own_ns;          /* time this source has run, for scene=cycle */
     uint64_t start_ns;        /* the clock when it started (own_ns 0) */
     double core_skew[SIM_MAX_INST], slice_skew[SIM_MAX_INST];

@@ -9,9 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define SIM_T0_NS      1000000000ull      /* virtual clock origin with step= */
 #define SIM_MAX_STEP   3600000000000ull   /* an hour: keeps cycle counts in range */
+#define SIM_PERIOD_MIN_NS 1000000ull      /* as gputop's shortest interval */
+#define SIM_RING       32                 /* samples a batch holds at most, as kbase's ring */
 
 struct value_name {
     enum value v;
@@ -318,6 +321,13 @@ static void describe(struct gt_source *s, const struct sim *m)
     s->info.core_mask = f->core_mask;
     s->info.l2_slices = f->slices;
     s->info.bus_width_bits = f->bus_bits;
+    /* Simulated, it can date its samples as kbase's periodic modes do, and
+     * hand them over in batches; a fixed step is sampled as asked. */
+    if (!m->step_ns) {
+        s->info.periodic_min_ns = SIM_PERIOD_MIN_NS;
+        s->info.periodic_ring = SIM_RING;
+        s->info.periodic_clock = CLOCK_MONOTONIC;
+    }
     if (m->step_ns)
         snprintf(s->info.detail, sizeof(s->info.detail), "scene %s, seed %llu, step %llu ns",
                  scene, (unsigned long long)m->seed, (unsigned long long)m->step_ns);
@@ -475,6 +485,11 @@ static enum gt_sample_result sim_sample(struct gt_source *s, struct gt_snapshot 
         return GT_SAMPLE_ERROR;
     }
     now = m->step_ns ? m->last_ns + m->step_ns : gt_now_ns();
+    if (m->period_ns) {
+        if (now < m->last_ns + m->period_ns)
+            return GT_SAMPLE_EMPTY;
+        now = m->last_ns + m->period_ns;
+    }
     dt = now > m->last_ns ? now - m->last_ns : 0;
     out->t_start_ns = m->last_ns;
     out->t_end_ns = now > m->last_ns ? now : m->last_ns;
@@ -487,6 +502,20 @@ static enum gt_sample_result sim_sample(struct gt_source *s, struct gt_snapshot 
     sim_clocks_sample(m, out, dt);
     out->nsamples = 1;
     return GT_SAMPLE_OK;
+}
+
+static int sim_periodic(struct gt_source *s, uint64_t *period_ns, struct gt_diag *d)
+{
+    struct sim *m = s->priv;
+
+    if (m->step_ns) {
+        gt_diag_set(d, "step=%llu fixes the intervals", (unsigned long long)m->step_ns);
+        return -1;
+    }
+    if (*period_ns && *period_ns < SIM_PERIOD_MIN_NS)
+        *period_ns = SIM_PERIOD_MIN_NS;
+    m->period_ns = *period_ns;
+    return 0;
 }
 
 static int sim_select(struct gt_source *s, const unsigned char *used, struct gt_diag *d)
@@ -536,6 +565,7 @@ const struct gt_source_type gt_source_sim = {
     .open = sim_open,
     .start = sim_start,
     .sample = sim_sample,
+    .periodic = sim_periodic,
     .close = sim_close,
     .select = sim_select,
     .activity = sim_activity,
