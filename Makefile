@@ -56,6 +56,7 @@ check:
 	@scripts/bootstrap.sh check
 	@$(MAKE) --no-print-directory gputop test-run
 	scripts/lint-man.sh
+	@scripts/call-loops.sh $(BUILD)/obj/src > /dev/null
 
 asan:
 	@scripts/bootstrap.sh check

@@ -35,6 +35,7 @@ struct phase {
     struct gt_engine *engine;
     struct gt_sampler *sampler;
     struct gt_prom *prom;
+    struct gt_evaluator *eval;
     uint32_t offset;            /* the sampler borrows it */
     volatile sig_atomic_t stop;
 };
@@ -51,8 +52,7 @@ static void *reader(void *arg)
     while (!p->stop) {
         if (gt_sampler_take(p->sampler, &snap, 200000000ull) <= 0)
             continue;
-        gt_engine_eval(p->engine, &snap, vals);
-        gt_prom_publish(p->prom, &snap, vals);
+        gt_prom_publish(p->prom, gt_evaluate(p->eval, &snap, vals));
     }
     gt_snapshot_free(&snap);
     free(vals);
@@ -81,7 +81,8 @@ static int open_phase(struct phase *p)
         return -1;
     /* As in gputop: each scrape also copies the sampler's counters. */
     p->prom = gt_prom_new(p->layout, p->engine, &p->src, 1, p->sampler);
-    return p->prom && gt_sampler_start(p->sampler, &d) == 0 ? 0 : -1;
+    p->eval = gt_evaluator_new(p->layout, p->engine);
+    return p->prom && p->eval && gt_sampler_start(p->sampler, &d) == 0 ? 0 : -1;
 }
 
 static void close_phase(struct phase *p, struct gt_lateness_summary *lat)
@@ -93,6 +94,7 @@ static void close_phase(struct phase *p, struct gt_lateness_summary *lat)
     *lat = st.lateness;
     gt_sampler_free(p->sampler);
     gt_prom_free(p->prom);
+    gt_evaluator_free(p->eval);
     gt_engine_free(p->engine);
     gt_layout_free(p->layout);
     gt_source_close(p->src);

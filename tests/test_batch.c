@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -155,11 +156,11 @@ Test(batch, csv_header_rows_and_empty_no_data)
 
     run_batch(&r, &o);
     cr_assert_str_eq(r.text,
-        "time_s,interval_s,GPU active cycles [cycles],Queue utilization [%],Needs more,"
+        "time_s,interval_s,time_unix,GPU active cycles [cycles],Queue utilization [%],Needs more,"
         "Cycles per thing,CPU activity[0] [%],CPU activity[1] [%]\n"
-        "0.1,0.1,1000,25,,4,10,20\n"
-        "0.2,0.1,0,,,,0,0\n"
-        "0.3,0.1,5000000000,100,,1,50,\n");
+        "0.1,0.1,,1000,25,,4,10,20\n"
+        "0.2,0.1,,0,,,,0,0\n"
+        "0.3,0.1,,5000000000,100,,1,50,\n");
     free_run(&r);
 }
 
@@ -169,7 +170,7 @@ Test(batch, per_second_converts_counts_only)
     struct run r;
 
     run_batch(&r, &o);
-    cr_assert(strstr(r.text, "\n0.1,0.1,10000,25,,4,10,20\n"), "%s", r.text);
+    cr_assert(strstr(r.text, "\n0.1,0.1,,10000,25,,4,10,20\n"), "%s", r.text);
     free_run(&r);
 }
 
@@ -180,18 +181,19 @@ Test(batch, section_and_pattern_select_columns)
     struct run r;
 
     run_batch(&r, &o);
-    cr_assert_str_eq(r.text, "time_s,interval_s,Queue utilization [%]\n0.1,0.1,25\n");
+    cr_assert_str_eq(r.text, "time_s,interval_s,time_unix,Queue utilization [%]\n0.1,0.1,,25\n");
     free_run(&r);
     o.section = "other, with \"QUOTES\"";
     o.pattern = NULL;
     run_batch(&r, &o);
-    cr_assert(strncmp(r.text, "time_s,interval_s,Cycles per thing,", 35) == 0, "%s", r.text);
+    cr_assert(strncmp(r.text, "time_s,interval_s,time_unix,Cycles per thing,", 45) == 0, "%s",
+              r.text);
     free_run(&r);
     o.section = NULL;
     o.pattern = "3.1.*";
     run_batch(&r, &o);
-    cr_assert(strncmp(r.text, "time_s,interval_s,GPU active cycles [cycles]\n", 45) == 0, "%s",
-              r.text);
+    cr_assert(strncmp(r.text, "time_s,interval_s,time_unix,GPU active cycles [cycles]\n", 55) == 0,
+              "%s", r.text);
     free_run(&r);
 }
 
@@ -240,7 +242,7 @@ Test(batch, json_lines_parse_with_a_real_parser)
             cr_assert_eq(json_object_array_length(metrics), 6);
             m0 = json_object_array_get_idx(metrics, 0);
             cr_assert(json_object_object_get_ex(m0, "key", &v));
-            cr_assert_str_eq(json_object_get_string(v), "3.1.1");
+            cr_assert_str_eq(json_object_get_string(v), "gpu_active_cycles");
             cr_assert(json_object_object_get_ex(m0, "unit", &v));
             cr_assert_str_eq(json_object_get_string(v), "cycles");
             miss = json_object_array_get_idx(metrics, 2);
@@ -251,18 +253,18 @@ Test(batch, json_lines_parse_with_a_real_parser)
         }
         cr_assert_str_eq(json_object_get_string(v), "sample");
         cr_assert(json_object_object_get_ex(j, "values", &vals));
-        cr_assert(json_object_object_get_ex(vals, "3.1.1", &v));
+        cr_assert(json_object_object_get_ex(vals, "gpu_active_cycles", &v));
         cr_assert(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double));
-        cr_assert(json_object_object_get_ex(vals, "3.2.1", &v));
+        cr_assert(json_object_object_get_ex(vals, "queue_utilization", &v));
         if (n == 1)
             cr_assert_eq(json_object_get_double(v), 25.0);
         if (n == 2)
             cr_assert(json_object_is_type(v, json_type_null), "idle utilisation must be null");
         if (n == 3) {
-            cr_assert(json_object_object_get_ex(vals, "3.1.1", &v));
+            cr_assert(json_object_object_get_ex(vals, "gpu_active_cycles", &v));
             cr_assert_eq(json_object_get_int64(v), 5000000000ll);
         }
-        cr_assert(json_object_object_get_ex(vals, "CPU activity[1]", &v));
+        cr_assert(json_object_object_get_ex(vals, "cpu_activity_1", &v));
         cr_assert(json_object_object_get_ex(j, "interval_s", &v));
         cr_assert_eq(json_object_get_double(v), 0.1);
         json_object_put(j);
@@ -321,9 +323,9 @@ Test(batch, csv_headers_unique_with_units_and_six_digits)
 
     run_batch_on(&r, &o, dup_layout);
     cr_assert_str_eq(r.text,
-        "time_s,interval_s,Fragment shading rate (4.7.1) [%],Bytes (4.7.2) [bytes],"
+        "time_s,interval_s,time_unix,Fragment shading rate (4.7.1) [%],Bytes (4.7.2) [bytes],"
         "Fragment shading rate (6.3.4) [%],Bytes (Overview) [bytes],Unique\n"
-        "0.1,0.1,83.3333,1000,333.333,250,250\n");
+        "0.1,0.1,,83.3333,1000,333.333,250,250\n");
     free_run(&r);
 }
 
@@ -363,6 +365,11 @@ Test(batch, eight_thousand_metrics_get_unique_correct_names)
         else
             snprintf(want, sizeof(want), "Same %zu (Two)%s", (i - 4000) / 2, i % 2 ? "#2" : "");
         cr_assert_str_eq(cols[i].title, want, "column %zu", i);
+        /* the key: the title in snake case (issue 43 item 14) */
+        if (i < 4000)
+            snprintf(want, sizeof(want), "m%zu", i);
+        else
+            snprintf(want, sizeof(want), "same_%zu_two%s", (i - 4000) / 2, i % 2 ? "_2" : "");
         cr_assert_str_eq(cols[i].key, want, "column %zu", i);
         cr_assert_eq(cols[i].metric, i);
     }
@@ -382,9 +389,9 @@ Test(batch, per_second_changes_the_header_unit)
 
     run_batch_on(&r, &o, dup_layout);
     cr_assert_str_eq(r.text,
-        "time_s,interval_s,Fragment shading rate (4.7.1) [%],Bytes (4.7.2) [bytes/s],"
+        "time_s,interval_s,time_unix,Fragment shading rate (4.7.1) [%],Bytes (4.7.2) [bytes/s],"
         "Fragment shading rate (6.3.4) [%],Bytes (Overview) [bytes/s],Unique [count/s]\n"
-        "0.1,0.1,83.3333,10000,333.333,2500,2500\n");
+        "0.1,0.1,,83.3333,10000,333.333,2500,2500\n");
     free_run(&r);
 }
 
@@ -396,12 +403,12 @@ Test(batch, precision_full_reads_back_exactly)
     o.digits = GT_DIGITS_FULL;
     run_batch_on(&r, &o, dup_layout);
     cr_assert_str_eq(r.text,
-        "time_s,interval_s,Fragment shading rate (4.7.1) [%],Fragment shading rate (6.3.4) [%]\n"
-        "0.1,0.1,83.33333333333333,333.3333333333333\n");
+        "time_s,interval_s,time_unix,Fragment shading rate (4.7.1) [%],Fragment shading rate (6.3.4) [%]\n"
+        "0.1,0.1,,83.33333333333333,333.3333333333333\n");
     free_run(&r);
     o.digits = 3;
     run_batch_on(&r, &o, dup_layout);
-    cr_assert(strstr(r.text, "\n0.1,0.1,83.3,333\n"), "%s", r.text);
+    cr_assert(strstr(r.text, "\n0.1,0.1,,83.3,333\n"), "%s", r.text);
     free_run(&r);
 }
 
@@ -427,11 +434,11 @@ Test(batch, json_meta_has_unique_titles_units_and_precision)
     cr_assert_str_eq(json_object_get_string(v), "Fragment shading rate (6.3.4)");
     m = json_object_array_get_idx(metrics, 3);
     cr_assert(json_object_object_get_ex(m, "key", &v));
-    cr_assert_str_eq(json_object_get_string(v), "Bytes (Overview)");
+    cr_assert_str_eq(json_object_get_string(v), "bytes_overview");
     cr_assert(json_object_object_get_ex(m, "unit", &v));
     cr_assert_str_eq(json_object_get_string(v), "bytes/s");
     json_object_put(j);
-    cr_assert(strstr(nl + 1, "\"4.7.1\":83.3333,"), "%s", nl + 1);
+    cr_assert(strstr(nl + 1, "\"fragment_shading_rate_4_7_1\":83.3333,"), "%s", nl + 1);
     free_run(&r);
 }
 
@@ -512,7 +519,7 @@ Test(batch, records_carry_the_triage_verdict, .timeout = 60)
     const char *p = csv;
     int rows = 0;
 
-    cr_assert(strstr(csv, "time_s,interval_s,Arithmetic unit utilization [%],triage (held),"
+    cr_assert(strstr(csv, "time_s,interval_s,time_unix,Arithmetic unit utilization [%],triage (held),"
                           "triage (this interval)\n") == csv, "%.200s", csv);
     while ((p = strstr(p, ",memory-stall-bound,memory-stall-bound\n"))) {
         rows++;
@@ -661,12 +668,12 @@ Test(batch, a_failed_interval_is_a_row_without_data, .init = cr_redirect_stderr)
 
     cr_assert_eq(run_batch_failing(&r, &o, 1u << 1, &d), 0, "%s", d.msg);
     cr_assert_str_eq(r.text,
-        "time_s,interval_s,GPU active cycles [cycles],Queue utilization [%],Needs more,"
+        "time_s,interval_s,time_unix,GPU active cycles [cycles],Queue utilization [%],Needs more,"
         "Cycles per thing,CPU activity[0] [%],CPU activity[1] [%]\n"
-        "0.1,0.1,1000,25,,4,10,20\n"
-        "0.2,0.1,,,,,,\n"
-        "0.3,0.1,0,,,,0,0\n"
-        "0.4,0.1,5000000000,100,,1,50,\n");
+        "0.1,0.1,,1000,25,,4,10,20\n"
+        "0.2,0.1,,,,,,,\n"
+        "0.3,0.1,,0,,,,0,0\n"
+        "0.4,0.1,,5000000000,100,,1,50,\n");
     free_run(&r);
     fflush(stderr);
     cr_assert_stderr_eq_str("gputop: no data for the interval ending at t=0.200 s: "
@@ -683,8 +690,8 @@ Test(batch, fewer_good_samples_than_asked_is_an_error, .init = cr_redirect_stder
 
     cr_assert_eq(run_batch_failing(&r, &o, 1u << 1, &d), 1);
     cr_assert_str_eq(d.msg, "3 good samples of 4 asked (1 interval without data)");
-    cr_assert_str_eq(r.text, "time_s,interval_s,GPU active cycles [cycles]\n0.1,0.1,1000\n0.2,0.1,\n"
-                     "0.3,0.1,0\n0.4,0.1,5000000000\n");
+    cr_assert_str_eq(r.text, "time_s,interval_s,time_unix,GPU active cycles [cycles]\n0.1,0.1,,1000\n0.2,0.1,,\n"
+                     "0.3,0.1,,0\n0.4,0.1,,5000000000\n");
     free_run(&r);
     /* The script ends after three rows: asking for five is short, too. */
     o.count = 5;
@@ -843,7 +850,7 @@ Test(batch, refused_gpu_dumps_are_no_data_and_a_failed_run)
     cr_assert_eq(status, 1, "stdout:\n%s\nstderr:\n%s", out, err);
     for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save), rows++) {
         if (rows == 0) {
-            cr_assert(strstr(line, "time_s,interval_s,Shader core usage"), "%s", line);
+            cr_assert(strstr(line, "time_s,interval_s,time_unix,Shader core usage"), "%s", line);
             continue;
         }
         /* time, length, then the one metric column empty */
@@ -935,9 +942,9 @@ Test(batch, binary_damaged_capture_gives_a_row_without_data, .timeout = 60)
             continue;
         if (rows < 6)
             cr_assert(line[n - 1] != ',', "row %d has no value: %s", rows, line);
-        else    /* at the last record's end, no length: a file's clock is not ours;
+        else    /* at the last record's end, no length and no wall time: a file's clock is not ours;
                  * empty value and triage fields, as many as the header's */
-            cr_assert(n > 6 && strcmp(line + n - 5, ",0,,,") == 0,
+            cr_assert(n > 7 && strcmp(line + n - 6, ",0,,,,") == 0,
                       "row 6 has its time, length 0 and no value: %s", line);
     }
     cr_assert_eq(rows, 7, "%s", out);
@@ -992,16 +999,16 @@ Test(batch, per_core_csv_columns)
     o.per_core = 1;
     run_percore(&r, &o);
     cr_assert_str_eq(r.text,
-        "time_s,interval_s,Read bytes [bytes],Read bytes [L2 slice 0] [bytes],"
+        "time_s,interval_s,time_unix,Read bytes [bytes],Read bytes [L2 slice 0] [bytes],"
         "Read bytes [L2 slice 1] [bytes],Warps [warps],Warps [shader core 0] [warps],"
         "Warps [shader core 2] [warps],Core usage [%],Core usage [shader core 0] [%],"
         "Core usage [shader core 2] [%],Active\n"
-        "0.1,0.1,6400,1600,4800,400,100,300,20,10,30,1000\n");
+        "0.1,0.1,,6400,1600,4800,400,100,300,20,10,30,1000\n");
     free_run(&r);
     o.per_core = 0;                              /* without: the totals only */
     run_percore(&r, &o);
-    cr_assert_str_eq(r.text, "time_s,interval_s,Read bytes [bytes],Warps [warps],Core usage [%],Active\n"
-                             "0.1,0.1,6400,400,20,1000\n");
+    cr_assert_str_eq(r.text, "time_s,interval_s,time_unix,Read bytes [bytes],Warps [warps],Core usage [%],Active\n"
+                             "0.1,0.1,,6400,400,20,1000\n");
     free_run(&r);
 }
 
@@ -1023,17 +1030,17 @@ Test(batch, per_core_json_fields)
     cr_assert(json_object_object_get_ex(meta, "metrics", &arr));
     col = json_object_array_get_idx(arr, 2);
     cr_assert(json_object_object_get_ex(col, "key", &v));
-    cr_assert_str_eq(json_object_get_string(v), "3.3.1 [L2 slice 1]");
+    cr_assert_str_eq(json_object_get_string(v), "read_bytes_l2_slice_1");
     cr_assert(json_object_object_get_ex(col, "title", &v));
     cr_assert_str_eq(json_object_get_string(v), "Read bytes [L2 slice 1]");
     cr_assert(json_object_object_get_ex(col, "instance", &v));
     cr_assert_str_eq(json_object_get_string(v), "L2 slice 1");
     cr_assert(json_object_object_get_ex(rec, "values", &vals));
-    cr_assert(json_object_object_get_ex(vals, "3.3.1 [L2 slice 0]", &v));
+    cr_assert(json_object_object_get_ex(vals, "read_bytes_l2_slice_0", &v));
     cr_assert_float_eq(json_object_get_double(v), 1600, 1e-9);
-    cr_assert(json_object_object_get_ex(vals, "Warps [shader core 2]", &v));
+    cr_assert(json_object_object_get_ex(vals, "warps_shader_core_2", &v));
     cr_assert_float_eq(json_object_get_double(v), 300, 1e-9);
-    cr_assert(json_object_object_get_ex(vals, "Core usage [shader core 0]", &v));
+    cr_assert(json_object_object_get_ex(vals, "core_usage_shader_core_0", &v));
     cr_assert_float_eq(json_object_get_double(v), 10, 1e-9);
     json_object_put(meta);
     json_object_put(rec);
@@ -1086,4 +1093,95 @@ Test(batch, no_gpu_names_the_probes_and_the_simulator_to_try)
         free(out);
         free(err);
     }
+}
+
+/* Issue 43 item 12: CSV and JSON records carry the interval's end on the
+ * wall clock beside the time from the start, read here against time(2)
+ * taken before and after the run; a replay's clock is not ours: empty. */
+Test(batch, wall_clock_beside_the_relative_time, .timeout = 60)
+{
+    char *out, *err, *row;
+    int status;
+    time_t before = time(NULL), after;
+    double wall;
+
+    out = run_gputop("--source sim --no-cpu -b -f csv -n 2 --metrics 12.1.1", &status, &err);
+    after = time(NULL);
+    cr_assert_eq(status, 0, "%s", err);
+    cr_assert(strncmp(out, "time_s,interval_s,time_unix,Shader core count", 45) == 0, "%s", out);
+    row = strchr(out, '\n') + 1;
+    cr_assert_eq(sscanf(row, "%*[^,],%*[^,],%lf,", &wall), 1, "%s", row);
+    cr_expect(wall >= (double)before && wall <= (double)after + 1, "%f not in %ld..%ld", wall,
+              (long)before, (long)after);
+    free(out);
+    free(err);
+
+    out = run_gputop("--source sim --no-cpu -b -f json -n 1 --metrics 12.1.1", &status, &err);
+    cr_assert_eq(status, 0, "%s", err);
+    row = strstr(out, "\"time_unix\":");
+    cr_assert_not_null(row, "%s", out);
+    cr_assert_eq(sscanf(row + 12, "%lf", &wall), 1, "%s", row);
+    cr_expect(wall >= (double)before && wall <= (double)time(NULL) + 1, "%f", wall);
+    free(out);
+    free(err);
+
+    out = run_gputop("--source sim,step=100000000 --no-cpu -b -f json -n 1 --metrics 12.1.1",
+                     &status, &err);
+    cr_expect(strstr(out, "\"time_unix\":null"), "a virtual clock: %s", out);
+    free(out);
+    free(err);
+}
+
+/* Issue 43 item 14: one key scheme, not "2.1[0]" beside "GPU busy share":
+ * every key is its column's title in snake case ([a-z0-9_]: letters
+ * lowered, "%" as "percent", other runs of characters one '_'), unique,
+ * per-core columns and percent-of-peak columns alike. */
+Test(batch, json_keys_are_the_titles_in_snake_case, .timeout = 60)
+{
+    char *out, *err, *nl, want[300];
+    json_object *meta, *metrics, *m, *v;
+    int status;
+    size_t i, k, n;
+
+    out = run_gputop("--source sim:mali-g715 --no-cpu -b -f json -n 1 --per-core", &status, &err);
+    cr_assert_eq(status, 0, "%s", err);
+    nl = strchr(out, '\n');
+    cr_assert_not_null(nl);
+    *nl = '\0';
+    meta = json_tokener_parse(out);
+    cr_assert(meta && json_object_object_get_ex(meta, "metrics", &metrics));
+    n = json_object_array_length(metrics);
+    cr_assert_gt(n, 100);
+    for (i = 0; i < n; i++) {
+        const char *key, *title, *t;
+        m = json_object_array_get_idx(metrics, i);
+        cr_assert(json_object_object_get_ex(m, "key", &v));
+        key = json_object_get_string(v);
+        cr_assert(json_object_object_get_ex(m, "title", &v));
+        title = json_object_get_string(v);
+        /* the title in snake case, worked out here character by character */
+        k = 0;
+        for (t = title; *t && k + 10 < sizeof(want); t++) {
+            if (*t == '%') {
+                k += (size_t)snprintf(want + k, sizeof(want) - k, "%spercent", k ? "_" : "");
+                continue;
+            }
+            if (!((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9')))
+                continue;
+            if (k && t > title && !((t[-1] >= 'a' && t[-1] <= 'z') || (t[-1] >= 'A' && t[-1] <= 'Z') ||
+                                    (t[-1] >= '0' && t[-1] <= '9')) && want[k - 1] != '_')
+                want[k++] = '_';
+            want[k++] = (char)(*t >= 'A' && *t <= 'Z' ? *t - 'A' + 'a' : *t);
+        }
+        want[k] = '\0';
+        cr_expect_str_eq(key, want, "title '%s'", title);
+        for (k = 0; k < i; k++) {
+            json_object *o = json_object_array_get_idx(metrics, k), *ov;
+            json_object_object_get_ex(o, "key", &ov);
+            cr_expect_str_neq(json_object_get_string(ov), key);
+        }
+    }
+    json_object_put(meta);
+    free(out);
+    free(err);
 }

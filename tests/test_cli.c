@@ -168,8 +168,8 @@ Test(cli, option_errors)
         "gputop: --interval 20s: out of range (1ms to 10s)\n",
         "gputop: -i 0.5: out of range (1ms to 10s)\n",
         "gputop: -r 5ms: out of range (10ms to 10s)\n",
-        "gputop: -d soon: not a duration (use e.g. 10s, 500ms, 2m)\n",
-        "gputop: --duration -1s: not a duration (use e.g. 10s, 500ms, 2m)\n",
+        "gputop: -d soon: not a duration (use e.g. 10s, 500ms, 2m, 1h)\n",
+        "gputop: --duration -1s: not a duration (use e.g. 10s, 500ms, 2m, 1h)\n",
         "gputop: -d 0: must be longer than 0\n",
         "gputop: --format xml: not text, csv, json or none\n",
         "gputop: --count -3: not a positive whole number\n",
@@ -219,6 +219,10 @@ Test(cli, durations_take_units)
         { "-d", "2m", 120000000000ull },
         { "-d", "1.5min", 90000000000ull },
         { "-d", ".25s", 250000000ull },
+        /* issue 43 item 6: a long unattended run */
+        { "-d", "1h", 3600000000000ull },
+        { "-d", "1.5h", 5400000000000ull },
+        { "-d", "1d", 86400000000000ull },
     };
     size_t i;
 
@@ -400,6 +404,27 @@ Test(cli, help_fits_80_columns)
     for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
         cr_expect_leq(strlen(line), 80, "%zu columns: %s", strlen(line), line);
     free(buf);
+}
+
+/* Issue 43 item 5: --help and --list-sources say what sim: takes, the
+ * families, the GPUs and the scenes. */
+Test(cli, help_and_list_sources_name_sim_families_gpus_scenes)
+{
+    const char *want[] = { "mali-valhall-csf", "G925", "G57", "texture-bound", "cache-friendly" };
+    char *help = NULL, *list = NULL;
+    size_t n = 0, m = 0, i;
+    FILE *f = open_memstream(&help, &n), *g = open_memstream(&list, &m);
+
+    gt_usage(f);
+    gt_cmd_list_sources(g);
+    fclose(f);
+    fclose(g);
+    for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        cr_expect(strstr(help, want[i]), "--help lacks %s", want[i]);
+        cr_expect(strstr(list, want[i]), "--list-sources lacks %s", want[i]);
+    }
+    free(help);
+    free(list);
 }
 
 /* A key is named in a usage as ":KEY" or ",KEY", then "=" or "]". */

@@ -489,7 +489,8 @@ static const char *name_of(const struct gt_engine *e, size_t m, uint32_t inst, i
 {
     static char buf[64];
 
-    return gt_engine_instance_name(e, m, inst, brief, buf, sizeof(buf));
+    return gt_catalog_instance_name(gt_engine_instance_block(e, m),
+                                    gt_engine_instance_number(e, m, inst), brief, buf, sizeof(buf));
 }
 
 Test(engine, instances_are_named_by_block_with_physical_core_numbers)

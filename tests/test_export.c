@@ -75,6 +75,7 @@ struct fix {
     struct gt_engine *e;
     struct gt_snapshot snap;
     double vals[8];
+    struct gt_evaluator *ev;     /* as a view evaluates each interval */
 };
 
 static void fix_init(struct fix *f)
@@ -102,8 +103,17 @@ static void fix_interval(struct fix *f, uint64_t active, uint64_t queue, uint64_
     gt_engine_eval(f->e, &f->snap, f->vals);
 }
 
+/* The interval as the view hands it to its exports. */
+static const struct gt_interval *fix_eval(struct fix *f)
+{
+    if (!f->ev)
+        cr_assert_not_null(f->ev = gt_evaluator_new(f->l, f->e));
+    return gt_evaluate(f->ev, &f->snap, f->vals);
+}
+
 static void fix_free(struct fix *f)
 {
+    gt_evaluator_free(f->ev);
     gt_snapshot_free(&f->snap);
     gt_engine_free(f->e);
     gt_layout_free(f->l);
@@ -136,13 +146,13 @@ Test(export, prometheus_exposition_is_strict_0_0_4)
     p = gt_prom_new(f.l, f.e, &f.src, 1, NULL);
     cr_assert_not_null(p);
     fix_interval(&f, 1000, 250, 0);
-    gt_prom_publish(p, &f.snap, f.vals);
+    gt_prom_publish(p, fix_eval(&f));
     fix_interval(&f, 3000, 3000, 100);
-    gt_prom_publish(p, &f.snap, f.vals);
+    gt_prom_publish(p, fix_eval(&f));
     /* An interval without data changes nothing. */
     fix_interval(&f, 7, 7, 200);
     f.snap.missing = 1;
-    gt_prom_publish(p, &f.snap, f.vals);
+    gt_prom_publish(p, fix_eval(&f));
     text = render(p);
     for (const char *c = text; *c; c++)
         cr_assert(((unsigned char)*c >= 0x20 && *c != 0x7f) || *c == '\n',
@@ -217,9 +227,9 @@ Test(export, prometheus_verdict_follows_the_latest_interval)
     fix_init(&f);
     p = gt_prom_new(f.l, f.e, &f.src, 1, NULL);
     fix_interval(&f, 1000, 250, 0);
-    gt_prom_publish(p, &f.snap, f.vals);
+    gt_prom_publish(p, fix_eval(&f));
     fix_interval(&f, 1000, 1, 100);
-    gt_prom_publish(p, &f.snap, f.vals);
+    gt_prom_publish(p, fix_eval(&f));
     text = render(p);
     parse_expo(&e, text);
     cr_expect_not_null(find_series(&e, "gputop_triage_verdict", "verdict", "thing-bound"),
@@ -843,14 +853,14 @@ Test(export, trace_verdict_and_state_instants)
     tr = gt_trace_open(path, f.l, f.e, &d);
     cr_assert_not_null(tr, "%s", d.msg);
     fix_interval(&f, 1000, 250, 0);          /* 25 % against 4: queue */
-    gt_trace_write(tr, &f.snap, f.vals);
+    gt_trace_write(tr, fix_eval(&f));
     fix_interval(&f, 3000, 3000, 100);       /* 100 % against 1: queue, no change */
-    gt_trace_write(tr, &f.snap, f.vals);
+    gt_trace_write(tr, fix_eval(&f));
     fix_interval(&f, 1, 1, 200);
     f.snap.missing = 1;
-    gt_trace_write(tr, &f.snap, f.vals);
+    gt_trace_write(tr, fix_eval(&f));
     fix_interval(&f, 1000, 1, 300);          /* 0.1 % against 1000: thing */
-    gt_trace_write(tr, &f.snap, f.vals);
+    gt_trace_write(tr, fix_eval(&f));
     cr_assert_eq(gt_trace_close(tr, &d), 0, "%s", d.msg);
 
     arr = json_object_from_file(path);
@@ -883,6 +893,60 @@ Test(export, trace_verdict_and_state_instants)
     cr_assert_not_null(ev);
     cr_expect_eq(json_object_get_double(field(field(ev, "args"), "value")), 1000.0);
     json_object_put(arr);
+    fix_free(&f);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* The view judges each interval once and its exports show that verdict,
+ * judging nothing themselves: handed an interval whose verdict no rule of
+ * the layout gives (the values say queue-bound), Prometheus labels it and
+ * the trace marks it. */
+Test(export, exports_show_the_verdict_the_view_hands_them)
+{
+    char dir[256], path[300], *text;
+    struct fix f;
+    struct gt_prom *p;
+    struct gt_trace *tr;
+    struct gt_interval iv;
+    struct gt_diag d;
+    struct expo e;
+    json_object *arr, *ev;
+    size_t i, n, seen = 0;
+
+    fix_init(&f);
+    tmpdir(dir, sizeof(dir));
+    snprintf(path, sizeof(path), "%s/h.json", dir);
+    p = gt_prom_new(f.l, f.e, &f.src, 1, NULL);
+    tr = gt_trace_open(path, f.l, f.e, &d);
+    cr_assert(p && tr);
+    fix_interval(&f, 1000, 250, 0);          /* 25 % against 4: queue-bound */
+    iv = *fix_eval(&f);
+    cr_assert_str_eq(iv.verdict, "queue-bound");
+    iv.verdict = "handed-bound";
+    gt_prom_publish(p, &iv);
+    gt_trace_write(tr, &iv);
+    cr_assert_eq(gt_trace_close(tr, &d), 0, "%s", d.msg);
+    text = render(p);
+    parse_expo(&e, text);
+    cr_expect_not_null(find_series(&e, "gputop_triage_verdict", "verdict", "handed-bound"),
+                       "%s", text);
+    cr_expect_null(find_series(&e, "gputop_triage_verdict", "verdict", "queue-bound"));
+    arr = json_object_from_file(path);
+    cr_assert_not_null(arr);
+    n = json_object_array_length(arr);
+    for (i = 0; i < n; i++) {
+        ev = json_object_array_get_idx(arr, i);
+        if (strcmp(json_object_get_string(field(ev, "ph")), "i") == 0) {
+            cr_expect_str_eq(json_object_get_string(field(ev, "name")), "verdict: handed-bound");
+            seen++;
+        }
+    }
+    cr_expect_eq(seen, 1);
+    json_object_put(arr);
+    free(text);
+    free(e.s);
+    gt_prom_free(p);
     fix_free(&f);
     unlink(path);
     rmdir(dir);
@@ -941,6 +1005,7 @@ Test(export, prometheus_per_core_series_carry_the_instance)
     struct gt_layout *l;
     struct gt_engine *e;
     struct gt_snapshot snap;
+    struct gt_evaluator *ev;
     struct gt_prom *p;
     const struct series *s;
     struct expo x;
@@ -955,6 +1020,7 @@ Test(export, prometheus_per_core_series_carry_the_instance)
     e = gt_engine_new(l, &src->catalog);
     gt_engine_set_core_mask(e, 0x5);
     cr_assert_eq(gt_snapshot_init(&snap, src->catalog.nslots), 0);
+    cr_assert_not_null(ev = gt_evaluator_new(l, e));
     p = gt_prom_new(l, e, &src, 1, NULL);
     cr_assert_not_null(p);
     cr_assert_eq(gt_prom_per_core(p), 0);
@@ -963,12 +1029,10 @@ Test(export, prometheus_per_core_series_carry_the_instance)
     snap.nsamples = 1;
     snap.deltas[0] = 100;
     snap.deltas[1] = 300;
-    gt_engine_eval(e, &snap, vals);
-    gt_prom_publish(p, &snap, vals);
+    gt_prom_publish(p, gt_evaluate(ev, &snap, vals));
     snap.deltas[0] = 250;
     snap.deltas[1] = 50;
-    gt_engine_eval(e, &snap, vals);
-    gt_prom_publish(p, &snap, vals);
+    gt_prom_publish(p, gt_evaluate(ev, &snap, vals));
     text = render(p);
     parse_expo(&x, text);
     s = find_series(&x, "gputop_cores_warps_total", NULL, NULL);
@@ -989,6 +1053,7 @@ Test(export, prometheus_per_core_series_carry_the_instance)
     cr_expect(strstr(text, "# TYPE gputop_cores_warps_per_core_total counter\n"), "%s", text);
     free(x.s);
     free(text);
+    gt_evaluator_free(ev);
     gt_prom_free(p);
     gt_snapshot_free(&snap);
     gt_engine_free(e);

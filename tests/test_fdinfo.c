@@ -709,3 +709,89 @@ Test(fdinfo, a_new_pids_client_counts_from_zero_unless_it_cannot)
     cr_assert_eq(c[1]->over, 0);
     world_end(&w);
 }
+
+/* ---- issue 43 item 16: texts that were read wrong ---- */
+
+/* xe names its memory regions per instance (drm-usage-stats.rst: each
+ * region a stable unique name; xe_drm_client.c prints system, gtt, vram0,
+ * vram1, stolen): VRAM is the sum of vram0, vram1, ... */
+Test(fdinfo, xe_vram_regions_are_summed)
+{
+    struct gt_fdinfo_client c;
+
+    cr_assert_eq(gt_fdinfo_parse("drm-driver:\txe\ndrm-client-id:\t4\n"
+                                 "drm-total-system:\t256 KiB\ndrm-resident-system:\t256 KiB\n"
+                                 "drm-total-gtt:\t64 KiB\ndrm-resident-gtt:\t64 KiB\n"
+                                 "drm-total-vram0:\t2048 KiB\ndrm-resident-vram0:\t1024 KiB\n"
+                                 "drm-total-vram1:\t512 KiB\ndrm-resident-vram1:\t512 KiB\n"
+                                 "drm-total-stolen:\t0\ndrm-resident-stolen:\t0\n", &c), 0);
+    cr_expect_eq(c.mem_vram, (1024ull + 512) * 1024);
+    cr_expect_eq(c.mem_gtt, 64ull * 1024);
+    cr_expect(c.has_vram_gtt);
+    cr_expect_eq(c.mem_resident, (256ull + 64 + 1024 + 512) * 1024);
+    /* "vramfoo" is not a VRAM instance */
+    cr_assert_eq(gt_fdinfo_parse("drm-driver:\tx\ndrm-resident-vramfoo:\t4 KiB\n", &c), 0);
+    cr_expect_eq(c.mem_vram, 0);
+}
+
+/* The driver's name as drm_show_fdinfo (drm_file.c) prints it: amdxdna's
+ * is "amdxdna_accel_driver", 20 characters, kept whole. */
+Test(fdinfo, a_long_driver_name_is_kept_whole)
+{
+    struct gt_fdinfo_client c;
+
+    const char *want = "amdxdna_accel_driver";
+
+    cr_assert_eq(gt_fdinfo_parse("drm-driver:\tamdxdna_accel_driver\ndrm-client-id:\t3\n", &c), 0);
+    cr_expect_eq(strlen(c.driver), strlen(want), "'%s'", c.driver);
+    cr_expect_eq(strncmp(c.driver, want, strlen(want)), 0, "'%s'", c.driver);
+}
+
+/* Compute accelerators (drivers/accel: amdxdna, ivpu) are DRM devices
+ * under /dev/accel/accelN (drm_accel.c) whose fdinfo has the same keys:
+ * their clients are found like a GPU's. */
+Test(fdinfo, accel_clients_under_dev_accel_are_found)
+{
+    struct world w;
+    const struct gt_fdinfo_client *const *c;
+
+    world(&w, 1);
+    fproc_add_process(w.p, 300, "npu-infer");
+    fproc_add_fd(w.p, 300, 7, "/dev/accel/accel0",
+                 "pos:\t0\nflags:\t02100002\ndrm-driver:\tamdxdna_accel_driver\n"
+                 "drm-client-id:\t3\ndrm-pdev:\t0000:c6:00.1\ndrm-engine-npu:\t1000 ns\n"
+                 "drm-total-memory:\t4096 KiB\ndrm-resident-memory:\t4096 KiB\n");
+    cr_assert_eq(gt_fdinfo_update(w.f, 1 * SEC, 0), 0);
+    cr_assert_eq(clients(&w, &c), 1, "the accel client was not found");
+    cr_expect_eq(c[0]->pid, 300);
+    cr_expect_eq(strncmp(c[0]->driver, "amdxdna", 7), 0, "'%s'", c[0]->driver);
+    world_end(&w);
+}
+
+/* drm-usage-stats.rst: drm-maxfreq with drm-cycles gives utilisation
+ * against the maximum frequency, and drm-engine-capacity says how many
+ * identical engines the name stands for: two engines at full clock for
+ * the whole second are 100 %, one of them 50 %. */
+Test(fdinfo, maxfreq_busy_is_divided_by_capacity)
+{
+    struct world w;
+    const struct gt_fdinfo_client *const *c;
+    const struct gt_fdinfo_engine *e;
+
+    world(&w, 1);
+    fproc_add_process(w.p, 100, "app");
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128",
+                 "drm-driver:\tx\ndrm-client-id:\t9\ndrm-engine-capacity-cs:\t2\n"
+                 "drm-cycles-cs:\t0\ndrm-maxfreq-cs:\t1000 MHz\n");
+    gt_fdinfo_update(w.f, 1 * SEC, 0);
+    /* one engine busy at 1 GHz for the whole second: 1e9 cycles */
+    fproc_add_fd(w.p, 100, 5, "/dev/dri/renderD128",
+                 "drm-driver:\tx\ndrm-client-id:\t9\ndrm-engine-capacity-cs:\t2\n"
+                 "drm-cycles-cs:\t1000000000\ndrm-maxfreq-cs:\t1000 MHz\n");
+    gt_fdinfo_update(w.f, 2 * SEC, 0);
+    cr_assert_eq(clients(&w, &c), 1);
+    e = eng(c[0], "cs");
+    cr_assert_not_null(e);
+    cr_expect_float_eq(e->busy_pct, 50.0, 1e-9);
+    world_end(&w);
+}

@@ -271,6 +271,28 @@ Test(fdinfo_source, msm_cycles_over_max_clock)
     rig_end(&r);
 }
 
+/* Issue 43 item 16: where only cycles and the max clock are printed, the
+ * busy share is over the engine's capacity too (drm-usage-stats.rst:
+ * drm-engine-capacity, identical engines under one name): 587,000,000
+ * cycles at 587 MHz over 1 s on an engine of capacity 2 is 50 %. */
+Test(fdinfo_source, cycles_over_max_clock_over_capacity)
+{
+    struct rig r = { .p = fproc_new() };
+
+    fproc_add_process(r.p, 50, "app");
+    fproc_add_fd(r.p, 50, 8, "/dev/dri/renderD128",
+                 "drm-driver:\tmsm\ndrm-client-id:\t3\ndrm-engine-capacity-gpu:\t2\n"
+                 "drm-cycles-gpu:\t0\ndrm-maxfreq-gpu:\t587 MHz\n");
+    rig_open(&r, "driver=msm");
+    fproc_add_fd(r.p, 50, 8, "/dev/dri/renderD128",
+                 "drm-driver:\tmsm\ndrm-client-id:\t3\ndrm-engine-capacity-gpu:\t2\n"
+                 "drm-cycles-gpu:\t587000000\ndrm-maxfreq-gpu:\t587 MHz\n");
+    rig_sample(&r);
+    cr_assert_float_eq(metric(&r, 1.0, "gpu cycles at max clock"), 50.0, 1e-9);
+    cr_assert_float_eq(metric(&r, 1.0, "Busiest engine"), 50.0, 1e-6);
+    rig_end(&r);
+}
+
 /* A new client's first reading is its baseline (its 5 s from before do not
  * count); one that exits loses its last partial interval; nothing goes
  * negative or counts twice. */

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "gputop/engine.h"
+#include "gputop/kbase.h"
+#include "gputop/sim.h"
 #include "gputop/source.h"
 
 static const char *const busy[] = { "game", "compute", "memory-bound" };
@@ -87,17 +89,16 @@ static void per_core_leq(const struct run *r, const char *a, const char *b)
                       a, b ? b : "GPU active", i);
 }
 
+static void check_moves(const char *gpu);
+
 static void check_family(const char *family, const char *any_active)
 {
-    unsigned char *moved = NULL;
-    size_t s, k, m;
+    size_t s, m;
     int n;
 
     for (s = 0; s < sizeof(busy) / sizeof(busy[0]); s++) {
         struct run r;
         open_run(&r, family, busy[s]);
-        if (!moved)
-            moved = calloc(r.s->catalog.ncounters + 1, 1);
         /* all but the CPU rows, which the cpu source beside it feeds */
         for (m = 0; m < gt_engine_nmetrics(r.e); m++)
             cr_assert(strncmp(r.l->metrics[m].title, "CPU ", 4) == 0 ||
@@ -112,18 +113,10 @@ static void check_family(const char *family, const char *any_active)
             per_core_leq(&r, "MaliShaderCoreCyclesFragmentActive", any_active);
             per_core_leq(&r, "MaliTextureUnitCyclesFilteringActive",
                          "MaliShaderCoreCyclesExecutionCoreActive");
-            for (k = 0; k < r.s->catalog.ncounters; k++)
-                if (gt_engine_uses(r.e, k) && r.s->catalog.counters[k].kind == GT_COUNTER_DELTA)
-                    moved[k] |= total(&r, r.s->catalog.counters[k].name) > 0;
         }
-        if (s + 1 == sizeof(busy) / sizeof(busy[0]))
-            for (k = 0; k < r.s->catalog.ncounters; k++)
-                if (gt_engine_uses(r.e, k) && r.s->catalog.counters[k].kind == GT_COUNTER_DELTA)
-                    cr_expect(moved[k], "%s: %s never moves", family,
-                              r.s->catalog.counters[k].name);
         close_run(&r);
     }
-    free(moved);
+    check_moves(family);
 }
 
 Test(sim_families, bifrost_g52)
@@ -151,4 +144,124 @@ Test(sim_families, products_and_core_masks)
     cr_assert_eq(r.s->info.core_mask, 0x7F7);
     cr_assert_eq(r.s->info.l2_slices, 2);
     close_run(&r);
+}
+
+/* Every counter the layout reads moves in some busy scene: the model
+ * feeds each one this GPU's table names. */
+static void check_moves(const char *gpu)
+{
+    unsigned char *moved = NULL;
+    size_t s, k;
+    int n;
+
+    for (s = 0; s < sizeof(busy) / sizeof(busy[0]); s++) {
+        struct run r;
+        open_run(&r, gpu, busy[s]);
+        if (!moved)
+            moved = calloc(r.s->catalog.ncounters + 1, 1);
+        for (n = 0; n < 5; n++) {
+            sample(&r);
+            for (k = 0; k < r.s->catalog.ncounters; k++)
+                if (gt_engine_uses(r.e, k) && r.s->catalog.counters[k].kind == GT_COUNTER_DELTA)
+                    moved[k] |= total(&r, r.s->catalog.counters[k].name) > 0;
+        }
+        if (s + 1 == sizeof(busy) / sizeof(busy[0]))
+            for (k = 0; k < r.s->catalog.ncounters; k++)
+                if (gt_engine_uses(r.e, k) && r.s->catalog.counters[k].kind == GT_COUNTER_DELTA)
+                    cr_expect(moved[k], "sim:%s: %s never moves", gpu,
+                              r.s->catalog.counters[k].name);
+        close_run(&r);
+    }
+    free(moved);
+}
+
+/* G710 and its smaller parts: the CSF front end without ray tracing; every
+ * metric of its layout computes. */
+Test(sim_families, valhall_csf_g710)
+{
+    struct run r;
+    size_t m;
+
+    open_run(&r, "mali-valhall-csf", "game");
+    cr_expect_str_eq(r.s->info.gpu, "Mali-G710 MC10");
+    for (m = 0; m < gt_engine_nmetrics(r.e); m++)
+        cr_expect(strncmp(r.l->metrics[m].title, "CPU ", 4) == 0 ||
+                  !gt_engine_unavailable(r.e, m), "%s unavailable", r.l->metrics[m].title);
+    close_run(&r);
+    check_moves("mali-valhall-csf");
+}
+
+/* Issue 43 item 5: sim: takes any GPU the counter tables know, as csv:'s
+ * gpu= does, spelt as users write it, and runs it under the layout
+ * gputop would pick on that hardware (kbase_props.c's model table, which
+ * follows kbase's product table), its table's counters fed. A metric
+ * whose counter that GPU's table lacks is unavailable as on hardware. */
+Test(sim_families, any_gpu_the_tables_know)
+{
+    struct gt_mali_model g;
+    char number[32], spelt[3][48];
+    size_t i, k;
+
+    for (i = 0; gt_mali_model_at(i, &g) == 0; i++) {
+        const char *dash = strchr(g.name, '-');
+        snprintf(number, sizeof(number), "%s", dash + 1);
+        snprintf(spelt[0], sizeof(spelt[0]), "%s", number);
+        snprintf(spelt[1], sizeof(spelt[1]), "%s", g.name);
+        snprintf(spelt[2], sizeof(spelt[2]), "mali-%s", number);
+        for (k = 0; k < 3; k++) {
+            struct run r;
+            open_run(&r, spelt[k], "game");
+            cr_expect_str_eq(r.s->info.layout, g.layout, "sim:%s", spelt[k]);
+            cr_expect(strstr(r.s->info.gpu, number), "sim:%s is %s", spelt[k], r.s->info.gpu);
+            close_run(&r);
+        }
+        check_moves(number);
+    }
+    cr_assert_gt(i, 20);
+}
+
+Test(sim_families, gpu_names_keep_their_part_and_id)
+{
+    struct run r;
+
+    open_run(&r, "G57", "game");
+    cr_expect_str_eq(r.s->info.gpu, "Mali-G57 MP10");   /* two-digit G: MPn (Arm) */
+    cr_expect_eq(r.s->info.gpu_id, 0x9001);             /* TNAx */
+    close_run(&r);
+    open_run(&r, "G715", "game");                        /* 7 cores: not Immortalis */
+    cr_expect_str_eq(r.s->info.gpu, "Mali-G715 MC7");
+    close_run(&r);
+    open_run(&r, "G925", "game");
+    cr_expect_str_eq(r.s->info.gpu, "Immortalis-G925 MC12");
+    cr_expect_str_eq(r.s->info.layout, "mali-g720");
+    close_run(&r);
+    open_run(&r, "gfx1151", "idle");
+    cr_expect_str_eq(r.s->info.layout, "amd-gfx1151");
+    close_run(&r);
+}
+
+Test(sim_families, a_gpu_without_a_table_says_so)
+{
+    struct gt_diag d;
+
+    cr_assert_null(gt_source_open("sim:mali-g71", gt_sys_real(), &d));
+    cr_expect(strstr(d.msg, "Mali-G71 has no counter table"), "%s", d.msg);
+    cr_expect(strstr(d.msg, "G57"), "%s", d.msg);
+}
+
+/* --help and --list-sources say what sim: takes */
+Test(sim_families, names_listed)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    const char *want[] = { "mali-valhall-csf", "mips-cm", "G925", "T760", "gfx1151",
+                           "memory-bound", "texture-bound", "cache-friendly", "drift" };
+    size_t i;
+
+    gt_sim_print_names(f, 2);
+    fclose(f);
+    for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+        cr_expect(strstr(buf, want[i]), "no %s in:\n%s", want[i], buf);
+    free(buf);
 }

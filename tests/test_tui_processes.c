@@ -76,12 +76,21 @@ Test(tui_processes, p_lists_gpu_clients_sorted_and_follows_them, .timeout = 120)
     /* RES: drm-resident-memory 3072 KiB; amdgpu's drm-memory-vram + gtt */
     expect(&t, "3.0M", WAIT_MS);
     expect(&t, "2.0M", WAIT_MS);
-    /* no section tab highlighted (ST_TAB is bold reverse) under the view */
+    /* no section tab highlighted (ST_TAB is bold reverse) under the view:
+     * only its own, the Processes tab at the end (issue 43 item 10) */
     s = tmux_capture_styled(&t);
     {
-        char *l1 = strchr(s, '\n'), *l2 = l1 ? strchr(l1 + 1, '\n') : NULL;
+        char *l1 = strchr(s, '\n'), *l2 = l1 ? strchr(l1 + 1, '\n') : NULL, *pt, *last;
         cr_assert_not_null(l2);
         *l2 = '\0';
+        pt = strstr(l1, "P Procs");
+        cr_assert_not_null(pt, "no Processes tab: %s", l1);
+        cr_assert(strstr(pt - 12 > l1 ? pt - 12 : l1, "7m"), "the Processes tab not current: %s",
+                  l1);
+        /* the sections' tabs end with the last one's label, "i Config" */
+        last = strstr(l1, "Config");
+        cr_assert_not_null(last, "%s", l1);
+        last[6] = '\0';
         cr_assert_null(strstr(l1, "[7m"), "a tab still highlighted: %s", l1);
         cr_assert_null(strstr(l1, ";7m"), "a tab still highlighted: %s", l1);
     }
@@ -286,6 +295,68 @@ Test(tui_processes, kbase_gpu_time_per_app_uid, .timeout = 60)
     fclose(f);
     expect(&t, "-  u0_a123         kbase", WAIT_MS);
     expect(&t, "gpu_work_period", WAIT_MS);
+    tmux_stop(&t);
+    fproc_free(p);
+}
+
+/* Issue 43 item 15: the whole command line (comm is the kernel's 15
+ * characters: "glmark2-es2-way"), sorting by any column (o goes on past
+ * the five it had, to driver and command), and a filter ('/'). */
+Test(tui_processes, whole_command_lines_any_sort_and_a_filter, .timeout = 120)
+{
+    struct fake_proc *p = fproc_new();
+    struct tmux t;
+    char *s;
+    int i;
+
+    cr_assert_not_null(p);
+    fproc_add_process(p, 4242, "glmark2-es2-way");
+    fproc_set_cmdline(p, 4242, (const char *const[]){ "glmark2-es2-wayland", "--fullscreen",
+                                                      "-b", "build", NULL });
+    fproc_add_fd(p, 4242, 5, "/dev/dri/renderD128", glmark_fdinfo);
+    fproc_add_process(p, 777, "zgame");
+    fproc_add_fd(p, 777, 9, "/dev/dri/renderD129", amd_fdinfo);
+    start(&t, p);
+    tmux_resize(&t, 200, 24);
+    tmux_literal(&t, "P");
+    expect(&t, "COMMAND", WAIT_MS);
+    expect(&t, "glmark2-es2-wayland --fullscreen -b build", WAIT_MS);
+    for (i = 0; i < 9; i++)                      /* GPU%, memory, ..., driver */
+        tmux_literal(&t, "o");
+    expect(&t, "sorted by driver", WAIT_MS);
+    tmux_literal(&t, "o");
+    expect(&t, "sorted by command", WAIT_MS);
+    tmux_literal(&t, "/");
+    tmux_literal(&t, "zga");
+    s = wait_for(&t, "1 of 2 GPU clients match 'zga'", WAIT_MS);
+    cr_expect_null(strstr(s, "glmark2-es2-wayland"), "filtered out, yet shown:\n%s", s);
+    free(s);
+    tmux_keys(&t, "Escape");
+    expect(&t, "2 GPU clients", WAIT_MS);
+    tmux_stop(&t);
+    fproc_free(p);
+}
+
+/* Issue 43 item 15: the arrows select a row, which keeps its place by pid,
+ * and the line above the key hints shows that row's GPU% history. */
+Test(tui_processes, a_selected_rows_history, .timeout = 120)
+{
+    struct fake_proc *p = fproc_new();
+    struct tmux t;
+
+    cr_assert_not_null(p);
+    fproc_add_process(p, 4242, "glmark2");
+    fproc_add_fd(p, 4242, 5, "/dev/dri/renderD128", glmark_fdinfo);
+    fproc_add_process(p, 777, "zgame");
+    fproc_add_fd(p, 777, 9, "/dev/dri/renderD129", amd_fdinfo);
+    start(&t, p);
+    tmux_literal(&t, "P");
+    expect(&t, "2 GPU clients", WAIT_MS);
+    /* equal use: by pid, so 777 is the first row, selected at first */
+    expect(&t, "pid 777 zgame: GPU%", WAIT_MS);
+    tmux_keys(&t, "Down");
+    expect(&t, "pid 4242 glmark2: GPU%", WAIT_MS);
+    expect(&t, "min 0.0 max 0.0", WAIT_MS);
     tmux_stop(&t);
     fproc_free(p);
 }

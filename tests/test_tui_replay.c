@@ -154,7 +154,7 @@ Test(tui_replay, header_shows_the_position_not_a_period, .timeout = 60)
     cr_assert_null(strstr(s, "ENDED"), "%s", s);
     free(s);
     tmux_literal(&t, "+");
-    expect(&t, "speed is set with speed=");
+    expect(&t, "replay speed 0.25");            /* + plays faster (issue 43 item 9) */
     tmux_literal(&t, "h");
     expect(&t, "pause / play the replay");
     expect(&t, "one sample forward / back");
@@ -232,7 +232,7 @@ Test(tui_replay, a_piped_capture_cannot_step_and_plays_on, .timeout = 60)
     unlink(path);
 }
 
-Test(tui_replay, home_end_and_page_keys_seek, .timeout = 60)
+Test(tui_replay, home_end_and_bracket_keys_seek, .timeout = 60)
 {
     struct tmux t;
     char path[256], want[32];
@@ -247,16 +247,16 @@ Test(tui_replay, home_end_and_page_keys_seek, .timeout = 60)
     tmux_keys(&t, "Home");
     snprintf(want, sizeof(want), "sample 1/%ld", n);
     expect(&t, want);
-    tmux_keys(&t, "NPage");                   /* + 10 % */
+    tmux_literal(&t, "]");                    /* + 10 % */
     snprintf(want, sizeof(want), "sample %ld/%ld", 1 + n / 10, n);
     expect(&t, want);
-    tmux_keys(&t, "NPage");
+    tmux_literal(&t, "]");
     snprintf(want, sizeof(want), "sample %ld/%ld", 1 + 2 * (n / 10), n);
     expect(&t, want);
     tmux_keys(&t, "End");
     snprintf(want, sizeof(want), "sample %ld/%ld", n, n);
     expect(&t, want);
-    tmux_keys(&t, "PPage");                   /* - 10 % */
+    tmux_literal(&t, "[");                    /* - 10 % */
     snprintf(want, sizeof(want), "sample %ld/%ld", n - n / 10, n);
     expect(&t, want);
     expect(&t, "paused");
@@ -276,7 +276,7 @@ Test(tui_replay, speed_max_shows_the_records_one_by_one, .timeout = 90)
 
     record(path, sizeof(path), 1);
     snprintf(cmd, sizeof(cmd), "%s --source sim:mali-t8xx,step=1000000000 --no-cpu -i 10ms -n 50 "
-             "--record %s -b > /dev/null", gputop_bin(), path);
+             "--record %s --force -b > /dev/null", gputop_bin(), path);
     cr_assert_eq(system(cmd), 0, "%s", cmd);
     start_replay(&t, path, ",speed=max", "-r 2500ms");  /* slow, so no refresh is missed */
     for (polls = 0; polls < 1000 && changes < 3; polls++) {
@@ -392,6 +392,73 @@ Test(tui_replay, batch_exit_status_says_whether_the_capture_was_whole, .timeout 
     cr_assert_eq(batch(path, err, sizeof(err)), 1, "%s", err);
     snprintf(want, sizeof(want), "gputop: %s: corrupt record at byte", path);
     cr_assert(strstr(err, want), "%s", err);
+    unlink(path);
+}
+
+/* Issue 43 item 9: keys sent in a burst are each one step (ten '.' were
+ * one sample on, five ',' one back); PgUp / PgDn page the section as when
+ * live ([ ] seek); + and - change the speed while it plays. */
+Test(tui_replay, each_key_of_a_burst_is_one_step, .timeout = 60)
+{
+    struct tmux t;
+    char path[256], want[32], *s;
+    long n, k;
+
+    record(path, sizeof(path), 50);
+    start_replay(&t, path, ",speed=0.5", "");
+    tmux_literal(&t, " ");
+    expect(&t, "paused");
+    tmux_keys(&t, "Home");
+    shown_k(&t, &n);
+    snprintf(want, sizeof(want), "sample 1/%ld", n);
+    expect(&t, want);
+    tmux_literal(&t, "..........");
+    snprintf(want, sizeof(want), "sample 11/%ld", n);
+    expect(&t, want);
+    tmux_literal(&t, ",,,,,");
+    snprintf(want, sizeof(want), "sample 6/%ld", n);
+    expect(&t, want);
+    /* PgDn pages: the position stays (paused at 6) */
+    tmux_keys(&t, "NPage");
+    tmux_keys(&t, "NPage");
+    tmux_literal(&t, ".");
+    snprintf(want, sizeof(want), "sample 7/%ld", n);
+    expect(&t, want);
+    s = tmux_capture(&t);
+    k = k_of(s, &n);
+    cr_expect_eq(k, 7, "PgDn moved the replay:\n%s", s);
+    cr_expect(strstr(s, "[ ] seek"), "the footer does not say the seek keys:\n%s", s);
+    free(s);
+    tmux_literal(&t, " ");
+    expect(&t, "playing");
+    tmux_literal(&t, "+");
+    expect(&t, "replay speed 1");                  /* 0.5 -> 1 */
+    tmux_literal(&t, "+");
+    expect(&t, "replay speed 2");
+    tmux_literal(&t, "-");
+    tmux_literal(&t, "-");
+    tmux_literal(&t, "-");
+    expect(&t, "replay speed 0.25");
+    tmux_stop(&t);
+    unlink(path);
+}
+
+/* Issue 43 item 9: speed=max in the dashboard plays as fast as the screen
+ * draws (a record a frame), not at the recorded pace: fifty records of
+ * 10 s each reach the end long before the 500 s they were recorded in
+ * (the bound is WAIT_MS, for a slow machine). */
+Test(tui_replay, speed_max_plays_as_fast_as_it_draws, .timeout = 60)
+{
+    struct tmux t;
+    char path[256], cmd[1024];
+
+    record(path, sizeof(path), 1);
+    snprintf(cmd, sizeof(cmd), "%s --source sim:mali-t8xx,step=10000000000 --no-cpu -i 10ms "
+             "-n 50 --record %s --force -b > /dev/null", gputop_bin(), path);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    start_replay(&t, path, ",speed=max", "");
+    expect(&t, "sample 50/50");
+    tmux_stop(&t);
     unlink(path);
 }
 

@@ -112,9 +112,10 @@ Test(tui_view, tabs_keep_whole_labels_at_80_columns, .timeout = 60)
     expect(&t, "GPU usage");
     s = tmux_capture(&t);
     line_at(s, 1, line, sizeof(line));
-    cr_assert(strstr(line, "1 CPU ") && strstr(line, " 4 Data path ") && strstr(line, " i Config"),
+    /* with the Processes tab after them, key and label set together */
+    cr_assert(strstr(line, "1CPU ") && strstr(line, " 4Data path ") && strstr(line, " iConfig"),
               "tabs: '%s'", line);
-    cr_assert(strstr(line, " 2 Activity "), "tabs: '%s'", line);
+    cr_assert(strstr(line, " 2Activity ") && strstr(line, " PProcs"), "tabs: '%s'", line);
     free(s);
     tmux_stop(&t);
 }
@@ -335,7 +336,8 @@ Test(tui_view, footer_cuts_with_an_ellipsis_and_gives_min_max_units, .timeout = 
     cr_assert(strstr(line, "\u2026"), "a description cut without an ellipsis: '%s'", line);
     min = strstr(line, "min ");
     cr_assert_not_null(min, "no min / max: '%s'", line);
-    cr_assert(strstr(min, "cycles"), "min / max without unit: '%s'", line);
+    /* per second, cycles read as a clock (issue 43 item 1) */
+    cr_assert(strstr(min, "Hz"), "min / max without unit: '%s'", line);
     free(s);
     s = tmux_capture_styled(&t);
     line_with(s, "3.1.2", line, sizeof(line));
@@ -509,7 +511,9 @@ Test(tui_view, triage_panel_tests_keep_their_titles_beside_reference_names, .tim
     struct tmux t;
     char *s;
 
-    start(&t, 80, 24, "", "--source sim:mali-bifrost,scene=game --no-clocks");
+    /* 25 rows: at 24 the guide's next step, wrapped on two lines (issue
+     * 43), leaves the step before the deciding one out of view */
+    start(&t, 80, 25, "", "--source sim:mali-bifrost,scene=game --no-clocks");
     expect(&t, "triage: texture-bound");
     tmux_literal(&t, "v");
     expect(&t, "front-end-starved (MaliFragFPKBUtil)");

@@ -99,6 +99,15 @@ int  gt_catalog_find(const struct gt_catalog *c, const char *name);
 int  gt_catalog_add_absent(struct gt_catalog *c, const char *name, const char *reason);
 /* The reason recorded for name, or NULL. */
 const char *gt_catalog_absent_reason(const struct gt_catalog *c, const char *name);
+/* What an instance of a block is called: "shader core", "L2 slice", "CPU
+ * cluster", "CPU"; brief: "core", "slice", "cluster", "cpu"; another
+ * block by its own name, none ("") as "instance". */
+const char *gt_catalog_block_noun(const char *block, int brief);
+/* "shader core 4", "L2 slice 1" (brief: "core 4", "slice 1") into buf
+ * (at most len bytes); returns buf. number is the instance's own (a
+ * shader core's physical number: gt_engine_instance_number). */
+const char *gt_catalog_instance_name(const char *block, uint32_t number, int brief, char *buf,
+                                     size_t len);
 /* Adds every non-constant row of a static table, with per-block instance
  * counts from instances_for(block); constants named in the table are added
  * with the values from constant_for(name), or skipped when it returns NAN.

@@ -30,12 +30,15 @@ struct gt_options {
     int no_cpu;                  /* --no-cpu */
     int timer_sampling;          /* --timer-sampling */
     int batch;                   /* --batch */
+    int batch_asked;             /* -f, -n or -d: records wanted, as top -n */
     uint64_t interval_ns;        /* --interval */
     const char *record;          /* --record FILE */
+    int force;                   /* --force: --record may replace a capture */
     const char *serve;           /* --serve ADDR:PORT */
     const char *trace;           /* --trace FILE */
     uint64_t refresh_ns;         /* --refresh */
     int no_color, no_mouse;      /* --no-color, --no-mouse */
+    int per_interval;            /* --per-interval: the dashboard's counts per interval */
     struct gt_batch_opts out;    /* --format --count --duration --section --metrics --per-second */
     const struct gt_sys *sys;    /* kernel seam for hardware sources; NULL: the real one */
     const char *proc_root;       /* --proc-root DIR: /proc read below it (Processes view) */

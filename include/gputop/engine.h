@@ -57,6 +57,9 @@ size_t gt_engine_unavailable_label(const struct gt_engine *e, size_t metric);
  * counters over fewer hardware counters and scales the counts): views
  * mark such values with '~'. Read when shown: sources decide at select. */
 int gt_engine_estimated(const struct gt_engine *e, size_t metric);
+/* 1 when the metric reads only the device's constants (shader core count,
+ * bus width): its value never changes, so it gets no bar or sparkline. */
+int gt_engine_constant(const struct gt_engine *e, size_t metric);
 size_t gt_engine_nunresolved(const struct gt_engine *e);
 const struct gt_unresolved *gt_engine_unresolved(const struct gt_engine *e, size_t i);
 
@@ -104,16 +107,9 @@ void gt_engine_set_core_mask(struct gt_engine *e, uint64_t mask);
  * number (mask 0x177: instances 0..6 are cores 0, 1, 2, 4, 5, 6, 8), else
  * inst itself. */
 uint32_t gt_engine_instance_number(const struct gt_engine *e, size_t metric, uint32_t inst);
-/* What a metric's instances are, from their block: "shader core", "L2
- * slice", "CPU cluster", "CPU"; brief: "core", "slice", "cluster", "cpu". */
-const char *gt_engine_instance_kind(const struct gt_engine *e, size_t metric, int brief);
-/* The catalogue block a metric's instances come from ("shadercore"), "" none. */
+/* The catalogue block a metric's instances come from ("shadercore"), "" none:
+ * what they are called is the catalogue's (gt_catalog_block_noun). */
 const char *gt_engine_instance_block(const struct gt_engine *e, size_t metric);
-/* What instance inst of a metric is, from its block: "shader core 4",
- * "L2 slice 1", "CPU cluster 0", "CPU 3"; brief: "core 4", "slice 1",
- * "cluster 0", "cpu 3". Writes at most len bytes to buf; returns buf. */
-const char *gt_engine_instance_name(const struct gt_engine *e, size_t metric, uint32_t inst,
-                                    int brief, char *buf, size_t len);
 /* Size of the compiled form: counters read per snapshot, instructions run. */
 void gt_engine_size(const struct gt_engine *e, size_t *ninputs, size_t *ninstr);
 

@@ -7,34 +7,31 @@
 #include <stdint.h>
 #include "gputop/diag.h"
 #include "gputop/engine.h"
+#include "gputop/evaluate.h"
 #include "gputop/layout.h"
 #include "gputop/sampler.h"
 #include "gputop/snapshot.h"
 #include "gputop/source.h"
 
-/* What a view hands every snapshot it evaluated to, on its own thread:
- * vals[nmetrics] as gt_engine_eval gave them (counts per interval). */
+/* What a view hands every interval it evaluated (gt_evaluate) to, on its
+ * own thread: the exports show the view's values and verdict, and judge
+ * nothing themselves. */
 struct gt_tap {
-    void (*fn)(void *arg, const struct gt_snapshot *s, const double *vals);
+    void (*fn)(void *arg, const struct gt_interval *iv);
     void *arg;
 };
 
 /* ---- names ---- */
 
+/* "Read bytes [L2 slice 1]" -> "read_bytes_l2_slice_1": text in snake case
+ * as the Prometheus names have it ("%" is "percent"), for batch JSON keys. */
+void gt_snake_case(char *buf, size_t len, const char *text);
 /* "GPU activity" + "Fragment queue active" + "%" -> a Prometheus metric
  * name: gputop_<section>_<title>[_<unit>][_total], snake case, [a-z0-9_]
  * only; the unit is left out when the title already ends with it.
  * counter: 1 for counts (cumulative, "_total"). */
 void gt_prom_name(char *buf, size_t len, const char *section, const char *title,
                   const char *unit, int counter);
-
-/* The unit's triage verdict for these values ("texture-bound"), NULL when
- * no unit rule has data or the winning rule has none; *unit_rule, if not
- * NULL, gets the winning rule's index or -1. rule_metric[ntriage] maps the
- * layout's rules to metric indices (-1: none); with e, a metric that has a
- * peak competes by its % of peak, as on the dashboard's triage line. */
-const char *gt_triage_verdict(const struct gt_layout *l, const struct gt_engine *e,
-                              const int *rule_metric, const double *vals, long *unit_rule);
 
 /* ---- Prometheus ---- */
 
@@ -54,9 +51,9 @@ int gt_prom_per_core(struct gt_prom *p);
 struct gt_fdinfo_watch;
 void gt_prom_set_processes(struct gt_prom *p, struct gt_fdinfo_watch *w, unsigned top);
 void gt_prom_free(struct gt_prom *p);
-/* Takes one evaluated snapshot (a gt_tap function; thread-safe against
+/* Takes one evaluated interval (a gt_tap function; thread-safe against
  * gt_prom_render). Intervals without data change nothing. */
-void gt_prom_publish(void *prom, const struct gt_snapshot *s, const double *vals);
+void gt_prom_publish(void *prom, const struct gt_interval *iv);
 /* The text exposition format 0.0.4 of the latest values; *out is
  * malloc'd. Returns its length, or -1 out of memory. */
 long gt_prom_render(struct gt_prom *p, char **out);
@@ -104,7 +101,7 @@ struct gt_trace *gt_trace_open(const char *file, const struct gt_layout *l,
 /* A gt_tap function: one counter event per metric with a value, and an
  * instant event when the triage verdict changes. Write errors are kept
  * for gt_trace_close. */
-void gt_trace_write(void *trace, const struct gt_snapshot *s, const double *vals);
+void gt_trace_write(void *trace, const struct gt_interval *iv);
 /* Ends the JSON array and closes; -1 with d set when any write failed. */
 int  gt_trace_close(struct gt_trace *t, struct gt_diag *d);
 

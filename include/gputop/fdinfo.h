@@ -12,6 +12,9 @@
 #include "gputop/sys.h"
 
 #define GT_FDINFO_ENGINES 8
+/* drm-driver as drm_show_fdinfo prints the driver's name: "amdxdna_accel_driver"
+ * is 20 characters. */
+#define GT_FDINFO_DRIVER 48
 /* A share past this is not a timing wobble between our clock and the
  * driver's accounting but engine time the driver summed over things that
  * ran at once (amdgpu: rings and contexts, amdgpu_ctx_mgr_usage; panthor:
@@ -44,8 +47,9 @@ struct gt_fdinfo_engine {
 struct gt_fdinfo_client {
     int pid;                  /* lowest pid seen holding it */
     char comm[32];
+    char cmdline[256];        /* /proc/PID/cmdline, arguments joined by blanks; "" none */
     char container[48];       /* from /proc/PID/cgroup: "docker:0123abcd4567", a unit, "" */
-    char driver[16];          /* drm-driver */
+    char driver[GT_FDINFO_DRIVER]; /* drm-driver */
     char pdev[32];            /* drm-pdev, "" if not printed */
     uint64_t client_id;       /* drm-client-id */
     int nengines;
@@ -202,8 +206,9 @@ int gt_fdinfo_catalog_full(struct gt_catalog *c);
 struct gt_fdinfo_row {
     int pid;
     char comm[32];
+    char cmdline[256];        /* the whole command line, "" when unknown */
     char container[48];
-    char driver[16];
+    char driver[GT_FDINFO_DRIVER];
     char pdev[32];
     double busy_pct;          /* busiest engine, not clamped */
     int over;                 /* past its capacity: see GT_FDINFO_OVER_PCT */

@@ -1,21 +1,12 @@
-/* Text for values, bars and sparklines, in UTF-8 or plain ASCII. */
+/* Bars and sparklines, in UTF-8 or plain ASCII (the numbers beside them
+ * are text.h's). */
 #ifndef GPUTOP_FORMAT_H
 #define GPUTOP_FORMAT_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "gputop/text.h"   /* the numbers the cells show */
 
-/* Exactly what snprintf's "%*.*f" (width, decimals 0-3) writes, faster for
- * ordinary values; returns the length written. */
-size_t gt_fmt_fixed(char *buf, size_t len, double v, int decimals, int width);
-/* "85.2M", "1.23G", "512", "0.25", "-" for no data; at most 6 columns. */
-void gt_fmt_si(char *buf, size_t len, double v);
-/* A finite v with digits (1..17) significant digits, for batch output:
- * plain notation from 1e-4 up to 1e18 with trailing zeros dropped, an
- * integer part never cut short ("955550380", "25.3908", "0.000123457"),
- * integers whole; an exponent outside that range ("1.23457e-05").
- * digits 0: the shortest text that reads back as the same double. */
-void gt_fmt_sig(char *buf, size_t len, double v, int digits);
 /* A bar of width columns filled to fraction (0..1, clamped). UTF-8 uses
  * eighth blocks; ASCII uses '#' for filled and '.' for empty columns.
  * Returns bytes written. */
@@ -30,20 +21,5 @@ void gt_fmt_sparkline_cells(uint32_t *out, const double *v, size_t n, double lo,
 
 /* One code point (at most U+10FFFF) as UTF-8 into u[4]; returns bytes. */
 size_t gt_utf8_encode(char *u, uint32_t c);
-
-/* A bounded string under construction: appends are clipped to the buffer
- * and the text stays terminated, without printf's parsing. */
-struct gt_text {
-    char *p;
-    size_t cap, len;
-};
-
-void gt_text_init(struct gt_text *t, char *buf, size_t cap);   /* cap >= 1 */
-void gt_text_add(struct gt_text *t, const char *s);
-void gt_text_addn(struct gt_text *t, const char *s, size_t n);   /* n bytes of s, all there */
-void gt_text_uint(struct gt_text *t, unsigned long long v);
-/* gt_fmt_fixed and gt_fmt_si appended. */
-void gt_text_fixed(struct gt_text *t, double v, int decimals, int width);
-void gt_text_si(struct gt_text *t, double v);
 
 #endif

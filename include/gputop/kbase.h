@@ -52,6 +52,20 @@ void gt_mali_name_cores(char *buf, size_t len, const char *name, unsigned cores)
  * "mali-bifrost"), as gt_kbase_identify picks it; NULL for no such table.
  * For imports that name the GPU by its table (csv:...,gpu=G52). */
 const char *gt_mali_table_layout(const char *table);
+/* A Mali GPU as a user names it, "G78", "mali-g78", "Immortalis-G720"
+ * (any case), and what gputop reads it with: the model's name, counter
+ * table and layout (both NULL when gputop has no table for it) and
+ * product key. With several parts of one name (Mali-G715 MC7 and
+ * Immortalis-G715 from 10 cores) the one a GPU of cores cores is. 0, or
+ * -1 for a name no model has. */
+struct gt_mali_model {
+    const char *name, *table, *layout;
+    uint32_t key;
+};
+int gt_mali_model_find(const char *name, uint32_t cores, struct gt_mali_model *out);
+/* The i-th model gputop has a counter table for (a name may come twice,
+ * for two core counts); -1 past the last. */
+int gt_mali_model_at(size_t i, struct gt_mali_model *out);
 /* The layout gt_kbase_identify chose, or "raw" (the raw view: every
  * counter delivered, by block and index) for a GPU with no counter table;
  * and why, in one line, for --probe. */

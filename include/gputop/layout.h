@@ -163,12 +163,16 @@ struct gt_catalog;
 struct gt_layout *gt_layout_load_for(const char *name_or_path, const struct gt_catalog *c,
                                      struct gt_diag *d);
 /* A layout a source names (its description, a capture's header): a
- * built-in one, or "raw" when c is given; never a file, whatever the
+ * built-in one, or "raw" or "values" (made from c) when c is given; never a file, whatever the
  * name holds, since a capture is not to be trusted. */
 struct gt_layout *gt_layout_load_named(const char *name, const struct gt_catalog *c,
                                        struct gt_diag *d);
 /* The raw layout's text (malloc'ed, *len set), or NULL out of memory. */
 char *gt_layout_raw_text(const struct gt_catalog *c, size_t *len);
+/* The same for "values", the layout of gputop's own CSV read back: a
+ * metric per ratio counter of block "recorded", titled by its hardware
+ * name ("Title [unit]"). */
+char *gt_layout_values_text(const struct gt_catalog *c, size_t *len);
 void gt_layout_free(struct gt_layout *l);
 /* Frees what one metric definition owns (not the definition itself). */
 void gt_layout_metric_free(struct gt_metric_def *m);

@@ -79,6 +79,10 @@ enum gt_playback_cmd {
                                 sample() kept under the source's own lock
                                 (an end or damage message) goes into info,
                                 which the main thread then reads alone */
+    GT_PLAYBACK_SPEED,       /* arg: the pace in thousandths of the recorded
+                                one (500: half speed), from the next record;
+                                -1 when it is out of range or the replay
+                                plays as fast as it can (speed=max) */
 };
 
 enum gt_play_state { GT_PLAY_PLAYING, GT_PLAY_PAUSED, GT_PLAY_ENDED };

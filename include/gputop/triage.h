@@ -81,6 +81,13 @@ long gt_triage_best_rule(const struct gt_layout *l, const struct gt_engine *e,
                          const int *rule_metric, const double *vals, const char *kind,
                          double *value);
 const char *gt_triage_op_text(enum gt_triage_op op);
+/* The unit's triage verdict for these values ("texture-bound"), NULL when
+ * no unit rule has data or the winning rule has none; *unit_rule, if not
+ * NULL, gets the winning rule's index or -1. rule_metric[ntriage] maps the
+ * layout's rules to metric indices (-1: none); with e, a metric that has a
+ * peak competes by its % of peak, as on the dashboard's triage line. */
+const char *gt_triage_verdict(const struct gt_layout *l, const struct gt_engine *e,
+                              const int *rule_metric, const double *vals, long *unit_rule);
 
 /* Layout internals (layout_triage.c): the 'triage step' and 'triage hold'
  * lines. Return 0, or -1 with a message in err and the byte offset into

@@ -20,6 +20,8 @@ static const struct unit units[] = {
     { "s", GT_NS_PER_S },
     { "m", 60 * GT_NS_PER_S },
     { "min", 60 * GT_NS_PER_S },
+    { "h", 3600 * GT_NS_PER_S },
+    { "d", 86400 * GT_NS_PER_S },
 };
 
 static int unit_ns(const char *name, uint64_t bare, uint64_t *ns)
@@ -62,7 +64,7 @@ int gt_parse_duration(const char *text, uint64_t bare_unit_ns, uint64_t *ns)
 void gt_format_duration(char *buf, size_t len, uint64_t ns)
 {
     static const struct unit out[] = {
-        { "m", 60 * GT_NS_PER_S }, { "s", GT_NS_PER_S }, { "ms", GT_NS_PER_MS },
+        { "d", 86400 * GT_NS_PER_S }, { "h", 3600 * GT_NS_PER_S }, { "m", 60 * GT_NS_PER_S }, { "s", GT_NS_PER_S }, { "ms", GT_NS_PER_MS },
         { "us", 1000 }, { "ns", 1 },
     };
     size_t i;

@@ -55,7 +55,9 @@ void gt_usage(FILE *out)
 "                          is milliseconds)\n"
 "  --timer-sampling        take every sample on gputop's timer, even where the\n"
 "                          kernel can time them (kbase's periodic modes)\n"
-"  --record FILE           also write every raw sample to a capture file\n"
+"  --record FILE           also write every raw sample to a capture file; says\n"
+"                          on exit how fast it grew (sim, -i 1ms: 4 MB/s)\n"
+"  --force                 let --record replace a FILE that holds data\n"
 "Exports (beside the dashboard or batch output):\n"
 "  --serve ADDR:PORT       Prometheus metrics at http://ADDR:PORT/metrics; the\n"
 "                          address is 127.0.0.1 unless given (:9100, [::1]:9100)\n"
@@ -68,11 +70,12 @@ void gt_usage(FILE *out)
 "Dashboard:\n"
 "  -r, --refresh TIME      screen refresh period, 10ms..10s (default 250ms, i.e.\n"
 "                          4 Hz; a bare number is milliseconds)\n"
+"  --per-interval          counts per sampling interval, not per second (key t)\n"
 "  --no-color              no colours (also when NO_COLOR is set)\n"
 "  --no-mouse              do not take mouse clicks on the section tabs\n"
-"  (keys in a replay)      space pause/play, . and , one sample on/back,\n"
-"                          Home/End first/last sample, PgUp/PgDn back/forward 10%\n"
-"Batch output (automatic when stdout is not a terminal):\n"
+"  (keys in a replay)      space pause/play, . and , one sample on/back, + and -\n"
+"                          faster/slower, Home/End first/last, [ and ] -/+ 10%\n"
+"Batch output (automatic when stdout is not a terminal, or with -f, -n or -d):\n"
 "  -b, --batch             print records instead of the dashboard\n"
 "  -f, --format FMT        text, csv, json (JSON Lines; default text) or none\n"
 "                          (no records: for --serve or --trace alone)\n"
@@ -82,7 +85,8 @@ void gt_usage(FILE *out)
 "                          the dashboard opens on it\n"
 "  --metrics PATTERN       only metrics whose title or ref matches the glob\n"
 "                          (the dashboard too)\n"
-"  --per-second            counts as rates per second (units become e.g. bytes/s)\n"
+"  --per-second            counts as rates per second (units become e.g. bytes/s;\n"
+"                          the dashboard's default)\n"
 "  --precision N|full      significant digits of values (default 6; integers are\n"
 "                          whole); full: every digit needed to read back exactly\n"
 "  --per-core              also a column per shader core, L2 slice or cluster\n"
@@ -92,7 +96,7 @@ void gt_usage(FILE *out)
 "                          held verdict with a timeline, each interval's own\n"
 "                          verdicts, side findings, evidence (min/median/max)\n"
 "                          and the guides' next steps; -f json: one object\n"
-"TIME is a number with a unit, ns, us, ms, s or m (minutes): 100ms, 0.5s, 2m.\n"
+"TIME is a number with a unit, ns, us, ms, s, m (minutes), h or d: 100ms, 2m, 1h.\n"
 "Other:\n"
 "  -h, --help              show this help\n"
 "  -V, --version           show the version\n"
@@ -149,7 +153,7 @@ enum {
     OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PROBE, OPT_PRECISION, OPT_PER_CORE, OPT_SERVE, OPT_TRACE,
     OPT_PROC_ROOT, OPT_NO_PROCESSES, OPT_PROCESSES, OPT_SYS_ROOT, OPT_THERMAL_ZONE,
     OPT_NO_CLOCKS,
-    OPT_TRIAGE,
+    OPT_TRIAGE, OPT_FORCE, OPT_PER_INTERVAL,
 };
 
 static const struct option longopts[] = {
@@ -173,6 +177,7 @@ static const struct option longopts[] = {
     { "triage", no_argument, 0, OPT_TRIAGE },
     { "interval", required_argument, 0, 'i' },
     { "record", required_argument, 0, OPT_RECORD },
+    { "force", no_argument, 0, OPT_FORCE },
     { "serve", required_argument, 0, OPT_SERVE },
     { "trace", required_argument, 0, OPT_TRACE },
     { "batch", no_argument, 0, 'b' },
@@ -182,6 +187,7 @@ static const struct option longopts[] = {
     { "section", required_argument, 0, OPT_SECTION },
     { "metrics", required_argument, 0, OPT_METRICS },
     { "per-second", no_argument, 0, OPT_PER_SECOND },
+    { "per-interval", no_argument, 0, OPT_PER_INTERVAL },
     { "precision", required_argument, 0, OPT_PRECISION },
     { "per-core", no_argument, 0, OPT_PER_CORE },
     { "refresh", required_argument, 0, 'r' },
@@ -245,7 +251,7 @@ static int duration_option(struct gt_options *o, int c, const char *arg, const c
         return time_value(err, opt, arg, GT_NS_PER_MS, 10 * GT_NS_PER_MS, 10 * GT_NS_PER_S,
                           "100ms, 0.5s", &o->refresh_ns);
     }
-    if (time_value(err, opt, arg, GT_NS_PER_S, 1, 0, "10s, 500ms, 2m", &ns) < 0)
+    if (time_value(err, opt, arg, GT_NS_PER_S, 1, 0, "10s, 500ms, 2m, 1h", &ns) < 0)
         return -1;
     o->out.duration_s = (double)ns / 1e9;
     return 0;
@@ -288,17 +294,22 @@ static int one_option(struct gt_options *o, int c, const char *arg, const char *
     case OPT_NO_PROCESSES: o->no_processes = 1; return 0;
     case OPT_PROCESSES: return processes_option(o, arg, opt, err);
     case OPT_RECORD: o->record = arg; return 0;
+    case OPT_FORCE: o->force = 1; return 0;
     case OPT_SERVE: o->serve = arg; return 0;
     case OPT_TRACE: o->trace = arg; return 0;
     case OPT_SECTION: o->out.section = arg; return 0;
     case OPT_METRICS: o->out.pattern = arg; return 0;
     case OPT_PER_SECOND: o->out.per_second = 1; return 0;
+    case OPT_PER_INTERVAL: o->per_interval = 1; return 0;
     case OPT_PER_CORE: o->out.per_core = 1; return 0;
     case OPT_TRIAGE: o->triage = 1; return 0;
     case 'b': o->batch = 1; return 0;
     case OPT_NO_COLOR: o->no_color = 1; return 0;
     case OPT_NO_MOUSE: o->no_mouse = 1; return 0;
-    case 'i': case 'r': case 'd':
+    case 'i': case 'r':
+        return duration_option(o, c, arg, opt, err);
+    case 'd':
+        o->batch_asked = 1;
         return duration_option(o, c, arg, opt, err);
     case OPT_SOURCE:
         if (o->nsources == GT_MAX_SOURCES) {
@@ -308,9 +319,11 @@ static int one_option(struct gt_options *o, int c, const char *arg, const char *
         o->sources[o->nsources++] = arg;
         return 0;
     case 'f':
+        o->batch_asked = 1;
         return parse_format(arg, &o->out.format) == 0 ? 0
              : bad_value(err, opt, arg, "not text, csv, json or none");
     case 'n':
+        o->batch_asked = 1;
         return parse_count(arg, &o->out.count) == 0 ? 0
              : bad_value(err, opt, arg, "not a positive whole number");
     case OPT_PRECISION:

@@ -16,6 +16,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct run {
@@ -27,6 +28,7 @@ struct run {
     struct gt_engine *engine;
     struct gt_sampler *sampler;
     struct gt_capture_writer *recorder;
+    unsigned long long record_t0;   /* when the recording began, gt_now_ns */
     struct gt_exports *exports;   /* --serve, --trace */
     struct gt_fdinfo_watch *procs;  /* the Processes watcher (dashboard, --processes) */
     struct gt_sys procs_sys;
@@ -400,6 +402,35 @@ static int record_sample(void *arg, const struct gt_snapshot *s, struct gt_diag 
     return gt_capture_write(arg, s, d);
 }
 
+/* "1.38 MB": bytes in SI units, three digits. */
+static void size_text(char *buf, size_t len, double bytes)
+{
+    static const char *const unit[] = { "bytes", "kB", "MB", "GB", "TB" };
+    int u = 0;
+
+    while (bytes >= 999.5 && u < 4) {
+        bytes /= 1000;
+        u++;
+    }
+    snprintf(buf, len, u ? "%.3g %s" : "%.0f %s", bytes, unit[u]);
+}
+
+/* A capture that holds data is kept unless --force: --record with the
+ * name of yesterday's capture would otherwise truncate it silently. An
+ * empty file (mktemp's) and a device (/dev/null) are written to. */
+static int refuse_to_replace(const char *path)
+{
+    struct stat st;
+    char size[32];
+
+    if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
+        return 0;
+    size_text(size, sizeof(size), (double)st.st_size);
+    fprintf(stderr, "gputop: --record %s: the file exists and holds %s; give --force to "
+                    "replace it, or another name\n", path, size);
+    return -1;
+}
+
 /* The capture's header describes the GPU source; the catalogue is the
  * merged one, so CPU counters recorded beside it replay too. */
 static int open_recorder(const struct gt_options *o, struct run *r)
@@ -409,6 +440,8 @@ static int open_recorder(const struct gt_options *o, struct run *r)
 
     if (!o->record)
         return 0;
+    if (!o->force && refuse_to_replace(o->record) < 0)
+        return -1;
     gt_beside_capture_info(&info, r->src, r->nsrc);
     gt_diag_clear(&d);
     r->recorder = gt_capture_create(o->record, &info, &r->merged, &d);
@@ -416,10 +449,29 @@ static int open_recorder(const struct gt_options *o, struct run *r)
         gt_report_diag(stderr, &d);
         return -1;
     }
+    r->record_t0 = gt_now_ns();
     return 0;
 }
 
-static int close_recorder(struct run *r)
+/* How big the capture got and how fast, on stderr once it is closed: at
+ * -i 1ms a recording grows by about a megabyte a second, which the user
+ * should not learn from a full disk. */
+static void report_growth(const char *path, unsigned long long t0)
+{
+    struct stat st;
+    double s = (double)(gt_now_ns() - t0) / 1e9;
+    char size[32], rate[32], minute[32];
+
+    if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || s <= 0)
+        return;
+    size_text(size, sizeof(size), (double)st.st_size);
+    size_text(rate, sizeof(rate), (double)st.st_size / s);
+    size_text(minute, sizeof(minute), (double)st.st_size / s * 60);
+    fprintf(stderr, "gputop: recorded %s: %s in %.1f s, %s/s (%s a minute)\n", path, size, s,
+            rate, minute);
+}
+
+static int close_recorder(struct run *r, const char *path)
 {
     struct gt_diag d;
 
@@ -432,6 +484,8 @@ static int close_recorder(struct run *r)
         return -1;
     }
     r->recorder = NULL;
+    if (path)
+        report_growth(path, r->record_t0);
     return 0;
 }
 
@@ -440,7 +494,7 @@ static void cleanup(struct run *r)
     size_t i;
 
     gt_sampler_free(r->sampler);
-    close_recorder(r);
+    close_recorder(r, NULL);
     gt_engine_free(r->engine);
     gt_layout_free(r->layout);
     gt_catalog_free(&r->merged);
@@ -559,7 +613,9 @@ static int run_dashboard(const struct gt_options *o, struct run *r, volatile sig
     cfg.sources = r->src;
     cfg.nsources = r->nsrc;
     cfg.refresh_ns = o->refresh_ns;
-    cfg.per_second = o->out.per_second;
+    /* Rates by default, as nvtop and amdgpu_top show them: a count per
+     * interval changes with -i. Batch output keeps its columns. */
+    cfg.per_second = o->out.per_second || !o->per_interval;
     cfg.no_color = o->no_color;
     cfg.no_mouse = o->no_mouse;
     cfg.section = o->out.section;
@@ -642,7 +698,7 @@ int gt_cmd_run(const struct gt_options *o, volatile sig_atomic_t *stop)
     struct gt_diag d;
     struct gt_batch_opts out = o->out;
     struct gt_quit_key *quit = NULL;
-    int status = 1, batch = o->batch || !isatty(STDOUT_FILENO);
+    int status = 1, batch = o->batch || o->batch_asked || !isatty(STDOUT_FILENO);
 
     memset(&r, 0, sizeof(r));
     make_seams(o, &r);
@@ -694,7 +750,7 @@ out:
     if (finish_exports(&r) < 0)
         status = 1;
     gt_fdinfo_watch_stop(r.procs);
-    if (close_recorder(&r) < 0)
+    if (close_recorder(&r, o->record) < 0)
         status = 1;
     if (report_early_ends(&r) > 0)
         status = 1;

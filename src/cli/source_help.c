@@ -2,6 +2,7 @@
  * usage and help strings, wrapped for an 80-column terminal. */
 #include "gputop/cli.h"
 #include "gputop/drm.h"
+#include "gputop/sim.h"
 #include "gputop/source.h"
 
 #include <string.h>
@@ -60,6 +61,8 @@ void gt_usage_sources(FILE *out, size_t indent)
         col = indent + 2;
         wrap(out, t->help, 0, indent + 2, &col);
         fputc('\n', out);
+        if (strcmp(t->name, "sim") == 0)   /* its families, GPUs and scenes */
+            gt_sim_print_names(out, (int)indent + 2);
     }
 }
 
@@ -80,6 +83,8 @@ int gt_cmd_list_sources(FILE *out)
         fputc('\n', out);
         if (!ok)
             fprintf(out, "%23swhy: %s\n", "", why);
+        if (strcmp(t->name, "sim") == 0)
+            gt_sim_print_names(out, 23);
     }
     gt_drm_describe(gt_sys_real(), out);
     return 0;

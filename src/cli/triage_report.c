@@ -5,6 +5,7 @@
  * steps, as plain text for a bug report or one JSON object
  * (triage_report_print.c). */
 #include "triage_report.h"
+#include "gputop/evaluate.h"
 #include "gputop/sampler.h"
 
 #include <math.h>
@@ -190,8 +191,8 @@ static void progress(double done, double limit, int *shown)
     *shown = 1;
 }
 
-static int sample_run(struct gt_report *r, struct gt_sampler *s, struct gt_engine *e,
-                      struct gt_triage *t, double *vals, struct gt_snapshot *snap,
+static int sample_run(struct gt_report *r, struct gt_sampler *s, struct gt_evaluator *ev,
+                      double *vals, struct gt_snapshot *snap,
                       double limit, int live, volatile sig_atomic_t *stop)
 {
     uint64_t start = gt_now_ns();
@@ -215,8 +216,7 @@ static int sample_run(struct gt_report *r, struct gt_sampler *s, struct gt_engin
             r->no_data++;
             continue;
         }
-        gt_engine_eval(e, snap, vals);
-        if (record(r, gt_triage_update(t, snap, vals), from, r->seconds) < 0) {
+        if (record(r, gt_evaluate(ev, snap, vals)->triage, from, r->seconds) < 0) {
             rc = -1;
             break;
         }
@@ -241,16 +241,16 @@ int gt_triage_report(FILE *out, struct gt_sampler *s, struct gt_engine *e,
 {
     int live = !recorded(src, nsrc);
     double limit = o->duration_s > 0 ? o->duration_s : live ? GT_TRIAGE_DEFAULT_S : INFINITY;
-    struct gt_triage *t = gt_triage_new(l, e);
+    struct gt_evaluator *ev = gt_evaluator_new(l, e);
     double *vals = calloc(gt_engine_nmetrics(e) + 1, sizeof(double));
     struct gt_snapshot snap;
     struct gt_report *r = calloc(1, sizeof(*r));
     int status = -1, ok;
 
-    ok = r && t && vals && gt_snapshot_init(&snap, gt_sampler_nslots(s)) == 0;
+    ok = r && ev && vals && gt_snapshot_init(&snap, gt_sampler_nslots(s)) == 0;
     if (!ok) {
         gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
-        gt_triage_free(t);
+        gt_evaluator_free(ev);
         free(vals);
         free(r);
         return -1;
@@ -260,7 +260,7 @@ int gt_triage_report(FILE *out, struct gt_sampler *s, struct gt_engine *e,
     r->ascii = !gt_report_utf8();
     r->interval_s = (double)gt_sampler_interval(s) / 1e9;
     pick_evidence(r);
-    if (sample_run(r, s, e, t, vals, &snap, limit, live, stop) < 0) {
+    if (sample_run(r, s, ev, vals, &snap, limit, live, stop) < 0) {
         gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         goto done;
     }
@@ -274,7 +274,7 @@ int gt_triage_report(FILE *out, struct gt_sampler *s, struct gt_engine *e,
                     r->missing ? ": no data for " : "", r->missing ? r->missing : "");
 done:
     gt_snapshot_free(&snap);
-    gt_triage_free(t);
+    gt_evaluator_free(ev);
     free(vals);
     free_report(r);
     free(r);

@@ -3,6 +3,7 @@
 #include "gputop/catalog.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -57,6 +58,32 @@ const char *gt_catalog_absent_reason(const struct gt_catalog *c, const char *nam
         if (strcmp(c->absent[i].name, name) == 0)
             return c->absent[i].reason;
     return NULL;
+}
+
+/* The blocks' words are the catalogue's, as the block names are: the
+ * dashboard's rows, the batch columns and the Prometheus labels all say
+ * them the same way. */
+const char *gt_catalog_block_noun(const char *block, int brief)
+{
+    static const char *const names[][3] = {
+        { "shadercore", "shader core", "core" },
+        { "memsys", "L2 slice", "slice" },
+        { "cluster", "CPU cluster", "cluster" },
+        { "cpu", "CPU", "cpu" },
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcmp(block, names[i][0]) == 0)
+            return names[i][brief ? 2 : 1];
+    return block[0] ? block : "instance";
+}
+
+const char *gt_catalog_instance_name(const char *block, uint32_t number, int brief, char *buf,
+                                     size_t len)
+{
+    snprintf(buf, len, "%s %u", gt_catalog_block_noun(block, brief), (unsigned)number);
+    return buf;
 }
 
 static size_t name_hash(const char *s)

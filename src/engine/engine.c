@@ -562,7 +562,10 @@ size_t gt_engine_unavailable_label(const struct gt_engine *e, size_t metric)
     return n <= 24 ? n : 0;
 }
 
-int gt_engine_estimated(const struct gt_engine *e, size_t metric)
+/* 1 when any (any 1) or every (any 0) counter the metric's value reads
+ * meets test; 0 for an unavailable metric. */
+static int refs_meet(const struct gt_engine *e, size_t metric, int any,
+                     int (*test)(const struct gt_engine *e, int k))
 {
     const struct metric_info *mi;
     size_t r, n;
@@ -571,12 +574,33 @@ int gt_engine_estimated(const struct gt_engine *e, size_t metric)
         return 0;
     mi = &e->m[metric];
     n = gt_expr_nrefs(e->l->metrics[metric].expr);
-    /* The catalogue's flags are read now: a source may set them after the
-     * engine was built (when it learns which counters are used). */
     for (r = 0; r < n; r++)
-        if (mi->counter[r] >= 0 && e->c->counters[mi->counter[r]].estimated)
-            return 1;
-    return 0;
+        if (test(e, mi->counter[r]) == any)
+            return any;
+    return !any;
+}
+
+/* The catalogue's flags are read now: a source may set them after the
+ * engine was built (when it learns which counters are used). */
+static int is_estimated(const struct gt_engine *e, int k)
+{
+    return k >= 0 && e->c->counters[k].estimated;
+}
+
+/* Builtins ($GputopIntervalSeconds) are negative: they change. */
+static int is_constant(const struct gt_engine *e, int k)
+{
+    return k >= 0 && e->c->counters[k].kind == GT_COUNTER_CONSTANT;
+}
+
+int gt_engine_estimated(const struct gt_engine *e, size_t metric)
+{
+    return refs_meet(e, metric, 1, is_estimated);
+}
+
+int gt_engine_constant(const struct gt_engine *e, size_t metric)
+{
+    return refs_meet(e, metric, 0, is_constant);
 }
 
 size_t gt_engine_nunresolved(const struct gt_engine *e) { return e->nunres; }
@@ -799,30 +823,6 @@ const char *gt_engine_instance_block(const struct gt_engine *e, size_t metric)
     return instance_block(e, metric);
 }
 
-const char *gt_engine_instance_kind(const struct gt_engine *e, size_t metric, int brief)
-{
-    static const char *const names[][3] = {
-        { "shadercore", "shader core", "core" },
-        { "memsys", "L2 slice", "slice" },
-        { "cluster", "CPU cluster", "cluster" },
-        { "cpu", "CPU", "cpu" },
-    };
-    const char *block = instance_block(e, metric);
-    size_t i;
-
-    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-        if (strcmp(block, names[i][0]) == 0)
-            return names[i][brief ? 2 : 1];
-    return block[0] ? block : "instance";
-}
-
-const char *gt_engine_instance_name(const struct gt_engine *e, size_t metric, uint32_t inst,
-                                    int brief, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s %u", gt_engine_instance_kind(e, metric, brief),
-             (unsigned)gt_engine_instance_number(e, metric, inst));
-    return buf;
-}
 
 void gt_engine_size(const struct gt_engine *e, size_t *ninputs, size_t *ninstr)
 {

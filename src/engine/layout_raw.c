@@ -1,7 +1,8 @@
 /* The raw layout ("--layout raw", and what a Mali source picks for a GPU
  * with no counter table): every counter of the catalogue as a rate, one
  * section per block, titled with the counter's index in its hardware block,
- * written as layout text and parsed like any other layout. */
+ * written as layout text and parsed like any other layout; and the values
+ * layout of gputop's own CSV read back. */
 #include "gputop/layout.h"
 #include "gputop/catalog.h"
 
@@ -108,22 +109,60 @@ char *gt_layout_raw_text(const struct gt_catalog *c, size_t *len)
     return t.p;
 }
 
+/* "values": gputop's own CSV read back (csv_values.c), each column one
+ * metric as recorded, its title and unit from the header ("Bytes read
+ * [bytes/s]", kept as the counter's hardware name). */
+char *gt_layout_values_text(const struct gt_catalog *c, size_t *len)
+{
+    struct text t = { malloc(4096), 0, 4096, 0 };
+    size_t i, n;
+
+    if (!t.p)
+        return NULL;
+    put(&t, "gputop-layout 1\nname values\ntitle Recorded values\nfamily values\n"
+            "\nsection Recorded values\n  key 1\n  group As gputop wrote them\n");
+    for (i = 0; i < c->ncounters; i++) {
+        const struct gt_counter *k = &c->counters[i];
+        const char *name = k->hw_name, *open;
+        /* a name is one line of layout text: a capture could hold others */
+        if (k->kind != GT_COUNTER_RATIO || !name || strcmp(k->block, "recorded") != 0 ||
+            strpbrk(name, "\n\r"))
+            continue;
+        n = strlen(name);
+        open = n > 2 && name[n - 1] == ']' ? strrchr(name, '[') : NULL;
+        if (open && open > name && open[-1] == ' ') {
+            put(&t, "    metric %.*s\n      expr $%s\n      unit %.*s\n      show %s\n",
+                (int)(open - 1 - name), name, k->name, (int)(name + n - 1 - open - 1), open + 1,
+                strncmp(open, "[%]", 3) == 0 ? "percent" : "value");
+        } else {
+            put(&t, "    metric %s\n      expr $%s\n      show value\n", name, k->name);
+        }
+    }
+    if (t.failed) {
+        free(t.p);
+        return NULL;
+    }
+    *len = t.len;
+    return t.p;
+}
+
 struct gt_layout *gt_layout_load_for(const char *name_or_path, const struct gt_catalog *c,
                                      struct gt_diag *d)
 {
     struct gt_layout *l;
     char *text;
     size_t len;
+    int values = strcmp(name_or_path, "values") == 0;
 
-    if (strcmp(name_or_path, "raw") != 0)
+    if (strcmp(name_or_path, "raw") != 0 && !values)
         return gt_layout_load(name_or_path, d);
     gt_diag_clear(d);
-    text = gt_layout_raw_text(c, &len);
+    text = values ? gt_layout_values_text(c, &len) : gt_layout_raw_text(c, &len);
     if (!text) {
-        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory building the raw layout");
+        gt_diag_fail(d, GT_ERR_NOMEM, "out of memory building the %s layout", name_or_path);
         return NULL;
     }
-    l = gt_layout_parse("raw layout", text, len, d);
+    l = gt_layout_parse(values ? "values layout" : "raw layout", text, len, d);
     free(text);
     return l;
 }
@@ -133,7 +172,7 @@ struct gt_layout *gt_layout_load_named(const char *name, const struct gt_catalog
 {
     size_t i;
 
-    if (c && strcmp(name, "raw") == 0)
+    if (c && (strcmp(name, "raw") == 0 || strcmp(name, "values") == 0))
         return gt_layout_load_for(name, c, d);
     for (i = 0; i < gt_embedded_layout_count(); i++)
         if (strcmp(gt_embedded_layout_name(i), name) == 0)

@@ -4,7 +4,6 @@
  * 'triage hold' intervals so that it does not flicker between samples.
  * Also the export's older busiest-unit verdict (gt_triage_verdict). */
 #include "triage_int.h"
-#include "gputop/export.h"
 
 #include <math.h>
 #include <stdio.h>

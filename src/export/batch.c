@@ -2,12 +2,23 @@
  * text, CSV or JSON record (batch_text.c, batch_csv.c, batch_json.c), an
  * interval without data as a record without values. */
 #include "batch_writer.h"
-#include "gputop/triage.h"
+#include "gputop/evaluate.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The wall clock minus the monotonic one, read back to back. */
+static long long wall_offset(void)
+{
+    struct timespec r;
+    unsigned long long m = gt_now_ns();
+
+    clock_gettime(CLOCK_REALTIME, &r);
+    return (long long)r.tv_sec * 1000000000ll + r.tv_nsec - (long long)m;
+}
 
 static void write_record(const struct writer *w, const struct gt_snapshot *s, const double *vals)
 {
@@ -106,27 +117,31 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
                  struct gt_diag *d)
 {
     struct writer w = { .f = out, .l = l, .e = e, .o = o,
-                        .sources = sources, .nsources = nsources };
+                        .sources = sources, .nsources = nsources,
+                        .wall_off_ns = wall_offset() };
     struct gt_column *cols = NULL;
     struct gt_snapshot snap;
+    struct gt_evaluator *ev = gt_evaluator_new(l, e);
+    const struct gt_interval *iv;
     double *vals = NULL;
     uint64_t written = 0, good = 0, start = gt_now_ns();
     long n = gt_batch_columns(l, e, o, &cols, d);
     int r, status = 0, ended = 0, in_run = 0;
     uint64_t warned = 0, capture = 0;
 
-    if (n <= 0)
+    if (n <= 0) {
+        gt_evaluator_free(ev);
         return -1;
+    }
     w.cols = cols;
     w.ncols = (size_t)n;
     if (o->format == GT_FORMAT_TEXT)
         gt_batch_text_layout(&w);
     vals = calloc(gt_engine_nmetrics(e) + 1, sizeof(double));
-    if (l->nsteps)
-        w.triage = gt_triage_new(l, e);
-    if (!vals || (l->nsteps && !w.triage) || gt_snapshot_init(&snap, gt_sampler_nslots(s)) < 0) {
+    w.tree = ev && gt_evaluator_tree(ev);
+    if (!vals || !ev || gt_snapshot_init(&snap, gt_sampler_nslots(s)) < 0) {
         gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
-        gt_triage_free(w.triage);
+        gt_evaluator_free(ev);
         free(vals);
         free(cols);
         return -1;
@@ -161,21 +176,19 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
             w.have_t0 = 1;
         }
         report_notes(s, &warned, &capture);
+        /* Judged once, for the records and the exports beside them. */
+        iv = gt_evaluate(ev, &snap, vals);
+        if (o->tap.fn)
+            o->tap.fn(o->tap.arg, iv);
         if (snap.missing) {
             report_no_data(&w, s, &snap, &in_run);
             write_no_data(&w, &snap);
-            if (o->tap.fn)
-                o->tap.fn(o->tap.arg, &snap, vals);
         } else {
             in_run = 0;
-            gt_engine_eval(e, &snap, vals);
-            if (w.triage) {
-                const struct gt_triage_result *tr = gt_triage_update(w.triage, &snap, vals);
-                w.verdict = tr->verdict;
-                w.verdict_raw = tr->raw;
+            if (iv->triage) {
+                w.verdict = iv->triage->verdict;
+                w.verdict_raw = iv->triage->raw;
             }
-            if (o->tap.fn)
-                o->tap.fn(o->tap.arg, &snap, vals);
             write_record(&w, &snap, vals);
             good++;
         }
@@ -191,7 +204,7 @@ write_stopped:
 done:
     status = r < 0 ? -1 : r;
     gt_snapshot_free(&snap);
-    gt_triage_free(w.triage);
+    gt_evaluator_free(ev);
     free(vals);
     free(cols);
     return status;

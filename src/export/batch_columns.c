@@ -2,7 +2,8 @@
  * unique titles and keys) and their values and units as every format
  * writes them. */
 #include "batch_writer.h"
-#include "gputop/format.h"
+#include "gputop/export.h"
+#include "gputop/text.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -191,10 +192,11 @@ static void column_title(char *buf, size_t len, const struct build *b, size_t me
         snprintf(buf + n, len - (size_t)n, "[%d]", instance);
 }
 
-/* Appends #2, #3, ... while an earlier column has the same text in the
+/* Appends #2, #3, ... (fmt) while an earlier column has the same text in the
  * field at off (key or title): layouts of one's own may repeat a title
  * within a section. The column (the last, b->n) then takes its name. */
-static int make_unique(struct build *b, struct names *taken, size_t off, size_t size)
+static int make_unique(struct build *b, struct names *taken, size_t off, size_t size,
+                       const char *fmt)
 {
     char *name = (char *)&b->cols[b->n] + off;
     size_t base = strlen(name);
@@ -202,7 +204,7 @@ static int make_unique(struct build *b, struct names *taken, size_t off, size_t 
 
     b->off = off;
     while (names_get(taken, name, column_field, b) >= 0 && dup < 1000)
-        snprintf(name + base, size - base, "#%d", ++dup);
+        snprintf(name + base, size - base, fmt, ++dup);
     return names_add(taken, b->n, column_field, b);
 }
 
@@ -210,7 +212,6 @@ static int make_unique(struct build *b, struct names *taken, size_t off, size_t 
 static int add_column(struct build *b, size_t metric, int instance, const char *inst_name,
                       int pop)
 {
-    const struct gt_metric_def *m = &b->l->metrics[metric];
     struct gt_column *c;
 
     if (b->n == b->cap) {
@@ -227,23 +228,17 @@ static int add_column(struct build *b, size_t metric, int instance, const char *
     c->per_core = inst_name != NULL;
     c->pop = pop;
     column_title(c->title, sizeof(c->title), b, metric, instance, inst_name);
-    if (!m->ref)
-        snprintf(c->key, sizeof(c->key), "%.*s", (int)sizeof(c->key) - 1, c->title);
-    else if (inst_name)
-        snprintf(c->key, sizeof(c->key), "%s [%s]", m->ref, inst_name);
-    else if (instance >= 0)
-        snprintf(c->key, sizeof(c->key), "%s[%d]", m->ref, instance);
-    else
-        snprintf(c->key, sizeof(c->key), "%s", m->ref);
-    if (pop) {
-        /* Room is left for the suffix: titles and keys are far shorter. */
+    /* Room is left for the suffix: titles are far shorter. */
+    if (pop)
         strncat(c->title, " % of peak", sizeof(c->title) - strlen(c->title) - 6);
-        strncat(c->key, " % of peak", sizeof(c->key) - strlen(c->key) - 6);
-    }
-    /* Room for "#NNN" is kept at the end of both fields. */
-    c->key[sizeof(c->key) - 5] = c->title[sizeof(c->title) - 5] = '\0';
-    if (make_unique(b, &b->keys, offsetof(struct gt_column, key), sizeof(c->key)) < 0 ||
-        make_unique(b, &b->titles, offsetof(struct gt_column, title), sizeof(c->title)) < 0)
+    /* Room for "#NNN" is kept at the end. */
+    c->title[sizeof(c->title) - 5] = '\0';
+    if (make_unique(b, &b->titles, offsetof(struct gt_column, title), sizeof(c->title), "#%d") < 0)
+        return -1;
+    /* One scheme for every key: the unique title in snake case, as the
+     * Prometheus names ("cpu_activity_1", "read_bytes_l2_slice_1"). */
+    gt_snake_case(c->key, sizeof(c->key) - 5, c->title);
+    if (make_unique(b, &b->keys, offsetof(struct gt_column, key), sizeof(c->key), "_%d") < 0)
         return -1;
     b->n++;
     return 0;
@@ -257,7 +252,8 @@ static int add_per_core(struct build *b, const struct gt_engine *e, size_t metri
     char name[48];
 
     for (k = 0; ninst > 1 && k < ninst; k++) {
-        gt_engine_instance_name(e, metric, k, 0, name, sizeof(name));
+        gt_catalog_instance_name(gt_engine_instance_block(e, metric),
+                                 gt_engine_instance_number(e, metric, k), 0, name, sizeof(name));
         if (add_column(b, metric, (int)k, name, 0) < 0)
             return -1;
     }
@@ -387,4 +383,22 @@ const struct gt_metric_def *gt_batch_unit_metric(const struct gt_layout *l,
 double gt_batch_record_time(const struct writer *w, const struct gt_snapshot *s)
 {
     return (double)(s->t_end_ns - w->t0) / 1e9;
+}
+
+/* A snapshot of this run ends at most a few intervals before it is
+ * written; times a minute or more away are another clock's (a recording's,
+ * a virtual step's), which the wall clock cannot be put beside. */
+int gt_batch_wall_time(const struct writer *w, const struct gt_snapshot *s, char *buf,
+                       size_t len)
+{
+    long long now = (long long)gt_now_ns(), end = (long long)s->t_end_ns, wall;
+
+    buf[0] = '\0';
+    if (end > now + 60000000000ll || end < now - 60000000000ll)
+        return 0;
+    wall = end + w->wall_off_ns;
+    if (wall < 0)
+        return 0;
+    snprintf(buf, len, "%lld.%06lld", wall / 1000000000ll, wall % 1000000000ll / 1000);
+    return 1;
 }

@@ -29,7 +29,7 @@ void gt_batch_csv_header(const struct writer *w)
     char name[sizeof(w->cols->title) + 96], unit[80];
     size_t i;
 
-    fputs("time_s,interval_s", w->f);
+    fputs("time_s,interval_s,time_unix", w->f);
     for (i = 0; i < w->ncols; i++) {
         const char *est = gt_engine_estimated(w->e, w->cols[i].metric) ? "~" : "";
         gt_batch_unit_of(unit, sizeof(unit), gt_batch_unit_metric(w->l, &w->cols[i]), w->o->per_second);
@@ -38,12 +38,13 @@ void gt_batch_csv_header(const struct writer *w)
         csv_field(w->f, name);
     }
     /* The held verdict (what the dashboard shows), then the interval's own. */
-    if (w->triage)
+    if (w->tree)
         fputs(",triage (held),triage (this interval)", w->f);
     fputc('\n', w->f);
 }
 
-/* Every row starts with the interval's end and length, in seconds. */
+/* Every row starts with the interval's end and length, in seconds, and
+ * the end on the wall clock (empty when unknown). */
 static void csv_times(const struct writer *w, const struct gt_snapshot *s)
 {
     char num[40];
@@ -51,7 +52,9 @@ static void csv_times(const struct writer *w, const struct gt_snapshot *s)
     gt_batch_format_seconds(num, sizeof(num), gt_batch_record_time(w, s));
     fputs(num, w->f);
     gt_batch_format_seconds(num, sizeof(num), gt_engine_seconds(s));
-    fprintf(w->f, ",%s", num);
+    fprintf(w->f, ",%s,", num);
+    gt_batch_wall_time(w, s, num, sizeof(num));
+    fputs(num, w->f);
 }
 
 void gt_batch_csv_record(const struct writer *w, const struct gt_snapshot *s, const double *vals)
@@ -84,7 +87,7 @@ void gt_batch_csv_no_data(const struct writer *w, const struct gt_snapshot *s)
     csv_times(w, s);
     for (i = 0; i < w->ncols; i++)
         fputc(',', w->f);
-    if (w->triage)
+    if (w->tree)
         fputs(",,", w->f); /* as many fields as the header */
     fputc('\n', w->f);
 }

@@ -103,8 +103,11 @@ void gt_batch_json_meta(FILE *f, const struct gt_layout *l, const struct gt_engi
         if (cols[i].per_core) {
             char name[48];
             fputs(",\"instance\":", f);
-            gt_json_string(f, gt_engine_instance_name(e, cols[i].metric, (uint32_t)cols[i].instance,
-                                                   0, name, sizeof(name)));
+            gt_json_string(f, gt_catalog_instance_name(
+                                  gt_engine_instance_block(e, cols[i].metric),
+                                  gt_engine_instance_number(e, cols[i].metric,
+                                                            (uint32_t)cols[i].instance),
+                                  0, name, sizeof(name)));
         }
         if (gt_engine_estimated(e, cols[i].metric))
             fputs(",\"estimated\":true", f);
@@ -152,11 +155,16 @@ static void json_gpu(const struct writer *w, const double *vals)
     }
 }
 
-/* Every sample record opens with its time, length and merge count. */
+/* Every sample record opens with its time (from the start, and on the
+ * wall clock), length and merge count. */
 static void json_sample_start(const struct writer *w, const struct gt_snapshot *s)
 {
+    char wall[40];
+
     fputs("{\"type\":\"sample\",\"t\":", w->f);
     json_seconds(w->f, gt_batch_record_time(w, s));
+    fputs(",\"time_unix\":", w->f);
+    fputs(gt_batch_wall_time(w, s, wall, sizeof(wall)) ? wall : "null", w->f);
     fputs(",\"interval_s\":", w->f);
     json_seconds(w->f, gt_engine_seconds(s));
     fprintf(w->f, ",\"merged\":%u", s->nsamples);

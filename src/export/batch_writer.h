@@ -29,10 +29,11 @@ struct writer {
     uint64_t t0;
     struct text_cols tc;
     int have_t0;     /* t0 is set: 0 is a valid start (a CSV import starts there) */
+    long long wall_off_ns;   /* CLOCK_REALTIME - CLOCK_MONOTONIC when the run began */
     struct gt_source *const *sources;
     size_t nsources;
     char error[GT_DIAG_MSG + 64];   /* the sampler's last error, for no-data rows */
-    struct gt_triage *triage;       /* the layout's decision tree, NULL without one */
+    int tree;                       /* the layout has a decision tree */
     const char *verdict;            /* its held verdict for the record being written */
     const char *verdict_raw;        /* that interval's own verdict (before hold and band) */
 };
@@ -49,6 +50,12 @@ void gt_batch_unit_of(char *buf, size_t len, const struct gt_metric_def *m, int 
 const struct gt_metric_def *gt_batch_unit_metric(const struct gt_layout *l,
                                                  const struct gt_column *c);
 double gt_batch_record_time(const struct writer *w, const struct gt_snapshot *s);
+/* the interval's end on the wall clock as seconds since 1970
+ * ("1764403200.123456") into buf; 0 and "" when the snapshot's times are
+ * not this machine's monotonic clock (a replay, a CSV import, sim with
+ * step=), 1 otherwise. */
+int gt_batch_wall_time(const struct writer *w, const struct gt_snapshot *s, char *buf,
+                       size_t len);
 
 /* batch_csv.c */
 void gt_batch_csv_header(const struct writer *w);

@@ -13,14 +13,14 @@ struct gt_exports {
     char url[128];
 };
 
-static void tap_both(void *arg, const struct gt_snapshot *s, const double *vals)
+static void tap_both(void *arg, const struct gt_interval *iv)
 {
     struct gt_exports *x = arg;
 
     if (x->prom)
-        gt_prom_publish(x->prom, s, vals);
+        gt_prom_publish(x->prom, iv);
     if (x->trace)
-        gt_trace_write(x->trace, s, vals);
+        gt_trace_write(x->trace, iv);
 }
 
 static int start_server(struct gt_exports *x, const char *spec, const struct gt_layout *l,

@@ -1,7 +1,7 @@
 /* Prometheus metric names from a layout's section, title and unit, so a
  * dashboard's queries keep working from one gputop version to the next. */
 #include "gputop/export.h"
-#include "gputop/format.h"
+#include "gputop/text.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -32,6 +32,14 @@ static void add_snake(struct gt_text *t, const char *s, int per)
         char one[2] = { (char)tolower(c), '\0' };
         gt_text_add(t, one);
     }
+}
+
+void gt_snake_case(char *buf, size_t len, const char *text)
+{
+    struct gt_text t;
+
+    gt_text_init(&t, buf, len);
+    add_snake(&t, text, 0);
 }
 
 static int ends_with(const char *s, const char *tail)

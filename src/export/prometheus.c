@@ -35,8 +35,6 @@ struct gt_prom {
     struct prom_metric *pm;
     size_t npm;
     char labels[768];            /* device="...",gpu="...",layout="..." */
-    int *rule_metric;
-    struct gt_triage *triage;  /* the layout's triage tree; NULL: rules only */
     struct gt_fdinfo_watch *procs;   /* --processes: per-client series; NULL none */
     unsigned procs_top;
     pthread_mutex_t lock;
@@ -227,20 +225,12 @@ struct gt_prom *gt_prom_new(const struct gt_layout *l, const struct gt_engine *e
     pthread_mutex_init(&p->lock, NULL);
     p->latest = calloc(l->nmetrics + 1, sizeof(double));
     p->total = calloc(l->nmetrics + 1, sizeof(double));
-    p->rule_metric = calloc(l->ntriage + 1, sizeof(int));
-    if (!p->latest || !p->total || !p->rule_metric || add_metrics(p, e) < 0) {
+    if (!p->latest || !p->total || add_metrics(p, e) < 0) {
         gt_prom_free(p);
         return NULL;
     }
     for (i = 0; i < l->nmetrics; i++)
         p->latest[i] = NAN;
-    for (i = 0; i < l->ntriage; i++)
-        p->rule_metric[i] = gt_layout_find_metric(l, l->triage[i].metric);
-    /* The same tree and hysteresis as the dashboard and batch records. */
-    if (l->nsteps && !(p->triage = gt_triage_new(l, e))) {
-        gt_prom_free(p);
-        return NULL;
-    }
     make_labels(p, src, nsrc);
     return p;
 }
@@ -255,8 +245,6 @@ void gt_prom_free(struct gt_prom *p)
     free(p->total);
     free(p->inst_latest);
     free(p->inst_total);
-    free(p->rule_metric);
-    gt_triage_free(p->triage);
     free(p);
 }
 
@@ -265,7 +253,7 @@ void gt_prom_free(struct gt_prom *p)
  * sum() over the total's name does not add each instance in twice. */
 static void instance_name(const struct gt_prom *p, struct prom_metric *pm)
 {
-    const char *kind = gt_engine_instance_kind(p->e, pm->metric, 1);
+    const char *kind = gt_catalog_block_noun(gt_engine_instance_block(p->e, pm->metric), 1);
     size_t n = strlen(pm->name);
     char per[48];
     int i;
@@ -322,18 +310,18 @@ static void publish_instances(struct gt_prom *p, const struct gt_snapshot *s)
     }
 }
 
-void gt_prom_publish(void *prom, const struct gt_snapshot *s, const double *vals)
+void gt_prom_publish(void *prom, const struct gt_interval *iv)
 {
     struct gt_prom *p = prom;
-    const struct gt_triage_result *r = NULL;
-    const char *verdict;
+    const struct gt_snapshot *s = iv->snap;
+    const double *vals = iv->vals;
+    /* The view's verdict on the interval, the one its own line shows. */
+    const struct gt_triage_result *r = iv->triage;
+    const char *verdict = iv->verdict;
     size_t i;
 
     if (s->missing)
         return;
-    if (p->triage)
-        r = gt_triage_update(p->triage, s, vals);
-    verdict = r ? r->verdict : gt_triage_verdict(p->l, p->e, p->rule_metric, vals, NULL);
     pthread_mutex_lock(&p->lock);
     for (i = 0; i < p->l->nmetrics; i++) {
         p->latest[i] = vals[i];
@@ -385,13 +373,15 @@ static void render_instances(struct out *o, const struct gt_prom *p,
 
     if (!p->inst_latest || !pm->ninst)
         return;
-    snprintf(h, sizeof(h), "%s, per %s", help, gt_engine_instance_kind(p->e, pm->metric, 0));
+    snprintf(h, sizeof(h), "%s, per %s", help, gt_catalog_block_noun(gt_engine_instance_block(p->e, pm->metric), 0));
     family(o, pm->inst_name, pm->counter ? "counter" : "gauge", h);
     for (k = 0; k < pm->ninst; k++) {
         double v = pm->counter ? p->inst_total[pm->inst_at + k] : p->inst_latest[pm->inst_at + k];
         if (isnan(v))
             continue;
-        gt_engine_instance_name(p->e, pm->metric, k, 0, name, sizeof(name));
+        gt_catalog_instance_name(gt_engine_instance_block(p->e, pm->metric),
+                                 gt_engine_instance_number(p->e, pm->metric, k), 0, name,
+                                 sizeof(name));
         sample(o, p, pm->inst_name, "instance", name, v);
     }
 }

@@ -22,8 +22,6 @@ struct gt_trace {
     const struct gt_layout *l;
     const struct gt_engine *e;
     char **track;            /* per metric: its counter name, NULL if unavailable */
-    int *rule_metric;
-    struct gt_triage *triage;  /* the layout's triage tree; NULL: rules only */
     uint64_t t0;
     int have_t0, missing, failed;
     char verdict[128];
@@ -98,8 +96,6 @@ static void trace_free(struct gt_trace *t)
         for (i = 0; i < t->l->nmetrics; i++)
             free(t->track[i]);
     free(t->track);
-    free(t->rule_metric);
-    gt_triage_free(t->triage);
     free(t->file);
     free(t);
 }
@@ -108,11 +104,8 @@ struct gt_trace *gt_trace_open(const char *file, const struct gt_layout *l,
                                const struct gt_engine *e, struct gt_diag *d)
 {
     struct gt_trace *t = calloc(1, sizeof(*t));
-    size_t i;
 
-    if (!t || !(t->file = strdup(file)) ||
-        !(t->track = calloc(l->nmetrics + 1, sizeof(char *))) ||
-        !(t->rule_metric = calloc(l->ntriage + 1, sizeof(int)))) {
+    if (!t || !(t->file = strdup(file)) || !(t->track = calloc(l->nmetrics + 1, sizeof(char *)))) {
         gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         if (t)
             trace_free(t);
@@ -120,10 +113,7 @@ struct gt_trace *gt_trace_open(const char *file, const struct gt_layout *l,
     }
     t->l = l;
     t->e = e;
-    for (i = 0; i < l->ntriage; i++)
-        t->rule_metric[i] = gt_layout_find_metric(l, l->triage[i].metric);
-    /* The same tree and hysteresis as the dashboard and batch records. */
-    if ((l->nsteps && !(t->triage = gt_triage_new(l, e))) || name_tracks(t) < 0) {
+    if (name_tracks(t) < 0) {
         gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         trace_free(t);
         return NULL;
@@ -174,11 +164,9 @@ static void counters(struct gt_trace *t, uint64_t at, const double *vals)
     }
 }
 
-static void verdict(struct gt_trace *t, uint64_t at, const struct gt_snapshot *s,
-                    const double *vals)
+/* The view's verdict on the interval, the one its own line shows. */
+static void verdict(struct gt_trace *t, uint64_t at, const char *v)
 {
-    const char *v = t->triage ? gt_triage_update(t->triage, s, vals)->verdict
-                              : gt_triage_verdict(t->l, t->e, t->rule_metric, vals, NULL);
     char name[96];
 
     v = v ? v : "none";
@@ -189,9 +177,10 @@ static void verdict(struct gt_trace *t, uint64_t at, const struct gt_snapshot *s
     instant(t, at, name, "verdict", v);
 }
 
-void gt_trace_write(void *trace, const struct gt_snapshot *s, const double *vals)
+void gt_trace_write(void *trace, const struct gt_interval *iv)
 {
     struct gt_trace *t = trace;
+    const struct gt_snapshot *s = iv->snap;
     uint64_t at;
 
     if (!t->have_t0) {
@@ -206,8 +195,8 @@ void gt_trace_write(void *trace, const struct gt_snapshot *s, const double *vals
                 t->missing ? "retrying" : "live");
     }
     if (!s->missing) {
-        counters(t, at, vals);
-        verdict(t, at, s, vals);
+        counters(t, at, iv->vals);
+        verdict(t, at, iv->verdict);
     }
     if (fflush(t->f) != 0)
         t->failed = errno ? errno : EIO;

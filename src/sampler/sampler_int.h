@@ -7,6 +7,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <time.h>
 
 #define BACKOFF_MAX_NS 5000000000ull
 
@@ -63,6 +64,8 @@ struct gt_sampler {
 
 enum { SLEPT, WOKEN };
 
+/* round.c: the steps of a round, called by sampler.c and drain.c */
+void gt_smp_ts_from_ns(struct timespec *ts, uint64_t ns);
 void gt_smp_note_error(struct gt_sampler *s, const struct gt_source *src,
                        const struct gt_diag *d);
 void gt_smp_note_warning(struct gt_sampler *s, const struct gt_source *src,
@@ -83,6 +86,7 @@ void gt_smp_wake_thread(struct gt_sampler *s);
 /* drain.c: after the sources start, each that can is made kernel-timed;
  * then the thread drains them: 1 when it stops or all ended, 0 to go on
  * with the timer. */
+/* drain.c: the kernel-timed loop, called by sampler.c */
 void gt_smp_start_periodic(struct gt_sampler *s);
 int  gt_smp_drain_run(struct gt_sampler *s);
 

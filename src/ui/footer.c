@@ -1,19 +1,12 @@
 /* The bottom two lines: the selected metric (guide reference, description
  * or why it is unavailable, min / max with units) above, and below it the
- * search being typed, a message, or the key hints, which stay reachable. */
+ * search being typed, a message, or the key hints (from the key table,
+ * actions.c), which stay reachable. */
 #include "tui_internal.h"
 #include "gputop/format.h"
 #include "gputop/history.h"
 #include <math.h>
 #include <stdio.h>
-
-/* Most wanted first: a narrow screen keeps the start, cut with an ellipsis.
- * The section keys between are the layout's own. */
-static const char HINTS_START[] = " h help  q quit  Tab ";
-static const char HINTS[] = " sections  \u2191\u2193 select  c per-core  "
-                            "space pause  +/- interval  / find  t per-second  s sparklines";
-static const char HINTS_ASCII[] = " sections  up/down select  c per-core  "
-                                  "space pause  +/- interval  / find  t per-second  s sparklines";
 
 /* "1-5 7 8 i": the sections' keys, runs of consecutive ones joined. */
 static void section_keys(const struct tui *t, struct gt_text *s)
@@ -38,6 +31,35 @@ static void section_keys(const struct tui *t, struct gt_text *s)
         }
         i = j + 1;
     }
+}
+
+/* " h help  q quit  Tab 1-5 7 sections  ...": the key table's rows in
+ * force that have a hint, by rank, most wanted first (a narrow screen
+ * keeps the start, cut with an ellipsis: at 80 columns through t, or in a
+ * replay through its own keys, which rank before the rest); the
+ * sections' keys are the layout's. */
+#define HINT_RANKS 32
+
+static void hints_text(const struct tui *t, struct gt_text *h)
+{
+    size_t n, i;
+    const struct tui_binding *b = tui_bindings(&n);
+    int rank, shown = 0;
+
+    for (rank = 1; rank <= HINT_RANKS; rank++)
+        for (i = 0; i < n; i++) {
+            if (b[i].hint != rank || !tui_binding_shown(t, &b[i]))
+                continue;
+            gt_text_add(h, shown++ ? "  " : " ");
+            gt_text_add(h, t->ascii && b[i].hint_key_ascii ? b[i].hint_key_ascii
+                                                           : b[i].hint_key);
+            if (b[i].hint_sections) {
+                gt_text_add(h, " ");
+                section_keys(t, h);
+            }
+            gt_text_add(h, " ");
+            gt_text_add(h, b[i].hint_note);
+        }
 }
 
 /* "  min 1.2G cycles  max 3.4G cycles", "" before any data. */
@@ -110,8 +132,6 @@ void tui_draw_footer(struct tui *t)
         return;
     }
     gt_text_init(&h, buf, sizeof(buf));
-    gt_text_add(&h, HINTS_START);
-    section_keys(t, &h);
-    gt_text_add(&h, t->ascii ? HINTS_ASCII : HINTS);
+    hints_text(t, &h);
     tui_put_clipped(t, LINES - 1, 0, buf, COLS - 1, ST_ACCENT);
 }

@@ -21,28 +21,6 @@ static const char *clock_text(struct tui *t, time_t now)
     return t->clock;
 }
 
-/* A header figure's value, when the layout names one the source can feed
- * and a snapshot has arrived. */
-static int header_figure(const struct tui *t, enum gt_header_fig f, double *v)
-{
-    int m = t->l->header[f];
-
-    if (m < 0 || !t->have_data || gt_engine_unavailable(t->cfg->engine, (size_t)m))
-        return 0;
-    *v = t->vals[m];
-    return 1;
-}
-
-int tui_gpu_idle(const struct tui *t)
-{
-    double busy;
-
-    if (!header_figure(t, GT_HEADER_BUSY, &busy) || isnan(busy))
-        if (!header_figure(t, GT_HEADER_BUSY_MAX, &busy))
-            return 0;
-    return !isnan(busy) && busy < TUI_IDLE_BUSY;
-}
-
 static void add_percent(struct gt_text *h, double v)
 {
     if (isnan(v)) {
@@ -65,18 +43,18 @@ static size_t header_busy(const struct tui *t, char *buf, size_t len)
 
     gt_text_init(&h, buf, len);
     /* No data (an idle interval, or no clock counted): nothing to say. */
-    if (header_figure(t, GT_HEADER_BUSY, &busy) && !isnan(busy)) {
+    if (tui_header_figure(t, GT_HEADER_BUSY, &busy) && !isnan(busy)) {
         gt_text_add(&h, "GPU ");
         add_percent(&h, busy);
         gt_text_add(&h, " busy");
         short_len = h.len;
-        if (header_figure(t, GT_HEADER_CLOCK, &clock) && isfinite(clock)) {
+        if (tui_header_figure(t, GT_HEADER_CLOCK, &clock) && isfinite(clock)) {
             gt_text_add(&h, " @ ");
             gt_text_fixed(&h, clock, clock < 10 ? 2 : 0, 0);
             gt_text_add(&h, " ");
             gt_text_add(&h, t->l->metrics[t->l->header[GT_HEADER_CLOCK]].unit);
         }
-    } else if (header_figure(t, GT_HEADER_BUSY_MAX, &busy) && !isnan(busy)) {
+    } else if (tui_header_figure(t, GT_HEADER_BUSY_MAX, &busy) && !isnan(busy)) {
         gt_text_add(&h, "GPU ");
         add_percent(&h, busy);
         gt_text_add(&h, " of max-clock time");
@@ -93,8 +71,8 @@ static void header_busy_max(const struct tui *t, char *buf, size_t len)
     double busy, busy_max;
 
     gt_text_init(&h, buf, len);
-    if (!header_figure(t, GT_HEADER_BUSY, &busy) || isnan(busy) ||
-        !header_figure(t, GT_HEADER_BUSY_MAX, &busy_max) || isnan(busy_max))
+    if (!tui_header_figure(t, GT_HEADER_BUSY, &busy) || isnan(busy) ||
+        !tui_header_figure(t, GT_HEADER_BUSY_MAX, &busy_max) || isnan(busy_max))
         return;
     add_percent(&h, busy_max);
     gt_text_add(&h, " of max-clock time");
@@ -126,13 +104,13 @@ static void header_clocks(const struct tui *t, char *buf, size_t len, size_t *ca
 
     gt_text_init(&h, buf, len);
     *cap_len = 0;
-    if (header_figure(t, GT_HEADER_FREQ, &cur) && isfinite(cur)) {
+    if (tui_header_figure(t, GT_HEADER_FREQ, &cur) && isfinite(cur)) {
         gt_text_fixed(&h, cur, 0, 0);
-        if (header_figure(t, GT_HEADER_FREQ_CAP, &max) && isfinite(max)) {
+        if (tui_header_figure(t, GT_HEADER_FREQ_CAP, &max) && isfinite(max)) {
             gt_text_add(&h, "/");
             *cap = h.len;
             gt_text_fixed(&h, max, 0, 0);
-            if (header_figure(t, GT_HEADER_FREQ_TOP, &top) && isfinite(top) && max < top)
+            if (tui_header_figure(t, GT_HEADER_FREQ_TOP, &top) && isfinite(top) && max < top)
                 *cap_len = h.len - *cap;
         }
         gt_text_add(&h, " MHz");
@@ -144,7 +122,7 @@ static void header_clocks(const struct tui *t, char *buf, size_t len, size_t *ca
         gt_text_add(&h, h.len ? " " : "");
         gt_text_add(&h, gov);
     }
-    if (header_figure(t, GT_HEADER_TEMP, &temp) && isfinite(temp)) {
+    if (tui_header_figure(t, GT_HEADER_TEMP, &temp) && isfinite(temp)) {
         gt_text_add(&h, h.len ? " " : "");
         gt_text_fixed(&h, temp, 0, 0);
         gt_text_add(&h, " degC");

@@ -23,6 +23,8 @@ int tui_replay_init(struct tui *t)
              * the records were taken (never slower than speed=1). */
             t->replay_paced = pos.speed > 0;
             t->replay_max = pos.speed <= 0;
+            t->replay_want = -1;
+            t->replay_speed = pos.speed > 0 ? (int)(pos.speed * 1000 + 0.5) : 0;
             return gt_snapshot_init(&t->taken, gt_sampler_nslots(t->cfg->sampler));
         }
     }
@@ -42,6 +44,8 @@ int tui_replay_take(struct tui *t)
         t->replay->type->playback->position(t->replay, &t->taken, &pos);
     } while (pos.stale);
     gt_snapshot_exchange(&t->snap, &t->taken);
+    /* Records read before a seek are stale: this one is the one asked for. */
+    t->replay_want = -1;
     return 1;
 }
 
@@ -63,16 +67,63 @@ static int command(struct tui *t, enum gt_playback_cmd cmd, int64_t arg)
  * step counts from the last record it read, which is one ahead of the
  * screen while a record is on its way (just after Space); then a step
  * would skip one. Before any record is shown, its step is all there is. */
+/* Where a step or seek goes on from: the record asked for when it is not
+ * on screen yet (ten '.' typed at once are ten records, not one), else the
+ * one shown (from 0). */
+static int64_t from_record(const struct tui *t, const struct gt_source_position *pos)
+{
+    if (t->replay_want >= 0)
+        return t->replay_want;
+    return pos->k ? (int64_t)pos->k - 1 : 0;
+}
+
+/* A seek to k, clamped to the records there are, remembered until shown. */
+static int seek_to(struct tui *t, const struct gt_source_position *pos, int64_t k)
+{
+    if (pos->n && k >= (int64_t)pos->n)
+        k = (int64_t)pos->n - 1;
+    if (k < 0)
+        k = 0;
+    if (command(t, GT_PLAYBACK_SEEK, k) < 0)
+        return -1;
+    t->replay_want = k;
+    return 0;
+}
+
 static void step(struct tui *t, const struct gt_source_position *pos, int64_t by)
 {
-    if (!pos->k) {
+    if (!pos->k && t->replay_want < 0) {
         command(t, GT_PLAYBACK_STEP, by);
         return;
     }
     command(t, GT_PLAYBACK_PAUSE, 0);
     /* A capture that cannot be sought plays on, as its step leaves it. */
-    if (command(t, GT_PLAYBACK_SEEK, (int64_t)pos->k - 1 + by) < 0 && pos->state == GT_PLAY_PLAYING)
+    if (seek_to(t, pos, from_record(t, pos) + by) < 0 && pos->state == GT_PLAY_PLAYING)
         command(t, GT_PLAYBACK_RESUME, 0);
+}
+
+/* + and -: the next pace up or down, while it plays. */
+static void change_speed(struct tui *t, int dir)
+{
+    static const int steps[] = { 100, 250, 500, 1000, 2000, 4000, 8000, 16000, 32000, 64000 };
+    size_t n = sizeof(steps) / sizeof(steps[0]), i;
+
+    if (t->replay_max) {
+        snprintf(t->message, sizeof(t->message),
+                 " replay: speed=max plays as fast as the screen draws");
+        return;
+    }
+    for (i = 0; i < n && steps[i] < t->replay_speed; i++)
+        ;
+    if (dir > 0)
+        i = i < n && steps[i] == t->replay_speed ? i + 1 : i;
+    else
+        i = i > 0 ? i - 1 : 0;
+    i = i < n ? i : n - 1;
+    if (t->replay->type->playback->control(t->replay, GT_PLAYBACK_SPEED, steps[i]) < 0)
+        return;
+    t->replay_speed = steps[i];
+    snprintf(t->message, sizeof(t->message), " replay speed %g", steps[i] / 1000.0);
 }
 
 /* A tenth of the records, at least one. */
@@ -94,29 +145,51 @@ static void toggle_pause(struct tui *t, const struct gt_source_position *pos)
     }
 }
 
-int tui_replay_key(struct tui *t, int ch)
+/* The replay's keys (their rows are in actions.c's table). */
+int tui_replay_toggle(struct tui *t, int arg)
+{
+    struct gt_source_position pos;
+
+    (void)arg;
+    where(t, &pos);
+    toggle_pause(t, &pos);
+    return TUI_DONE;
+}
+
+int tui_replay_step(struct tui *t, int by)
+{
+    struct gt_source_position pos;
+
+    where(t, &pos);
+    step(t, &pos, by);
+    return TUI_DONE;
+}
+
+int tui_replay_seek_end(struct tui *t, int last)
+{
+    struct gt_source_position pos;
+
+    where(t, &pos);
+    seek_to(t, &pos, last && pos.n ? (int64_t)pos.n - 1 : 0);
+    return TUI_DONE;
+}
+
+int tui_replay_seek_tenths(struct tui *t, int way)
 {
     struct gt_source_position pos;
     int64_t k;
 
-    if (!t->replay)
-        return 0;
     where(t, &pos);
-    k = pos.k ? (int64_t)pos.k - 1 : 0;          /* the record shown, from 0 */
-    switch (ch) {
-    case ' ': toggle_pause(t, &pos); return 1;
-    case '.': step(t, &pos, 1); return 1;
-    case ',': step(t, &pos, -1); return 1;
-    case KEY_HOME: command(t, GT_PLAYBACK_SEEK, 0); return 1;
-    case KEY_END: command(t, GT_PLAYBACK_SEEK, pos.n ? (int64_t)pos.n - 1 : 0); return 1;
-    case KEY_NPAGE: command(t, GT_PLAYBACK_SEEK, k + tenth(&pos)); return 1;
-    case KEY_PPAGE: command(t, GT_PLAYBACK_SEEK, k - tenth(&pos)); return 1;
-    case '+': case '=': case '-': case '_':
-        snprintf(t->message, sizeof(t->message),
-                 " replay: the speed is set with speed= (replay:FILE,speed=N or max)");
-        return 1;
-    }
-    return 0;
+    k = from_record(t, &pos);
+    seek_to(t, &pos, k + way * tenth(&pos));
+    return TUI_DONE;
+}
+
+/* + and - while a capture plays: its speed (change_speed). */
+int tui_replay_speed(struct tui *t, int dir)
+{
+    change_speed(t, dir);
+    return TUI_DONE;
 }
 
 /* "sample 12/300 · t=1.2 s · playing" (or "paused", "ended: why"), in

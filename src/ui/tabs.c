@@ -1,5 +1,5 @@
 /* The section tabs under the header: each section's key and its short
- * label (the layout's 'tab'), in the roomiest form that fits them all,
+ * label (the layout's 'tab'), then the Processes view's, in the roomiest form that fits them all,
  * else the current section's page of neighbours labelled and the rest by
  * key. The form depends on the widths alone, so the tabs stay put while
  * the selection moves within a page. */
@@ -88,11 +88,28 @@ static int tab_width(const struct tui *t, size_t i, const struct tab_fit *f)
     }
 }
 
+/* The Processes view has a tab too, after the sections', when there is a
+ * Processes view (--no-processes: none): "P Procs". */
+static const char PROCS_LABEL[] = "Procs";
+
+static int procs_tab_width(const struct tui *t, const struct tab_fit *f)
+{
+    int label = (int)sizeof(PROCS_LABEL) - 1;
+
+    if (!t->cfg->procs)
+        return 0;
+    if (f->form == FORM_KEYS)
+        return 2;
+    if (f->form == FORM_TITLE || f->form == FORM_LABEL_WIDE)
+        return label + 4;
+    return f->form == FORM_GLUED ? label + 2 : label + 3;
+}
+
 /* The tabs' width; the last tab's trailing gap may fall off the edge. */
 static int tabs_width(const struct tui *t, const struct tab_fit *f)
 {
     size_t i;
-    int w = 0;
+    int w = procs_tab_width(t, f);
 
     for (i = 0; i < t->l->nsections; i++)
         w += tab_width(t, i, f);
@@ -173,6 +190,24 @@ static struct tab_fit fit_tabs_kept(struct tui *t)
     return f;
 }
 
+static int draw_procs_tab(struct tui *t, int x, const struct tab_fit *f)
+{
+    enum style st = t->procs_view ? ST_TAB : ST_PLAIN;
+    int wide = f->form == FORM_TITLE || f->form == FORM_LABEL_WIDE, w = procs_tab_width(t, f);
+
+    if (wide)
+        gt_cellbuf_fill(t->cells, 1, x++, 1, ' ', st);
+    x += tui_put(t, 1, x, "P", 1, t->procs_view || f->form != FORM_GLUED ? st : ST_HEADING);
+    if (f->form == FORM_KEYS)
+        return w;
+    if (f->form != FORM_GLUED)
+        gt_cellbuf_fill(t->cells, 1, x++, 1, ' ', st);
+    x += tui_put(t, 1, x, PROCS_LABEL, -1, st);
+    if (wide)
+        gt_cellbuf_fill(t->cells, 1, x, 1, ' ', st);
+    return w;
+}
+
 void tui_draw_tabs(struct tui *t)
 {
     struct tab_fit f = fit_tabs_kept(t);
@@ -181,6 +216,8 @@ void tui_draw_tabs(struct tui *t)
 
     for (i = 0; i < t->l->nsections && x < COLS; i++)
         x += draw_tab(t, x, i, &f);
+    if (t->cfg->procs && x < COLS)
+        x += draw_procs_tab(t, x, &f);
     if (f.form == FORM_KEYS && LINES > 12) {
         x += tui_put(t, 1, x, " ", -1, ST_HEADING);
         tui_put_clipped(t, 1, x, t->l->sections[t->section].title, COLS - x, ST_HEADING);
@@ -199,5 +236,6 @@ long tui_tab_at(const struct tui *t, int col)
             return (long)i;
         x += w;
     }
-    return -1;
+    w = procs_tab_width(t, &f);
+    return w && col >= x && col < x + w ? TUI_TAB_PROCS : -1;
 }

@@ -1,6 +1,6 @@
 /* The live dashboard's loop: state set-up, sampling, and one redraw per
  * refresh or key. The terminal (terminal.c), keys (keys.c, actions.c) and
- * views (header.c, view_*.c, footer.c, help.c) live apart. Each refresh
+ * views (views.c: header.c, view_*.c, footer.c, help.c) live apart. Each refresh
  * composes the frame in a cell buffer and sends only the cells that changed. */
 #include "tui_internal.h"
 #include "gputop/fdinfo.h"
@@ -26,24 +26,7 @@ static void draw(struct tui *t)
         return;
     tui_build_rows(t);
     tui_keep_selection_visible(t);
-    tui_draw_header(t);
-    if (t->help) {
-        tui_draw_help(t);
-    } else if (t->triage_panel) {
-        tui_draw_triage_panel(t);
-        tui_draw_alert(t);
-        tui_draw_footer(t);
-    } else {
-        if (LINES >= 3) {
-            tui_draw_tabs(t);
-            if (t->procs_view)
-                tui_draw_processes(t);
-            else
-                tui_draw_body(t);
-        }
-        tui_draw_alert(t);
-        tui_draw_footer(t);
-    }
+    tui_draw_view(t);
     tui_flush_cells(t);
 }
 
@@ -94,8 +77,9 @@ static int init_state(struct tui *t, const struct gt_tui_config *cfg)
         if (m >= 0 && t->triage_section < 0)
             t->triage_section = t->l->metrics[m].section;
     }
-    if (t->l->nsteps && !(t->triage = gt_triage_new(t->l, cfg->engine)))
+    if (!(t->eval = gt_evaluator_new(t->l, cfg->engine)))
         return -1;
+    t->triage = gt_evaluator_tree(t->eval);
     t->vals = calloc(nm + 1, sizeof(double));
     t->hist_row = calloc(nm + 1, sizeof(double));
     t->hist = gt_history_new(nm, HISTORY_DEPTH);
@@ -123,7 +107,7 @@ static void free_state(struct tui *t)
     free(t->widths.rows);
     tui_tabs_free(t);
     free(t->triage_metric);
-    gt_triage_free(t->triage);
+    gt_evaluator_free(t->eval);
     gt_history_free(t->hist);
     gt_snapshot_free(&t->snap);
     gt_snapshot_free(&t->taken);
@@ -135,7 +119,7 @@ static void free_state(struct tui *t)
  * from it); the sampler keeps adding up what comes meanwhile. */
 static int take_sample(struct tui *t)
 {
-    size_t i;
+    const struct gt_interval *iv;
     int r;
 
     if (t->paused)
@@ -143,18 +127,14 @@ static int take_sample(struct tui *t)
     r = t->replay ? tui_replay_take(t) : gt_sampler_take(t->cfg->sampler, &t->snap, 0);
     if (r <= 0)
         return 0;
-    gt_engine_eval(t->cfg->engine, &t->snap, t->vals);
-    /* An interval in which a source had no data (it failed, or waits to
-     * be retried) shows as no data, as in batch output, never as zeros. */
-    if (t->snap.missing)
-        for (i = 0; i < t->l->nmetrics; i++)
-            t->vals[i] = NAN;
+    /* Judged on the interval's own values, before counts are averaged;
+     * the exports beside the dashboard get the same verdict. */
+    iv = gt_evaluate(t->eval, &t->snap, t->vals);
     if (t->cfg->tap.fn)
-        t->cfg->tap.fn(t->cfg->tap.arg, &t->snap, t->vals);
+        t->cfg->tap.fn(t->cfg->tap.arg, iv);
     t->have_data = 1;
-    /* Judged on the interval's own values, before counts are averaged. */
-    if (t->triage) {
-        t->verdict = gt_triage_update(t->triage, &t->snap, t->vals);
+    if (iv->triage) {
+        t->verdict = iv->triage;
         tui_count_verdict(t, t->verdict->verdict);
     }
     tui_interval_values(t);
@@ -237,11 +217,17 @@ static int read_keys(struct tui *t, int woke)
 
 /* The time between frames: the refresh period, except that a replay at
  * speed=max shows its records one a frame no slower than they were
- * recorded (a record of 100 ms lasts at most 100 ms on screen). */
+ * recorded (a record of 100 ms lasts at most 100 ms on screen), and, with
+ * no -r asking for a pace, as fast as the screen draws (issue 43: it
+ * played a 100 ms capture in real time). */
+#define TUI_FASTEST_FRAME_NS 10000000ull
+
 static uint64_t frame_step(const struct tui *t, uint64_t refresh)
 {
     uint64_t rec = t->have_data ? gt_snapshot_ns(&t->snap) : 0;
 
+    if (t->replay_max && !t->cfg->refresh_ns)
+        return TUI_FASTEST_FRAME_NS;
     return t->replay_max && rec > 0 && rec < refresh ? rec : refresh;
 }
 

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "gputop/cellbuf.h"
+#include "gputop/evaluate.h"
 #include "gputop/format.h"
 #include "gputop/history.h"
 #include "gputop/termout.h"
@@ -52,6 +53,8 @@ struct tui_tabs {
     size_t section, first, end;
 };
 
+#define TUI_PROCS_HIST 60          /* a selected process's GPU% samples kept */
+
 struct tui {
     const struct gt_tui_config *cfg;
     const struct gt_layout *l;
@@ -63,6 +66,7 @@ struct tui {
     int scroll;
     long selected;               /* metric index, -1 none */
     int paused, per_second, sparks, count_bars, percore, help;
+    int help_scroll, help_more;  /* the help's first line shown; more below it */
     int searching;
     char search[64];
     char message[160];
@@ -77,7 +81,8 @@ struct tui {
     size_t nrows, rowcap;
     int triage_section;          /* section showing the triage line, -1 none */
     int *triage_metric;          /* per triage rule: its metric, -1 none */
-    struct gt_triage *triage;    /* the layout's decision tree, NULL without one */
+    struct gt_evaluator *eval;   /* values and verdict, once an interval */
+    const struct gt_triage *triage; /* the layout's decision tree, NULL without one */
     const struct gt_triage_result *verdict; /* the last interval's, NULL before data */
     int triage_panel;            /* the triage panel is open ('v') */
     int triage_scroll;           /* its first step line shown; -1: follow the deciding step */
@@ -95,10 +100,19 @@ struct tui {
     int empty_reads, input_gone; /* the keyboard's end of file or hang-up */
     int sampler_live;            /* it is sampling (not retrying, not ended) */
     int procs_view, procs_sort;  /* the Processes view is up; its sort column */
+    /* Its selected row (by pid, so that it follows the row as the order
+     * changes), a move asked by the arrows, and that row's GPU% history. */
+    int procs_pid, procs_move;
+    double procs_hist[TUI_PROCS_HIST];
+    size_t procs_nhist;
+    uint64_t procs_seen;         /* the watcher's update the history has */
     struct gt_source *replay;    /* a source playing a capture back, or NULL */
     struct gt_snapshot taken;    /* replay: a snapshot before it is known fresh */
     int replay_paced;            /* it keeps its own pace: a refresh a record */
     int replay_max;              /* as fast as it goes: a record a frame */
+    long long replay_want;       /* the record a step or seek asked for, not yet
+                                    on screen (keys in a burst go on from it); -1 */
+    int replay_speed;            /* its pace in thousandths of the recorded one */
     int self_paced;              /* a recorded source: a record a refresh at most */
 };
 
@@ -129,18 +143,22 @@ double tui_metric_value(const struct tui *t, size_t m, int inst);
  * tui_per_interval) and the history's entries (t->hist_row). */
 void tui_interval_values(struct tui *t);
 double tui_history_shown(const struct tui *t, size_t m, double entry);
+/* A header figure's value (busy, clock), when the layout names one the
+ * source can feed and a snapshot has arrived: 1, else 0. */
+int tui_header_figure(const struct tui *t, enum gt_header_fig f, double *v);
+/* 1 when the header's busy figure is known and under TUI_IDLE_BUSY %. */
+#define TUI_IDLE_BUSY 10
+int tui_gpu_idle(const struct tui *t);
 
 /* header.c */
 void tui_draw_header(struct tui *t);
 /* The source's error or warning, or a replay's damage, above the footer,
  * over the body's last rows when it needs more than one. */
 void tui_draw_alert(struct tui *t);
-/* 1 when the header's busy figure is known and under TUI_IDLE_BUSY %. */
-#define TUI_IDLE_BUSY 10
-int tui_gpu_idle(const struct tui *t);
 void tui_draw_tabs(struct tui *t);
 void tui_tabs_free(struct tui *t);
 long tui_tab_at(const struct tui *t, int x);   /* section under column x, -1 none */
+#define TUI_TAB_PROCS (-2)                      /* tui_tab_at: the Processes tab */
 
 #define TUI_SPARK_MAX 120            /* the history kept: a sparkline's longest */
 /* rows.c: the page's row list */
@@ -176,9 +194,13 @@ void tui_draw_triage_panel(struct tui *t);
 /* Arrow and page keys scroll the open panel: 1 when ch was one. */
 int tui_triage_panel_key(struct tui *t, int ch);
 
+/* views.c: the header and the view that is up, with its frame */
+void tui_draw_view(struct tui *t);
+
 /* footer.c, help.c */
 void tui_draw_footer(struct tui *t);
 void tui_draw_help(struct tui *t);
+
 
 /* terminal.c */
 int tui_setup_terminal(struct tui *t, struct gt_diag *d);
@@ -196,12 +218,47 @@ int tui_next_key(struct tui *t);
 /* replay.c: the dashboard during a replay */
 int tui_replay_init(struct tui *t);             /* -1: out of memory */
 int tui_replay_take(struct tui *t);             /* 1: a fresh record in t->snap */
-int tui_replay_key(struct tui *t, int ch);      /* 1: a replay command */
+/* Its keys' actions (rows of the key table, actions.c): pause / play,
+ * step by one record (by: +1 / -1), seek to the first or last record
+ * (last: 0 / 1), seek a tenth back or on (way: -1 / +1), and the speed
+ * up or down (dir: +1 / -1). */
+int tui_replay_toggle(struct tui *t, int arg);
+int tui_replay_step(struct tui *t, int by);
+int tui_replay_seek_end(struct tui *t, int last);
+int tui_replay_seek_tenths(struct tui *t, int way);
+int tui_replay_speed(struct tui *t, int dir);
 void tui_replay_status(struct tui *t, struct gt_text *h);
 int tui_replay_alert(struct tui *t, int y);     /* 1: a damage message drawn, its last row y */
 
-/* actions.c */
+/* actions.c: what keys do, and the table that binds them */
 void tui_go_section(struct tui *t, size_t i);
 int tui_handle_key(struct tui *t, int ch);     /* 1: quit */
+
+/* What an action asks of the loop: nothing more, to quit, or that the key
+ * be taken as a section's (the Processes view's 'o' elsewhere). */
+enum { TUI_DONE, TUI_QUIT, TUI_PASS };
+/* When a binding holds: always, only live, only while a capture plays. */
+enum tui_mode { TUI_ANY, TUI_LIVE, TUI_REPLAY };
+
+/* One row of the key table: a key, its action and what the help and the
+ * footer say of it. */
+struct tui_binding {
+    int key;                         /* a key code; 0: said only (handled elsewhere) */
+    int (*action)(struct tui *t, int arg);   /* TUI_DONE, TUI_QUIT or TUI_PASS */
+    int arg;
+    const char *name;                /* the keys as the help names them; NULL: one
+                                      * more key of the named row above */
+    const char *note;                /* what they do; NULL: the name says it */
+    int join;                        /* the help goes on from the row above's line */
+    enum tui_mode mode;
+    int hint;                        /* its place among the footer's hints, from 1; 0 none */
+    const char *hint_key, *hint_key_ascii;  /* the key in the hint; ascii NULL: the same */
+    int hint_sections;               /* the layout's section keys follow hint_key */
+    const char *hint_note;
+};
+
+const struct tui_binding *tui_bindings(size_t *n);
+/* 1 when row b is in force in this mode (live or replay). */
+int tui_binding_shown(const struct tui *t, const struct tui_binding *b);
 
 #endif

@@ -78,3 +78,25 @@ double tui_metric_value(const struct tui *t, size_t m, int inst)
                                                               (uint32_t)inst));
     return tui_shown_value(t, m, v);
 }
+
+/* A header figure's value, when the layout names one the source can feed
+ * and a snapshot has arrived. */
+int tui_header_figure(const struct tui *t, enum gt_header_fig f, double *v)
+{
+    int m = t->l->header[f];
+
+    if (m < 0 || !t->have_data || gt_engine_unavailable(t->cfg->engine, (size_t)m))
+        return 0;
+    *v = t->vals[m];
+    return 1;
+}
+
+int tui_gpu_idle(const struct tui *t)
+{
+    double busy;
+
+    if (!tui_header_figure(t, GT_HEADER_BUSY, &busy) || isnan(busy))
+        if (!tui_header_figure(t, GT_HEADER_BUSY_MAX, &busy))
+            return 0;
+    return !isnan(busy) && busy < TUI_IDLE_BUSY;
+}

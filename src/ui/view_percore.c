@@ -50,11 +50,20 @@ static int cell_width(const struct tui *t, size_t m)
     return number_width(t, m) + 1 + CELL_BAR + 1 + CELL_VAL;
 }
 
+/* As many cells as fit, evened out over the lines the strip needs, so
+ * that twelve cores where eleven fit are two lines of six, not a last
+ * core on a line of its own (issue 43). */
 static int cells_per_line(const struct tui *t, size_t m)
 {
     int k = (COLS - INDENT + CELL_GAP) / (cell_width(t, m) + CELL_GAP);
+    int n = (int)gt_engine_instances(t->cfg->engine, m), lines;
 
-    return k < 1 ? 1 : k;
+    if (k < 1)
+        return 1;
+    if (n <= k)
+        return k;
+    lines = (n + k - 1) / k;
+    return (n + lines - 1) / lines;
 }
 
 /* Rows for metric m of group g, when it has more than one instance. */
@@ -81,17 +90,28 @@ void tui_percore_add_rows(struct tui *t, size_t g, size_t m)
         tui_add_row(t, ROW_STRIP, m, (int)i);
 }
 
+/* "shader core 4" (brief: "core 4"): the catalogue's word for the block,
+ * and the number the instance goes by. */
+static const char *instance_name(const struct tui *t, size_t m, uint32_t inst, int brief,
+                                 char *buf, size_t len)
+{
+    const struct gt_engine *e = t->cfg->engine;
+
+    return gt_catalog_instance_name(gt_engine_instance_block(e, m),
+                                    gt_engine_instance_number(e, m, inst), brief, buf, len);
+}
+
 /* "    shader core 4", shortened to "  core 4" when the column is narrow:
  * the number stays visible. */
 void tui_percore_name(const struct tui *t, const struct row *r, char *buf, size_t len, int width)
 {
     char name[64];
 
-    gt_engine_instance_name(t->cfg->engine, r->idx, (uint32_t)r->inst, 0, name, sizeof(name));
+    instance_name(t, r->idx, (uint32_t)r->inst, 0, name, sizeof(name));
     snprintf(buf, len, "    %s", name);
     if ((int)strlen(buf) <= width)
         return;
-    gt_engine_instance_name(t->cfg->engine, r->idx, (uint32_t)r->inst, 1, name, sizeof(name));
+    instance_name(t, r->idx, (uint32_t)r->inst, 1, name, sizeof(name));
     snprintf(buf, len, "  %s", name);
     if ((int)strlen(buf) > width && width > 0)
         memmove(buf, buf + strlen(buf) - (size_t)width, (size_t)width + 1);
@@ -214,7 +234,7 @@ void tui_percore_draw_spread(struct tui *t, int y, const struct row *r)
     }
     gt_text_init(&s, line, sizeof(line));
     gt_text_add(&s, "    ");
-    gt_text_add(&s, gt_engine_instance_kind(t->cfg->engine, r->idx, 0));
+    gt_text_add(&s, gt_catalog_block_noun(gt_engine_instance_block(t->cfg->engine, r->idx), 0));
     gt_text_add(&s, "s: ");
     if (isnan(mn)) {
         gt_text_add(&s, "no data");
@@ -224,13 +244,13 @@ void tui_percore_draw_spread(struct tui *t, int y, const struct row *r)
     gt_text_add(&s, "min ");
     add_value(t, r->idx, &s, mn);
     gt_text_add(&s, " (");
-    gt_text_add(&s, gt_engine_instance_name(t->cfg->engine, r->idx, lo, 1, name, sizeof(name)));
+    gt_text_add(&s, instance_name(t, r->idx, lo, 1, name, sizeof(name)));
     gt_text_add(&s, ")");
     gt_text_add(&s, tui_sep(t));
     gt_text_add(&s, "max ");
     add_value(t, r->idx, &s, mx);
     gt_text_add(&s, " (");
-    gt_text_add(&s, gt_engine_instance_name(t->cfg->engine, r->idx, hi, 1, name, sizeof(name)));
+    gt_text_add(&s, instance_name(t, r->idx, hi, 1, name, sizeof(name)));
     gt_text_add(&s, ")");
     gt_text_add(&s, tui_sep(t));
     gt_text_add(&s, "spread ");

@@ -1,7 +1,8 @@
 /* The Processes view (key P, in every layout): DRM clients from
  * /proc/PID/fdinfo as the watcher last read them, one row each, sorted by
- * GPU use, memory, pid, name or container (key o), like nvtop's process
- * list. Columns appear as the rows need them: CONTAINER when a process
+ * any column (key o), filtered by what '/' is given (name, command line,
+ * container, driver), with each one's whole command line, like nvtop's
+ * and htop's process lists. Columns appear as the rows need them: CONTAINER when a process
  * runs in one, DEVICE when clients of two GPUs are listed, VRAM and GTT
  * when a driver prints those regions (amdgpu). */
 #include "tui_internal.h"
@@ -13,9 +14,21 @@
 
 #define MAX_SHOWN 256
 
-enum { SORT_GPU, SORT_MEM, SORT_PID, SORT_NAME, SORT_CONTAINER, NSORTS };
+enum {
+    SORT_GPU, SORT_MEM, SORT_PID, SORT_NAME, SORT_CONTAINER, SORT_PRIV, SORT_VRAM, SORT_GTT,
+    SORT_DEVICE, SORT_DRIVER, SORT_COMMAND, NSORTS
+};
 
-static const char *const sort_names[NSORTS] = { "GPU%", "memory", "pid", "name", "container" };
+static const char *const sort_names[NSORTS] = {
+    "GPU%", "memory", "pid", "name", "container", "private memory", "VRAM", "GTT", "device",
+    "driver", "command",
+};
+
+/* Larger first for the sizes: the most memory on top. */
+static int by_size(uint64_t a, uint64_t b)
+{
+    return a != b ? (a < b ? 1 : -1) : 0;
+}
 
 struct cols {
     int container, device, vram_gtt, over;
@@ -27,8 +40,33 @@ static int compare(const struct gt_fdinfo_row *x, const struct gt_fdinfo_row *y,
 
     switch (key) {
     case SORT_MEM:
-        if (x->mem_resident != y->mem_resident)
-            return x->mem_resident < y->mem_resident ? 1 : -1;
+        if ((c = by_size(x->mem_resident, y->mem_resident)) != 0)
+            return c;
+        break;
+    case SORT_PRIV:
+        if ((c = by_size(x->mem_private, y->mem_private)) != 0)
+            return c;
+        break;
+    case SORT_VRAM:
+        if ((c = by_size(x->mem_vram, y->mem_vram)) != 0)
+            return c;
+        break;
+    case SORT_GTT:
+        if ((c = by_size(x->mem_gtt, y->mem_gtt)) != 0)
+            return c;
+        break;
+    case SORT_DEVICE:
+        if ((c = strcmp(x->pdev, y->pdev)) != 0)
+            return c;
+        break;
+    case SORT_DRIVER:
+        if ((c = strcmp(x->driver, y->driver)) != 0)
+            return c;
+        break;
+    case SORT_COMMAND:
+        if ((c = strcmp(x->cmdline[0] ? x->cmdline : x->comm,
+                        y->cmdline[0] ? y->cmdline : y->comm)) != 0)
+            return c;
         break;
     case SORT_PID:
         break;
@@ -84,6 +122,24 @@ void tui_processes_next_sort(struct tui *t)
     t->procs_sort = (t->procs_sort + 1) % NSORTS;
 }
 
+/* '/' in the view: the rows whose name, command line, container, driver
+ * or pid hold the text (any case). */
+static size_t filter_rows(struct gt_fdinfo_row *rows, size_t n, const char *text)
+{
+    size_t i, k = 0;
+    char pid[16];
+
+    for (i = 0; i < n; i++) {
+        snprintf(pid, sizeof(pid), "%d", rows[i].pid);
+        if (!text[0] || gt_text_contains_nocase(rows[i].comm, text) ||
+            gt_text_contains_nocase(rows[i].cmdline, text) ||
+            gt_text_contains_nocase(rows[i].container, text) ||
+            gt_text_contains_nocase(rows[i].driver, text) || strcmp(pid, text) == 0)
+            rows[k++] = rows[i];
+    }
+    return k;
+}
+
 static struct cols columns(const struct gt_fdinfo_row *rows, size_t n)
 {
     struct cols c = { 0, 0, 0, 0 };
@@ -105,7 +161,7 @@ static void row_text(const struct tui *t, const struct cols *c, const struct gt_
                      char *line, size_t len, int *sort_x, int *sort_w)
 {
     char res[16], priv[16], vram[16], gtt[16], busy[16];
-    int n = 0, x[NSORTS], w[NSORTS] = { 4, 3, 3, 4, 9 };
+    int n = 0, x[NSORTS], w[NSORTS] = { 4, 3, 3, 4, 9, 4, 4, 3, 6, 6, 7 };
 
     x[SORT_PID] = 4;
     n += snprintf(line + n, len - (size_t)n, "%7s  ", r ? "" : "PID");
@@ -116,12 +172,16 @@ static void row_text(const struct tui *t, const struct cols *c, const struct gt_
     x[SORT_NAME] = n;
     n += snprintf(line + n, len - (size_t)n, "%-15.15s ", r ? r->comm : "NAME");
     x[SORT_CONTAINER] = n;
+    x[SORT_DEVICE] = x[SORT_VRAM] = x[SORT_GTT] = -1;   /* columns shown only when needed */
     if (c->container)
         n += snprintf(line + n, len - (size_t)n, "%-20.20s ",
                       r ? (r->container[0] ? r->container : "-") : "CONTAINER");
-    if (c->device)
+    if (c->device) {
+        x[SORT_DEVICE] = n;
         n += snprintf(line + n, len - (size_t)n, "%-12.12s ",
                       r ? (r->pdev[0] ? r->pdev : "-") : "DEVICE");
+    }
+    x[SORT_DRIVER] = n;
     n += snprintf(line + n, len - (size_t)n, "%-9.9s ", r ? r->driver : "DRIVER");
     if (r && r->over)
         snprintf(busy, sizeof(busy), ">100%%");
@@ -134,15 +194,23 @@ static void row_text(const struct tui *t, const struct cols *c, const struct gt_
         mem_text(r->mem_private, r->has_private, priv, sizeof(priv));
     }
     x[SORT_MEM] = n + 4;
+    x[SORT_PRIV] = n + 10;
     n += snprintf(line + n, len - (size_t)n, " %6s %6s", r ? res : "RES", r ? priv : "PRIV");
     if (c->vram_gtt) {
+        x[SORT_VRAM] = n + 3;
+        x[SORT_GTT] = n + 11;
         if (r) {
             mem_text(r->mem_vram, r->has_vram_gtt, vram, sizeof(vram));
             mem_text(r->mem_gtt, r->has_vram_gtt, gtt, sizeof(gtt));
         }
         n += snprintf(line + n, len - (size_t)n, " %6s %6s", r ? vram : "VRAM", r ? gtt : "GTT");
     }
-    snprintf(line + n, len - (size_t)n, "  %s", r ? r->engines : "ENGINES");
+    /* the whole command line last, where it has the room (comm is cut at
+     * 15 characters by the kernel) */
+    n += snprintf(line + n, len - (size_t)n, "  %-34.34s", r ? r->engines : "ENGINES");
+    x[SORT_COMMAND] = n + 2;
+    snprintf(line + n, len - (size_t)n, "  %s",
+             r ? (r->cmdline[0] ? r->cmdline : r->comm) : "COMMAND");
     *sort_x = x[t->procs_sort];
     *sort_w = w[t->procs_sort];
 }
@@ -151,12 +219,12 @@ static void row_text(const struct tui *t, const struct cols *c, const struct gt_
  * or '*' so that it reads without colour too). */
 static void draw_heading(struct tui *t, int y, const struct cols *c)
 {
-    char line[320];
+    char line[640];
     int sx, sw;
 
     row_text(t, c, NULL, line, sizeof(line), &sx, &sw);
     tui_put_clipped(t, y, 0, line, COLS, ST_HEADER);
-    if (sx + sw < COLS) {
+    if (sx >= 0 && sx + sw < COLS) {
         char title[16];
         snprintf(title, sizeof(title), "%.*s", sw, line + sx);
         tui_put(t, y, sx, title, sw, ST_SELECTED);
@@ -167,11 +235,72 @@ static void draw_heading(struct tui *t, int y, const struct cols *c)
 
 static void draw_row(struct tui *t, int y, const struct cols *c, const struct gt_fdinfo_row *r)
 {
-    char line[320];
+    char line[640];
     int sx, sw;
 
     row_text(t, c, r, line, sizeof(line), &sx, &sw);
-    tui_put_clipped(t, y, 0, line, COLS, tui_level_style(r->over ? 100 : r->busy_pct));
+    tui_put_clipped(t, y, 0, line, COLS, r->pid == t->procs_pid && r->pid > 0 ? ST_SELECTED
+                                         : tui_level_style(r->over ? 100 : r->busy_pct));
+}
+
+/* The arrows move the selection over the rows as sorted; it follows its
+ * pid, and starts on the first row. */
+static size_t select_row(struct tui *t, const struct gt_fdinfo_row *rows, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n && rows[i].pid != t->procs_pid; i++)
+        ;
+    if (i == n)
+        i = 0;
+    if (t->procs_move < 0 && i > 0)
+        i--;
+    else if (t->procs_move > 0 && i + 1 < n)
+        i++;
+    t->procs_move = 0;
+    if (rows[i].pid != t->procs_pid) {
+        t->procs_pid = rows[i].pid;
+        t->procs_nhist = 0;
+    }
+    return i;
+}
+
+/* Each update of the watcher adds the selected row's GPU% to its history. */
+static void keep_history(struct tui *t, const struct gt_fdinfo_row *r, uint64_t updates)
+{
+    if (updates == t->procs_seen)
+        return;
+    t->procs_seen = updates;
+    if (t->procs_nhist == TUI_PROCS_HIST) {
+        memmove(t->procs_hist, t->procs_hist + 1, (TUI_PROCS_HIST - 1) * sizeof(double));
+        t->procs_nhist--;
+    }
+    t->procs_hist[t->procs_nhist++] = r->busy_pct;
+}
+
+/* "pid 4242 glmark2: GPU% ▁▂▅▇█ last 12 s, min 3.0 max 97.5": the
+ * selected row's history, on the line above the key hints. */
+static void draw_history(struct tui *t, const struct gt_fdinfo_row *r)
+{
+    uint32_t cells[TUI_PROCS_HIST];
+    char head[96], tail[64];
+    double lo = 100, hi = 0;
+    size_t i, n = t->procs_nhist;
+    int x;
+
+    if (LINES <= 4 || !n)
+        return;
+    for (i = 0; i < n; i++) {
+        lo = t->procs_hist[i] < lo ? t->procs_hist[i] : lo;
+        hi = t->procs_hist[i] > hi ? t->procs_hist[i] : hi;
+    }
+    snprintf(head, sizeof(head), " pid %d %.15s: GPU%% ", r->pid, r->comm);
+    x = tui_put(t, LINES - 2, 0, head, -1, ST_PLAIN);
+    gt_fmt_sparkline_cells(cells, t->procs_hist, n, 0, 100, t->ascii);
+    if (x + (int)n < COLS)
+        gt_cellbuf_chars(t->cells, LINES - 2, x, cells, (int)n, ST_PLAIN);
+    snprintf(tail, sizeof(tail), "  last %zu s, min %.1f max %.1f", n, lo, hi);
+    tui_put_clipped(t, LINES - 2, x + (int)n, tail, COLS - x - (int)n, ST_DIM);
 }
 
 /* Each driver's own switch (panfrost: 0/1; panthor: a mask, 3 for
@@ -253,14 +382,21 @@ void tui_draw_processes(struct tui *t)
     struct cols c;
     int top = 2, h = LINES - 2, off = 0, y = 0;
     uint64_t updates = 0;
-    size_t n = 0, i;
-    char head[160];
+    size_t n = 0, i, total, sel;
+    char head[256];
 
     if (t->cfg->procs)
         n = gt_fdinfo_watch_rows(t->cfg->procs, rows, MAX_SHOWN, &off, &updates);
+    total = n;
+    n = filter_rows(rows, n, t->search);
     sort_rows(rows, n, t->procs_sort);
-    snprintf(head, sizeof(head), " Processes: %zu GPU client%s, sorted by %s (o: sort, P: back)",
-             n, n == 1 ? "" : "s", sort_names[t->procs_sort]);
+    if (t->search[0])
+        snprintf(head, sizeof(head), " Processes: %zu of %zu GPU clients match '%s', sorted by "
+                 "%s (o: sort, /: filter, Esc: all, P: back)", n, total, t->search,
+                 sort_names[t->procs_sort]);
+    else
+        snprintf(head, sizeof(head), " Processes: %zu GPU client%s, sorted by %s (o: sort, "
+                 "/: filter, P: back)", n, n == 1 ? "" : "s", sort_names[t->procs_sort]);
     tui_put_clipped(t, top + y++, 0, head, COLS, ST_HEADING);
     if (!t->cfg->procs) {
         tui_put_clipped(t, top + y, 0, " not reading /proc (--no-processes)", COLS, ST_DIM);
@@ -270,8 +406,14 @@ void tui_draw_processes(struct tui *t)
     if (draw_empty(t, top + y, n, updates))
         return;
     c = columns(rows, n);
+    sel = select_row(t, rows, n);
+    keep_history(t, &rows[sel], updates);
     draw_heading(t, top + y++, &c);
     for (i = 0; i < n && top + y < h; i++)
         draw_row(t, top + y++, &c, &rows[i]);
-    draw_note(t, &c);
+    /* engine time past 100 % needs its explanation more than a history */
+    if (t->procs_nhist > 1 && !c.over)
+        draw_history(t, &rows[sel]);
+    else
+        draw_note(t, &c);
 }

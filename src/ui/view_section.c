@@ -11,14 +11,25 @@
 #define SPARK_WIDTH 12    /* at least; wide terminals give it what the bar leaves */
 /* Column widths come from the section's content: titles up to NAME_MAX,
  * values as wide as their units need; the bar takes what is left up to
- * BAR_MAX, so that on a wide terminal values stay near their titles. */
+ * bar_cap(), so that on a wide terminal values stay near their titles. */
 #define NAME_MIN 12
 #define NAME_MAX 46
 #define NAME_KEPT 20      /* a title keeps this much before the bar gives way */
 #define VALUE_MIN 7       /* "100.0 %" */
 #define VALUE_MAX 24
 #define BAR_MIN 8
-#define BAR_MAX 40
+#define BAR_MAX 64        /* the array's size; the cap is bar_cap() */
+#define BAR_CAP 40        /* up to 120 columns */
+
+/* Wider terminals get longer bars (issue 43: at 200 columns they stopped
+ * at 40), a third of the width up to BAR_MAX: values still stay within
+ * 120 columns of their titles. */
+static int bar_cap(void)
+{
+    int w = COLS / 3;
+
+    return w < BAR_CAP ? BAR_CAP : w > BAR_MAX ? BAR_MAX : w;
+}
 
 struct columns {
     int name, bar, value, spark;   /* widths; spark 0: none */
@@ -106,6 +117,32 @@ static int prefixed_unit(const char *unit)
            strcmp(unit + 1, "Hz") == 0;
 }
 
+/* Per second, cycles are a frequency and bytes a bandwidth, read as nvtop
+ * and amdgpu_top print them: "124 MHz", "5.14 GB/s" (the SI prefix on the
+ * unit). 0 for other units, which keep "24.8M beats/s". */
+static int rate_text(struct gt_text *s, double v, const char *unit)
+{
+    const char *base = strcmp(unit, "cycles") == 0 ? "Hz" : strcmp(unit, "bytes") == 0 ? "B/s" : NULL;
+    char num[16];
+    size_t n;
+
+    if (!base)
+        return 0;
+    gt_fmt_si(num, sizeof(num), v);
+    n = strlen(num);
+    if (n > 1 && (num[n - 1] == 'k' || num[n - 1] == 'M' || num[n - 1] == 'G' ||
+                  num[n - 1] == 'T' || num[n - 1] == 'P')) {
+        gt_text_addn(s, num, n - 1);
+        gt_text_add(s, " ");
+        gt_text_addn(s, num + n - 1, 1);
+    } else {
+        gt_text_add(s, num);
+        gt_text_add(s, " ");
+    }
+    gt_text_add(s, base);
+    return 1;
+}
+
 static void value_text_plain(const struct tui *t, size_t m, double v, char *buf, size_t len,
                              size_t width)
 {
@@ -114,6 +151,8 @@ static void value_text_plain(const struct tui *t, size_t m, double v, char *buf,
     size_t num;
 
     gt_text_init(&s, buf, len);
+    if (t->per_second && tui_is_rate_kind(md->show) && !isnan(v) && rate_text(&s, v, md->unit))
+        return;
     if (md->show == GT_SHOW_PERCENT) {
         if (isnan(v)) {
             gt_text_add(&s, "-");
@@ -162,8 +201,10 @@ void tui_value_text(const struct tui *t, size_t m, double v, char *buf, size_t l
     buf[0] = '~';
 }
 
-/* The bar's fraction: percentages of 100, counts of the highest seen,
- * buckets of their histogram's total; -1 when no bar is drawn. */
+static double group_largest(const struct tui *t, size_t m);
+
+/* The bar's fraction: percentages of 100, counts of their group's largest
+ * row, buckets of their histogram's total; -1 when no bar is drawn. */
 static double bar_fraction(const struct tui *t, const struct row *r, double v)
 {
     const struct gt_metric_def *md = &t->l->metrics[r->idx];
@@ -183,11 +224,40 @@ static double bar_fraction(const struct tui *t, const struct row *r, double v)
     }
     if (r->inst >= 0)
         return tui_percore_fraction(t, r->idx, v);
-    if (md->show == GT_SHOW_COUNT && t->count_bars) {
-        double max = tui_history_shown(t, r->idx, gt_history_max(t->hist, r->idx));
+    if (md->show == GT_SHOW_COUNT && t->count_bars && !gt_engine_constant(t->cfg->engine, r->idx)) {
+        double max = group_largest(t, r->idx);
         return max > 0 ? v / max : -1;
     }
     return -1;
+}
+
+/* Rows a count is measured against: the same group's counts in the same
+ * unit that can change (a queue's cycles beside the GPU's active cycles,
+ * not the core count). */
+static int same_scale(const struct tui *t, size_t a, size_t b)
+{
+    const struct gt_metric_def *x = &t->l->metrics[a], *y = &t->l->metrics[b];
+
+    return x->group == y->group && x->show == y->show && strcmp(x->unit, y->unit) == 0 &&
+           !gt_engine_unavailable(t->cfg->engine, b) && !gt_engine_constant(t->cfg->engine, b);
+}
+
+/* A count's bar is scaled to the largest row of its group now (issue 43:
+ * its own maximum made a steady value look saturated, and a 13.6M queue
+ * as long as the 95.9M it is part of). */
+static double group_largest(const struct tui *t, size_t m)
+{
+    const struct gt_group_def *g = &t->l->groups[t->l->metrics[m].group];
+    double max = 0, v;
+    size_t k;
+
+    for (k = g->first; k < g->first + g->count; k++) {
+        if (!same_scale(t, m, k))
+            continue;
+        v = tui_metric_value(t, k, -1);
+        max = !isnan(v) && v > max ? v : max;
+    }
+    return max;
 }
 
 /* The sparkline: percentages on their own 0-100 scale, anything else
@@ -196,12 +266,25 @@ static double bar_fraction(const struct tui *t, const struct row *r, double v)
  * single value says nothing about change and draws nothing. */
 static void draw_spark(struct tui *t, int y, int x, size_t m, int width)
 {
-    double v[TUI_SPARK_MAX], lo = 0, hi = 0;
+    double v[TUI_SPARK_MAX], w[TUI_SPARK_MAX], lo = 0, hi = 0;
     uint32_t cells[TUI_SPARK_MAX];
-    size_t n, i, known = 0;
+    size_t n, i, known = 0, k, nk;
+    const struct gt_group_def *g = &t->l->groups[t->l->metrics[m].group];
 
+    /* A constant says nothing over time. */
+    if (gt_engine_constant(t->cfg->engine, m))
+        return;
     width = width > TUI_SPARK_MAX ? TUI_SPARK_MAX : width;
     n = gt_history_recent(t->hist, m, v, (size_t)width);
+    /* Counts are drawn against the largest of their group's rows in view,
+     * so that a part reads as a part of the whole beside it. */
+    for (k = g->first; t->l->metrics[m].show != GT_SHOW_PERCENT && k < g->first + g->count; k++) {
+        if (k == m || !same_scale(t, m, k))
+            continue;
+        nk = gt_history_recent(t->hist, k, w, (size_t)width);
+        for (i = 0; i < nk; i++)
+            hi = !isnan(w[i]) && w[i] > hi ? w[i] : hi;
+    }
     for (i = 0; i < n; i++) {
         if (isnan(v[i]))
             continue;
@@ -300,7 +383,14 @@ static int value_room(const struct tui *t, const struct row *r)
         return VALUE_MIN;
     if (r->kind == ROW_BUCKET)
         return 11;                       /* "100% 999.9M" */
-    return 7 + tui_text_columns(md->unit) + (t->per_second && tui_is_rate_kind(md->show) ? 2 : 0);
+    if (t->per_second && tui_is_rate_kind(md->show)) {
+        if (strcmp(md->unit, "cycles") == 0)
+            return 6 + 3;                /* "999.9 MHz" */
+        if (strcmp(md->unit, "bytes") == 0)
+            return 6 + 4;                /* "999.9 GB/s" */
+        return 7 + tui_text_columns(md->unit) + 2;
+    }
+    return 7 + tui_text_columns(md->unit);
 }
 
 static int clamp(int v, int lo, int hi)
@@ -339,7 +429,7 @@ static struct columns size_columns(const struct tui *t)
     }
     c.name = nw <= room ? nw : room > NAME_KEPT ? room : nw < NAME_KEPT ? nw : NAME_KEPT;
     c.name = clamp(c.name, 1, COLS - c.value - 1 > NAME_MIN ? COLS - c.value - 1 : NAME_MIN);
-    c.bar = clamp(COLS - c.name - 1 - c.value - 1 - c.peak - c.spark, 0, BAR_MAX);
+    c.bar = clamp(COLS - c.name - 1 - c.value - 1 - c.peak - c.spark, 0, bar_cap());
     if (c.bar < 4)
         c.bar = 0;
     /* What the bar leaves at a wide terminal is more history. */
@@ -355,7 +445,8 @@ static int may_have_bar(const struct tui *t, const struct row *r)
     const struct gt_metric_def *md = &t->l->metrics[r->idx];
 
     return md->show == GT_SHOW_PERCENT || r->kind == ROW_BUCKET || has_peak(t, r) ||
-           (md->show == GT_SHOW_COUNT && t->count_bars && r->inst < 0);
+           (md->show == GT_SHOW_COUNT && t->count_bars && r->inst < 0 &&
+            !gt_engine_constant(t->cfg->engine, r->idx));
 }
 
 static void draw_metric_row(struct tui *t, int y, const struct row *r, const struct columns *c)
@@ -424,44 +515,73 @@ static void draw_waiting(struct tui *t, int y)
     tui_put_clipped(t, y, 0, buf, COLS, ST_HEADING);
 }
 
+static void draw_group(struct tui *t, int y, const struct row *r, const struct columns *c)
+{
+    int x = tui_put(t, y, 0, t->l->groups[r->idx].title, -1, ST_HEADING);
+
+    (void)c;
+    if (t->l->groups[r->idx].histogram)
+        tui_put(t, y, x, " (histogram)", -1, ST_HEADING);
+}
+
+static void draw_triage_row(struct tui *t, int y, const struct row *r, const struct columns *c)
+{
+    (void)r;
+    (void)c;
+    tui_draw_triage(t, y);
+}
+
+static void draw_waiting_row(struct tui *t, int y, const struct row *r, const struct columns *c)
+{
+    (void)r;
+    (void)c;
+    draw_waiting(t, y);
+}
+
+static void draw_nomatch(struct tui *t, int y, const struct row *r, const struct columns *c)
+{
+    char buf[160];
+
+    (void)r;
+    (void)c;
+    snprintf(buf, sizeof(buf), " no metric of this section matches --metrics '%s'",
+             t->cfg->metrics);
+    tui_put_clipped(t, y, 0, buf, COLS, ST_DIM);
+}
+
+static void draw_strip(struct tui *t, int y, const struct row *r, const struct columns *c)
+{
+    (void)c;
+    tui_percore_draw_strip(t, y, r);
+}
+
+static void draw_spread(struct tui *t, int y, const struct row *r, const struct columns *c)
+{
+    (void)c;
+    tui_percore_draw_spread(t, y, r);
+}
+
+/* How each kind of row is drawn, as htop's meters have a draw function
+ * per mode: the page is a list of rows, and a row's kind picks its line. */
+static void (*const draw_kind[])(struct tui *t, int y, const struct row *r,
+                                 const struct columns *c) = {
+    [ROW_GROUP] = draw_group,
+    [ROW_TRIAGE] = draw_triage_row,
+    [ROW_METRIC] = draw_metric_row,
+    [ROW_INSTANCE] = draw_metric_row,
+    [ROW_BUCKET] = draw_metric_row,
+    [ROW_STRIP] = draw_strip,
+    [ROW_SPREAD] = draw_spread,
+    [ROW_WAITING] = draw_waiting_row,
+    [ROW_NOMATCH] = draw_nomatch,
+};
+
 static void draw_row(struct tui *t, int y, const struct row *r, const struct columns *c)
 {
+    draw_kind[r->kind](t, y, r, c);
     /* The selection is the whole row, bar and value too. */
-    if ((r->kind == ROW_METRIC || r->kind == ROW_BUCKET) && (long)r->idx == t->selected) {
-        draw_metric_row(t, y, r, c);
+    if ((r->kind == ROW_METRIC || r->kind == ROW_BUCKET) && (long)r->idx == t->selected)
         gt_cellbuf_restyle(t->cells, y, 0, COLS, ST_SELECTED);
-        return;
-    }
-    switch (r->kind) {
-    case ROW_GROUP: {
-        int x = tui_put(t, y, 0, t->l->groups[r->idx].title, -1, ST_HEADING);
-        if (t->l->groups[r->idx].histogram)
-            tui_put(t, y, x, " (histogram)", -1, ST_HEADING);
-        return;
-    }
-    case ROW_TRIAGE:
-        tui_draw_triage(t, y);
-        return;
-    case ROW_WAITING:
-        draw_waiting(t, y);
-        return;
-    case ROW_NOMATCH: {
-        char buf[160];
-        snprintf(buf, sizeof(buf), " no metric of this section matches --metrics '%s'",
-                 t->cfg->metrics);
-        tui_put_clipped(t, y, 0, buf, COLS, ST_DIM);
-        return;
-    }
-    case ROW_STRIP:
-        tui_percore_draw_strip(t, y, r);
-        return;
-    case ROW_SPREAD:
-        tui_percore_draw_spread(t, y, r);
-        return;
-    default:
-        draw_metric_row(t, y, r, c);
-        return;
-    }
 }
 
 static int body_top(void) { return 2; }

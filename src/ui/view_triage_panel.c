@@ -183,6 +183,38 @@ static void draw_shares(struct tui *t, int y)
     tui_put_clipped(t, y, 0, buf, COLS, ST_PLAIN);
 }
 
+/* s on rows from y on, broken at blanks (a word is cut only when it alone
+ * is wider than the screen), the lines after the first indented by
+ * indent; at most maxlines, the last cut with an ellipsis. Returns the
+ * rows used. */
+static int put_wrapped_down(struct tui *t, int y, const char *s, int maxlines, int indent,
+                            enum style st)
+{
+    int n = 0, width, len, i, cut;
+
+    while (*s && n < maxlines) {
+        width = COLS - (n ? indent : 0);
+        if (width < 10)
+            width = COLS;
+        len = (int)strlen(s);
+        if (tui_text_columns(s) > width) {
+            for (i = 0, cut = -1; s[i] && i <= width; i++)
+                if (s[i] == ' ')
+                    cut = i;
+            len = cut > 0 ? cut : width;
+        }
+        if (n + 1 == maxlines && s[len])
+            tui_put_clipped(t, y + n, n ? indent : 0, s, width, st);
+        else
+            tui_put(t, y + n, n ? indent : 0, s, len, st);
+        n++;
+        s += len;
+        while (*s == ' ')
+            s++;
+    }
+    return n;
+}
+
 static void draw_head(struct tui *t, int *y)
 {
     const struct gt_triage_result *r = t->verdict;
@@ -200,7 +232,9 @@ static void draw_head(struct tui *t, int *y)
     if (r && r->next) {
         snprintf(buf, sizeof(buf), " next (%s): %s", ref_text(t, ref, sizeof(ref), r->ref),
                  r->next);
-        tui_put_clipped(t, (*y)++, 0, buf, COLS, ST_PLAIN);
+        /* the guide's advice is a sentence or two: wrapped, not cut (two lines
+         * on a small screen, which the tree's steps need more) */
+        *y += put_wrapped_down(t, *y, buf, LINES > 30 ? 4 : 2, 3, ST_PLAIN);
     }
     if (t->ntallied)
         draw_shares(t, (*y)++);

@@ -132,6 +132,22 @@ void fproc_write(struct fake_proc *p, const char *path, const char *text)
     write_file(full, text);
 }
 
+/* /proc/PID/cmdline as fs/proc/base.c shows it: the arguments, each
+ * followed by a NUL (argv's own bytes). */
+void fproc_set_cmdline(struct fake_proc *p, int pid, const char *const *argv)
+{
+    char path[512];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/proc/%d/cmdline", p->root, pid);
+    f = fopen(path, "w");
+    if (!f)
+        abort();
+    for (; *argv; argv++)
+        fwrite(*argv, 1, strlen(*argv) + 1, f);
+    fclose(f);
+}
+
 int fproc_read(struct fake_proc *p, const char *path, char *buf, size_t len)
 {
     if (gt_sys_read_file(&p->sys, path, buf, len) < 0)

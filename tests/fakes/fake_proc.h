@@ -24,6 +24,8 @@ void fproc_exit(struct fake_proc *p, int pid);
 /* Any file below the root (e.g. /sys/bus/platform/drivers/panfrost/DEV/
  * profiling), its directories made; and reading one back. */
 void fproc_write(struct fake_proc *p, const char *path, const char *text);
+/* /proc/PID/cmdline: the arguments of argv (NULL-terminated), each NUL-ended. */
+void fproc_set_cmdline(struct fake_proc *p, int pid, const char *const *argv);
 int fproc_read(struct fake_proc *p, const char *path, char *buf, size_t len);
 
 #endif

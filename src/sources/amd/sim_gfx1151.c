@@ -3,6 +3,7 @@
  * relations the speed-of-light page relies on, for demos and tests. */
 #include "../sim/args.h"
 #include "gputop/amd_gfx1151.h"
+#include "gputop/sim.h"
 #include "gputop/source.h"
 
 #include <errno.h>
@@ -335,6 +336,11 @@ static int find_scene(const char *name)
 }
 
 
+const char *gt_sim_amd_scenes(void)
+{
+    return "idle, compute-bound, memory-bound, cache-friendly, cycle";
+}
+
 /* parse_args's arguments; the type lists them too, for --help's test. */
 static const char *const sim_amd_keys[] = { "", "scene", "seed", "step", NULL };
 
@@ -346,8 +352,8 @@ static int parse_args(struct sim_amd *m, const char *args, struct gt_diag *d)
         return -1;
     m->scene = SC_CYCLE;
     if (gt_args_get(args, "scene", buf, sizeof(buf)) && (m->scene = find_scene(buf)) < 0) {
-        gt_diag_set(d, "sim: unknown scene '%s' for amd-gfx1151 (known: idle, compute-bound, "
-                    "memory-bound, cache-friendly, cycle)", buf);
+        gt_diag_set(d, "sim: unknown scene '%s' for amd-gfx1151 (known: %s)", buf,
+                    gt_sim_amd_scenes());
         return -1;
     }
     return gt_sim_seed_step(args, AMD_MAX_STEP, &m->seed, &m->step_ns, d);

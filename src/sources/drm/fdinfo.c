@@ -155,6 +155,15 @@ static void parse_engine_key(struct gt_fdinfo_client *c, const char *k, size_t k
 /* drm-{total,shared,resident}-REGION and the deprecated drm-memory-REGION
  * (an alias of resident, which amdgpu still prints beside the new keys:
  * amdgpu_fdinfo.c, so it counts only when no drm-resident-* came). */
+/* A region of that kind: "vram", or an instance of it, "vram0", "vram1"
+ * (xe_drm_client.c names each VRAM tile's region). */
+static int region_is(const char *region, const char *kind)
+{
+    size_t n = strlen(kind);
+
+    return strncmp(region, kind, n) == 0 && strspn(region + n, "0123456789") == strlen(region + n);
+}
+
 static void parse_mem_key(const char *k, const char *v, struct mem_sums *m)
 {
     uint64_t n = parse_size(v);
@@ -167,14 +176,14 @@ static void parse_mem_key(const char *k, const char *v, struct mem_sums *m)
     } else if (strncmp(k, "drm-resident-", 13) == 0) {
         m->resident += n;
         m->have_resident = 1;
-        m->vram += strcmp(k + 13, "vram") == 0 ? n : 0;
-        m->gtt += strcmp(k + 13, "gtt") == 0 ? n : 0;
-        m->have_region |= strcmp(k + 13, "vram") == 0 || strcmp(k + 13, "gtt") == 0;
+        m->vram += region_is(k + 13, "vram") ? n : 0;
+        m->gtt += region_is(k + 13, "gtt") ? n : 0;
+        m->have_region |= region_is(k + 13, "vram") || region_is(k + 13, "gtt");
     } else if (strncmp(k, "drm-memory-", 11) == 0) {
         m->legacy += n;
-        m->legacy_vram += strcmp(k + 11, "vram") == 0 ? n : 0;
-        m->legacy_gtt += strcmp(k + 11, "gtt") == 0 ? n : 0;
-        m->have_region |= strcmp(k + 11, "vram") == 0 || strcmp(k + 11, "gtt") == 0;
+        m->legacy_vram += region_is(k + 11, "vram") ? n : 0;
+        m->legacy_gtt += region_is(k + 11, "gtt") ? n : 0;
+        m->have_region |= region_is(k + 11, "vram") || region_is(k + 11, "gtt");
     }
 }
 
@@ -274,6 +283,26 @@ static void read_comm(struct gt_fdinfo *f, int pid, char *comm, size_t len)
     snprintf(comm, len, "%.*s", (int)len - 1, buf);
 }
 
+/* The whole command line (/proc/PID/cmdline: arguments separated by
+ * NULs), its arguments joined by blanks: comm is cut at 15 characters
+ * ("glmark2-es2-way"); "" for a kernel thread or one gone. */
+static void read_cmdline(struct gt_fdinfo *f, int pid, char *out, size_t len)
+{
+    char path[64];
+    ssize_t n, i;
+
+    snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+    n = gt_sys_read_file(f->sys, path, out, len);
+    if (n < 0)
+        n = 0;
+    while (n > 0 && out[n - 1] == '\0')
+        n--;
+    for (i = 0; i < n; i++)
+        if (out[i] == '\0' || out[i] == '\n' || out[i] == '\t')
+            out[i] = ' ';
+    out[n < (ssize_t)len ? n : (ssize_t)len - 1] = '\0';
+}
+
 /* Name and container of the pid that now holds the client: a client
  * shared by fork keeps going when its first holder exits, and is then
  * shown under the child's pid with the child's name (was: the exited
@@ -286,6 +315,7 @@ static void name_slot(struct gt_fdinfo *f, struct slot *s)
         return;
     s->named_pid = s->c.pid;
     read_comm(f, s->c.pid, s->c.comm, sizeof(s->c.comm));
+    read_cmdline(f, s->c.pid, s->c.cmdline, sizeof(s->c.cmdline));
     snprintf(path, sizeof(path), "/proc/%d/cgroup", s->c.pid);
     if (gt_sys_read_file(f->sys, path, buf, sizeof(buf)) < 0)
         buf[0] = '\0';
@@ -563,7 +593,9 @@ static void reread(struct gt_fdinfo *f)
 /* ---- busy shares ---- */
 
 /* Engine time over wall time; else cycles over the GPU clock's own count
- * (xe); else cycles over what the max clock gives in the interval. */
+ * (xe); else cycles over what the max clock gives in the interval; each
+ * over the engine's capacity (drm-usage-stats.rst: identical engines under
+ * one name). */
 static double engine_busy(const struct gt_fdinfo_engine *e, uint64_t dt)
 {
     if (!dt)
@@ -573,7 +605,8 @@ static double engine_busy(const struct gt_fdinfo_engine *e, uint64_t dt)
     if (e->d_total_cycles)
         return 100.0 * (double)e->d_cycles / (double)e->d_total_cycles / e->capacity;
     if (e->cycles && e->maxfreq_hz)
-        return 100.0 * (double)e->d_cycles / ((double)e->maxfreq_hz * (double)dt / 1e9);
+        return 100.0 * (double)e->d_cycles / ((double)e->maxfreq_hz * (double)dt / 1e9) /
+               e->capacity;
     return 0;
 }
 

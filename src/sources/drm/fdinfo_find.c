@@ -50,14 +50,16 @@ int gt_fdinfo_number(const char *s)
     return *end || v > 0x7FFFFFFF ? -1 : (int)v;
 }
 
-/* A DRM client's fd links to a node below /dev/dri; reading the link is
- * far cheaper than opening its fdinfo. */
+/* A DRM client's fd links to a node below /dev/dri, or below /dev/accel
+ * for a compute accelerator (drm_accel.c: amdxdna, ivpu), whose fdinfo has
+ * the same keys; reading the link is far cheaper than opening its fdinfo. */
 static int is_drm_link(int dirfd, const char *name)
 {
     char target[64];
     ssize_t n = readlinkat(dirfd, name, target, sizeof(target) - 1);
 
-    return n > 9 && strncmp(target, "/dev/dri/", 9) == 0;
+    return (n > 9 && strncmp(target, "/dev/dri/", 9) == 0) ||
+           (n > 11 && strncmp(target, "/dev/accel/", 11) == 0);
 }
 
 int gt_fdinfo_refs_push(struct gt_fdinfo_refs *r, int pid, int fd, int young)

@@ -53,7 +53,7 @@ struct fdsrc {
     struct gt_sys sys;                /* the caller's, with root= applied */
     char root[256];
     struct gt_fdinfo *f;
-    char driver[16], pdev[32];
+    char driver[GT_FDINFO_DRIVER], pdev[32];
     struct slot slot[GT_FDINFO_ENGINES];
     int nslots;
     int samples, clients, active, mem, busiest, prof_off, over;
@@ -258,7 +258,7 @@ static const char *prof_value(const char *driver)
  * first device bound to the driver that has the file. */
 static void find_switch(struct fdsrc *p)
 {
-    char dir[64], path[400], buf[16];
+    char dir[96], path[400], buf[16];
     DIR *dp;
     struct dirent *e;
 
@@ -514,7 +514,7 @@ static uint64_t busiest_ns(const struct gt_source *s, const struct fdsrc *p,
         else if (cyc && tot[i])
             ns = cyc / (double)tot[i] * (double)dt / sl->capacity;
         else if (cyc && maxfreq)
-            ns = cyc * 1e9 / maxfreq;
+            ns = cyc * 1e9 / maxfreq / sl->capacity;
         best = ns > best ? ns : best;
         *over |= dt && ns * 100.0 > GT_FDINFO_OVER_PCT * (double)dt;
     }

@@ -115,6 +115,7 @@ static void publish(struct gt_fdinfo_watch *w)
         struct gt_fdinfo_row *r = &w->rows[i];
         r->pid = c[i]->pid;
         memcpy(r->comm, c[i]->comm, sizeof(r->comm));
+        memcpy(r->cmdline, c[i]->cmdline, sizeof(r->cmdline));
         memcpy(r->driver, c[i]->driver, sizeof(r->driver));
         memcpy(r->pdev, c[i]->pdev, sizeof(r->pdev));
         memcpy(r->container, c[i]->container, sizeof(r->container));

@@ -898,6 +898,12 @@ static int csv_open(struct gt_source *s, const char *args, struct gt_diag *d)
         csv_close(s);
         return -1;
     }
+    /* gputop's own CSV: values, not counters (csv_values.c) */
+    if (gt_csv_values_file(c->path)) {
+        csv_close(s);
+        s->type = &gt_source_csv_values;
+        return s->type->open(s, args, d);
+    }
     if (gt_args_get(args, "gpu", c->gpu, sizeof(c->gpu)))
         c->amd = strcasecmp(c->gpu, "gfx1151") == 0;
     if (c->gpu[0] && !c->amd && !table_find(c->gpu)) {

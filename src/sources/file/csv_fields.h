@@ -27,4 +27,10 @@ const char *gt_csv_parse_u64(const struct field *f, uint64_t *v);
  * the closest known name; SIZE_MAX when one is longer than GT_CSV_MAX_NAME. */
 size_t gt_csv_distance(const char *a, const char *b);
 
+/* csv_values.c: gputop's own CSV read back. 1 when path's header starts
+ * "time_s," (gputop wrote it); the csv source then hands it this type. */
+struct gt_source_type;
+extern const struct gt_source_type gt_source_csv_values;
+int gt_csv_values_file(const char *path);
+
 #endif

@@ -411,6 +411,13 @@ static int replay_control(struct gt_source *s, enum gt_playback_cmd cmd, int64_t
     case GT_PLAYBACK_HOLD: p->hold = arg != 0; break;
     case GT_PLAYBACK_INTERRUPT: p->interrupted = 1; break;
     case GT_PLAYBACK_SETTLE: settle(s, p); break;
+    case GT_PLAYBACK_SPEED:
+        if (p->speed <= 0 || arg < REPLAY_MIN_SPEED * 1000 || arg > REPLAY_MAX_SPEED * 1000) {
+            r = -1;
+            break;
+        }
+        p->speed = (double)arg / 1000;
+        break;
     case GT_PLAYBACK_STEP:
     case GT_PLAYBACK_SEEK: {
         int64_t k = cmd == GT_PLAYBACK_SEEK ? arg

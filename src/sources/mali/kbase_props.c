@@ -342,6 +342,61 @@ const char *gt_mali_table_layout(const char *table)
     return NULL;
 }
 
+/* "Mali-G78", "mali-g78", "Immortalis-G720", "G78": the part after the
+ * brand, which is how the guides and users name a GPU. */
+static const char *model_number(const char *name)
+{
+    if (strncasecmp(name, "mali-", 5) == 0)
+        return name + 5;
+    if (strncasecmp(name, "immortalis-", 11) == 0)
+        return name + 11;
+    return name;
+}
+
+int gt_mali_model_at(size_t i, struct gt_mali_model *out)
+{
+    size_t k;
+
+    for (k = 0; k < sizeof(models) / sizeof(models[0]); k++) {
+        if (!models[k].table || i-- > 0)
+            continue;
+        out->name = models[k].name;
+        out->table = models[k].table;
+        out->layout = models[k].layout;
+        out->key = models[k].key;
+        return 0;
+    }
+    return -1;
+}
+
+/* By its own name first (G615 is not G715, though it reads G715's
+ * table), then by the table's; among the names, the first entry whose
+ * core minimum the count meets. */
+int gt_mali_model_find(const char *name, uint32_t cores, struct gt_mali_model *out)
+{
+    const struct model *hit = NULL;
+    const char *want = model_number(name);
+    size_t i;
+
+    for (i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
+        const struct model *m = &models[i];
+        if (strcasecmp(model_number(m->name), want) != 0)
+            continue;
+        if (!hit || (cores >= m->min_cores && cores < hit->min_cores))
+            hit = m;
+    }
+    for (i = 0; !hit && i < sizeof(models) / sizeof(models[0]); i++)
+        if (models[i].table && strcasecmp(models[i].table, want) == 0)
+            hit = &models[i];
+    if (!hit)
+        return -1;
+    out->name = hit->name;
+    out->table = hit->table;
+    out->layout = hit->layout;
+    out->key = hit->key;
+    return 0;
+}
+
 int gt_kbase_identify(struct gt_kbase_gpu *g)
 {
     const struct model *m;

@@ -670,6 +670,20 @@ static void model_g715(struct sim *m, struct work *w)
     model_steps(m, w, frontend_csf, 0.0, put_core_g715);
 }
 
+/* The Valhall CSF parts before it (G710, G610, G510, G310): the same
+ * front end and texture unit, no ray tracing. */
+static void put_core_valhall_csf(struct sim *m, const struct work *w, uint32_t c,
+                                 const struct core *k)
+{
+    (void)w;
+    sim_put(m, V_TEX_OUT_BUS, c, sim_scale(k->tex, 1.2));
+}
+
+static void model_valhall_csf(struct sim *m, struct work *w)
+{
+    model_steps(m, w, frontend_csf, 0.0, put_core_valhall_csf);
+}
+
 /* 5th generation G720: binning / main phase / compute queues, deferred
  * varying shading, a texture unit described by nine activity counters. */
 static void put_core_g720(struct sim *m, const struct work *w, uint32_t c, const struct core *k)
@@ -695,7 +709,8 @@ static void model_g720(struct sim *m, struct work *w)
 }
 
 /* G52 MC2 with one L2 slice (as the small Bifrost parts in phones); a
- * G78 MC10 with two slices and core 3 fused off (0x7F7). Bifrost and
+ * G78 MC10 with two slices and core 3 fused off (0x7F7); a G710 MC10 with
+ * two slices, as in the first phones that had it. Bifrost and
  * Valhall references count fragment tasks of 32x32 pixels (Pixels =
  * tasks x 1024) on 16x16 tiles; G52 warps are 8 wide, G78's 16. */
 static const struct family families[] = {
@@ -705,6 +720,8 @@ static const struct family families[] = {
       1024, 256, 8, 0, 0, sim_model_bifrost, 0x3 },
     { "mali-valhall-jm", "G78", "Mali-G78 MC10", 0x9202, 10, 2, 128, 850.0, 0.8, 0.8,
       1024, 256, 16, 0, 0, sim_model_valhall_jm, 0x7F7 },
+    { "mali-valhall-csf", "G710", "Mali-G710 MC10", 0xA002, 10, 2, 128, 850.0, 0.9, 0.9,
+      1024, 256, 1, 0, 0, model_valhall_csf, 0x3FF },
     { "mali-g715", "G715", "Mali-G715 MC7", 0xB002, 7, 2, 128, 850.0, 1.0, 1.0,
       1024, 256, 1, 0, 1, model_g715, 0x177 },
     { "mali-g720", "G720", "Immortalis-G720 MC12", 0xC000, 12, 4, 128, 1000.0, 1.3, 1.3,

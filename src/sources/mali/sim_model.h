@@ -76,6 +76,8 @@ struct family {
 
 struct sim {
     const struct family *fam;
+    struct family named;      /* sim:G57: a family's model with that GPU's table */
+    char named_gpu[48];       /* and its name, "Mali-G57 MP10" */
     int scene;                /* a scene, or SCENE_CYCLE */
     uint64_t seed, step_ns;   /* step_ns 0: real time */
     uint64_t rng;

@@ -7,6 +7,7 @@
  * others hold their last rate, so a step shows the same lag and ages a
  * real CM would. A CM2.5 with one IOCU: the 2nd IOCU's event is absent. */
 #include "../sim/args.h"
+#include "gputop/sim.h"
 #include "gputop/source.h"
 #include "cm.h"
 
@@ -35,6 +36,11 @@ struct sim_cm {
     uint64_t seed, step_ns, last_ns, own_ns;
 };
 
+
+const char *gt_sim_cm_scenes(void)
+{
+    return "drift, step";
+}
 
 /* parse_args's arguments; the type lists them too, for --help's test. */
 static const char *const sim_cm_keys[] = { "", "seed", "step", "scene", NULL };

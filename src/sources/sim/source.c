@@ -2,13 +2,16 @@
  * keep the relations the vendor guides rely on, for demos, tests and benches. */
 #include "args.h"
 #include "../mali/sim_model.h"
-#include "gputop/format.h"
+#include "gputop/kbase.h"
+#include "gputop/sim.h"
+#include "gputop/text.h"
 #include "gputop/source.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #define SIM_T0_NS      1000000000ull      /* virtual clock origin with step= */
@@ -59,6 +62,8 @@ static const struct value_name value_names[] = {
     { V_PRIM_SAMPLE, "tiler", "PRIM_SAMPLE_CULLED" },
     { V_POS_REQ, "tiler", "IDVS_POS_SHAD_REQ" },
     { V_VAR_REQ, "tiler", "IDVS_VAR_SHAD_REQ" },
+    { V_POS_REQ, "tiler", "POS_SHADER_WARPS" },               /* G725's names */
+    { V_VAR_REQ, "tiler", "VAR_SHADER_WARPS" },
     { V_TILER_READS, "tiler", "BUS_READ" },
     { V_EXT_RD_BEATS, "memsys", "L2_EXT_READ_BEATS" },
     { V_EXT_WR_BEATS, "memsys", "L2_EXT_WRITE_BEATS" },
@@ -280,27 +285,64 @@ static int find_scene(const char *name)
 }
 
 
+/* sim:NAME is a family ("mali-valhall-jm") or any Mali GPU the counter
+ * tables know ("G57", "mali-g78", "Immortalis-G925"): then the model of
+ * the family its layout serves, with that GPU's table and name. */
+static int find_family(struct sim *m, const char *name, struct gt_diag *d)
+{
+    struct gt_mali_model g;
+    const struct family *f = sim_family_find(name);
+    char fams[160], gpus[200];
+    size_t n;
+
+    if (f) {
+        m->fam = f;
+        return 0;
+    }
+    gt_sim_family_list(fams, sizeof(fams));
+    gt_sim_gpu_list(gpus, sizeof(gpus));
+    if (gt_mali_model_find(name, 0, &g) < 0) {
+        gt_diag_set(d, "sim: unknown GPU family '%s' (known: %s; or a GPU: %s)", name, fams,
+                    gpus);
+        return -1;
+    }
+    if (!g.layout || !(f = sim_family_find(g.layout))) {
+        gt_diag_set(d, "sim: %s has no counter table in gputop, so nothing to simulate "
+                    "(GPUs with one: %s)", g.name, gpus);
+        return -1;
+    }
+    gt_mali_model_find(name, f->cores, &g);
+    n = strlen(g.name);
+    /* The family's own GPU keeps its own name and id. */
+    if (strcmp(g.table, f->table) == 0 && strncmp(f->gpu, g.name, n) == 0 && f->gpu[n] == ' ') {
+        m->fam = f;
+        return 0;
+    }
+    m->named = *f;
+    gt_mali_name_cores(m->named_gpu, sizeof(m->named_gpu), g.name, f->cores);
+    m->named.gpu = m->named_gpu;
+    m->named.table = g.table;
+    m->named.gpu_id = g.key;
+    m->fam = &m->named;
+    return 0;
+}
+
 /* parse_args's arguments; the type lists them too, for --help's test. */
 static const char *const sim_keys[] = { "", "scene", "seed", "step", NULL };
 
 static int parse_args(struct sim *m, const char *args, struct gt_diag *d)
 {
-    char buf[64];
+    char buf[64], scenes[300];
 
     if (gt_args_check(args, sim_keys, "sim", d) < 0)
         return -1;
     m->fam = sim_family_default();
-    if (gt_args_get(args, "", buf, sizeof(buf)) && !(m->fam = sim_family_find(buf))) {
-        gt_diag_set(d, "sim: unknown GPU family '%s' (known: mali-t8xx, mali-bifrost, "
-                    "mali-valhall-jm, mali-g715, mali-g720, "
-                    "amd-gfx1151, mips-cm)",
-                    buf);
+    if (gt_args_get(args, "", buf, sizeof(buf)) && find_family(m, buf, d) < 0)
         return -1;
-    }
     m->scene = SCENE_CYCLE;
     if (gt_args_get(args, "scene", buf, sizeof(buf)) && (m->scene = find_scene(buf)) < 0) {
-        gt_diag_set(d, "sim: unknown scene '%s' (known: idle, ui, game, compute, raytracing, "
-                    "memory-bound, cycle, %s)", buf, sim_variant_names());
+        gt_sim_scene_list(scenes, sizeof(scenes));
+        gt_diag_set(d, "sim: unknown scene '%s' (known: %s)", buf, scenes);
         return -1;
     }
     return gt_sim_seed_step(args, SIM_MAX_STEP, &m->seed, &m->step_ns, d);
@@ -379,7 +421,8 @@ static int sim_open(struct gt_source *s, const char *args, struct gt_diag *d)
     char fam[32] = "";
 
     /* Other vendors' families live in their own files (amd/sim_gfx1151.c, mips/sim_cm.c). */
-    if (gt_args_get(args, "", fam, sizeof(fam)) && strcmp(fam, "amd-gfx1151") == 0) {
+    if (gt_args_get(args, "", fam, sizeof(fam)) &&
+        (strcasecmp(fam, "amd-gfx1151") == 0 || strcasecmp(fam, "gfx1151") == 0)) {
         s->type = &gt_source_sim_amd;
         return gt_source_sim_amd.open(s, args, d);
     }
@@ -555,10 +598,9 @@ static int sim_available(const struct gt_sys *sys, char *why, size_t len)
 
 const struct gt_source_type gt_source_sim = {
     .name = "sim",
-    .usage = "sim[:FAMILY][,scene=NAME][,seed=N][,step=NS]",
-    .help = "simulated GPU, the header names the scene; FAMILY mali-t8xx, mali-bifrost, "
-            "mali-valhall-jm, mali-g715, mali-g720, amd-gfx1151, or mips-cm: a coherency "
-            "manager beside sim's GPU",
+    .usage = "sim[:FAMILY|GPU][,scene=NAME][,seed=N][,step=NS]",
+    .help = "simulated GPU, the header names the scene; FAMILY or any Mali GPU with a "
+            "counter table (listed below), or mips-cm: a coherency manager beside sim's GPU",
     .keys = sim_keys,
     .kind = GT_SOURCE_VIRTUAL,
     .available = sim_available,
