@@ -46,7 +46,8 @@ check "batch mode prints CSV" 'echo "$out" | head -1 | grep -q "^time_s,interval
 
 out=$(env -i PATH=/usr/bin:/bin $run --probe 2>&1); status=$?
 check "--probe without /dev/mali0 says so and fails" '[ "$status" -eq 1 ] &&
-    echo "$out" | grep -q "no Mali GPU device"'
+    echo "$out" | grep -q "no GPU device found" &&
+    echo "$out" | grep -q "mali: /dev/mali0: No such file"'
 out=$(env -i PATH=/usr/bin:/bin $run --no-cpu -b -n 1 2>&1); status=$?
 check "no --source and no GPU: suggests the sim" '[ "$status" -ne 0 ] &&
     echo "$out" | grep -q "source sim"'
