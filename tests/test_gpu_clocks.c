@@ -684,8 +684,8 @@ Test(gpu_clocks, a_replay_shows_the_clocks, .timeout = 60)
     cr_assert_str_eq(cell(head, row, "Passive trip crossed [%]", v, sizeof(v)), "100");
     cr_assert_str_eq(cell(head, row, "Clock cap of top [%]", v, sizeof(v)), "55");
     snprintf(cmd, sizeof(cmd), "%s --source sim:mali-g720 --no-clocks --no-cpu -b -f none -n 2 "
-             "--record %s && %s --source replay:%s -b -f csv --section k 2>&1", bin, file, bin,
-             file);
+             "--force --record %s && %s --source replay:%s -b -f csv --section k 2>&1", bin,
+             file, bin, file);
     p = popen(cmd, "r");
     cr_assert_not_null(p);
     cr_assert_not_null(fgets(head, sizeof(head), p));

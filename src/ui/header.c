@@ -257,9 +257,11 @@ static size_t header_pieces(struct tui *t, enum gt_sampler_state state, char tex
     p[n++] = (struct piece){ .text = t->cfg->sources[0]->type->name, .drop = t->replay ? 5 : 10 };
     if (activity[0])
         p[n++] = (struct piece){ .text = activity, .drop = 14 };
-    /* the first to go: the Power & clocks page says it all */
+    /* the first to go at the top clock, the Power & clocks page says it
+     * all; a cap below the top is a warning and outlasts the scene, the
+     * decoration and the share of max-clock time */
     if (clocks[0])
-        p[n++] = (struct piece){ .text = clocks, .drop = 15 };
+        p[n++] = (struct piece){ .text = clocks, .drop = *cap_len ? 9 : 15 };
     if (t->replay) {
         /* A replay has a position, not a sampling period: "sample k/N",
          * "t=1.2 s" and its state, the state never dropped. */
