@@ -38,7 +38,8 @@ static void open_run(struct run *r, const char *family, const char *scene)
     cr_assert(!sp || strcmp(sp, " gpu-clocks") == 0, "%s", r->s->info.layout);
     cr_assert(sp || strncmp(family, "gfx", 3) == 0, "%s: %s", family, r->s->info.layout);
     snprintf(r->own, sizeof(r->own), "%.*s",
-             sp ? (int)(sp - r->s->info.layout) : (int)strlen(r->s->info.layout), r->s->info.layout);
+             sp ? (int)(sp - r->s->info.layout) : (int)strlen(r->s->info.layout),
+             r->s->info.layout);
     r->l = gt_layout_load(r->own, &d);
     cr_assert_not_null(r->l, "%s", d.msg);
     r->e = gt_engine_new(r->l, &r->s->catalog);
