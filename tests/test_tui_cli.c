@@ -235,15 +235,54 @@ static int bar_cells(const char *line)
     return n;
 }
 
-/* Issue 43 item 3: at 200x60 bars stopped at 40 columns and the per-core
- * strip put its last core on a line of its own. */
-Test(tui_cli, wide_terminals_use_the_width, .timeout = 60)
+/* line cut after cols columns (UTF-8: a character a column). */
+static void cut_at_column(char *line, int cols)
 {
-    struct tmux t;
+    char *p = line;
+
+    for (; *p; p++)
+        if (((unsigned char)*p & 0xC0) != 0x80 && cols-- == 0)
+            break;
+    *p = '\0';
+}
+
+/* The G720's 12 shader cores in a strip under Non-fragment warps: every
+ * strip line ("     0 ██████  8.88M   1 ..."), in the first panel_cols
+ * columns, holds more than one core's cell. */
+static void expect_no_lone_core(struct tmux *t, int panel_cols)
+{
     char line[2048], *s, *at;
     int cells;
 
-    start_dashboard(&t, 200, 60, "--source sim:mali-g720,scene=game --no-cpu --no-processes");
+    tmux_literal(t, "4");
+    expect_on(t, "Non-fragment warps");
+    tmux_keys(t, "Down");
+    tmux_literal(t, "c");
+    expect_on(t, "shader cores: min");
+    s = tmux_capture(t);
+    for (at = s; (at = strstr(at, "\n     ")); at++) {
+        line_of(at + 1, "", line, sizeof(line));
+        if (line[5] < '0' || line[5] > '9')
+            continue;
+        cut_at_column(line, panel_cols);
+        /* a cell is "NN bar VALUE": count the values */
+        cells = 0;
+        for (char *p = line; (p = strpbrk(p, "Mk")); p++)
+            cells += p > line && p[-1] >= '0' && p[-1] <= '9';
+        cr_expect_gt(cells, 1, "a strip line with one core: '%s'", line);
+    }
+    free(s);
+}
+
+/* Issue 43 item 3: at 200x60 bars stopped at 40 columns and the per-core
+ * strip put its last core on a line of its own. At 180 columns the page
+ * is still one panel (two need 2 x 96 + 2): its bars use the width. */
+Test(tui_cli, wide_terminals_use_the_width, .timeout = 60)
+{
+    struct tmux t;
+    char line[2048], *s;
+
+    start_dashboard(&t, 180, 60, "--source sim:mali-g720,scene=game --no-cpu --no-processes");
     tmux_literal(&t, "2");
     expect_on(&t, "Main phase queue utilization");
     expect_on(&t, " %");
@@ -251,26 +290,9 @@ Test(tui_cli, wide_terminals_use_the_width, .timeout = 60)
     s = tmux_capture(&t);
     line_of(s, "  Main phase queue utilization", line, sizeof(line));
     /* ~85 % of the bar: past 40 cells only if the bar is longer than 40 */
-    cr_expect_gt(bar_cells(line), 42, "a short bar at 200 columns: '%s'", line);
+    cr_expect_gt(bar_cells(line), 42, "a short bar at 180 columns: '%s'", line);
     free(s);
-    tmux_literal(&t, "4");
-    expect_on(&t, "Non-fragment warps");
-    tmux_keys(&t, "Down");
-    tmux_literal(&t, "c");
-    expect_on(&t, "shader cores: min");
-    s = tmux_capture(&t);
-    /* every strip line holds more than one core's cell */
-    for (at = s; (at = strstr(at, "\n     ")); at++) {
-        line_of(at + 1, "", line, sizeof(line));
-        if (!strstr(line, "M ") && !strstr(line, "k "))
-            continue;
-        /* a cell is "NN bar VALUE": count the values */
-        cells = 0;
-        for (char *p = line; (p = strpbrk(p, "Mk")); p++)
-            cells += p > line && p[-1] >= '0' && p[-1] <= '9';
-        cr_expect_gt(cells, 1, "a strip line with one cell: '%s'", line);
-    }
-    free(s);
+    expect_no_lone_core(&t, 180);
     tmux_stop(&t);
 }
 
@@ -285,5 +307,93 @@ Test(tui_cli, triage_next_step_wraps_at_80x24, .timeout = 60)
     tmux_literal(&t, "v");
     expect_on(&t, "next (");
     expect_on(&t, "simpler filters");            /* past the 80th column on one line */
+    tmux_stop(&t);
+}
+
+/* Issue 43 item 2, "and says which": a group whose count bars are drawn
+ * says on its heading what they are measured against. The G720's GPU
+ * usage has no peak: with count bars on ('p') they are scaled to its
+ * largest row; its utilization group is all percentages and says
+ * nothing. */
+Test(tui_cli, a_group_says_what_its_bars_are_scaled_to, .timeout = 60)
+{
+    struct tmux t;
+    char line[512], *s;
+
+    start_dashboard(&t, 80, 24, "--source sim:mali-g720,scene=game --no-cpu --no-processes");
+    tmux_literal(&t, "2");
+    expect_on(&t, "GPU utilization");
+    s = tmux_capture(&t);
+    cr_expect_null(strstr(s, "bars:"), "a note without count bars:\n%s", s);
+    free(s);
+    tmux_literal(&t, "p");
+    expect_on(&t, "bars: vs largest");
+    s = tmux_capture(&t);
+    line_of(s, "GPU usage", line, sizeof(line));
+    cr_expect(strstr(line, "bars: vs largest"), "not on GPU usage's heading: '%s'", line);
+    line_of(s, "GPU utilization", line, sizeof(line));
+    cr_expect_null(strstr(line, "bars:"), "a note on a group of percentages: '%s'", line);
+    free(s);
+    tmux_stop(&t);
+}
+
+/* Peaks of the AMD speed-of-light page: IPC's peak is 5 instructions a
+ * cycle (gfx1151 layout), so the sim's ~0.2 is ~4 % of it: a bar of a
+ * cell or two of the up to 64, where against the largest row of its own
+ * unit (itself) it would be full. Its heading says so. */
+Test(tui_cli, peak_rows_are_scaled_to_their_peak_and_say_so, .timeout = 60)
+{
+    struct tmux t;
+    char cmd[512], line[512], *s;
+    int found;
+
+    snprintf(cmd, sizeof(cmd), "%s --source sim:amd-gfx1151 --no-cpu --no-processes",
+             gputop_bin());
+    cr_assert_eq(tmux_start(&t, 80, 24, "", cmd), 0, "tmux did not start");
+    tmux_literal(&t, "p");
+    s = tmux_wait_for(&t, "Instr/cycle", WAIT_MS, &found);
+    cr_assert(found, "the SoL page did not appear:\n%s", s);
+    free(s);
+    expect_on(&t, "System Speed-of-Light  bars: % of peak");
+    usleep(300 * 1000);
+    s = tmux_capture(&t);
+    line_of(s, "  IPC ", line, sizeof(line));
+    cr_expect(strstr(line, "peak 5 "), "IPC's peak: '%s'", line);
+    cr_expect_leq(bar_cells(line), 2, "IPC's bar not scaled to its peak: '%s'", line);
+    free(s);
+    tmux_stop(&t);
+}
+
+/* Issue 43 item 3: at 200x60 the section's groups are laid out in two
+ * panels (half of every line was empty), each at least 96 columns: two
+ * group headings on one line, the second past the first panel. The
+ * per-core strip, in its panel, leaves no core on a line of its own. */
+Test(tui_cli, two_panels_of_groups_at_200_columns, .timeout = 60)
+{
+    static const char *const groups[] = { "GPU usage", "GPU utilization", "External memory bandwidth",
+                                          "External memory stalls", "External memory read latency",
+                                          "GPU time and clock" };
+    struct tmux t;
+    char line[2048], *s, *at;
+    size_t a, b;
+    int side_by_side = 0;
+
+    start_dashboard(&t, 200, 60, "--source sim:mali-g720,scene=game --no-cpu --no-processes");
+    tmux_literal(&t, "2");
+    expect_on(&t, "GPU time and clock");
+    s = tmux_capture(&t);
+    for (at = s; *at; at++) {
+        if (at != s && at[-1] != '\n')
+            continue;
+        line_of(at, "", line, sizeof(line));
+        for (a = 0; a < 6; a++)
+            for (b = 0; b < 6; b++)
+                if (a != b && strncmp(line, groups[a], strlen(groups[a])) == 0 &&
+                    strstr(line, groups[b]) && strstr(line, groups[b]) - line >= 96)
+                    side_by_side = 1;
+    }
+    cr_expect(side_by_side, "no two group headings side by side:\n%s", s);
+    free(s);
+    expect_no_lone_core(&t, 99);
     tmux_stop(&t);
 }

@@ -125,7 +125,8 @@ Test(tui_glance, high_is_good_for_early_zs_and_bad_for_late_zs, .timeout = 60)
     char styled[4096], plain[1024];
     double v;
 
-    start(&t, 200, 60, "", G715);
+    /* one panel (two from 194 columns): a line holds one row */
+    start(&t, 190, 60, "", G715);
     tmux_literal(&t, "3");                      /* Content behavior */
     metric_lines(&t, "Early ZS tested quad percentage", styled, plain, sizeof(plain));
     v = percent_on(plain);
@@ -238,7 +239,8 @@ Test(tui_glance, steady_count_draws_a_steady_line_wider_when_there_is_room, .tim
     char *s, line[2048];
     int lv[256], n = 0, i, tries;
 
-    start(&t, 200, 30, "", G715 " --per-interval");   /* the sparkline after "cycles " */
+    /* the sparkline after "cycles "; one panel (two from 194 columns) */
+    start(&t, 190, 30, "", G715 " --per-interval");
     expect(&t, "M cycles");
     for (tries = 0; tries < 150 && n < 24; tries++) {
         usleep(100 * 1000);
@@ -247,7 +249,7 @@ Test(tui_glance, steady_count_draws_a_steady_line_wider_when_there_is_room, .tim
         free(s);
         n = spark_levels(line, "cycles ", lv, 256);
     }
-    cr_assert_geq(n, 24, "a 200-column terminal shows more history: '%s'", line);
+    cr_assert_geq(n, 24, "a 190-column terminal shows more history: '%s'", line);
     for (i = 0; i < n && i < 256; i++)
         cr_assert_geq(lv[i], 5, "cell %d at level %d of a steady count: '%s'", i, lv[i], line);
     tmux_stop(&t);

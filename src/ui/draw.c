@@ -159,3 +159,17 @@ const char *tui_sep(const struct tui *t)
 {
     return t->ascii ? " | " : SEP_UTF8;
 }
+
+/* Two panels of groups side by side where each still gets TUI_PANEL_MIN
+ * columns (issue 43: at 200 columns half of every line was empty) and
+ * the section has groups to set beside each other; else one panel the
+ * screen's width, as before (a lone group keeps its long bars). */
+int tui_body_panels(const struct tui *t)
+{
+    return COLS >= 2 * TUI_PANEL_MIN + TUI_PANEL_GAP && t->l->sections[t->section].count > 1 ? 2 : 1;
+}
+
+int tui_panel_cols(const struct tui *t)
+{
+    return tui_body_panels(t) == 2 ? (COLS - TUI_PANEL_GAP) / 2 : COLS;
+}

@@ -117,6 +117,13 @@ struct tui {
 };
 
 /* draw.c: text into the frame being composed */
+/* The current section's rows are laid out in one panel or, on a wide
+ * terminal, two side by side, TUI_PANEL_GAP apart; a panel's width in
+ * columns. */
+#define TUI_PANEL_MIN 96
+#define TUI_PANEL_GAP 2
+int tui_body_panels(const struct tui *t);
+int tui_panel_cols(const struct tui *t);
 int tui_text_columns(const char *s);           /* UTF-8: one column a character */
 /* The same, counting no further than cap + 1: enough to tell "fits" from
  * "cut", where a long description need not be walked to its end. */
@@ -179,8 +186,9 @@ void tui_percore_add_rows(struct tui *t, size_t g, size_t m);
 int tui_percore_available(const struct tui *t, size_t g);
 void tui_percore_name(const struct tui *t, const struct row *r, char *buf, size_t len, int width);
 double tui_percore_fraction(const struct tui *t, size_t m, double v);
-void tui_percore_draw_strip(struct tui *t, int y, const struct row *r);
-void tui_percore_draw_spread(struct tui *t, int y, const struct row *r);
+/* Both draw in the panel of width columns from column x0. */
+void tui_percore_draw_strip(struct tui *t, int y, const struct row *r, int x0, int width);
+void tui_percore_draw_spread(struct tui *t, int y, const struct row *r, int x0, int width);
 
 /* view_processes.c: DRM clients from /proc/PID/fdinfo */
 void tui_draw_processes(struct tui *t);

@@ -55,7 +55,7 @@ static int cell_width(const struct tui *t, size_t m)
  * core on a line of its own (issue 43). */
 static int cells_per_line(const struct tui *t, size_t m)
 {
-    int k = (COLS - INDENT + CELL_GAP) / (cell_width(t, m) + CELL_GAP);
+    int k = (tui_panel_cols(t) - INDENT + CELL_GAP) / (cell_width(t, m) + CELL_GAP);
     int n = (int)gt_engine_instances(t->cfg->engine, m), lines;
 
     if (k < 1)
@@ -77,7 +77,7 @@ void tui_percore_add_rows(struct tui *t, size_t g, size_t m)
         return;
     /* A row each when few, or when not even one strip cell fits. */
     /* The min / max line first in both forms, where the eye looks. */
-    if (n <= ROWS_MAX || COLS < INDENT + cell_width(t, m)) {
+    if (n <= ROWS_MAX || tui_panel_cols(t) < INDENT + cell_width(t, m)) {
         if (asked)
             tui_add_row(t, ROW_SPREAD, m, -1);
         for (i = 0; i < n; i++)
@@ -178,15 +178,15 @@ static void draw_cell(struct tui *t, int y, int x, size_t m, uint32_t inst, int 
 }
 
 /* One line of the strip: instances r->inst onwards, as many as fit. */
-void tui_percore_draw_strip(struct tui *t, int y, const struct row *r)
+void tui_percore_draw_strip(struct tui *t, int y, const struct row *r, int x0, int width)
 {
     uint32_t n = gt_engine_instances(t->cfg->engine, r->idx), i = (uint32_t)r->inst;
     int k = cells_per_line(t, r->idx), w = cell_width(t, r->idx), nw = number_width(t, r->idx);
-    int c, x = INDENT;
+    int c, x = x0 + INDENT;
     double max = instance_max(t, r->idx);     /* once a line, not once a cell */
 
     for (c = 0; c < k && i < n; c++, i++, x += w + CELL_GAP)
-        if (x + w <= COLS)
+        if (x + w <= x0 + width)
             draw_cell(t, y, x, r->idx, i, nw, max);
 }
 
@@ -211,7 +211,7 @@ static void add_value(const struct tui *t, size_t m, struct gt_text *s, double v
 
 /* "    shader cores: min 1.60k (core 4) · max 4.80k (core 8) · spread
  * 3.20k bytes": spread is max - min, in the metric's unit. */
-void tui_percore_draw_spread(struct tui *t, int y, const struct row *r)
+void tui_percore_draw_spread(struct tui *t, int y, const struct row *r, int x0, int width)
 {
     const struct gt_metric_def *md = &t->l->metrics[r->idx];
     uint32_t i, n = gt_engine_instances(t->cfg->engine, r->idx), lo = 0, hi = 0;
@@ -238,7 +238,7 @@ void tui_percore_draw_spread(struct tui *t, int y, const struct row *r)
     gt_text_add(&s, "s: ");
     if (isnan(mn)) {
         gt_text_add(&s, "no data");
-        tui_put(t, y, 0, line, -1, ST_DIM);
+        tui_put(t, y, x0, line, width, ST_DIM);
         return;
     }
     gt_text_add(&s, "min ");
@@ -267,5 +267,5 @@ void tui_percore_draw_spread(struct tui *t, int y, const struct row *r)
         gt_text_add(&s, tui_sep(t));
         gt_text_add(&s, "the row above is their per-core mean");
     }
-    tui_put_clipped(t, y, 0, line, -1, ST_DIM);
+    tui_put_clipped(t, y, x0, line, width, ST_DIM);
 }

@@ -34,7 +34,9 @@ static int bar_cap(void)
 struct columns {
     int name, bar, value, spark;   /* widths; spark 0: none */
     int peak;                      /* "peak P  N %" and a space; 0: none */
+    int x0, width;                 /* the panel the rows are drawn in */
 };
+
 
 static int has_metric_rows(const struct tui *t)
 {
@@ -403,7 +405,8 @@ static int clamp(int v, int lo, int hi)
  * before the bar gives way; the value always keeps its own. */
 static struct columns size_columns(const struct tui *t)
 {
-    struct columns c = { 0, 0, 0, 0, 0 };
+    struct columns c = { 0, 0, 0, 0, 0, 0, 0 };
+    const int W = tui_panel_cols(t);
     int nw = 0, vw = 0, room;
     char name[256];
     size_t i;
@@ -419,22 +422,22 @@ static struct columns size_columns(const struct tui *t)
     }
     nw = clamp(nw, NAME_MIN, NAME_MAX);
     c.value = clamp(vw, VALUE_MIN, VALUE_MAX);
-    c.spark = t->sparks && COLS >= 60 ? SPARK_WIDTH + 1 : 0;
+    c.spark = t->sparks && W >= 60 ? SPARK_WIDTH + 1 : 0;
     c.peak = section_has_peak(t) ? PEAK_WIDTH + 1 : 0;
-    room = COLS - 1 - c.value - 1 - c.peak - c.spark - BAR_MIN;
+    room = W - 1 - c.value - 1 - c.peak - c.spark - BAR_MIN;
     /* Titles, the peak column and a bar matter more than the sparkline. */
     if (c.peak && c.spark && nw > room) {
         c.spark = 0;
-        room = COLS - 1 - c.value - 1 - c.peak - BAR_MIN;
+        room = W - 1 - c.value - 1 - c.peak - BAR_MIN;
     }
     c.name = nw <= room ? nw : room > NAME_KEPT ? room : nw < NAME_KEPT ? nw : NAME_KEPT;
-    c.name = clamp(c.name, 1, COLS - c.value - 1 > NAME_MIN ? COLS - c.value - 1 : NAME_MIN);
-    c.bar = clamp(COLS - c.name - 1 - c.value - 1 - c.peak - c.spark, 0, bar_cap());
+    c.name = clamp(c.name, 1, W - c.value - 1 > NAME_MIN ? W - c.value - 1 : NAME_MIN);
+    c.bar = clamp(W - c.name - 1 - c.value - 1 - c.peak - c.spark, 0, bar_cap());
     if (c.bar < 4)
         c.bar = 0;
     /* What the bar leaves at a wide terminal is more history. */
     if (c.spark)
-        c.spark = clamp(COLS - c.name - 1 - (c.bar ? c.bar + 1 : 0) - c.value - c.peak - 1,
+        c.spark = clamp(W - c.name - 1 - (c.bar ? c.bar + 1 : 0) - c.value - c.peak - 1,
                         c.spark, TUI_SPARK_MAX + 1);
     return c;
 }
@@ -452,7 +455,7 @@ static int may_have_bar(const struct tui *t, const struct row *r)
 static void draw_metric_row(struct tui *t, int y, const struct row *r, const struct columns *c)
 {
     const struct gt_metric_def *md = &t->l->metrics[r->idx];
-    int x = c->name + 1, bw = c->bar, vx, selected = r->inst < 0 && (long)r->idx == t->selected;
+    int x = c->x0 + c->name + 1, bw = c->bar, vx, selected = r->inst < 0 && (long)r->idx == t->selected;
     double v = tui_metric_value(t, r->idx, r->inst), frac;
     int peak = has_peak(t, r);
     char name[256], val[64], pk[64];
@@ -463,7 +466,7 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r, const str
 
     row_name(t, r, name, sizeof(name), c->name);
     /* A row that never draws a bar lends its bar's columns to the title. */
-    tui_put_clipped(t, y, 0, name, c->name + (bw && !may_have_bar(t, r) ? bw + 1 : 0),
+    tui_put_clipped(t, y, c->x0, name, c->name + (bw && !may_have_bar(t, r) ? bw + 1 : 0),
                     selected ? ST_SELECTED : ST_PLAIN);
     if (why) {
         /* A source's own reason ("needs root") says more than the word. */
@@ -495,33 +498,63 @@ static void draw_metric_row(struct tui *t, int y, const struct row *r, const str
     }
     vx = x + (bw ? bw + 1 : 0);
     /* An idle GPU's share of active cycles: the value is dimmed too. */
-    tui_put(t, y, vx, val, c->value + (bw ? 0 : COLS),
+    tui_put(t, y, vx, val, c->value + (bw ? 0 : c->x0 + c->width - vx),
             md->share_active && tui_gpu_idle(t) ? ST_DIM : ST_PLAIN);
     if (peak) {
         peak_text(t, r->idx, pk, sizeof(pk));
         tui_put(t, y, vx + c->value + 1, pk, PEAK_WIDTH, ST_PLAIN);
     }
-    if (c->spark && r->inst < 0 && vx + c->value + c->peak + c->spark <= COLS)
+    if (c->spark && r->inst < 0 && vx + c->value + c->peak + c->spark <= c->x0 + c->width)
         draw_spark(t, y, vx + c->value + c->peak + 1, r->idx, c->spark - 1);
 }
 
 /* " waiting for the first sample (every 1 s)" until one comes. */
-static void draw_waiting(struct tui *t, int y)
+static void draw_waiting(struct tui *t, int y, int x0, int width)
 {
     char buf[96], period[32];
 
     tui_period_text(period, sizeof(period), gt_sampler_interval(t->cfg->sampler));
     snprintf(buf, sizeof(buf), " waiting for the first sample (every %s)", period);
-    tui_put_clipped(t, y, 0, buf, COLS, ST_HEADING);
+    tui_put_clipped(t, y, x0, buf, width, ST_HEADING);
+}
+
+/* What the group's count bars are measured against, said on its heading
+ * (issue 43): a peak the layout gives, else the group's largest row;
+ * NULL when no count of it draws a bar (percentages need no note). */
+static const char *scale_note(const struct tui *t, size_t g)
+{
+    const struct gt_group_def *gd = &t->l->groups[g];
+    int peak = 0, largest = 0;
+    size_t m;
+
+    if (gd->histogram)
+        return NULL;
+    for (m = gd->first; m < gd->first + gd->count; m++) {
+        const struct gt_metric_def *md = &t->l->metrics[m];
+        if (!gt_layout_metric_matches(md, t->cfg->metrics) ||
+            gt_engine_unavailable(t->cfg->engine, m))
+            continue;
+        if (gt_engine_has_peak(t->cfg->engine, m))
+            peak = 1;
+        else if (md->show == GT_SHOW_COUNT && t->count_bars &&
+                 !gt_engine_constant(t->cfg->engine, m))
+            largest = 1;
+    }
+    return peak && largest ? "bars: % of peak, else vs largest"
+         : peak ? "bars: % of peak" : largest ? "bars: vs largest" : NULL;
 }
 
 static void draw_group(struct tui *t, int y, const struct row *r, const struct columns *c)
 {
-    int x = tui_put(t, y, 0, t->l->groups[r->idx].title, -1, ST_HEADING);
+    int x = tui_put(t, y, c->x0, t->l->groups[r->idx].title, c->width, ST_HEADING);
+    const char *note = scale_note(t, r->idx);
 
-    (void)c;
     if (t->l->groups[r->idx].histogram)
-        tui_put(t, y, x, " (histogram)", -1, ST_HEADING);
+        x += tui_put(t, y, c->x0 + x, " (histogram)", c->width - x, ST_HEADING);
+    /* Dim and after two blanks, so that it reads as a note, not a title;
+     * left out where it does not fit whole. */
+    if (note && x + 2 + tui_text_columns(note) <= c->width - 1)
+        tui_put(t, y, c->x0 + x + 2, note, -1, ST_DIM);
 }
 
 static void draw_triage_row(struct tui *t, int y, const struct row *r, const struct columns *c)
@@ -534,8 +567,7 @@ static void draw_triage_row(struct tui *t, int y, const struct row *r, const str
 static void draw_waiting_row(struct tui *t, int y, const struct row *r, const struct columns *c)
 {
     (void)r;
-    (void)c;
-    draw_waiting(t, y);
+    draw_waiting(t, y, c->x0, c->width);
 }
 
 static void draw_nomatch(struct tui *t, int y, const struct row *r, const struct columns *c)
@@ -543,22 +575,19 @@ static void draw_nomatch(struct tui *t, int y, const struct row *r, const struct
     char buf[160];
 
     (void)r;
-    (void)c;
     snprintf(buf, sizeof(buf), " no metric of this section matches --metrics '%s'",
              t->cfg->metrics);
-    tui_put_clipped(t, y, 0, buf, COLS, ST_DIM);
+    tui_put_clipped(t, y, c->x0, buf, c->width, ST_DIM);
 }
 
 static void draw_strip(struct tui *t, int y, const struct row *r, const struct columns *c)
 {
-    (void)c;
-    tui_percore_draw_strip(t, y, r);
+    tui_percore_draw_strip(t, y, r, c->x0, c->width);
 }
 
 static void draw_spread(struct tui *t, int y, const struct row *r, const struct columns *c)
 {
-    (void)c;
-    tui_percore_draw_spread(t, y, r);
+    tui_percore_draw_spread(t, y, r, c->x0, c->width);
 }
 
 /* How each kind of row is drawn, as htop's meters have a draw function
@@ -581,7 +610,7 @@ static void draw_row(struct tui *t, int y, const struct row *r, const struct col
     draw_kind[r->kind](t, y, r, c);
     /* The selection is the whole row, bar and value too. */
     if ((r->kind == ROW_METRIC || r->kind == ROW_BUCKET) && (long)r->idx == t->selected)
-        gt_cellbuf_restyle(t->cells, y, 0, COLS, ST_SELECTED);
+        gt_cellbuf_restyle(t->cells, y, c->x0, c->width, ST_SELECTED);
 }
 
 static int body_top(void) { return 2; }
@@ -612,10 +641,80 @@ static long breakdown_end(const struct tui *t, long r)
     return e;
 }
 
+/* Rows drawn across the whole width above the panels: the waiting and
+ * triage lines, which come before the first group. */
+static int full_width(const struct row *r)
+{
+    return r->kind == ROW_TRIAGE || r->kind == ROW_WAITING;
+}
+
+/* Where the rows from scroll go on a body h lines high: full-width lines
+ * first (lead of them), then the left panel up to left_end, the right one
+ * up to the returned end. The left panel ends at a group's heading, so
+ * that a group is read whole beside the next, and holds about half. */
+static size_t body_layout(const struct tui *t, int scroll, int h, int *lead, size_t *left_end)
+{
+    size_t i = (size_t)scroll, end, k, best, cost, split = 0;
+    int y = 0;
+
+    while (i < t->nrows && y < h && full_width(&t->rows[i])) {
+        i++;
+        y++;
+    }
+    *lead = y;
+    h -= y;
+    end = i + (size_t)h < t->nrows ? i + (size_t)h : t->nrows;
+    if (tui_body_panels(t) == 1) {
+        *left_end = end;
+        return end;
+    }
+    /* The group boundary that evens the panels out best: the longer
+     * panel as short as it can be. */
+    for (k = i + 1, best = t->nrows - i; k <= end; k++) {
+        if (k < t->nrows && t->rows[k].kind != ROW_GROUP)
+            continue;
+        cost = k - i > t->nrows - k ? k - i : t->nrows - k;
+        if (cost < best) {
+            best = cost;
+            split = k;
+        }
+    }
+    end = split ? split : end;
+    *left_end = end;
+    return end + (size_t)h < t->nrows ? end + (size_t)h : t->nrows;
+}
+
+static size_t visible_end(const struct tui *t, int scroll)
+{
+    int lead;
+    size_t left;
+
+    return body_layout(t, scroll, tui_body_height(), &lead, &left);
+}
+
+/* Two panels: the least move that shows the selection's rows [r, e]. */
+static void keep_visible_in_panels(struct tui *t, long r, long e)
+{
+    if (r < 0)
+        return;
+    if (r < t->scroll)
+        t->scroll = (int)r - (r > 0 && t->rows[r - 1].kind == ROW_GROUP);
+    while (t->scroll < r && (long)visible_end(t, t->scroll) <= e)
+        t->scroll++;
+    /* No further on than the last rows need (after a resize). */
+    while (t->scroll > 0 && visible_end(t, t->scroll - 1) >= t->nrows)
+        t->scroll--;
+}
+
 void tui_keep_selection_visible(struct tui *t)
 {
     long r = selected_row(t), e;
     int h = tui_body_height();
+
+    if (tui_body_panels(t) == 2) {
+        keep_visible_in_panels(t, r, r >= 0 ? breakdown_end(t, r) : -1);
+        return;
+    }
 
     if (r >= 0 && r < t->scroll)
         t->scroll = (int)r - (r > 0 && t->rows[r - 1].kind == ROW_GROUP);
@@ -654,8 +753,9 @@ static struct columns body_columns(struct tui *t)
     struct columns c;
 
     if (widths_fresh(t, w))
-        return (struct columns){ w->name, w->bar, w->value, w->spark, w->peak };
+        return (struct columns){ w->name, w->bar, w->value, w->spark, w->peak, 0, tui_panel_cols(t) };
     c = size_columns(t);
+    c.width = tui_panel_cols(t);
     w->valid = 0;
     if (t->nrows > w->cap) {
         struct row *r = realloc(w->rows, t->nrows * sizeof(*r));
@@ -682,18 +782,20 @@ static struct columns body_columns(struct tui *t)
 
 void tui_draw_body(struct tui *t)
 {
-    int h = tui_body_height(), y;
-    struct columns c = body_columns(t);
-    size_t i;
+    int h = tui_body_height(), y, lead;
+    struct columns c = body_columns(t), whole = c;
+    size_t i = (size_t)t->scroll, left, end = body_layout(t, t->scroll, h, &lead, &left);
 
-    for (y = 0; y < h; y++) {
-        i = (size_t)(t->scroll + y);
-        if (i >= t->nrows)
-            break;
+    whole.width = COLS;
+    for (y = 0; y < lead; y++, i++)
+        draw_row(t, body_top() + y, &t->rows[i], &whole);
+    for (; i < left; i++, y++)
         draw_row(t, body_top() + y, &t->rows[i], &c);
-    }
+    c.x0 = c.width + TUI_PANEL_GAP;
+    for (y = lead; i < end; i++, y++)
+        draw_row(t, body_top() + y, &t->rows[i], &c);
     if (t->scroll > 0)
         tui_put(t, body_top(), COLS - 1, t->ascii ? "^" : "\u2191", 1, ST_PLAIN);
-    if ((size_t)(t->scroll + h) < t->nrows)
+    if (end < t->nrows)
         tui_put(t, body_top() + h - 1, COLS - 1, t->ascii ? "v" : "\u2193", 1, ST_PLAIN);
 }

@@ -234,4 +234,42 @@ int gt_amd_pmc_perfclk(const struct gt_amd_pmc *p);
 /* The power state gputop holds: "PEAK" or "" (a GFXOFF request only). */
 const char *gt_amd_pmc_pstate(const struct gt_amd_pmc *p);
 
+/* ---- the opened source: amdgpu.c fills it, describe.c reports it ---- */
+
+enum pmc_want { PMC_AUTO, PMC_ON, PMC_OFF };
+
+struct amd_src {
+    struct gt_amd_dev dev;
+    struct gt_amd_device geom;
+    int metrics_only;
+    uint32_t poll_hz, polls_fixed;
+    enum pmc_want pmc_want;
+    struct gt_amd_pmc_opts opts;
+    struct gt_amd_pmc *pmc;
+    char pmc_why[GT_DIAG_MSG];         /* why no counters ("" with them) */
+    int metrics_fd;            /* gpu_metrics, -1 without */
+    struct gt_amd_metrics first;   /* the blob read at open: which fields exist */
+    int have_metrics;
+    uint64_t last_ns;          /* end of the previous interval */
+    uint64_t last_call;        /* when sample() was last called: the period */
+    int asleep_at_open;
+    int slept;                 /* seen runtime-suspended since the counters were set up */
+    char node_arg[64];         /* the node asked for ("" the first AMD GPU) */
+    unsigned char *used;       /* the last selection, NULL all */
+    unsigned warned_pmc;
+    int idle;                  /* the last polls all read GFX idle: back off */
+    int gm_idle;               /* the last gpu_metrics said GFX activity 0 */
+    uint32_t gui_busy, polled; /* this interval's polls: GUI_ACTIVE set, taken */
+    int centi_activity;        /* this PMFW reports GfxActivity x100 */
+    uint32_t peak_mhz;         /* the PEAK pstate's shader clock, 0 unknown */
+    int counting;              /* counters set up at open (fixed after open) */
+    char pstate[8];            /* the pstate held then ("PEAK", ""); fixed */
+};
+
+/* ---- describe.c ---- */
+
+/* "pstate PEAK set by gputop (GFX 2900 MHz)", "perfmon clock ungated by
+ * gputop, clocks free" or "". */
+void gt_amd_pstate_text(const struct amd_src *a, char *buf, size_t len);
+
 #endif

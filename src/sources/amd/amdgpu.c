@@ -22,35 +22,6 @@
  * returns before the sampler's next deadline. */
 #define POLL_SHARE 0.8
 
-enum pmc_want { PMC_AUTO, PMC_ON, PMC_OFF };
-
-struct amd_src {
-    struct gt_amd_dev dev;
-    struct gt_amd_device geom;
-    int metrics_only;
-    uint32_t poll_hz, polls_fixed;
-    enum pmc_want pmc_want;
-    struct gt_amd_pmc_opts opts;
-    struct gt_amd_pmc *pmc;
-    char pmc_why[GT_DIAG_MSG];         /* why no counters ("" with them) */
-    int metrics_fd;            /* gpu_metrics, -1 without */
-    struct gt_amd_metrics first;   /* the blob read at open: which fields exist */
-    int have_metrics;
-    uint64_t last_ns;          /* end of the previous interval */
-    uint64_t last_call;        /* when sample() was last called: the period */
-    int asleep_at_open;
-    int slept;                 /* seen runtime-suspended since the counters were set up */
-    char node_arg[64];         /* the node asked for ("" the first AMD GPU) */
-    unsigned char *used;       /* the last selection, NULL all */
-    unsigned warned_pmc;
-    int idle;                  /* the last polls all read GFX idle: back off */
-    int gm_idle;               /* the last gpu_metrics said GFX activity 0 */
-    uint32_t gui_busy, polled; /* this interval's polls: GUI_ACTIVE set, taken */
-    int centi_activity;        /* this PMFW reports GfxActivity x100 */
-    uint32_t peak_mhz;         /* the PEAK pstate's shader clock, 0 unknown */
-    int counting;              /* counters set up at open (fixed after open) */
-    char pstate[8];            /* the pstate held then ("PEAK", ""); fixed */
-};
 
 /* ---- arguments ---- */
 
@@ -349,21 +320,6 @@ static void geometry(struct amd_src *a)
     a->geom.max_waves_per_cu = RDNA_WAVES_PER_CU;
 }
 
-/* "pstate PEAK set by gputop (GFX 2900 MHz)", "perfmon clock ungated by
- * gputop, clocks free" or "". */
-static void pstate_text(const struct amd_src *a, char *buf, size_t len)
-{
-    const char *ps = a->pmc ? gt_amd_pmc_pstate(a->pmc) : "";
-
-    buf[0] = '\0';
-    if (a->pmc && gt_amd_pmc_perfclk(a->pmc))
-        snprintf(buf, len, "perfmon clock ungated by gputop, clocks free");
-    else if (ps[0] && a->peak_mhz)
-        snprintf(buf, len, "pstate %s set by gputop (GFX %u MHz)", ps, a->peak_mhz);
-    else if (ps[0])
-        snprintf(buf, len, "pstate %s set by gputop", ps);
-}
-
 static void describe(struct gt_source *s, const struct amd_src *a)
 {
     const struct gt_amd_dev *dev = &a->dev;
@@ -386,7 +342,7 @@ static void describe(struct gt_source *s, const struct amd_src *a)
                  gt_amd_pmc_ncounters(a->pmc), gt_amd_pmc_passes(a->pmc),
                  gt_amd_pmc_passes(a->pmc) == 1 ? "" : "es",
                  gt_amd_pmc_tcp_one_a_pass(a->pmc) ? " (TCP counts one event a pass)" : "");
-    pstate_text(a, ps, sizeof(ps));
+    gt_amd_pstate_text(a, ps, sizeof(ps));
     snprintf(s->info.detail, sizeof(s->info.detail), "amdgpu %d.%d.%d, %u CUs @ %u MHz, "
              "%.48s%s%s, %s; counters: %.80s", dev->drv_major, dev->drv_minor, dev->drv_patch,
              a->geom.cu, (unsigned)a->geom.max_sclk_mhz, ps, ps[0] ? ", " : "",
@@ -788,74 +744,3 @@ const struct gt_source_type gt_source_amdgpu = {
     .close = amd_close,
     .activity = amd_activity,
 };
-
-/* ---- what --probe shows ---- */
-
-static void gc_bases_line(const struct amd_src *a, FILE *out)
-{
-    uint32_t base[2];
-    char path[160];
-    int r = gt_amd_gc_bases(&a->dev, base, path, sizeof(path));
-
-    if (r > 0)
-        fprintf(out, "GC bases:         0x%X, 0x%X (%s)\n", base[0], base[1], path);
-    else
-        fprintf(out, "GC bases:         0x%X, 0x%X assumed (%s: %s)\n", GT_GC_SEG0, GT_GC_SEG1,
-                path, r == 0 ? "absent" : "unreadable");
-}
-
-void gt_amd_describe_source(const struct gt_source *s, FILE *out)
-{
-    const struct amd_src *a = s->priv;
-    const struct gt_amd_dev *dev = &a->dev;
-    char buf[200];
-
-    fprintf(out, "device:           %s (PCI %s, id %04x:%04x rev %02x)\n", s->info.device,
-            dev->drm.pci_slot[0] ? dev->drm.pci_slot : "?", dev->drm.vendor, dev->drm.device,
-            dev->drm.revision);
-    if (a->asleep_at_open) {
-        fprintf(out, "power:            asleep (runtime-suspended): not opened, so not woken\n");
-        return;
-    }
-    {
-        char state[32];
-        gt_amd_power_state(dev, state, sizeof(state));
-        fprintf(out, "power:            %s (checked in sysfs before every sample)\n", state);
-    }
-    fprintf(out, "driver:           %s %d.%d.%d\n", dev->driver, dev->drv_major, dev->drv_minor,
-            dev->drv_patch);
-    fprintf(out, "GPU:              %s, family %u, GC %u.%u.%u\n", s->info.gpu, dev->family,
-            dev->gc_version >> 16, (dev->gc_version >> 8) & 0xff, dev->gc_version & 0xff);
-    fprintf(out, "shape:            %u SE x %u SA, %u CUs active, %u GL2C channels, wave%u\n",
-            dev->num_se, dev->num_sa_per_se, dev->cu_active, dev->num_tcc, dev->wave_size);
-    fprintf(out, "max clocks:       shader %u MHz, memory %u MHz\n", dev->max_sclk_mhz,
-            dev->max_mclk_mhz);
-    if (a->metrics_only)
-        fprintf(out, "activity:         off (mode=metrics never touches GFX)\n");
-    else if (a->polls_fixed)
-        fprintf(out, "activity:         GRBM_STATUS/STATUS2, %u reads a sample\n",
-                a->polls_fixed);
-    else
-        fprintf(out, "activity:         GRBM_STATUS/STATUS2, %u reads/s (each keeps GFX out "
-                     "of GFXOFF while it runs)\n", a->poll_hz);
-    if (a->have_metrics)
-        fprintf(out, "power & clocks:   %s/gpu_metrics format %u.%u\n", dev->sysfs,
-                a->first.format, a->first.content);
-    else
-        fprintf(out, "power & clocks:   AMDGPU_INFO_SENSOR (no readable gpu_metrics)\n");
-    if (a->pmc) {
-        gt_amd_pmc_describe(a->pmc, buf, sizeof(buf));
-        fprintf(out, "counters:         %s/amdgpu_regs2: %s\n", dev->debugfs, buf);
-        fprintf(out, "                  SQ: SQ_PERFCOUNTER_CTRL all stages, CTRL2 FORCE_EN for "
-                     "all VMIDs; 32-bit, so intervals <= %.1f ms\n",
-                (double)gt_amd_pmc_max_interval(a->pmc) / 1e6);
-        pstate_text(a, buf, sizeof(buf));
-        fprintf(out, "power state:      %s%s\n", buf[0] ? buf : "GFXOFF held off "
-                "(keepon=gfxoff); the perfmon clock may be gated",
-                gt_amd_pmc_perfclk(a->pmc) ? " (RLC_CGTT_MGCG_OVERRIDE.PERFMON_CLOCK_STATE, "
-                "GFXOFF held off)" : "");
-        gc_bases_line(a, out);
-    } else {
-        fprintf(out, "counters:         %s\n", a->pmc_why);
-    }
-}

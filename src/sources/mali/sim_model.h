@@ -1,5 +1,6 @@
 /* The simulated Mali GPU's workload model, shared by the source (sim/source.c)
- * and the model (sim_model.c): modelled values, products and scenes. */
+ * and the model (sim_model.c, sim_steps.c, the family files): modelled
+ * values, products and scenes. */
 #ifndef GPUTOP_SIM_MODEL_H
 #define GPUTOP_SIM_MODEL_H
 
@@ -110,7 +111,7 @@ struct work {
     double frag_sc, nf_sc;    /* shares of shader-core active time */
     uint64_t prims, visible;
     uint64_t other_rd, other_wr;  /* tiler and front-end external traffic */
-    /* Shares of the splits every core makes (sim_model.c core_shares). */
+    /* Shares of the splits every core makes (sim_steps.c sim_core_shares). */
     double ls_share[5], box_share[4], tri_share[4];
     double fpk;               /* FPK buffer non-empty share of fragment-active cycles */
 };
@@ -132,14 +133,16 @@ const struct family *sim_family_default(void);
 size_t sim_family_count(void);
 const struct family *sim_family_at(size_t i);
 
-/* Steps shared by the families' models (sim_model.c); each family's model
+/* Steps shared by the families' models (sim_steps.c); each family's model
  * strings them together (model_t8xx and the CSF ones in sim_model.c,
  * Bifrost in sim_bifrost.c, Valhall job manager in sim_valhall_jm.c). */
 uint64_t sim_scale(uint64_t x, double f);
+double sim_clamp01(double x);
 double sim_jitter(struct sim *m, double amp);
 void sim_put(struct sim *m, enum value v, uint32_t inst, uint64_t x);
 uint32_t sim_warp_width(const struct family *f);
 void sim_frontend_jm(struct sim *m, struct work *w);
+void sim_frontend_csf(struct sim *m, struct work *w);
 void sim_geometry(struct sim *m, struct work *w);
 void sim_idvs(struct sim *m, const struct work *w, double deferred);
 void sim_cores(struct sim *m, const struct work *w, struct core *k);
@@ -152,6 +155,13 @@ void sim_put_core_beats(struct sim *m, uint32_t c, const struct core *k);
 void sim_put_core_rt(struct sim *m, const struct work *w, uint32_t c, const struct core *k);
 typedef void (*sim_core_fn)(struct sim *m, const struct work *w, uint32_t c,
                             const struct core *k);
+/* The splits every core makes the same way this interval (w's shares). */
+void sim_core_shares(struct work *w);
+/* The interval of every family but Midgard: a front end, the shared steps
+ * (deferred: the share of varying shading IDVS defers), then each core's
+ * values, the family's own last (put_core). */
+void sim_model_steps(struct sim *m, struct work *w, void (*frontend)(struct sim *, struct work *),
+                     double deferred, sim_core_fn put_core);
 void sim_model_jm(struct sim *m, struct work *w, sim_core_fn put_core);
 void sim_model_bifrost(struct sim *m, struct work *w);
 void sim_model_valhall_jm(struct sim *m, struct work *w);

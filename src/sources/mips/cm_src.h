@@ -32,7 +32,7 @@ struct cm_src {
 int  cm_run_start(struct gt_source *s, struct gt_diag *d);
 enum gt_sample_result cm_run_sample(struct gt_source *s, struct gt_snapshot *out,
                                     struct gt_diag *d);
-/* mips_cm.c: the detail line, again once qualifiers are measured. */
+/* cm_describe.c: the detail line, again once qualifiers are measured. */
 void cm_describe(struct gt_source *s);
 /* probe_cm.c: the type's probe op, gt_mips_cm_probe when named. */
 enum gt_probe_result cm_probe(const struct gt_probe *p, const char *args);
