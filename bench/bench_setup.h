@@ -11,6 +11,7 @@
 #include <string.h>
 #include "gputop/engine.h"
 #include "gputop/fdinfo.h"
+#include "gputop/gpu_clocks.h"
 #include "gputop/source.h"
 
 struct bench_setup {
@@ -48,6 +49,8 @@ static inline int bench_device(struct gt_catalog *c, const struct gt_layout *l)
 
     if (strcmp(l->name, "drm-fdinfo") == 0)
         return gt_fdinfo_catalog_full(c);
+    if (strcmp(l->name, "gpu-clocks") == 0)
+        return gt_clk_catalog_full(c);
     snprintf(spec, sizeof(spec), "sim:%s", l->name);
     src = gt_source_open(spec, NULL, &d);
     if (!src) {

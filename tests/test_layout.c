@@ -282,8 +282,8 @@ Test(layout_errors, each_with_message_and_position)
         { HEADER "triage queue X |  \n", 5, 16, "needs both a metric and a label" },
         /* header figures and gputop's own groups */
         { HEADER "header speed X\n", 5, 8,
-          "header lines name 'busy', 'busy-max' or 'clock', not 'speed'" },
-        { HEADER "header\n", 5, 7, "header lines name 'busy', 'busy-max' or 'clock'" },
+          "header lines name 'busy', 'busy-max', 'clock', 'freq', 'freq-cap', 'freq-top' or 'temp', not 'speed'" },
+        { HEADER "header\n", 5, 7, "header lines name 'busy', 'busy-max', 'clock', 'freq', 'freq-cap', 'freq-top' or 'temp'" },
         { HEADER "header busy\n", 5, 12, "'header busy' needs a metric title or ref" },
         { HEADER "header busy A\nheader busy B\n", 6, 1, "'header busy' is given twice (line 5)" },
         { HEADER SEC "    metric M\n      expr 1\n      show percent\nheader busy X\n", 11, 13,

@@ -80,3 +80,48 @@ Test(layout_merge, option_line_needs_key_and_value)
     cr_expect(strstr(d.msg, "'option' takes a source name and KEY=VALUE"), "%s", d.msg);
     cr_expect_eq(d.line, 5);
 }
+
+/* The gpu-clocks layout beside a GPU layout: its header figures fill the
+ * GPU's empty ones, and its notes join the GPU's steps with their metrics
+ * renumbered and 'busy' bound to the GPU layout's busy figure. */
+#define CLK "gputop-layout 1\nname clk\ntitle K\nfamily clk\nheader freq f\n" \
+            "triage note slow | busy >= 80 & f < 90 | k | n\n" \
+            "triage note hot | f < 50 | k | n\n" \
+            "section K\n  key k\n  group K1\n    metric f\n      expr $F\n      show value\n"
+
+Test(layout_merge, header_figures_and_notes_come_along)
+{
+    struct gt_layout *g = parse("gputop-layout 1\nname gpu\ntitle G\nfamily g\nheader busy a\n"
+                                "triage step idle | a < 15 | 3.2 | n\n"
+                                "section A\n  key 1\n  group A1\n    metric a\n      expr $X\n"
+                                "      show percent\n");
+    struct gt_layout *k = parse(CLK);
+    struct gt_diag d;
+
+    cr_assert_eq(gt_layout_append(g, k, &d), 0, "%s", d.msg);
+    cr_assert_eq(g->header[GT_HEADER_FREQ], 1);          /* f, after a */
+    cr_assert_eq(g->header[GT_HEADER_BUSY], 0);
+    cr_assert_eq(g->nsteps, 3u);
+    cr_expect_str_eq(g->steps[1].verdict, "slow");
+    cr_expect_eq(g->steps[1].conds[0].metric, 0);        /* busy: the GPU's a */
+    cr_expect_eq(g->steps[1].conds[1].metric, 1);        /* f renumbered */
+    cr_expect_eq(g->steps[2].conds[0].metric, 1);
+    gt_layout_free(k);
+    gt_layout_free(g);
+}
+
+/* A GPU layout without a busy figure: the note on 'busy' stays behind,
+ * the other comes along. */
+Test(layout_merge, a_busy_note_needs_a_busy_figure)
+{
+    struct gt_layout *g = parse(GPU), *k = parse(CLK);
+    struct gt_diag d;
+
+    cr_assert_eq(gt_layout_append(g, k, &d), 0, "%s", d.msg);
+    cr_assert_eq(g->nsteps, 1u);
+    cr_expect_str_eq(g->steps[0].verdict, "hot");
+    cr_expect_eq(g->steps[0].conds[0].metric, 2);
+    cr_expect_eq(k->nsteps, 1u);
+    gt_layout_free(k);
+    gt_layout_free(g);
+}

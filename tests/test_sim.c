@@ -933,7 +933,8 @@ Test(sim, describes_itself)
     fx_open(&f, "mali-g715,scene=game,seed=5");
     cr_expect_str_eq(f.src.info.device, "simulated");
     cr_expect_str_eq(f.src.info.gpu, "Mali-G715 MC7");
-    cr_expect_str_eq(f.src.info.layout, "mali-g715");
+    /* its own layout, then the clocks it models as gpu-clocks gives them */
+    cr_expect_str_eq(f.src.info.layout, "mali-g715 gpu-clocks");
     cr_expect_str_eq(f.src.info.family, "mali-g715");
     cr_expect_eq(f.src.info.gpu_id, 0xB002);
     cr_expect_eq(f.src.info.shader_cores, 7);

@@ -21,6 +21,7 @@ struct run {
     struct gt_engine *e;
     struct gt_snapshot snap;
     double out[512];
+    char own[64];        /* info.layout's first name: the source's own */
 };
 
 static void open_run(struct run *r, const char *family, const char *scene)
@@ -31,7 +32,15 @@ static void open_run(struct run *r, const char *family, const char *scene)
     snprintf(spec, sizeof(spec), "sim:%s,scene=%s,seed=7,step=100000000", family, scene);
     r->s = gt_source_open(spec, gt_sys_real(), &d);
     cr_assert_not_null(r->s, "%s: %s", spec, d.msg);
-    r->l = gt_layout_load(r->s->info.layout, &d);
+    /* the source's own layout first, then gpu-clocks' when it models the
+     * clocks (the Mali sims do; the AMD one has its own clock counters) */
+    const char *sp = strchr(r->s->info.layout, ' ');
+    cr_assert(!sp || strcmp(sp, " gpu-clocks") == 0, "%s", r->s->info.layout);
+    cr_assert(sp || strncmp(family, "gfx", 3) == 0, "%s: %s", family, r->s->info.layout);
+    snprintf(r->own, sizeof(r->own), "%.*s",
+             sp ? (int)(sp - r->s->info.layout) : (int)strlen(r->s->info.layout),
+             r->s->info.layout);
+    r->l = gt_layout_load(r->own, &d);
     cr_assert_not_null(r->l, "%s", d.msg);
     r->e = gt_engine_new(r->l, &r->s->catalog);
     cr_assert_not_null(r->e);
@@ -207,7 +216,7 @@ Test(sim_families, any_gpu_the_tables_know)
         for (k = 0; k < 3; k++) {
             struct run r;
             open_run(&r, spelt[k], "game");
-            cr_expect_str_eq(r.s->info.layout, g.layout, "sim:%s", spelt[k]);
+            cr_expect_str_eq(r.own, g.layout, "sim:%s", spelt[k]);
             cr_expect(strstr(r.s->info.gpu, number), "sim:%s is %s", spelt[k], r.s->info.gpu);
             close_run(&r);
         }
@@ -229,10 +238,10 @@ Test(sim_families, gpu_names_keep_their_part_and_id)
     close_run(&r);
     open_run(&r, "G925", "game");
     cr_expect_str_eq(r.s->info.gpu, "Immortalis-G925 MC12");
-    cr_expect_str_eq(r.s->info.layout, "mali-g720");
+    cr_expect_str_eq(r.own, "mali-g720");
     close_run(&r);
     open_run(&r, "gfx1151", "idle");
-    cr_expect_str_eq(r.s->info.layout, "amd-gfx1151");
+    cr_expect_str_eq(r.own, "amd-gfx1151");
     close_run(&r);
 }
 

@@ -122,8 +122,9 @@ Test(tui_keys, help_and_footer_are_the_key_table_live, .timeout = 60)
     snprintf(cmd, sizeof(cmd), "%s --source sim:mali-t8xx --no-cpu --no-processes", gputop_bin());
     cr_assert_eq(tmux_start(&t, 220, 50, "", cmd), 0, "tmux did not start");
     s = wait_for(&t, "sparklines");
-    /* the Mali-T830 layout's sections' keys */
-    check_footer(s, "1-5 7 8 i", TUI_LIVE);
+    /* the Mali-T830 layout's sections' keys, then gpu-clocks' Power &
+     * clocks (the sim models the GPU's clocks) */
+    check_footer(s, "1-5 7 8 i k", TUI_LIVE);
     free(s);
     tmux_literal(&t, "h");
     s = wait_for(&t, "gputop keys");
@@ -149,7 +150,8 @@ Test(tui_keys, help_is_the_key_table_during_a_replay, .timeout = 60)
     snprintf(cmd, sizeof(cmd), "%s --source replay:%s --no-processes; sleep 30", gputop_bin(), path);
     cr_assert_eq(tmux_start(&t, 220, 50, "", cmd), 0, "tmux did not start");
     s = wait_for(&t, "sample ");
-    check_footer(s, "1-5 7 8 i", TUI_REPLAY);        /* the replay's keys first */
+    /* the replay's keys first; the capture names gpu-clocks' layout too */
+    check_footer(s, "1-5 7 8 i k", TUI_REPLAY);
     free(s);
     tmux_literal(&t, "h");
     s = wait_for(&t, "gputop keys");

@@ -11,7 +11,10 @@
 #include "fakes/tmux.h"
 
 #define WAIT_MS 8000
-#define T8XX "--source sim:mali-t8xx --no-cpu"
+/* Without the clocks the simulator models: the widths these tests fit the
+ * tabs and the triage panel into were measured on the layouts' own
+ * sections (test_gpu_clocks.c shows the Power & clocks tab). */
+#define T8XX "--source sim:mali-t8xx --no-cpu --no-clocks"
 
 static void start(struct tmux *t, int cols, int rows, const char *env, const char *args)
 {
@@ -477,7 +480,7 @@ Test(tui_view, triage_panel_at_80x24_scrolls_to_every_step, .timeout = 60)
     struct tmux t;
     char *s;
 
-    start(&t, 80, 24, "", "--source sim:mali-g715,scene=core-under-used");
+    start(&t, 80, 24, "", "--source sim:mali-g715,scene=core-under-used --no-clocks");
     expect(&t, "triage: core under-used");
     tmux_literal(&t, "v");
     expect(&t, ">15 core under-used (\u00a75.3.5)");
@@ -510,7 +513,7 @@ Test(tui_view, triage_panel_tests_keep_their_titles_beside_reference_names, .tim
 
     /* 25 rows: at 24 the guide's next step, wrapped on two lines (issue
      * 43), leaves the step before the deciding one out of view */
-    start(&t, 80, 25, "", "--source sim:mali-bifrost,scene=game");
+    start(&t, 80, 25, "", "--source sim:mali-bifrost,scene=game --no-clocks");
     expect(&t, "triage: texture-bound");
     tmux_literal(&t, "v");
     expect(&t, "front-end-starved (MaliFragFPKBUtil)");

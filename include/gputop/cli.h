@@ -43,6 +43,9 @@ struct gt_options {
     const struct gt_sys *sys;    /* kernel seam for hardware sources; NULL: the real one */
     const char *proc_root;       /* --proc-root DIR: /proc read below it (Processes view) */
     int no_processes;            /* --no-processes: no /proc walk */
+    const char *sys_root;        /* --sys-root DIR: gpu-clocks reads /sys below it */
+    const char *thermal_zone;    /* --thermal-zone NAME: the GPU's zone */
+    int no_clocks;               /* --no-clocks: no gpu-clocks beside the GPU */
     unsigned serve_processes;    /* --processes[=N]: top N clients on --serve; 0 none */
     int triage;                  /* --triage: a triage report instead of records */
 };

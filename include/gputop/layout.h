@@ -93,6 +93,8 @@ enum gt_triage_op { GT_TRIAGE_LT, GT_TRIAGE_LE, GT_TRIAGE_GT, GT_TRIAGE_GE };
 #define GT_TRIAGE_UNIT  (-2)  /* cond.metric: the most loaded unit */
 #define GT_TRIAGE_QUEUE (-3)  /* cond.metric: the busiest queue */
 #define GT_TRIAGE_QUEUE_SUM (-4)  /* cond.metric: the queues' utilizations added up */
+#define GT_TRIAGE_BUSY (-5)  /* cond.metric 'busy' before it is bound to the header's
+                                busy figure (a layout appended beside the GPU's) */
 
 struct gt_triage_cond {
     char *name;         /* as written; after parsing, the metric's title */
@@ -119,8 +121,12 @@ struct gt_triage_step {
 
 /* The figures the dashboard's header shows ('header' lines): how busy the
  * GPU was as a share of time, from its clock cycles or else relative to
- * its max clock, and its clock. */
-enum gt_header_fig { GT_HEADER_BUSY, GT_HEADER_BUSY_MAX, GT_HEADER_CLOCK, GT_HEADER_NFIGS };
+ * its max clock, and its clock; the clock its governor set, the cap on it
+ * and the part's top frequency (devfreq), and its temperature. */
+enum gt_header_fig {
+    GT_HEADER_BUSY, GT_HEADER_BUSY_MAX, GT_HEADER_CLOCK,
+    GT_HEADER_FREQ, GT_HEADER_FREQ_CAP, GT_HEADER_FREQ_TOP, GT_HEADER_TEMP, GT_HEADER_NFIGS
+};
 /* A setting for a source: "option SOURCE KEY=VALUE" (e.g. a mips-cm
  * event qualifier), handed to that source before counting starts. */
 struct gt_source_option {
@@ -172,10 +178,15 @@ void gt_layout_free(struct gt_layout *l);
 void gt_layout_metric_free(struct gt_metric_def *m);
 /* Frees what one triage rule owns (not the rule itself). */
 void gt_layout_rule_free(struct gt_triage_rule *r);
-/* Moves src's sections, groups, metrics and options to the end of dst
- * (src keeps its header and triage rules, and is still freed by the
- * caller). Fails, changing nothing, when a section key is taken. */
+/* Moves src's sections, groups, metrics and options to the end of dst,
+ * with its header figures that dst lacks and its 'triage note' lines (a
+ * note on 'busy' reads dst's busy figure; dropped when dst has none); src
+ * keeps the rest and is still freed by the caller. Fails, changing
+ * nothing, when a section key is taken. */
 int  gt_layout_append(struct gt_layout *dst, struct gt_layout *src, struct gt_diag *d);
+/* Binds the 'busy' conditions of l's triage steps to figs' header busy
+ * figure (else its busy-max one); left unbound when it has neither. */
+void gt_layout_bind_busy(struct gt_layout *l, const struct gt_layout *figs);
 
 struct gt_catalog;
 /* Binds the layout to a source's catalogue: "{hw:COUNTER}" in a metric

@@ -21,6 +21,10 @@ enum gt_source_kind {
     GT_SOURCE_VIRTUAL,       /* simulated or recorded GPU counters */
     GT_SOURCE_COMPANION,     /* hardware beside a GPU source (mips-cm): reached
                                 through the seam, probed only when named */
+    GT_SOURCE_CLOCKS,        /* the GPU's clock, temperature and power from
+                                /sys (gpu-clocks): reached through the seam,
+                                added beside a hardware GPU source on its own
+                                unless that one keeps its own (own_clocks) */
 };
 
 /* What an opened source describes of itself. */
@@ -47,6 +51,10 @@ struct gt_source_info {
     uint64_t periodic_min_ns;
     uint32_t periodic_ring;
     int periodic_clock;
+    int own_clocks;          /* 1: its GPU's clock and temperature are not
+                                devfreq's (amdgpu gives them in its own
+                                gpu_metrics), so no clocks source is added
+                                beside it */
 };
 
 /* Playback commands (gt_playback_ops.control). */

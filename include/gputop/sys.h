@@ -34,6 +34,9 @@ struct gt_sys {
     /* Root of the /proc whose processes are read (drm-fdinfo's): a
      * container's (--proc-root); NULL: root above. */
     const char *proc_root;
+    /* Root of the /sys whose clock, thermal and power files are read
+     * (gpu-clocks'): a test tree (--sys-root); NULL: root above. */
+    const char *sys_root;
     /* perf_event_open(2); NULL when the seam offers none (counted as ENOSYS).
      * The fds it returns are read and closed through read and close above. */
     int     (*perf_event_open)(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,

@@ -1,4 +1,5 @@
 /* --list-layouts and --check-layout: inspect layouts without a device. */
+#include "gputop/gpu_clocks.h"
 #include "gputop/cli.h"
 #include "gputop/amd_gfx1151.h"
 #include "gputop/catalog.h"
@@ -60,6 +61,8 @@ static int check_catalog(struct gt_catalog *c, const char *gpu)
         return gt_mips_cm_catalog(c);
     if (strcmp(gpu, "drm-fdinfo") == 0)
         return gt_fdinfo_catalog_full(c);
+    if (strcmp(gpu, "gpu-clocks") == 0)
+        return gt_clk_catalog_full(c);
     if (gt_catalog_add_device(c, &d) < 0 ||
         gt_catalog_add(c, GT_MALI_GPU_CLOCK_CYCLES, "front-end", GT_COUNTER_DELTA, 1, 1.0) < 0 ||
         gt_catalog_add(c, GT_MALI_SC_CLOCK_CYCLES, "front-end", GT_COUNTER_DELTA, 1, 1.0) < 0 ||
@@ -80,7 +83,7 @@ static int check_against(struct gt_layout *l, const char *gpu, FILE *out, FILE *
         fprintf(err, "gputop: no counter catalogue for GPU '%s' (known:", gpu);
         for (i = 0; (t = gt_counter_table_at(i)) != NULL; i++)
             fprintf(err, " %s,", t->gpu);
-        fprintf(err, " gfx1151, mips-cm, drm-fdinfo)\n");
+        fprintf(err, " gfx1151, mips-cm, drm-fdinfo, gpu-clocks)\n");
         gt_catalog_free(&c);
         return 1;
     }

@@ -28,6 +28,14 @@ void gt_usage(FILE *out)
 "  --no-processes          no Processes view (P): /proc/*/fdinfo is not read\n"
 "  --proc-root DIR         read /proc below DIR for the Processes view and\n"
 "                            drm-fdinfo (a container's /proc, a test tree)\n"
+"  --sys-root DIR          read the GPU's clock, temperature and power files\n"
+"                            (/sys) below DIR (a test tree)\n"
+"  --thermal-zone NAME     the GPU's thermal zone, by type (G3D) or directory\n"
+"                            (thermal_zone3); default: the first whose type\n"
+"                            says G3D, gpu-thermal, gpu or mali\n"
+"  --no-clocks             no Power & clocks section, header figures or\n"
+"                            findings: gpu-clocks is not added beside a GPU\n"
+"                            device, the simulator's clocks are not shown\n"
 "  --list-sources          list the sources and whether they can run here\n"
 "  --probe                 find the Mali or AMD GPU and every DRM device, say\n"
 "                          what it is, test its counters and how late the\n"
@@ -143,7 +151,8 @@ enum {
     OPT_TIMER_SAMPLING,
     OPT_LIST_SOURCES, OPT_RECORD, OPT_SECTION, OPT_METRICS, OPT_PER_SECOND,
     OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PROBE, OPT_PRECISION, OPT_PER_CORE, OPT_SERVE, OPT_TRACE,
-    OPT_PROC_ROOT, OPT_NO_PROCESSES, OPT_PROCESSES,
+    OPT_PROC_ROOT, OPT_NO_PROCESSES, OPT_PROCESSES, OPT_SYS_ROOT, OPT_THERMAL_ZONE,
+    OPT_NO_CLOCKS,
     OPT_TRIAGE, OPT_FORCE, OPT_PER_INTERVAL,
 };
 
@@ -160,6 +169,9 @@ static const struct option longopts[] = {
     { "list-sources", no_argument, 0, OPT_LIST_SOURCES },
     { "probe", no_argument, 0, OPT_PROBE },
     { "proc-root", required_argument, 0, OPT_PROC_ROOT },
+    { "sys-root", required_argument, 0, OPT_SYS_ROOT },
+    { "thermal-zone", required_argument, 0, OPT_THERMAL_ZONE },
+    { "no-clocks", no_argument, 0, OPT_NO_CLOCKS },
     { "no-processes", no_argument, 0, OPT_NO_PROCESSES },
     { "processes", optional_argument, 0, OPT_PROCESSES },
     { "triage", no_argument, 0, OPT_TRIAGE },
@@ -276,6 +288,9 @@ static int one_option(struct gt_options *o, int c, const char *arg, const char *
     case OPT_NO_CPU: o->no_cpu = 1; return 0;
     case OPT_TIMER_SAMPLING: o->timer_sampling = 1; return 0;
     case OPT_PROC_ROOT: o->proc_root = arg; return 0;
+    case OPT_SYS_ROOT: o->sys_root = arg; return 0;
+    case OPT_THERMAL_ZONE: o->thermal_zone = arg; return 0;
+    case OPT_NO_CLOCKS: o->no_clocks = 1; return 0;
     case OPT_NO_PROCESSES: o->no_processes = 1; return 0;
     case OPT_PROCESSES: return processes_option(o, arg, opt, err);
     case OPT_RECORD: o->record = arg; return 0;

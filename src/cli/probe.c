@@ -75,17 +75,21 @@ out:
 }
 
 /* How many of the layout's metrics the source's counters compute; used
- * gets the counters they read. */
+ * gets the counters they read. The layout is the first the source lists,
+ * its own: those beside it (the simulator's clocks) belong to others. */
 static void report_metrics(const struct gt_probe *p, struct gt_source *s, unsigned char *used)
 {
     struct gt_diag d;
-    struct gt_layout *l = gt_layout_load_named(s->info.layout, &s->catalog, &d);
-    struct gt_engine *e = l && gt_layout_bind_names(l, &s->catalog) == 0
-                          ? gt_engine_new(l, &s->catalog) : NULL;
+    char name[64] = "";
+    struct gt_layout *l;
+    struct gt_engine *e;
     size_t k, unavailable = 0;
 
+    sscanf(s->info.layout, "%63s", name);
+    l = gt_layout_load_named(name, &s->catalog, &d);
+    e = l && gt_layout_bind_names(l, &s->catalog) == 0 ? gt_engine_new(l, &s->catalog) : NULL;
     if (!e) {
-        fprintf(p->out, "layout:           cannot load '%s': %s\n", s->info.layout,
+        fprintf(p->out, "layout:           cannot load '%s': %s\n", name,
                 l ? "out of memory" : d.msg);
         gt_layout_free(l);
         return;
@@ -93,7 +97,7 @@ static void report_metrics(const struct gt_probe *p, struct gt_source *s, unsign
     gt_engine_used(e, used);
     for (k = 0; k < gt_engine_nmetrics(e); k++)
         unavailable += gt_engine_unavailable(e, k) != NULL;
-    fprintf(p->out, "layout:           %s, %zu of %zu metrics computable\n", s->info.layout,
+    fprintf(p->out, "layout:           %s, %zu of %zu metrics computable\n", name,
             gt_engine_nmetrics(e) - unavailable, gt_engine_nmetrics(e));
     gt_engine_free(e);
     gt_layout_free(l);

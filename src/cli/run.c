@@ -8,6 +8,7 @@
 #include "gputop/fdinfo.h"
 #include "gputop/engine.h"
 #include "gputop/export.h"
+#include "gputop/gpu_clocks.h"
 #include "gputop/layout.h"
 #include "gputop/sampler.h"
 #include "gputop/source.h"
@@ -19,9 +20,9 @@
 #include <unistd.h>
 
 struct run {
-    struct gt_source *src[GT_MAX_SOURCES + 1];
+    struct gt_source *src[GT_MAX_SOURCES + 2];   /* and cpu, gpu-clocks */
     size_t nsrc;
-    uint32_t offset[GT_MAX_SOURCES + 1];
+    uint32_t offset[GT_MAX_SOURCES + 2];
     struct gt_catalog merged;
     struct gt_layout *layout;
     struct gt_engine *engine;
@@ -31,34 +32,71 @@ struct run {
     struct gt_exports *exports;   /* --serve, --trace */
     struct gt_fdinfo_watch *procs;  /* the Processes watcher (dashboard, --processes) */
     struct gt_sys procs_sys;
-    struct gt_sys hw_sys, host_sys; /* the sources' seams, with --proc-root */
+    struct gt_sys hw_sys, host_sys; /* the sources' seams, with --proc-root, --sys-root */
+    const char *thermal_zone;       /* --thermal-zone, for the clocks source */
 };
 
 /* Hardware sources reach the kernel through o->sys (a fake one in the
  * end-to-end tests); the others always use the real system. Both carry
- * --proc-root, the /proc whose processes drm-fdinfo reads. */
+ * --proc-root, the /proc whose processes drm-fdinfo reads, and --sys-root,
+ * the /sys whose clock files the clocks source reads. */
 static void make_seams(const struct gt_options *o, struct run *r)
 {
     r->hw_sys = *(o->sys ? o->sys : gt_sys_real());
     r->host_sys = *gt_sys_real();
     r->hw_sys.proc_root = r->host_sys.proc_root = o->proc_root;
+    r->hw_sys.sys_root = r->host_sys.sys_root = o->sys_root;
+    r->thermal_zone = o->thermal_zone;
+}
+
+static int reaches_hardware(enum gt_source_kind k)
+{
+    return k == GT_SOURCE_HARDWARE || k == GT_SOURCE_COMPANION || k == GT_SOURCE_CLOCKS;
+}
+
+static const struct gt_source_type *type_of(const char *spec)
+{
+    char name[32];
+
+    snprintf(name, sizeof(name), "%.*s", (int)gt_source_name_len(spec), spec);
+    return gt_source_type_find(name);
 }
 
 static const struct gt_sys *sys_for(const struct run *r, const char *spec)
 {
-    char name[32];
-    const struct gt_source_type *t;
+    const struct gt_source_type *t = type_of(spec);
 
-    snprintf(name, sizeof(name), "%.*s", (int)gt_source_name_len(spec), spec);
-    t = gt_source_type_find(name);
-    return t && (t->kind == GT_SOURCE_HARDWARE || t->kind == GT_SOURCE_COMPANION)
-           ? &r->hw_sys : &r->host_sys;
+    if (!t || !reaches_hardware(t->kind))
+        return &r->host_sys;
+    /* a /sys tree on disk is read with real calls even beside a fake kernel */
+    return t->kind == GT_SOURCE_CLOCKS && r->host_sys.sys_root ? &r->host_sys : &r->hw_sys;
+}
+
+/* The clocks source's spec with --thermal-zone as its zone, unless the
+ * spec names one; any other spec as it is. */
+static const char *with_zone(const struct run *r, const char *spec, char *buf, size_t len)
+{
+    const struct gt_source_type *t = type_of(spec);
+    const char *args = spec + gt_source_name_len(spec);
+    char zone[8];
+
+    if (!r->thermal_zone || !t || t->kind != GT_SOURCE_CLOCKS)
+        return spec;
+    args += *args != '\0';
+    if (gt_args_get(args, "zone", zone, sizeof(zone)))
+        return spec;
+    if (snprintf(buf, len, "%s:%s%szone=%s", t->name, args, *args ? "," : "", r->thermal_zone) >=
+        (int)len)
+        return spec;
+    return buf;
 }
 
 static int open_one(struct run *r, const char *spec)
 {
     struct gt_diag d;
-    struct gt_source *s = gt_source_open(spec, sys_for(r, spec), &d);
+    char buf[1024];
+    const char *zoned = with_zone(r, spec, buf, sizeof(buf));
+    struct gt_source *s = gt_source_open(zoned, sys_for(r, spec), &d);
 
     if (!s) {
         fprintf(stderr, "gputop: --source %s: %s\n", spec, d.msg);
@@ -142,6 +180,69 @@ static const struct gt_source_type *cpu_to_add(const struct gt_options *o, const
     return NULL;
 }
 
+/* The GPU device whose clocks the clocks source reads; NULL when there is
+ * no hardware GPU source, one is open already, or the GPU's source says it
+ * keeps its own (amdgpu: its gpu_metrics page, and no devfreq). */
+static const char *clocks_device(const struct gt_options *o, const struct run *r)
+{
+    const char *dev = NULL;
+    size_t i;
+
+    if (o->no_clocks)
+        return NULL;
+    for (i = 0; i < r->nsrc; i++) {
+        const struct gt_source *s = r->src[i];
+        if (s->type->kind == GT_SOURCE_CLOCKS || s->info.own_clocks)
+            return NULL;
+        if (s->type->kind == GT_SOURCE_HARDWARE && !dev)
+            dev = s->info.device;
+    }
+    return dev;
+}
+
+/* gpu-clocks beside a GPU device: its node tells where its devfreq is
+ * (a render node's own; else kbase's, then any GPU-named one). Left out
+ * when it finds neither a devfreq node nor a thermal zone (a desktop, a
+ * container, a phone whose /sys the shell cannot read): --source
+ * gpu-clocks shows why. */
+static int open_clocks(const struct gt_options *o, struct run *r)
+{
+    const char *dev = clocks_device(o, r);
+    const struct gt_source_type *t = NULL;
+    const struct gt_catalog *c;
+    char spec[256];
+    size_t i;
+    int node;
+
+    for (i = 0; dev && !t && gt_source_types[i]; i++)
+        if (gt_source_types[i]->kind == GT_SOURCE_CLOCKS)
+            t = gt_source_types[i];
+    if (!t)
+        return 0;
+    node = strncmp(dev, "/dev/", 5) == 0 && !strchr(dev, ',');
+    snprintf(spec, sizeof(spec), "%s%s%.200s", t->name, node ? ":device=" : "", node ? dev : "");
+    if (open_one(r, spec) < 0)
+        return -1;
+    c = &r->src[r->nsrc - 1]->catalog;
+    if (gt_catalog_find(c, "GpuFreqCurHz") < 0 && gt_catalog_find(c, "GpuTempMilliK") < 0)
+        gt_source_close(r->src[--r->nsrc]);
+    return 0;
+}
+
+/* --no-clocks: the clock layout a source lists beside its own (the
+ * simulator's, a capture's) is not appended either. */
+static void drop_clocks_layout(struct run *r)
+{
+    const size_t n = sizeof(" " GT_CLK_LAYOUT) - 1;
+    size_t i;
+
+    for (i = 0; i < r->nsrc; i++) {
+        char *l = r->src[i]->info.layout, *at = strstr(l, " " GT_CLK_LAYOUT);
+        if (at && (at[n] == ' ' || at[n] == '\0'))
+            memmove(at, at + n, strlen(at + n) + 1);
+    }
+}
+
 static int open_sources(const struct gt_options *o, struct run *r)
 {
     const struct gt_source_type *cpu;
@@ -153,6 +254,10 @@ static int open_sources(const struct gt_options *o, struct run *r)
             return -1;
     if (o->nsources == 0 && open_default(o, r) < 0)
         return -1;
+    if (open_clocks(o, r) < 0)
+        return -1;
+    if (o->no_clocks)
+        drop_clocks_layout(r);
     cpu = cpu_to_add(o, r);
     if (cpu && (!cpu->available || cpu->available(&r->host_sys, why, sizeof(why)) == 0))
         return open_one(r, cpu->name);
@@ -275,8 +380,7 @@ static int select_counters(const struct gt_options *o, struct run *r)
         struct gt_source *s = r->src[i];
         /* A capture keeps everything a simulated GPU counts, so that it
          * replays under any layout; hardware is limited either way. */
-        if (s->type->select && !(o->record && s->type->kind != GT_SOURCE_HARDWARE &&
-                                 s->type->kind != GT_SOURCE_COMPANION)) {
+        if (s->type->select && !(o->record && !reaches_hardware(s->type->kind))) {
             gt_diag_clear(&d);
             if (s->type->select(s, used + base, &d) < 0) {
                 gt_report_diag(stderr, &d);

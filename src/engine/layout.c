@@ -603,6 +603,7 @@ static int resolve_header(struct parse *p)
                               show_word(p->l->metrics[m].show));
         p->l->header[i] = m;
     }
+    gt_layout_bind_busy(p->l, p->l);
     return 0;
 }
 

@@ -232,10 +232,13 @@ int gt_lp_triage(struct parse *p, const struct line *ln)
 
 /* ---- header figures ---- */
 
-const char *const gt_lp_header_roles[GT_HEADER_NFIGS] = { "busy", "busy-max", "clock" };
+const char *const gt_lp_header_roles[GT_HEADER_NFIGS] = {
+    "busy", "busy-max", "clock", "freq", "freq-cap", "freq-top", "temp"
+};
 /* What each figure's metric must be shown as, so the header can print it. */
 const enum gt_show gt_lp_header_show[GT_HEADER_NFIGS] = {
-    GT_SHOW_PERCENT, GT_SHOW_PERCENT, GT_SHOW_VALUE
+    GT_SHOW_PERCENT, GT_SHOW_PERCENT, GT_SHOW_VALUE, GT_SHOW_VALUE, GT_SHOW_VALUE,
+    GT_SHOW_VALUE, GT_SHOW_VALUE
 };
 
 static int header_role(const char *s, size_t n)
@@ -258,7 +261,8 @@ int gt_lp_header(struct parse *p, const struct line *ln)
     role = header_role(ln->val, (size_t)(s - ln->val));
     if (role < 0)
         return gt_lp_fail(p, ln->no, ln->vallen ? gt_lp_col(ln, ln->val) : (int)ln->len + 1,
-                          "header lines name 'busy', 'busy-max' or 'clock', not '%.*s'",
+                          "header lines name 'busy', 'busy-max', 'clock', 'freq', "
+                          "'freq-cap', 'freq-top' or 'temp', not '%.*s'",
                           (int)(s - ln->val), ln->val);
     for (name = s; name < end && isspace((unsigned char)*name); name++)
         ;

@@ -50,13 +50,53 @@ static int reserve(struct gt_layout *dst, const struct gt_layout *src)
            ? -1 : 0;
 }
 
+static int unbound_busy(const struct gt_triage_step *st)
+{
+    size_t k;
+
+    for (k = 0; k < st->nconds; k++)
+        if (st->conds[k].metric == GT_TRIAGE_BUSY)
+            return 1;
+    return 0;
+}
+
+/* src's notes go to the end of dst's steps, their metrics renumbered;
+ * one on a busy figure that neither layout has is left with src. */
+static int append_notes(struct gt_layout *dst, struct gt_layout *src, size_t m0)
+{
+    size_t i, k, kept = 0;
+    struct gt_triage_step *st;
+
+    if (grow_to(&dst->steps, dst->nsteps + src->nsteps, sizeof(*dst->steps)) < 0)
+        return -1;
+    for (i = 0; i < src->nsteps; i++) {
+        if (!src->steps[i].note || (unbound_busy(&src->steps[i]) &&
+                                    dst->header[GT_HEADER_BUSY] < 0 &&
+                                    dst->header[GT_HEADER_BUSY_MAX] < 0)) {
+            src->steps[kept++] = src->steps[i];
+            continue;
+        }
+        st = &dst->steps[dst->nsteps++];
+        *st = src->steps[i];
+        for (k = 0; k < st->nconds; k++) {
+            if (st->conds[k].metric >= 0)
+                st->conds[k].metric += (int)m0;
+            if (st->conds[k].alt >= 0)
+                st->conds[k].alt += (int)m0;
+        }
+    }
+    src->nsteps = kept;
+    gt_layout_bind_busy(dst, dst);
+    return 0;
+}
+
 int gt_layout_append(struct gt_layout *dst, struct gt_layout *src, struct gt_diag *d)
 {
     size_t i, s0 = dst->nsections, g0 = dst->ngroups, m0 = dst->nmetrics;
 
     if (check_keys(dst, src, d) < 0)
         return -1;
-    if (reserve(dst, src) < 0) {
+    if (reserve(dst, src) < 0 || append_notes(dst, src, m0) < 0) {
         gt_diag_fail(d, GT_ERR_NOMEM, "out of memory");
         return -1;
     }
@@ -74,6 +114,9 @@ int gt_layout_append(struct gt_layout *dst, struct gt_layout *src, struct gt_dia
         dst->metrics[m0 + i].section += (int)s0;
         dst->metrics[m0 + i].group += (int)g0;
     }
+    for (i = 0; i < GT_HEADER_NFIGS; i++)
+        if (dst->header[i] < 0 && src->header[i] >= 0)
+            dst->header[i] = src->header[i] + (int)m0;
     /* a layout without option lines has no array: memcpy from NULL is undefined */
     if (src->noptions)
         memcpy(dst->options + dst->noptions, src->options, src->noptions * sizeof(*src->options));

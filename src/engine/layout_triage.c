@@ -249,6 +249,18 @@ static int has_rule(const struct gt_layout *l, const char *kind)
 }
 
 /* A metric by ref or title: its index, or -1 with err set. */
+/* 1 when a metric has name as its ref or title. */
+static int names_metric(const struct gt_layout *l, const char *name)
+{
+    size_t j;
+
+    for (j = 0; j < l->nmetrics; j++)
+        if ((l->metrics[j].ref && strcmp(l->metrics[j].ref, name) == 0) ||
+            strcmp(l->metrics[j].title, name) == 0)
+            return 1;
+    return 0;
+}
+
 static int find_cond_metric(const struct gt_layout *l, const char *name, char *err, size_t errlen)
 {
     size_t j;
@@ -291,11 +303,29 @@ static int resolve_cond(const struct gt_layout *l, struct gt_triage_cond *c, cha
                  c->name, kind);
         return -1;
     }
+    /* no metric of that name: the header's busy figure, bound once the
+     * header is read (layout.c) or the layout appended (layout_merge.c) */
+    if (strcmp(c->name, "busy") == 0 && !c->alt_name && !names_metric(l, c->name)) {
+        c->metric = GT_TRIAGE_BUSY;
+        return 0;
+    }
     if ((c->metric = find_cond_metric(l, c->name, err, errlen)) < 0)
         return -1;
     if (c->alt_name && (c->alt = find_cond_metric(l, c->alt_name, err, errlen)) < 0)
         return -1;
     return 0;
+}
+
+void gt_layout_bind_busy(struct gt_layout *l, const struct gt_layout *figs)
+{
+    int busy = figs->header[GT_HEADER_BUSY] >= 0 ? figs->header[GT_HEADER_BUSY]
+                                                 : figs->header[GT_HEADER_BUSY_MAX];
+    size_t i, k;
+
+    for (i = 0; busy >= 0 && i < l->nsteps; i++)
+        for (k = 0; k < l->steps[i].nconds; k++)
+            if (l->steps[i].conds[k].metric == GT_TRIAGE_BUSY)
+                l->steps[i].conds[k].metric = busy;
 }
 
 /* The index of the last 'triage step' (notes may follow it). */

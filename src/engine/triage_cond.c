@@ -226,6 +226,9 @@ static void eval_cond(struct gt_triage *t, size_t ci, const struct gt_triage_con
     } else if (c->metric == GT_TRIAGE_QUEUE_SUM) {
         ev->what = "queues added up";
         v = sum_of(t->queues, t->nqueues, &ev->missing);
+    } else if (c->metric < 0) {
+        ev->what = "GPU busy";   /* 'busy' in a layout without a busy figure */
+        v = NAN;
     } else {
         ev->metric = c->metric;
         v = cond_value(t, c->metric, vals);

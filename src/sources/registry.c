@@ -14,6 +14,7 @@ extern const struct gt_source_type gt_source_cpu;
 extern const struct gt_source_type gt_source_replay;
 extern const struct gt_source_type gt_source_csv;
 extern const struct gt_source_type gt_source_mips_cm;
+extern const struct gt_source_type gt_source_gpu_clocks;
 
 /* Hardware sources first: with no --source, the first that opens wins. */
 const struct gt_source_type *const gt_source_types[] = {
@@ -26,6 +27,7 @@ const struct gt_source_type *const gt_source_types[] = {
     &gt_source_replay,
     &gt_source_csv,
     &gt_source_mips_cm,
+    &gt_source_gpu_clocks,
     NULL,
 };
 

@@ -89,8 +89,47 @@ static void header_activity(const struct tui *t, char *buf, size_t len)
         s->type->activity(s, &t->snap, buf, len);
 }
 
+/* "400/800 MHz simple_ondemand 95 degC": the devfreq clock and its cap
+ * (the layout's freq figures), the governor a source beside the GPU's
+ * says it runs (gpu-clocks), the GPU's temperature. *cap and *cap_len
+ * mark the cap when it is below the part's top frequency (drawn in the
+ * warning colour); *cap_len 0 otherwise. */
+static void header_clocks(const struct tui *t, char *buf, size_t len, size_t *cap,
+                          size_t *cap_len)
+{
+    double cur, max, top, temp;
+    struct gt_text h;
+    char gov[64] = "";
+    size_t i;
 
-enum { NPIECES = 15 };   /* the most pieces the header has */
+    gt_text_init(&h, buf, len);
+    *cap_len = 0;
+    if (tui_header_figure(t, GT_HEADER_FREQ, &cur) && isfinite(cur)) {
+        gt_text_fixed(&h, cur, 0, 0);
+        if (tui_header_figure(t, GT_HEADER_FREQ_CAP, &max) && isfinite(max)) {
+            gt_text_add(&h, "/");
+            *cap = h.len;
+            gt_text_fixed(&h, max, 0, 0);
+            if (tui_header_figure(t, GT_HEADER_FREQ_TOP, &top) && isfinite(top) && max < top)
+                *cap_len = h.len - *cap;
+        }
+        gt_text_add(&h, " MHz");
+    }
+    for (i = 1; i < t->cfg->nsources && !gov[0]; i++)
+        if (t->cfg->sources[i]->type->activity)
+            t->cfg->sources[i]->type->activity(t->cfg->sources[i], &t->snap, gov, sizeof(gov));
+    if (gov[0]) {
+        gt_text_add(&h, h.len ? " " : "");
+        gt_text_add(&h, gov);
+    }
+    if (tui_header_figure(t, GT_HEADER_TEMP, &temp) && isfinite(temp)) {
+        gt_text_add(&h, h.len ? " " : "");
+        gt_text_fixed(&h, temp, 0, 0);
+        gt_text_add(&h, " degC");
+    }
+}
+
+enum { NPIECES = 16 };   /* the most pieces the header has */
 
 /* What the header says, piece by piece, with how soon each goes when the
  * line is too narrow: the state (live / PAUSED, RETRYING / ENDED) never. */
@@ -176,17 +215,17 @@ static void exports_text(const struct tui *t, char *buf, size_t len)
     }
 }
 
-/* The texts made here are written into text[0..5]. What a narrow line
+/* The texts made here are written into text[0..6]. What a narrow line
  * drops first: what the source is doing (the sim's scene), the decoration
  * and the wall clock, the source's name, the share of max-clock time;
  * the busy share goes last of all but the state, which never does. */
-static size_t header_pieces(struct tui *t, enum gt_sampler_state state, char text[6][96],
-                            time_t now, struct piece *p)
+static size_t header_pieces(struct tui *t, enum gt_sampler_state state, char text[7][96],
+                            time_t now, struct piece *p, size_t *cap, size_t *cap_len)
 {
     const struct gt_source_info *in = &t->cfg->sources[0]->info;
     const char *gpu = in->gpu[0] ? in->gpu : in->device;
     char *cores = text[0], *period = text[1], *busy = text[2], *activity = text[3];
-    char *exports = text[4], *busy_max = text[5];
+    char *exports = text[4], *busy_max = text[5], *clocks = text[6];
     size_t n = 0, short_busy;
     struct gt_text ct;
 
@@ -201,6 +240,7 @@ static size_t header_pieces(struct tui *t, enum gt_sampler_state state, char tex
     header_busy_max(t, busy_max, sizeof(text[5]));
     header_activity(t, activity, sizeof(text[3]));
     exports_text(t, exports, sizeof(text[4]));
+    header_clocks(t, clocks, sizeof(text[6]), cap, cap_len);
     p[n++] = (struct piece){ .text = "gputop", .drop = 11 };
     p[n++] = (struct piece){ .text = gpu, .drop = 8 };
     /* A source that counts none (drm-fdinfo) says nothing; nor does a name
@@ -217,6 +257,11 @@ static size_t header_pieces(struct tui *t, enum gt_sampler_state state, char tex
     p[n++] = (struct piece){ .text = t->cfg->sources[0]->type->name, .drop = t->replay ? 5 : 10 };
     if (activity[0])
         p[n++] = (struct piece){ .text = activity, .drop = 14 };
+    /* the first to go at the top clock, the Power & clocks page says it
+     * all; a cap below the top is a warning and outlasts the scene, the
+     * decoration and the share of max-clock time */
+    if (clocks[0])
+        p[n++] = (struct piece){ .text = clocks, .drop = *cap_len ? 9 : 15 };
     if (t->replay) {
         /* A replay has a position, not a sampling period: "sample k/N",
          * "t=1.2 s" and its state, the state never dropped. */
@@ -320,13 +365,13 @@ void tui_draw_header(struct tui *t)
 {
     enum gt_sampler_state state = gt_sampler_state(t->cfg->sampler, NULL);
     struct piece p[NPIECES];
-    char buf[768], text[6][96];
+    char buf[768], text[7][96], capped[32];
     struct gt_text h;
     time_t now = time(NULL);
-    size_t i, n;
+    size_t i, n, cap = 0, cap_len = 0, cap_at = 0;
 
     t->sampler_live = state == GT_SAMPLER_RUNNING;
-    n = header_pieces(t, state, text, now, p);
+    n = header_pieces(t, state, text, now, p, &cap, &cap_len);
     fit_pieces(t, p, n);
     gt_text_init(&h, buf, sizeof(buf));
     gt_text_add(&h, " ");
@@ -335,8 +380,16 @@ void tui_draw_header(struct tui *t)
             continue;
         if (h.len > 1)
             gt_text_add(&h, tui_sep(t));
+        if (p[i].text == text[6])
+            cap_at = h.len + cap;
         gt_text_add(&h, p[i].text);
     }
     gt_cellbuf_fill(t->cells, 0, 0, COLS, ' ', ST_HEADER);
     tui_put(t, 0, 0, buf, -1, ST_HEADER);
+    /* a cap below the part's top frequency stands out */
+    if (cap_len && cap_at && cap_len < sizeof(capped)) {
+        snprintf(capped, sizeof(capped), "%.*s", (int)cap_len, text[6] + cap);
+        buf[cap_at] = '\0';
+        tui_put(t, 0, tui_text_columns(buf), capped, -1, ST_ALERT);
+    }
 }

@@ -330,6 +330,7 @@ static void describe(struct gt_source *s, const struct amd_src *a)
     snprintf(s->info.gpu, sizeof(s->info.gpu), "%s%s%s%s", dev->name, dev->gfx[0] ? " (" : "",
              dev->gfx, dev->gfx[0] ? ")" : "");
     snprintf(s->info.layout, sizeof(s->info.layout), "amd-gfx1151");
+    s->info.own_clocks = 1;     /* gpu_metrics; the driver has no devfreq */
     snprintf(s->info.family, sizeof(s->info.family), "%s", dev->gfx[0] ? dev->gfx : "amdgpu");
     s->info.gpu_id = dev->drm.device;
     s->info.shader_cores = a->geom.cu;

@@ -380,6 +380,8 @@ static void describe(struct gt_source *s, const struct fdsrc *p)
     snprintf(s->info.device, sizeof(s->info.device), "/proc/*/fdinfo (%s%s%s)", p->driver,
              p->pdev[0] ? " " : "", p->pdev);
     snprintf(s->info.gpu, sizeof(s->info.gpu), "%s", p->driver);
+    /* amdgpu has no devfreq node; its clocks are its gpu_metrics page's */
+    s->info.own_clocks = strcmp(p->driver, "amdgpu") == 0;
     snprintf(s->info.layout, sizeof(s->info.layout), "drm-fdinfo");
     snprintf(s->info.family, sizeof(s->info.family), "drm-fdinfo");
     snprintf(s->info.detail, sizeof(s->info.detail),

@@ -283,6 +283,9 @@ void sim_model_interval(struct sim *m, uint64_t dt_ns)
     w.dt_ns = dt_ns;
     /* DVFS with a little wander; never above the family's top clock. */
     mhz = m->fam->top_mhz * (w.p[P_DVFS] < 0.99 ? w.p[P_DVFS] : 0.99) * sim_jitter(m, 0.01);
+    /* a cooling device's cap (the thermal scene) holds it lower */
+    if (m->cap_mhz > 0 && mhz > m->cap_mhz)
+        mhz = m->cap_mhz;
     clock = sim_scale(dt_ns, mhz / 1000.0);
     w.gpu = gt_sim_part(clock, w.p[P_BUSY]);
     /* Not cleared between intervals: every interval of a family's model

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../sim/scenes.h"
+#include "../sim/clocks.h"
 #include "../sim/cpu.h"
 
 #define SIM_MAX_INST   16                 /* shader cores or L2 slices */
@@ -92,6 +93,8 @@ struct sim {
     size_t nsel;
     uint64_t v[NVALUES][SIM_MAX_INST];
     struct sim_cpu cpu;       /* the simulated phone's CPUs (sim/cpu.c) */
+    struct sim_clocks clk;    /* its GPU clock, temperature, power (sim/clocks.c) */
+    double cap_mhz;           /* the clock's cap this interval; 0 none */
 };
 
 /* A selected counter: where its deltas go and which value they are. */

@@ -29,6 +29,10 @@ static const struct sim_variant variants[] = {
     { "latency-bound", SCENE_COMPUTE, 3, { P_ARITH, P_LS, P_TEX }, { 0.35, 0.30, 0.20 }, 0, 0 },
     /* The execution core idle much of the shader core's active time (5.3.5). */
     { "core-under-used", SCENE_GAME, 1, { P_EXEC }, { 0.50 }, 0, 0 },
+    /* A game on a hot device: the zone passes its passive trip and the
+     * cooling device takes the clock's cap down (sim/clocks.c); the GPU,
+     * busy at the capped clock, is clock-capped by heat, not the governor. */
+    { "thermal", SCENE_GAME, 1, { P_BUSY }, { 0.97 }, 0, 0 },
 };
 #define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
 
@@ -71,5 +75,5 @@ int sim_variant_find(const char *name)
 const char *sim_variant_names(void)
 {
     return "serial-queues, front-end-starved, arithmetic-bound, varying-bound, texture-bound, "
-           "load-store-bound, cpu-bound, clock-capped, latency-bound, core-under-used";
+           "load-store-bound, cpu-bound, clock-capped, latency-bound, core-under-used, thermal";
 }

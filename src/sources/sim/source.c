@@ -355,7 +355,8 @@ static void describe(struct gt_source *s, const struct sim *m)
 
     snprintf(s->info.device, sizeof(s->info.device), "simulated");
     snprintf(s->info.gpu, sizeof(s->info.gpu), "%s", f->gpu);
-    snprintf(s->info.layout, sizeof(s->info.layout), "%s", f->name);
+    /* its clocks and temperature come as gpu-clocks gives them on a device */
+    snprintf(s->info.layout, sizeof(s->info.layout), "%s " GT_CLK_LAYOUT, f->name);
     snprintf(s->info.family, sizeof(s->info.family), "%s", f->name);
     s->info.gpu_id = f->gpu_id;
     s->info.shader_cores = f->cores;
@@ -403,6 +404,7 @@ static void sim_close(struct gt_source *s)
 
     if (!m)
         return;
+    sim_clocks_free(&m->clk);
     free(m->bind);
     free(m->sel);
     free(m);
@@ -446,6 +448,8 @@ static int sim_open(struct gt_source *s, const char *args, struct gt_diag *d)
     dev.bus_width_bits = m->fam->bus_bits;
     if (gt_catalog_add_device(&s->catalog, &dev) < 0 ||
         add_clock_counters(&s->catalog, m->fam) < 0 || sim_cpu_catalog(&m->cpu, &s->catalog) < 0 ||
+        sim_clocks_catalog(&m->clk, &s->catalog, m->fam->top_mhz,
+                           (unsigned)__builtin_popcountll(m->fam->core_mask)) < 0 ||
         bind_counters(&s->catalog, m) < 0) {
         gt_diag_set(d, "sim: cannot build the %s counter catalogue", dev.gpu);
         sim_close(s);
@@ -500,6 +504,18 @@ static void sim_cpu_sample(const struct gt_source *s, struct sim *m, struct gt_s
     sim_cpu_interval(&m->cpu, &s->catalog, render, others, dt, out->deltas);
 }
 
+/* The clock and load the model ran at this interval, as devfreq and the
+ * thermal zone would show them. */
+static void sim_clocks_sample(struct sim *m, struct gt_snapshot *out, uint64_t dt)
+{
+    double cycles = (double)m->v[V_CLOCK_GPU][0];
+    double mhz = dt ? cycles * 1000.0 / (double)dt : 0;
+    double busy = cycles > 0 ? (double)m->v[V_GPU_ACTIVE][0] / cycles : 0;
+
+    sim_clocks_interval(&m->clk, mhz, busy, m->scene == sim_variant_find("thermal"), dt,
+                        out->deltas);
+}
+
 static enum gt_sample_result sim_sample(struct gt_source *s, struct gt_snapshot *out,
                                         struct gt_diag *d)
 {
@@ -522,9 +538,11 @@ static enum gt_sample_result sim_sample(struct gt_source *s, struct gt_snapshot 
     out->t_end_ns = now > m->last_ns ? now : m->last_ns;
     m->last_ns = out->t_end_ns;
     m->own_ns += dt;
+    m->cap_mhz = sim_clocks_cap(&m->clk);
     sim_model_interval(m, dt);
     scatter(s, m, out);
     sim_cpu_sample(s, m, out, dt);
+    sim_clocks_sample(m, out, dt);
     out->nsamples = 1;
     return GT_SAMPLE_OK;
 }
@@ -566,6 +584,7 @@ static int sim_select(struct gt_source *s, const unsigned char *used, struct gt_
     m->sel = sel;
     m->nsel = n;
     sim_cpu_select(&m->cpu, used);
+    sim_clocks_select(&m->clk, &s->catalog, used);
     return 0;
 }
 
