@@ -18,7 +18,11 @@ check "statically linked" 'echo "$info" | grep -q "statically linked"'
 check "no program interpreter" '! readelf -l "$bin" | grep -q "program interpreter"'
 size=$(wc -c < "$bin")
 echo "     stripped size: $size bytes"
-check "under 1.5 MB" '[ "$size" -lt 1572864 ]'
+# A guard against a library pulled in by mistake (a second libc, libdrm's
+# amdgpu half: hundreds of KB), not a budget for features: it was 1.5 MiB
+# while the binary was 1.55 MB, and the clocks source, kernel-timed drain
+# and table-driven dashboard of 2026-11-29 took it to 1.60 MB.
+check "under 1.75 MiB" '[ "$size" -lt 1835008 ]'
 
 qemu=$(command -v qemu-aarch64-static || true)
 if [ -z "$qemu" ] || [ "$(id -u)" != 0 ] || ! command -v tmux >/dev/null 2>&1; then
