@@ -589,6 +589,8 @@ Test(csv, control_bytes_reach_stderr_escaped, .timeout = 60)
     snprintf(args, sizeof(args), "--source csv:%s -b -n 1", path);
     assert_stderr_printable(args, "'\\x1b]0;PWN\\x07MaliGPUCyclesGPUActive'");
     unlink(path);
+    /* Random bytes may hold a newline before the header's first field, so
+     * the line named is not always 1: only the file is asserted. */
     if (access("/dev/urandom", R_OK) == 0)
-        assert_stderr_printable("--source csv:/dev/urandom -b -n 1", "/dev/urandom:1:");
+        assert_stderr_printable("--source csv:/dev/urandom -b -n 1", "/dev/urandom:");
 }
