@@ -126,7 +126,7 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
     double *vals = NULL;
     uint64_t written = 0, good = 0, start = gt_now_ns();
     long n = gt_batch_columns(l, e, o, &cols, d);
-    int r, status = 0, ended = 0, in_run = 0;
+    int r, status = 0, ended = 0, in_run = 0, finishing = 0;
     uint64_t warned = 0, capture = 0;
 
     if (n <= 0) {
@@ -161,12 +161,18 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
         r = -1;
         goto write_stopped;
     }
-    while (!*stop && (!o->count || written < o->count)) {
-        if (o->duration_s > 0 && (double)(gt_now_ns() - start) / 1e9 >= o->duration_s)
-            break;
+    while (!o->count || written < o->count) {
+        /* At a stop or the end of -d, what a kernel counted is still in
+         * its ring: rows too, until the sampler has handed it all over. */
+        if (!finishing && (*stop || (o->duration_s > 0 &&
+                                     (double)(gt_now_ns() - start) / 1e9 >= o->duration_s))) {
+            finishing = gt_sampler_finish(s);
+            if (!finishing)
+                break;
+        }
         r = gt_sampler_take(s, &snap, 200000000ull);
         if (r < 0) {
-            ended = 1;
+            ended = !finishing;
             break;
         }
         if (r == 0)
