@@ -8,6 +8,7 @@
  * and the binary's -d rows and capture hold every sample the kernel
  * wrote. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "fakes/fake_kbase.h"
+#include "fakes/fault_sys.h"
 #include "fakes/mali_harness.h"
 #include "gputop/sampler.h"
 #include "gputop/source.h"
@@ -74,8 +76,8 @@ static int got_n(struct got *g)
  * samples on the 4 s grid (the fake's clock starts at 1000 s) and the
  * thread sleeps 4 s before its first drain, so the test moves the fake's
  * clock while the thread sleeps. */
-static void rig_up(struct rig *r, struct fake_kbase *fk, unsigned index, uint64_t delta,
-                   int each_drained)
+static void rig_up_on(struct rig *r, struct fake_kbase *fk, const struct gt_sys *sys,
+                      unsigned index, uint64_t delta, int each_drained)
 {
     struct gt_sampler_config cfg;
     int k;
@@ -84,7 +86,7 @@ static void rig_up(struct rig *r, struct fake_kbase *fk, unsigned index, uint64_
     pthread_mutex_init(&r->got.lock, NULL);
     r->fk = fk;
     fk_set_counter(fk, FK_FE, 0, index, delta);
-    r->src = gt_source_open("mali", fk_sys(fk), &r->d);
+    r->src = gt_source_open("mali", sys, &r->d);
     cr_assert_not_null(r->src, "%s", r->d.msg);
     k = gt_catalog_find(&r->src->catalog, ACTIVE);
     cr_assert_geq(k, 0);
@@ -101,6 +103,12 @@ static void rig_up(struct rig *r, struct fake_kbase *fk, unsigned index, uint64_
     r->s = gt_sampler_new(&cfg);
     cr_assert_not_null(r->s);
     cr_assert_eq(gt_sampler_start(r->s, &r->d), 0, "%s", r->d.msg);
+}
+
+static void rig_up(struct rig *r, struct fake_kbase *fk, unsigned index, uint64_t delta,
+                   int each_drained)
+{
+    rig_up_on(r, fk, fk_sys(fk), index, delta, each_drained);
 }
 
 static void rig_down(struct rig *r)
@@ -165,6 +173,48 @@ Test(kbase_periodic_stop, legacy_stop_delivers_the_ring_and_a_last_dump)
     expect_got(&r, 1, 1004 * S, 1008 * S, 777);
     expect_got(&r, 2, 1008 * S, 1012 * S, 777);
     expect_got(&r, 3, 1012 * S, 1013 * S + 200 * MS, 777);
+    rig_down(&r);
+}
+
+/* A source that fails at the stop does not hold it up: what it gave
+ * before failing is delivered, the failure is noted, and the stop ends.
+ * STOP refused: the ring's samples, no last one, a warning. */
+Test(kbase_periodic_stop, a_refused_stop_keeps_the_ring_and_is_said, .timeout = 30)
+{
+    struct rig r;
+    struct fake_kbase *fk = fake(FK_G720, FK_CSF, 1, 24);
+    struct fault_sys fs;
+    struct fs_site stop = { FS_IOCTL, 0x4010BF00ul, 0, "" };   /* kinstr CMD (STOP) */
+    struct gt_sampler_stats st;
+
+    fs_init(&fs, fk_sys(fk));
+    rig_up_on(&r, fk, &fs.sys, 4, 1000, 0);
+    fk_advance(r.fk, 13 * S);
+    fs_arm(&fs, stop, EIO, 1);
+    gt_sampler_stop(r.s);
+    cr_expect_eq(got_n(&r.got), 4, "the set-up's STOP sample and 3 ticks: %d", got_n(&r.got));
+    gt_sampler_get_stats(r.s, &st);
+    cr_expect(strstr(st.last_warning, "STOP failed"), "%s", st.last_warning);
+    rig_down(&r);
+}
+
+/* The device gone at the stop: no sample, an error noted, the stop ends. */
+Test(kbase_periodic_stop, a_lost_device_at_the_stop_ends_it, .timeout = 30)
+{
+    struct rig r;
+    struct fake_kbase *fk = fake(FK_T830, FK_JM, 11, 20);
+    struct fault_sys fs;
+    struct gt_sampler_stats st;
+
+    fs_init(&fs, fk_sys(fk));
+    rig_up_on(&r, fk, &fs.sys, 6, 777, 0);
+    fk_advance(r.fk, 13 * S);
+    fs_vanish(&fs, ENODEV);
+    gt_sampler_stop(r.s);
+    cr_expect_eq(got_n(&r.got), 0, "nothing counted could be read: %d", got_n(&r.got));
+    gt_sampler_get_stats(r.s, &st);
+    cr_expect_geq(st.errors, 1);
+    cr_expect(strstr(st.last_error, "No such device"), "%s", st.last_error);
     rig_down(&r);
 }
 
