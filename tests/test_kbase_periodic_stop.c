@@ -176,6 +176,41 @@ Test(kbase_periodic_stop, legacy_stop_delivers_the_ring_and_a_last_dump)
     rig_down(&r);
 }
 
+/* 40 ticks with nobody draining: the ring fills (kinstr 31 samples, the
+ * legacy reader 32 dumps) and the kernel keeps the later ticks' counts
+ * for the next sample it can write. At the stop they come in the last
+ * one: the capture holds every tick's counts, n samples in all. */
+static void full_ring_at_the_stop(struct fake_kbase *fk, unsigned index, uint64_t delta,
+                                  int n, uint64_t ticks)
+{
+    struct rig r;
+    uint64_t sum = 0;
+    int i;
+
+    rig_up(&r, fk, index, delta, 0);
+    fk_advance(r.fk, 40 * 4 * S + 1 * S);
+    gt_sampler_stop(r.s);
+    cr_assert_eq(got_n(&r.got), n, "%d samples, not %d", got_n(&r.got), n);
+    for (i = 0; i < n; i++)
+        sum += r.got.v[i];
+    cr_expect_eq(sum, ticks * delta, "%llu counted, not %llu ticks' worth",
+                 (unsigned long long)sum, (unsigned long long)ticks);
+    cr_expect_eq(r.got.v[n - 1], (ticks - (uint64_t)n + 1) * delta,
+                 "the last sample holds the ticks that found the ring full and the rest");
+    for (i = 1; i < n; i++)
+        cr_expect_eq(r.got.start[i], r.got.end[i - 1], "sample %d follows on", i);
+    rig_down(&r);
+}
+
+Test(kbase_periodic_stop, a_full_ring_at_the_stop_loses_nothing)
+{
+    /* kinstr: the set-up's STOP sample, 31 ticks, and STOP with the 9
+     * ticks that found the ring full and the part period (one more) */
+    full_ring_at_the_stop(fake(FK_G720, FK_CSF, 1, 24), 4, 1000, 33, 1 + 40 + 1);
+    /* legacy: 32 dumps, and the last DUMP with 8 ticks' counts and its own */
+    full_ring_at_the_stop(fake(FK_T830, FK_JM, 11, 20), 6, 777, 33, 40 + 1);
+}
+
 /* A source that fails at the stop does not hold it up: what it gave
  * before failing is delivered, the failure is noted, and the stop ends.
  * STOP refused: the ring's samples, no last one, a warning. */
