@@ -314,7 +314,8 @@ static void drain_final(struct gt_sampler *s)
         struct source_slot *ss = &s->src[i];
         if (!ss->timed || ss->ended || (ss->retry_at && now < ss->retry_at))
             continue;
-        if (drain_ring(s, i, now, ss->ring, &n) < 0 || abandoned(s))
+        /* the ring, and before it what a change of period kept */
+        if (drain_ring(s, i, now, ss->ring + 1, &n) < 0 || abandoned(s))
             continue;
         take_last(s, i, now, &n);
     }
