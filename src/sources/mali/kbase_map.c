@@ -136,11 +136,13 @@ int gt_kbase_map_plan(struct gt_kbase_map *m, const struct gt_kbase_frame *f)
 void gt_kbase_map_copy(const struct gt_kbase_map *m, struct gt_kbase_frame *f,
                        struct gt_snapshot *out)
 {
-    size_t i;
+    const struct gt_kbase_copy *c = m->copy, *end = m->copy + m->ncopy;
+    const uint64_t *values = f->values;
+    const uint8_t *state = f->state;
+    uint64_t *restrict deltas = out->deltas;
 
-    for (i = 0; i < m->ncopy; i++) {
-        const struct gt_kbase_copy *c = &m->copy[i];
-        int missing = f->state[c->value / GT_KB_MAX_VALUES] & GT_KB_STATE_MISSING;
-        out->deltas[c->slot] = missing ? 0 : f->values[c->value];
+    for (; c < end; c++) {
+        uint64_t v = values[c->value];
+        deltas[c->slot] = state[c->value / GT_KB_MAX_VALUES] & GT_KB_STATE_MISSING ? 0 : v;
     }
 }
