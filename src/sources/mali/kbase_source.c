@@ -31,6 +31,15 @@ static void masks_for(const struct kbase_src *k, const unsigned char *used,
     }
 }
 
+static void drop_live(struct kbase_src *k)
+{
+    if (k->live.map != k->map.map) {
+        free(k->live.map);
+        free(k->live.copy);
+    }
+    k->live = k->map;
+}
+
 /* At 1 kHz copying every catalogue counter, enabled or not, was most of
  * a sample's own cost: only those in an enabled group of four are copied.
  * Without memory for it, live stays the whole map. */
@@ -39,9 +48,7 @@ static void live_map(struct kbase_src *k)
     struct gt_kbase_hw_map *l;
     size_t i, n = 0;
 
-    if (k->live.map != k->map.map)
-        free(k->live.map);
-    k->live = k->map;
+    drop_live(k);
     l = calloc(k->map.n ? k->map.n : 1, sizeof(*l));
     if (!l)
         return;
@@ -53,6 +60,11 @@ static void live_map(struct kbase_src *k)
     }
     k->live.map = l;
     k->live.n = n;
+    k->live.copy = NULL;
+    if (gt_kbase_map_plan(&k->live, &k->frame) < 0) {
+        free(l);
+        k->live = k->map;
+    }
 }
 
 static int open_reader(struct kbase_src *k, const struct gt_kbase_enable *en, struct gt_diag *d)
@@ -295,8 +307,7 @@ static void kbase_close(struct gt_source *s)
     close_reader(k);
     gt_kbase_dev_close(&k->dev);
     gt_kbase_frame_free(&k->frame);
-    if (k->live.map != k->map.map)
-        free(k->live.map);
+    drop_live(k);
     gt_kbase_map_free(&k->map);
     free(k);
     s->priv = NULL;
@@ -334,7 +345,7 @@ static int kbase_open(struct gt_source *s, const char *args, struct gt_diag *d)
         goto fail;
     find_cut(k);
     if (build_catalog(s, k, d) < 0 || gt_kbase_frame_init(&k->frame, &k->dev.gpu) < 0 ||
-        add_clock_counters(s, k) < 0)
+        add_clock_counters(s, k) < 0 || gt_kbase_map_plan(&k->map, &k->frame) < 0)
         goto fail;
     live_map(k);
     describe(s, k);
