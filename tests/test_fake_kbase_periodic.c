@@ -381,12 +381,25 @@ Test(fake_kbase_periodic, legacy_full_ring_stretches_the_next_dump)
  * fills while nobody calls. No figure here depends on timing; a fake
  * without its worker never fills the ring and the test times out. */
 
-/* Waits, making no call into the fake but fk_stats, until the worker has
- * written n periodic samples. */
-static void await_periodic(struct raw *r, uint64_t n)
+/* The device on the real clock, front-end value 6 counting fe6 a period. */
+static void real_open(struct raw *r, enum fk_gpu gpu, enum fk_api api, unsigned major,
+                      unsigned minor, uint64_t fe6)
 {
-    while (fk_stats(r->fk)->periodic < n)
+    dev_open(r, gpu, api, major, minor);
+    fk_real_clock(r->fk);
+    fk_set_counter(r->fk, FK_FE, 0, 6, fe6);
+}
+
+/* Waits, making no call into the fake but fk_stats, until the worker has
+ * written n periodic samples, or found the ring full `skipped` times. */
+static void await_worker(struct raw *r, uint64_t n, uint64_t skipped)
+{
+    for (;;) {
+        const struct fk_stats *st = fk_stats(r->fk);
+        if (st->periodic >= n && st->skipped >= skipped)
+            return;
         nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
+    }
 }
 
 /* Whether a thread of this process is named name. */
@@ -419,13 +432,11 @@ Test(fake_kbase_periodic, real_clock_worker_fills_the_kinstr_ring_on_the_grid, .
     struct ksample s, prev = { 0 };
     int i;
 
-    dev_open(&r, FK_G720, FK_CSF, 1, 24);
-    fk_real_clock(r.fk);
+    real_open(&r, FK_G720, FK_CSF, 1, 24, 700);
     cr_assert(thread_named("fk-kworker"), "the worker is a thread of its own, named");
-    fk_set_counter(r.fk, FK_FE, 0, 6, 700);
     cr_assert_geq(kinstr_setup(&r, 1, 1 * MS), 0);
     cr_assert_eq(kcmd(&r, 1), 0);
-    await_periodic(&r, 4);
+    await_worker(&r, 4, 0);
     for (i = 0; i < 4; i++) {
         cr_assert_eq(kinstr_take(&r, &s), 0, "sample %d", i);
         cr_assert_eq(s.end % MS, 0, "sample %d ends on a tick of the period", i);
@@ -457,17 +468,14 @@ Test(fake_kbase_periodic, real_clock_worker_full_kinstr_ring_overflows_with_ever
     struct ksample s;
     int i;
 
-    dev_open(&r, FK_G720, FK_CSF, 1, 24);
-    fk_real_clock(r.fk);
-    fk_set_counter(r.fk, FK_FE, 0, 6, 3);
+    real_open(&r, FK_G720, FK_CSF, 1, 24, 3);
     cr_assert_geq(kinstr_setup(&r, 1, 1 * MS), 0);
     cr_assert_eq(kcmd(&r, 1), 0);
-    while (fk_stats(r.fk)->skipped < 2)
-        nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
+    await_worker(&r, 0, 2);
     cr_assert_eq(fk_stats(r.fk)->periodic, 31, "31 samples, then the ring is full");
     for (i = 0; i < 31; i++)
         cr_assert_eq(kinstr_take(&r, &s), 0, "sample %d", i);
-    await_periodic(&r, 32);
+    await_worker(&r, 32, 0);
     cr_assert_eq(kinstr_take(&r, &s), 0);
     cr_assert_eq(s.flags & 1u, 1u, "OVERFLOW");
     cr_assert_geq(s.end - s.start, 3 * MS, "over the ticks that found the ring full");
@@ -483,13 +491,10 @@ Test(fake_kbase_periodic, real_clock_worker_legacy_dumps_stretch_over_a_full_rin
     struct lsample s, prev = { 0 };
     int i;
 
-    dev_open(&r, FK_T830, FK_JM, 11, 20);
-    fk_real_clock(r.fk);
-    fk_set_counter(r.fk, FK_FE, 0, 6, 10);
+    real_open(&r, FK_T830, FK_JM, 11, 20, 10);
     legacy_setup(&r, 4);
     cr_assert_eq(set_interval(&r, 1 * MS), 0);
-    while (fk_stats(r.fk)->skipped < 2)
-        nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
+    await_worker(&r, 0, 2);
     cr_assert_eq(fk_stats(r.fk)->periodic, 4, "4 buffers, then the ring is full");
     for (i = 0; i < 4; i++) {
         cr_assert_eq(legacy_take(&r, &s), 0);
@@ -499,7 +504,7 @@ Test(fake_kbase_periodic, real_clock_worker_legacy_dumps_stretch_over_a_full_rin
         cr_assert(i == 0 || s.ts == prev.ts + MS);
         prev = s;
     }
-    await_periodic(&r, 5);
+    await_worker(&r, 5, 0);
     cr_assert_eq(legacy_take(&r, &s), 0);
     cr_assert_geq(s.ts - prev.ts, 3 * MS, "over the skipped ticks");
     cr_assert_eq(s.fe6, 10 * ((s.ts - prev.ts) / MS), "with their counts");

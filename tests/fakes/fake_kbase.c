@@ -611,84 +611,69 @@ static int do_poll(struct fake_kbase *fk, struct pollfd *fds, nfds_t n, int time
  * ioctl that touches a reader takes its context's (mali_kbase_vinstr.c,
  * mali_kbase_kinstr_prfcnt.c), so that the worker's dumps and gputop's
  * threads see one kernel state. */
-static int f_open(void *ctx, const char *path, int flags)
+static struct fake_kbase *locked(void *ctx)
 {
-    struct fake_kbase *fk = ctx;
-    int r;
+    fkp_lock(ctx);
+    return ctx;
+}
 
-    fkp_lock(fk);
-    r = do_open(fk, path, flags);
+static int unlock_with(struct fake_kbase *fk, int r)
+{
     fkp_unlock(fk);
     return r;
+}
+
+static int f_open(void *ctx, const char *path, int flags)
+{
+    struct fake_kbase *fk = locked(ctx);
+
+    return unlock_with(fk, do_open(fk, path, flags));
 }
 
 static int f_close(void *ctx, int fd)
 {
-    struct fake_kbase *fk = ctx;
-    int r;
+    struct fake_kbase *fk = locked(ctx);
 
-    fkp_lock(fk);
-    r = do_close(fk, fd);
-    fkp_unlock(fk);
-    return r;
+    return unlock_with(fk, do_close(fk, fd));
 }
 
 static int f_ioctl(void *ctx, int fd, unsigned long req, void *arg)
 {
-    struct fake_kbase *fk = ctx;
-    int r;
+    struct fake_kbase *fk = locked(ctx);
 
-    fkp_lock(fk);
-    r = do_ioctl(fk, fd, req, arg);
-    fkp_unlock(fk);
-    return r;
+    return unlock_with(fk, do_ioctl(fk, fd, req, arg));
 }
 
 static void *f_mmap(void *ctx, void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
-    struct fake_kbase *fk = ctx;
-    void *r;
+    struct fake_kbase *fk = locked(ctx);
+    void *p = do_mmap(fk, addr, len, prot, flags, fd, off);
 
-    fkp_lock(fk);
-    r = do_mmap(fk, addr, len, prot, flags, fd, off);
     fkp_unlock(fk);
-    return r;
+    return p;
 }
 
 static int f_munmap(void *ctx, void *addr, size_t len)
 {
-    struct fake_kbase *fk = ctx;
-    int r;
+    struct fake_kbase *fk = locked(ctx);
 
-    fkp_lock(fk);
-    r = do_munmap(fk, addr, len);
-    fkp_unlock(fk);
-    return r;
+    return unlock_with(fk, do_munmap(fk, addr, len));
 }
 
 /* Neither reader is read with read(2). */
 static ssize_t f_read(void *ctx, int fd, void *buf, size_t len)
 {
-    struct fake_kbase *fk = ctx;
-
     (void)fd;
     (void)buf;
     (void)len;
-    fkp_lock(fk);
-    fail(EINVAL);
-    fkp_unlock(fk);
-    return -1;
+    return unlock_with(locked(ctx), fail(EINVAL));
 }
 
 static int f_poll(void *ctx, struct pollfd *fds, nfds_t n, int timeout_ms)
 {
-    struct fake_kbase *fk = ctx;
-    int r;
+    struct fake_kbase *fk = locked(ctx);
 
-    fkp_lock(fk);
-    r = do_poll(fk, fds, n, timeout_ms);
-    fkp_unlock(fk);
-    return r;
+    return unlock_with(fk, do_poll(fk, fds, n, timeout_ms));
 }
 
 /* ---- set-up ---- */
