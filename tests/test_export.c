@@ -447,6 +447,53 @@ Test(export, binary_serves_metrics_beside_batch_output, .timeout = 90)
     cr_assert_not_null(s);
     cr_expect_eq(s->v, 1.0);
     cr_expect_not_null(find_series(&e, "gputop_triage_verdict", NULL, NULL), "%s", body);
+    /* The simulator times its samples as a kernel would, on the period's
+     * grid exactly: no wake-up lateness, a jitter of 0 and a drain latency
+     * instead. */
+    s = find_series(&e, "gputop_sampler_kernel_jitter_seconds", "quantile", "0.99");
+    cr_assert_not_null(s, "%s", body);
+    cr_expect_eq(s->v, 0.0);
+    s = find_series(&e, "gputop_sampler_drain_latency_seconds", "quantile", "0.5");
+    cr_assert_not_null(s, "%s", body);
+    cr_expect(s->v >= 0 && s->v < 10, "%g", s->v);
+    cr_expect_null(find_series(&e, "gputop_sampler_wakeup_lateness_seconds", NULL, NULL));
+    free(e.s);
+    free(body);
+    st = bg_stop(&p, SIGINT, 10000);
+    cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d: %s", st, p.err);
+}
+
+/* On gputop's own timer, the sampler says how late it woke, and no
+ * kernel timing. */
+Test(export, binary_serves_wakeup_lateness_on_the_timer, .timeout = 90)
+{
+    char *argv[] = { (char *)gputop_bin(), "--source", "sim", "--no-cpu", "-b", "-f", "none",
+                     "-i", "50ms", "--timer-sampling", "--serve", "127.0.0.1:0", NULL };
+    struct bg_proc p;
+    struct expo e;
+    const struct series *s = NULL;
+    char *body = NULL;
+    int port, st, tries;
+
+    cr_assert_eq(bg_start(&p, argv), 0);
+    port = served_port(&p);
+    for (tries = 0; tries < 200; tries++) {
+        free(body);
+        body = loopback_get(port, "/metrics", &st);
+        cr_assert_eq(st, 200);
+        parse_expo(&e, body);
+        s = find_series(&e, "gputop_sampler_samples_total", NULL, NULL);
+        if (s && s->v >= 2)
+            break;
+        free(e.s);
+        e.s = NULL;
+        usleep(100000);
+    }
+    cr_assert_lt(tries, 200, "%s", body);
+    cr_expect_not_null(find_series(&e, "gputop_sampler_wakeup_lateness_seconds", "quantile",
+                                   "0.99"), "%s", body);
+    cr_expect_null(find_series(&e, "gputop_sampler_kernel_jitter_seconds", NULL, NULL));
+    cr_expect_null(find_series(&e, "gputop_sampler_drain_latency_seconds", NULL, NULL));
     free(e.s);
     free(body);
     st = bg_stop(&p, SIGINT, 10000);

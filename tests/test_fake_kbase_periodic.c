@@ -3,14 +3,18 @@
  * period from the fake's clock, the 100 us minimum, period 0 refused, 31
  * kinstr samples at most with OVERFLOW on the next, the legacy reader's
  * skipped dumps stretched into the next, and the buggy kernels' periodic
- * STOP race. */
+ * STOP race; and on the real clock, the fake's worker thread filling the
+ * ring while nobody calls. */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "fakes/fake_kbase.h"
 #include "fakes/mali_harness.h"
@@ -368,5 +372,141 @@ Test(fake_kbase_periodic, legacy_full_ring_stretches_the_next_dump)
     cr_assert_eq(legacy_take(&r, &s), 0);
     cr_assert_eq(s.ts, t0 + 8 * MS, "four periods after the last dump");
     cr_assert_eq(s.fe6, 40, "with the skipped ticks' counts");
+    raw_close(&r);
+}
+
+/* ---- the real clock: the fake's worker thread takes the ticks ----
+ * As kbase's dump worker does (mali_kbase_kinstr_prfcnt.c,
+ * mali_kbase_vinstr.c), not the caller of the next seam call: the ring
+ * fills while nobody calls. No figure here depends on timing; a fake
+ * without its worker never fills the ring and the test times out. */
+
+/* The device on the real clock, front-end value 6 counting fe6 a period. */
+static void real_open(struct raw *r, enum fk_gpu gpu, enum fk_api api, unsigned major,
+                      unsigned minor, uint64_t fe6)
+{
+    dev_open(r, gpu, api, major, minor);
+    fk_real_clock(r->fk);
+    fk_set_counter(r->fk, FK_FE, 0, 6, fe6);
+}
+
+/* Waits, making no call into the fake but fk_stats, until the worker has
+ * written n periodic samples, or found the ring full `skipped` times. */
+static void await_worker(struct raw *r, uint64_t n, uint64_t skipped)
+{
+    for (;;) {
+        const struct fk_stats *st = fk_stats(r->fk);
+        if (st->periodic >= n && st->skipped >= skipped)
+            return;
+        nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
+    }
+}
+
+/* Whether a thread of this process is named name. */
+static int thread_named(const char *name)
+{
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *e;
+    int found = 0;
+
+    cr_assert_not_null(d);
+    while (!found && (e = readdir(d))) {
+        char path[300], comm[32] = "";
+        FILE *f;
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+        f = fopen(path, "r");
+        if (f && fgets(comm, sizeof(comm), f))
+            found = strncmp(comm, name, strlen(name)) == 0 && comm[strlen(name)] == '\n';
+        if (f)
+            fclose(f);
+    }
+    closedir(d);
+    return found;
+}
+
+Test(fake_kbase_periodic, real_clock_worker_fills_the_kinstr_ring_on_the_grid, .timeout = 20)
+{
+    struct raw r;
+    struct ksample s, prev = { 0 };
+    int i;
+
+    real_open(&r, FK_G720, FK_CSF, 1, 24, 700);
+    cr_assert(thread_named("fk-kworker"), "the worker is a thread of its own, named");
+    cr_assert_geq(kinstr_setup(&r, 1, 1 * MS), 0);
+    cr_assert_eq(kcmd(&r, 1), 0);
+    await_worker(&r, 4, 0);
+    for (i = 0; i < 4; i++) {
+        cr_assert_eq(kinstr_take(&r, &s), 0, "sample %d", i);
+        cr_assert_eq(s.end % MS, 0, "sample %d ends on a tick of the period", i);
+        cr_assert_gt(s.end, s.start);
+        cr_assert_eq(s.seq, (uint64_t)i);
+        if (i)
+            cr_assert_eq(s.start, prev.end, "each from the last");
+        /* a ring that filled meanwhile stretches a sample over whole
+         * periods, with each one's counts */
+        if (!s.flags && i) {
+            cr_assert_eq(s.end - s.start, MS);
+            cr_assert_eq(s.fe6, 700);
+        } else if (i) {
+            cr_assert_eq(s.fe6, 700 * ((s.end - s.start) / MS));
+        }
+        prev = s;
+    }
+    cr_assert_eq(kcmd(&r, 2), 0);
+    raw_close(&r);
+    /* fk_free joined it; the kernel drops the thread's entry just after */
+    while (thread_named("fk-kworker"))
+        nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
+}
+
+Test(fake_kbase_periodic, real_clock_worker_full_kinstr_ring_overflows_with_every_count,
+     .timeout = 20)
+{
+    struct raw r;
+    struct ksample s;
+    int i;
+
+    real_open(&r, FK_G720, FK_CSF, 1, 24, 3);
+    cr_assert_geq(kinstr_setup(&r, 1, 1 * MS), 0);
+    cr_assert_eq(kcmd(&r, 1), 0);
+    await_worker(&r, 0, 2);
+    cr_assert_eq(fk_stats(r.fk)->periodic, 31, "31 samples, then the ring is full");
+    for (i = 0; i < 31; i++)
+        cr_assert_eq(kinstr_take(&r, &s), 0, "sample %d", i);
+    await_worker(&r, 32, 0);
+    cr_assert_eq(kinstr_take(&r, &s), 0);
+    cr_assert_eq(s.flags & 1u, 1u, "OVERFLOW");
+    cr_assert_geq(s.end - s.start, 3 * MS, "over the ticks that found the ring full");
+    cr_assert_eq((s.end - s.start) % MS, 0);
+    cr_assert_eq(s.fe6, 3 * ((s.end - s.start) / MS), "with each one's counts");
+    cr_assert_eq(kcmd(&r, 2), 0);
+    raw_close(&r);
+}
+
+Test(fake_kbase_periodic, real_clock_worker_legacy_dumps_stretch_over_a_full_ring, .timeout = 20)
+{
+    struct raw r;
+    struct lsample s, prev = { 0 };
+    int i;
+
+    real_open(&r, FK_T830, FK_JM, 11, 20, 10);
+    legacy_setup(&r, 4);
+    cr_assert_eq(set_interval(&r, 1 * MS), 0);
+    await_worker(&r, 0, 2);
+    cr_assert_eq(fk_stats(r.fk)->periodic, 4, "4 buffers, then the ring is full");
+    for (i = 0; i < 4; i++) {
+        cr_assert_eq(legacy_take(&r, &s), 0);
+        cr_assert_eq(s.ts % MS, 0, "dated on a tick");
+        cr_assert_eq(s.event, 1, "periodic");
+        cr_assert_eq(s.fe6, 10);
+        cr_assert(i == 0 || s.ts == prev.ts + MS);
+        prev = s;
+    }
+    await_worker(&r, 5, 0);
+    cr_assert_eq(legacy_take(&r, &s), 0);
+    cr_assert_geq(s.ts - prev.ts, 3 * MS, "over the skipped ticks");
+    cr_assert_eq(s.fe6, 10 * ((s.ts - prev.ts) / MS), "with their counts");
     raw_close(&r);
 }

@@ -11,6 +11,7 @@
 
 #include "fakes/fake_kbase.h"
 #include "fakes/mali_harness.h"
+#include "fakes/source_rig.h"
 #include "fakes/tmux.h"
 #include "gputop/cli.h"
 #include "gputop/engine.h"
@@ -188,6 +189,58 @@ Test(mali_kbase, only_the_layouts_counter_groups_are_enabled)
     cr_assert(st->legacy_bm[FK_FE] & (1u << (10 / 4)), "JS0_ACTIVE's group");
     cr_assert_neq(st->legacy_bm[FK_SHADER], 0xFFFFu);
     kb_stop(&t);
+}
+
+/* Opens "mali" on fk, asks for MaliGPUCyclesGPUActive alone (front-end value 4)
+ * with capturing as given, takes one sample, and returns the three
+ * front-end counters' values: GPU_ACTIVE, and MCU_ACTIVE under both of its
+ * names (value 5, in GPU_ACTIVE's group of four, so counted too). */
+static void one_counter_asked(struct fake_kbase *fk, int capturing, uint64_t v[3])
+{
+    static const char *const names[3] = { "MaliGPUCyclesGPUActive", "MaliCSFCyclesMCUActive",
+                                          "MaliGPUCyclesMCUActive" };
+    unsigned char used[4096];
+    struct gt_snapshot snap;
+    struct gt_diag d;
+    struct gt_source *s = gt_source_open("mali", fk_sys(fk), &d);
+    int i;
+
+    cr_assert_not_null(s, "%s", d.msg);
+    cr_assert_lt(s->catalog.ncounters, sizeof(used));
+    memset(used, 0, sizeof(used));
+    used[gt_catalog_find(&s->catalog, names[0])] = 1;
+    s->capturing = capturing;
+    cr_assert_eq(s->type->select(s, used, &d), 0, "%s", d.msg);
+    cr_assert_eq(s->type->start(s, &d), 0, "%s", d.msg);
+    cr_assert_eq(gt_snapshot_init(&snap, s->catalog.nslots), 0);
+    cr_assert_eq(rig_sample(s, &snap, &d), GT_SAMPLE_OK, "%s", d.msg);
+    for (i = 0; i < 3; i++)
+        v[i] = rig_counter(s, &snap, names[i], 0);
+    gt_snapshot_free(&snap);
+    gt_source_close(s);
+    fk_free(fk);
+}
+
+Test(mali_kbase, a_sample_writes_what_select_asked_for_or_for_a_capture_all_counted)
+{
+    struct fake_kbase *fk = fake(FK_G720, FK_CSF, 1, 24);
+    uint64_t v[3];
+
+    fk_set_counter(fk, FK_FE, 0, 4, 700);
+    fk_set_counter(fk, FK_FE, 0, 5, 55);
+    one_counter_asked(fk, 0, v);
+    cr_assert_eq(v[0], 700);
+    cr_assert_eq(v[1], 0, "MCU_ACTIVE copied though nothing reads it");
+    cr_assert_eq(v[2], 0);
+
+    /* a capture keeps what the kernel counted: the whole enabled group */
+    fk = fake(FK_G720, FK_CSF, 1, 24);
+    fk_set_counter(fk, FK_FE, 0, 4, 700);
+    fk_set_counter(fk, FK_FE, 0, 5, 55);
+    one_counter_asked(fk, 1, v);
+    cr_assert_eq(v[0], 700);
+    cr_assert_eq(v[1], 55);
+    cr_assert_eq(v[2], 55);
 }
 
 /* ---- clocks, timestamps, ring, saturation, device loss ---- */

@@ -8,7 +8,8 @@
 #include "fakes/fake_kbase.h"
 #include "gputop/cli.h"
 
-static char *probe(enum fk_gpu gpu, enum fk_api api, unsigned major, unsigned minor, int *status)
+static char *probe(enum fk_gpu gpu, enum fk_api api, unsigned major, unsigned minor,
+                   int real_clock, int *status)
 {
     struct fk_config c;
     struct fake_kbase *fk;
@@ -25,6 +26,8 @@ static char *probe(enum fk_gpu gpu, enum fk_api api, unsigned major, unsigned mi
     c.new_gate = 1;
     fk = fk_new(&c);
     cr_assert_not_null(fk);
+    if (real_clock)
+        fk_real_clock(fk);
     memset(&o, 0, sizeof(o));
     *status = gt_cmd_probe(&o, fk_sys(fk), f);
     fclose(f);
@@ -50,18 +53,49 @@ static void check_timing_line(const char *out)
     cr_assert_leq(over, n);
 }
 
+/* The fake kernel dates each periodic sample at its tick, a whole
+ * multiple of the period (kbase's next_dump_time_ns): kernel-timed, the
+ * timestamps lie on the grid, 0 off it, for every sample past the first
+ * (whose start is the reader's start, not a tick). */
+static void check_kernel_line(const char *out)
+{
+    const char *t = strstr(out, "\nkernel timing:    1 ms period, ");
+    unsigned long long n = 0;
+
+    cr_assert_not_null(t, "%s", out);
+    cr_assert_eq(sscanf(t, "\nkernel timing:    1 ms period, %llu samples; ", &n), 1, "%s", t);
+    cr_assert_geq(n, 300, "%s", t);
+    cr_assert(strstr(t, "; timestamps off the grid by p50 0 us, p99 0 us, max "), "%s", t);
+    cr_assert(strstr(t, "; handed over after p50 "), "%s", t);
+}
+
 Test(probe, sampler_lateness_after_the_first_sample, .timeout = 60)
 {
     int status;
-    char *out = probe(FK_G715, FK_CSF, 1, 21, &status);
+    char *out = probe(FK_G715, FK_CSF, 1, 21, 1, &status);
 
     cr_assert_eq(status, 0, "%s", out);
     cr_assert(strstr(out, "first sample:     ok"), "%s", out);
     check_timing_line(out);
+    check_kernel_line(out);
     free(out);
-    out = probe(FK_T830, FK_JM, 11, 20, &status);
+    out = probe(FK_T830, FK_JM, 11, 20, 1, &status);
     cr_assert_eq(status, 0, "%s", out);
     check_timing_line(out);
+    check_kernel_line(out);
+    free(out);
+}
+
+/* A kernel that never fills its ring in periodic mode (the fake's clock
+ * stands still): --probe says kernel timing is not used, and why. */
+Test(probe, kernel_timing_not_used_says_why, .timeout = 60)
+{
+    int status;
+    char *out = probe(FK_G715, FK_CSF, 1, 21, 0, &status);
+
+    cr_assert_eq(status, 0, "%s", out);
+    cr_assert(strstr(out, "\nkernel timing:    not used: mali: its kernel left the ring empty"),
+              "%s", out);
     free(out);
 }
 

@@ -157,8 +157,16 @@ struct gt_kbase_frame {
 
 int  gt_kbase_frame_init(struct gt_kbase_frame *f, const struct gt_kbase_gpu *g);
 void gt_kbase_frame_free(struct gt_kbase_frame *f);
-/* Zeroes values, state, flags, cycles and timestamps. */
+/* Marks every row missing and zeroes flags, cycles and timestamps; the
+ * values are left: a row is written whole by its first block of a dump
+ * (gt_kbase_frame_begin_row), and a missing row reads as zeros. */
 void gt_kbase_frame_clear(struct gt_kbase_frame *f);
+/* The row a dump's block goes into: 1 when this is the row's first block
+ * since the clear, its values then to be written (=) over [0, n) and its
+ * tail past n zeroed here, else 0, the values to be added (a drained
+ * ring's samples summed into one frame). */
+int gt_kbase_frame_begin_row(struct gt_kbase_frame *f, int block, uint32_t inst, unsigned n,
+                             uint64_t **row);
 static inline uint64_t *gt_kbase_frame_row(struct gt_kbase_frame *f, int block, uint32_t inst)
 {
     return f->values + (size_t)(f->base[block] + inst) * GT_KB_MAX_VALUES;
@@ -188,9 +196,16 @@ struct gt_kbase_hw_map {
     uint16_t block, index;
 };
 
+/* One value a sample copies: its index in the frame's values, its slot. */
+struct gt_kbase_copy {
+    uint32_t value, slot;
+};
+
 struct gt_kbase_map {
     struct gt_kbase_hw_map *map;
     size_t n;
+    struct gt_kbase_copy *copy;  /* map's values, in frame order (gt_kbase_map_plan) */
+    size_t ncopy;
 };
 
 struct gt_catalog;
@@ -199,7 +214,11 @@ struct gt_snapshot;
  * "memsys", "shadercore") to its block and index. 0 or -1 (no memory). */
 int  gt_kbase_map_build(struct gt_kbase_map *m, const struct gt_catalog *c);
 void gt_kbase_map_free(struct gt_kbase_map *m);
-/* Writes f's values into out's slots. */
+/* Lists the values m copies out of frames shaped like f, in the frames'
+ * order. 0 or -1 (no memory; the list is then empty). */
+int  gt_kbase_map_plan(struct gt_kbase_map *m, const struct gt_kbase_frame *f);
+/* Writes f's values into out's slots, as planned (zeros for rows f's dump
+ * did not hold). */
 void gt_kbase_map_copy(const struct gt_kbase_map *m, struct gt_kbase_frame *f,
                        struct gt_snapshot *out);
 

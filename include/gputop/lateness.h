@@ -31,6 +31,8 @@ void gt_lateness_add(struct gt_lateness *l, uint64_t late_ns, uint64_t period_ns
  * (0 < q <= 1), never above the maximum; 0 when there are none. */
 uint64_t gt_lateness_quantile(const struct gt_lateness *l, double q);
 void gt_lateness_summarize(const struct gt_lateness *l, struct gt_lateness_summary *out);
+/* "p50 115 us, p99 300 us, max 1.2 ms" */
+void gt_lateness_quantiles(const struct gt_lateness_summary *s, char *buf, unsigned long len);
 /* "p50 115 us, p99 300 us, max 1.2 ms, 0 late by more than a period" */
 void gt_lateness_format(const struct gt_lateness_summary *s, char *buf, unsigned long len);
 

@@ -170,8 +170,9 @@ struct gt_source_type {
                                     struct gt_diag *d);
     void (*close)(struct gt_source *s);
     /* Optional, before start: used[k] is non-zero when counter k of
-     * s->catalog feeds a metric, so hardware sources can enable only those.
-     * Returns 0 or -1 with d set. */
+     * s->catalog feeds a metric, so hardware sources can enable only those
+     * and, unless s->capturing, write only those. Returns 0 or -1 with d
+     * set. */
     int  (*select)(struct gt_source *s, const unsigned char *used, struct gt_diag *d);
     /* Optional, where info.periodic_min_ns is set: from now on the kernel
      * takes a sample every *period_ns into its ring, and sample() hands
@@ -201,6 +202,10 @@ struct gt_source {
     void *priv;
     struct gt_source_info info;
     struct gt_catalog catalog;
+    /* Set before select() when every slot goes into a capture: a source
+     * then delivers all it counts, not only what select() asked for (as
+     * the sampler moves every slot then, not only the layout's). */
+    int capturing;
 };
 
 /* Every source type built in, NULL-terminated. */

@@ -15,28 +15,25 @@
 #define TIMING_PERIOD_NS 1000000ull
 #define TIMING_SAMPLES   300
 
-/* The sampler on this device for TIMING_SAMPLES rounds at 1 ms, and how
- * late its wake-ups were against their deadlines (the sampler measures
- * them itself): a phone's power management or a busy core shows here. */
-static void report_timing(const struct gt_probe *p, const char *spec, const unsigned char *used)
+/* The sampler on this device for TIMING_SAMPLES samples at 1 ms, on its
+ * own timer or kernel-timed; st gets its figures. 0, or -1 with d set. */
+static int time_sampler(const struct gt_probe *p, const char *spec, const unsigned char *used,
+                        int timer_only, struct gt_sampler_stats *st, struct gt_diag *d)
 {
-    FILE *out = p->out;
     struct gt_sampler_config cfg;
     struct gt_sampler *smp = NULL;
-    struct gt_sampler_stats st;
     struct gt_snapshot snap = { 0, 0, 0, 0, NULL, 0 };
-    struct gt_diag d;
     struct gt_source *s;
     uint64_t got = 0, give_up = gt_now_ns() + 5000000000ull;
     uint32_t off = 0;
-    char buf[160];
+    int r = -1;
 
-    gt_diag_clear(&d);
-    s = gt_source_open(spec, p->sys, &d);
-    if (!s || (s->type->select && s->type->select(s, used, &d) < 0))
+    gt_diag_clear(d);
+    s = gt_source_open(spec, p->sys, d);
+    if (!s || (s->type->select && s->type->select(s, used, d) < 0))
         goto out;
     if (gt_snapshot_init(&snap, s->catalog.nslots) < 0) {
-        gt_diag_set(&d, "out of memory");
+        gt_diag_set(d, "out of memory");
         goto out;
     }
     memset(&cfg, 0, sizeof(cfg));
@@ -45,33 +42,87 @@ static void report_timing(const struct gt_probe *p, const char *spec, const unsi
     cfg.slot_offset = &off;
     cfg.nslots = s->catalog.nslots;
     cfg.interval_ns = TIMING_PERIOD_NS;
-    cfg.timer_only = 1;      /* how late the timer wakes: a kernel-timed source would not use it */
+    cfg.timer_only = timer_only;
     smp = gt_sampler_new(&cfg);
     if (!smp) {
-        gt_diag_set(&d, "out of memory");
+        gt_diag_set(d, "out of memory");
         goto out;
     }
-    if (gt_sampler_start(smp, &d) < 0)
+    if (gt_sampler_start(smp, d) < 0)
         goto out;
     while (got < TIMING_SAMPLES && gt_now_ns() < give_up)
         if (gt_sampler_take(smp, &snap, 1000000000ull) > 0)
             got += snap.nsamples;
     gt_sampler_stop(smp);
-    gt_sampler_get_stats(smp, &st);
-    gt_lateness_format(&st.lateness, buf, sizeof(buf));
-    fprintf(out, "sampler timing:   1 ms period, %llu wake-ups late by %s",
-            (unsigned long long)st.lateness.count, buf);
-    if (st.errors)
-        fprintf(out, "; %llu failed samples (%s)", (unsigned long long)st.errors, st.last_error);
-    fputc('\n', out);
-    gt_diag_clear(&d);
+    gt_sampler_get_stats(smp, st);
+    gt_diag_clear(d);
+    r = 0;
 out:
-    if (d.msg[0])
-        fprintf(out, "sampler timing:   not measured: %s\n", d.msg);
     gt_sampler_free(smp);
     gt_snapshot_free(&snap);
     if (s)
         gt_source_close(s);
+    return r;
+}
+
+/* How late the sampler's own timer woke against its deadlines (the
+ * sampler measures them itself): a phone's power management or a busy
+ * core shows here. */
+static void report_timer(const struct gt_probe *p, const char *spec, const unsigned char *used)
+{
+    struct gt_sampler_stats st;
+    struct gt_diag d;
+    char buf[160];
+
+    if (time_sampler(p, spec, used, 1, &st, &d) < 0) {
+        fprintf(p->out, "sampler timing:   not measured: %s\n", d.msg);
+        return;
+    }
+    gt_lateness_format(&st.lateness, buf, sizeof(buf));
+    fprintf(p->out, "sampler timing:   1 ms period, %llu wake-ups late by %s",
+            (unsigned long long)st.lateness.count, buf);
+    if (st.errors)
+        fprintf(p->out, "; %llu failed samples (%s)", (unsigned long long)st.errors,
+                st.last_error);
+    fputc('\n', p->out);
+}
+
+/* Where the kernel times the samples, lateness means nothing: how far its
+ * timestamps lie off the period's grid, and how long a sample waits, from
+ * its end, before the sampler hands it over. */
+static void report_kernel(const struct gt_probe *p, const char *spec, const unsigned char *used)
+{
+    struct gt_sampler_stats st;
+    struct gt_diag d;
+    char jit[96], lat[96];
+
+    if (time_sampler(p, spec, used, 0, &st, &d) < 0) {
+        fprintf(p->out, "kernel timing:    not measured: %s\n", d.msg);
+        return;
+    }
+    if (!st.kernel_timed || !st.jitter.count) {
+        fprintf(p->out, "kernel timing:    not used: %s\n",
+                st.last_warning[0] ? st.last_warning : "the kernel gave no periodic samples");
+        return;
+    }
+    gt_lateness_quantiles(&st.jitter, jit, sizeof(jit));
+    gt_lateness_quantiles(&st.drain, lat, sizeof(lat));
+    fprintf(p->out, "kernel timing:    1 ms period, %llu samples; timestamps off the grid by "
+                    "%s; handed over after %s\n",
+            (unsigned long long)st.drain.count, jit, lat);
+}
+
+static void report_timing(const struct gt_probe *p, const char *spec, const unsigned char *used)
+{
+    char name[32];
+    size_t n = gt_source_name_len(spec);
+    const struct gt_source_type *t;
+
+    snprintf(name, sizeof(name), "%.*s", (int)(n < sizeof(name) ? n : sizeof(name) - 1), spec);
+    t = gt_source_type_find(name);
+    report_timer(p, spec, used);
+    if (t && t->periodic)
+        report_kernel(p, spec, used);
 }
 
 /* How many of the layout's metrics the source's counters compute; used

@@ -378,6 +378,7 @@ static int select_counters(const struct gt_options *o, struct run *r)
     gt_engine_used(r->engine, used);
     for (i = 0; i < r->nsrc; i++) {
         struct gt_source *s = r->src[i];
+        s->capturing = o->record != NULL;
         /* A capture keeps everything a simulated GPU counts, so that it
          * replays under any layout; hardware is limited either way. */
         if (s->type->select && !(o->record && !reaches_hardware(s->type->kind))) {

@@ -85,13 +85,21 @@ static void duration(char *buf, size_t len, uint64_t ns)
         snprintf(buf, len, "%.2f s", (double)ns / 1e9);
 }
 
-void gt_lateness_format(const struct gt_lateness_summary *s, char *buf, unsigned long len)
+void gt_lateness_quantiles(const struct gt_lateness_summary *s, char *buf, unsigned long len)
 {
     char p50[24], p99[24], max[24];
 
     duration(p50, sizeof(p50), s->p50_ns);
     duration(p99, sizeof(p99), s->p99_ns);
     duration(max, sizeof(max), s->max_ns);
-    snprintf(buf, len, "p50 %s, p99 %s, max %s, %llu late by more than a period", p50, p99,
-             max, (unsigned long long)s->over_period);
+    snprintf(buf, len, "p50 %s, p99 %s, max %s", p50, p99, max);
+}
+
+void gt_lateness_format(const struct gt_lateness_summary *s, char *buf, unsigned long len)
+{
+    char q[80];
+
+    gt_lateness_quantiles(s, q, sizeof(q));
+    snprintf(buf, len, "%s, %llu late by more than a period", q,
+             (unsigned long long)s->over_period);
 }

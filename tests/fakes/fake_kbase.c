@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 int fkp_protocol(struct fake_kbase *fk, int err, const char *fmt, ...)
 {
@@ -473,6 +474,7 @@ static int legacy_ioctl(struct fake_kbase *fk, struct file *r, unsigned long req
         r->period = ns ? fkp_period_of(ns) : 0;
         r->next_tick = ns ? fkp_first_tick(fk->now, r->period) : 0;
         fk->st.period = r->period;
+        fkp_schedule_changed(fk);
         return 0;
     }
     case 0x4004BEFFul:
@@ -491,9 +493,8 @@ static int legacy_ioctl(struct fake_kbase *fk, struct file *r, unsigned long req
 
 /* ---- the seam ---- */
 
-static int f_open(void *ctx, const char *path, int flags)
+static int do_open(struct fake_kbase *fk, const char *path, int flags)
 {
-    struct fake_kbase *fk = ctx;
 
     if (strcmp(path, "/dev/mali0") != 0)
         return fail(ENOENT);
@@ -506,9 +507,8 @@ static int f_open(void *ctx, const char *path, int flags)
     return fkp_new_file(fk, F_DEV);
 }
 
-static int f_close(void *ctx, int fd)
+static int do_close(struct fake_kbase *fk, int fd)
 {
-    struct fake_kbase *fk = ctx;
     struct file *f = fkp_file_of(fk, fd);
 
     if (!f)
@@ -520,9 +520,8 @@ static int f_close(void *ctx, int fd)
     return 0;
 }
 
-static int f_ioctl(void *ctx, int fd, unsigned long req, void *arg)
+static int do_ioctl(struct fake_kbase *fk, int fd, unsigned long req, void *arg)
 {
-    struct fake_kbase *fk = ctx;
     struct file *f = fkp_file_of(fk, fd);
 
     if (!f)
@@ -542,9 +541,9 @@ static int f_ioctl(void *ctx, int fd, unsigned long req, void *arg)
     }
 }
 
-static void *f_mmap(void *ctx, void *addr, size_t len, int prot, int flags, int fd, off_t off)
+static void *do_mmap(struct fake_kbase *fk, void *addr, size_t len, int prot, int flags, int fd,
+                     off_t off)
 {
-    struct fake_kbase *fk = ctx;
     struct file *f = fkp_file_of(fk, fd);
 
     (void)addr;
@@ -576,9 +575,8 @@ static void *f_mmap(void *ctx, void *addr, size_t len, int prot, int flags, int 
     return f->kind == F_LEGACY ? (void *)f->ring : (void *)f->buf;
 }
 
-static int f_munmap(void *ctx, void *addr, size_t len)
+static int do_munmap(struct fake_kbase *fk, void *addr, size_t len)
 {
-    struct fake_kbase *fk = ctx;
     int i;
 
     (void)len;
@@ -591,18 +589,9 @@ static int f_munmap(void *ctx, void *addr, size_t len)
     return fkp_protocol(fk, EINVAL, "munmap of an address never mapped");
 }
 
-static ssize_t f_read(void *ctx, int fd, void *buf, size_t len)
-{
-    (void)ctx;
-    (void)fd;
-    (void)buf;
-    (void)len;
-    return fail(EINVAL);
-}
 
-static int f_poll(void *ctx, struct pollfd *fds, nfds_t n, int timeout_ms)
+static int do_poll(struct fake_kbase *fk, struct pollfd *fds, nfds_t n, int timeout_ms)
 {
-    struct fake_kbase *fk = ctx;
     nfds_t i;
     int ready = 0;
 
@@ -622,7 +611,95 @@ static int f_poll(void *ctx, struct pollfd *fds, nfds_t n, int timeout_ms)
     return ready;
 }
 
+/* The seam's entry points: each takes the fake's lock, as every kbase
+ * ioctl that touches a reader takes its context's (mali_kbase_vinstr.c,
+ * mali_kbase_kinstr_prfcnt.c), so that the worker's dumps and gputop's
+ * threads see one kernel state. */
+static struct fake_kbase *locked(void *ctx)
+{
+    fkp_lock(ctx);
+    return ctx;
+}
+
+static int unlock_with(struct fake_kbase *fk, int r)
+{
+    fkp_unlock(fk);
+    return r;
+}
+
+static int f_open(void *ctx, const char *path, int flags)
+{
+    struct fake_kbase *fk = locked(ctx);
+
+    return unlock_with(fk, do_open(fk, path, flags));
+}
+
+static int f_close(void *ctx, int fd)
+{
+    struct fake_kbase *fk = locked(ctx);
+
+    return unlock_with(fk, do_close(fk, fd));
+}
+
+static int f_ioctl(void *ctx, int fd, unsigned long req, void *arg)
+{
+    struct fake_kbase *fk = locked(ctx);
+
+    return unlock_with(fk, do_ioctl(fk, fd, req, arg));
+}
+
+static void *f_mmap(void *ctx, void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+    struct fake_kbase *fk = locked(ctx);
+    void *p = do_mmap(fk, addr, len, prot, flags, fd, off);
+
+    fkp_unlock(fk);
+    return p;
+}
+
+static int f_munmap(void *ctx, void *addr, size_t len)
+{
+    struct fake_kbase *fk = locked(ctx);
+
+    return unlock_with(fk, do_munmap(fk, addr, len));
+}
+
+/* Neither reader is read with read(2). */
+static ssize_t f_read(void *ctx, int fd, void *buf, size_t len)
+{
+    (void)fd;
+    (void)buf;
+    (void)len;
+    return unlock_with(locked(ctx), fail(EINVAL));
+}
+
+static int f_poll(void *ctx, struct pollfd *fds, nfds_t n, int timeout_ms)
+{
+    struct fake_kbase *fk = locked(ctx);
+
+    return unlock_with(fk, do_poll(fk, fds, n, timeout_ms));
+}
+
 /* ---- set-up ---- */
+
+/* The lock, and the worker's condition on CLOCK_MONOTONIC (fake_kbase_clock.c). */
+static int init_lock(struct fake_kbase *fk)
+{
+    pthread_condattr_t ca;
+    int bad;
+
+    if (pthread_mutex_init(&fk->lock, NULL) != 0)
+        return -1;
+    bad = pthread_condattr_init(&ca) != 0;
+    bad = bad || pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) != 0 ||
+          pthread_cond_init(&fk->wake, &ca) != 0;
+    pthread_condattr_destroy(&ca);
+    if (bad) {
+        pthread_mutex_destroy(&fk->lock);
+        return -1;
+    }
+    return 0;
+}
 
 struct fake_kbase *fk_new(const struct fk_config *cfg)
 {
@@ -631,6 +708,10 @@ struct fake_kbase *fk_new(const struct fk_config *cfg)
 
     if (!fk)
         return NULL;
+    if (init_lock(fk) < 0) {
+        free(fk);
+        return NULL;
+    }
     fk->cfg = *cfg;
     fk->step = 100000000ull;
     fk->now = 1000000000000ull;
@@ -703,10 +784,13 @@ void fk_free(struct fake_kbase *fk)
 
     if (!fk)
         return;
+    fkp_stop_worker(fk);
     for (i = 0; i < NFILES; i++) {
         free(fk->files[i].ring);
         free(fk->files[i].buf);
     }
+    pthread_cond_destroy(&fk->wake);
+    pthread_mutex_destroy(&fk->lock);
     free(fk);
 }
 
@@ -718,56 +802,76 @@ const struct gt_sys *fk_sys(struct fake_kbase *fk)
 void fk_set_counter(struct fake_kbase *fk, int block, unsigned instance, unsigned index,
                     uint64_t delta)
 {
+    fkp_lock(fk);
     if (block >= 0 && block < 4 && instance < MAXINST && index < NVAL_MAX)
         fk->delta[block][instance][index] = delta;
+    fkp_unlock(fk);
 }
 
 void fk_set_block_state(struct fake_kbase *fk, int block, unsigned instance, uint32_t state)
 {
+    fkp_lock(fk);
     if (block >= 0 && block < 4 && instance < MAXINST)
         fk->state[block][instance] = state;
+    fkp_unlock(fk);
 }
 
 void fk_set_time_step(struct fake_kbase *fk, uint64_t ns)
 {
+    fkp_lock(fk);
     fk->step = ns;
+    fkp_unlock(fk);
 }
 
 void fk_advance(struct fake_kbase *fk, uint64_t ns)
 {
+    fkp_lock(fk);
     fkp_run_to(fk, fk->now + ns);
+    fkp_unlock(fk);
 }
 
-uint64_t fk_now(const struct fake_kbase *fk)
+uint64_t fk_now(struct fake_kbase *fk)
 {
-    return fk->now;
+    uint64_t t;
+
+    fkp_lock(fk);
+    t = fk->now;
+    fkp_unlock(fk);
+    return t;
 }
 
 void fk_set_cycles(struct fake_kbase *fk, uint64_t top, uint64_t shader)
 {
+    fkp_lock(fk);
     fk->cyc_top = top;
     fk->cyc_shader = shader;
+    fkp_unlock(fk);
 }
 
 void fk_lose_device(struct fake_kbase *fk)
 {
     int i;
 
+    fkp_lock(fk);
     fk->lost = 1;
     for (i = 0; i < NFILES; i++)
         if (fk->files[i].kind != F_FREE)
             fk->files[i].dead = 1;
+    fkp_unlock(fk);
 }
 
 void fk_restore_device(struct fake_kbase *fk)
 {
+    fkp_lock(fk);
     fk->lost = 0;
+    fkp_unlock(fk);
 }
 
 void fk_fill_ring(struct fake_kbase *fk)
 {
     int i;
 
+    fkp_lock(fk);
     for (i = 0; i < NFILES; i++) {
         struct file *f = &fk->files[i];
         if (f->kind == F_LEGACY)
@@ -781,20 +885,29 @@ void fk_fill_ring(struct fake_kbase *fk)
                 fkp_kinstr_write(fk, f, 1, 0);
             }
     }
+    fkp_unlock(fk);
 }
 
-const struct fk_stats *fk_stats(const struct fake_kbase *fk)
+/* A copy taken under the lock, as the worker counts as it goes. */
+const struct fk_stats *fk_stats(struct fake_kbase *fk)
 {
-    return &fk->st;
+    fkp_lock(fk);
+    fk->st_seen = fk->st;
+    fkp_unlock(fk);
+    return &fk->st_seen;
 }
 
 void fk_suspend(struct fake_kbase *fk, int n)
 {
+    fkp_lock(fk);
     fk->suspended = n;
+    fkp_unlock(fk);
 }
 
 void fk_suspend_after(struct fake_kbase *fk, int after, int n)
 {
+    fkp_lock(fk);
     fk->suspend_after = after;
     fk->suspended = n;
+    fkp_unlock(fk);
 }

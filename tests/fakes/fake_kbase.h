@@ -70,11 +70,14 @@ void fk_set_time_step(struct fake_kbase *fk, uint64_t ns);   /* default 100 ms *
 /* The fake's clock starts at 1000 s and moves only by fk_advance and by
  * manual dumps (the time step each); periodic readers fill their rings at
  * every tick it passes. fk_real_clock makes it follow CLOCK_MONOTONIC_RAW
- * (the kernel's sample clock) instead, for gputop running in real time. */
+ * (the kernel's sample clock) instead, for gputop running in real time,
+ * and starts the fake's worker thread, "fk-kworker", which takes the
+ * periodic ticks as they fall due, as a kernel worker does in kbase;
+ * fk_free stops it. Every call into the fake takes one lock. */
 void fk_advance(struct fake_kbase *fk, uint64_t ns);
 void fk_real_clock(struct fake_kbase *fk);
 int fk_clock_is_real(const struct fake_kbase *fk);
-uint64_t fk_now(const struct fake_kbase *fk);
+uint64_t fk_now(struct fake_kbase *fk);
 void fk_set_cycles(struct fake_kbase *fk, uint64_t top, uint64_t shader);
 void fk_lose_device(struct fake_kbase *fk);   /* every later ioctl, and open, fails with ENODEV */
 void fk_restore_device(struct fake_kbase *fk);   /* the device is back (old fds stay dead) */
@@ -96,6 +99,8 @@ struct fk_stats {
     int protocol_errors;            /* calls a real kernel would have rejected */
     char last_error[256];
 };
-const struct fk_stats *fk_stats(const struct fake_kbase *fk);
+/* The counts as of this call (the worker goes on counting): good until
+ * the next call. */
+const struct fk_stats *fk_stats(struct fake_kbase *fk);
 
 #endif

@@ -4,6 +4,7 @@
 #define GPUTOP_TEST_FAKE_KBASE_INT_H
 
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "fakes/fake_kbase.h"
@@ -47,7 +48,7 @@ struct file {
 struct fake_kbase {
     struct fk_config cfg;
     struct gt_sys sys;
-    struct fk_stats st;
+    struct fk_stats st, st_seen;   /* the counts; the copy fk_stats hands out */
     uint64_t gpu_id, core_mask;
     int id_u64;
     unsigned cores, phys, slices, nvalues;
@@ -55,6 +56,14 @@ struct fake_kbase {
     uint32_t state[4][MAXINST];
     uint64_t now, step, cyc_top, cyc_shader;
     int real_clock;             /* now follows CLOCK_MONOTONIC_RAW */
+    /* One lock over all of the above, as kbase's vctx->lock and
+     * kinstr_ctx->lock: every seam call and the worker take it. */
+    pthread_mutex_t lock;
+    /* Real clock only: the worker thread that takes the periodic ticks
+     * (fake_kbase_clock.c), woken early when a reader's schedule changes. */
+    pthread_cond_t wake;
+    pthread_t worker;
+    int worker_on, worker_stop;
     int lost, suspended;
     int suspend_after;          /* DUMP calls that pass before a suspension */
     struct file files[NFILES];
@@ -87,6 +96,20 @@ static inline int fail(int err)
     return -1;
 }
 
+static inline void fkp_lock(struct fake_kbase *fk)
+{
+    pthread_mutex_lock(&fk->lock);
+}
+
+/* Keeps the errno the call under the lock set. */
+static inline void fkp_unlock(struct fake_kbase *fk)
+{
+    int e = errno;
+
+    pthread_mutex_unlock(&fk->lock);
+    errno = e;
+}
+
 int fkp_protocol(struct fake_kbase *fk, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 struct file *fkp_file_of(struct fake_kbase *fk, int fd);
@@ -115,10 +138,16 @@ int fkp_legacy_free_buffers(const struct file *r);
 void fkp_manual_step(struct fake_kbase *fk);
 
 /* fake_kbase_clock.c: the clock and the periodic modes */
+/* Moves the clock to the present on the real clock; with the worker
+ * running, never past a periodic tick still to be taken (the worker's). */
 void fkp_catch_up(struct fake_kbase *fk);
 void fkp_run_to(struct fake_kbase *fk, uint64_t t);
 uint64_t fkp_first_tick(uint64_t now, uint64_t period);
 uint64_t fkp_period_of(uint64_t requested);
 void fkp_periodic_tick(struct fake_kbase *fk, struct file *r);
+/* A reader's periodic schedule changed: the worker looks again. */
+void fkp_schedule_changed(struct fake_kbase *fk);
+/* The worker, stopped and joined (fk_free). */
+void fkp_stop_worker(struct fake_kbase *fk);
 
 #endif

@@ -197,8 +197,10 @@ static int kinstr_cmd(struct fake_kbase *fk, struct file *r, void *arg)
         fk->st.started++;
         /* kbasep_kinstr_prfcnt_client_start: periodic dumps from the next
          * multiple of the period (kbasep_kinstr_prfcnt_next_dump_time_ns) */
-        if (r->periodic)
+        if (r->periodic) {
             r->next_tick = fkp_first_tick(fk->now, r->period);
+            fkp_schedule_changed(fk);
+        }
         return 0;
     case 2:
         if (!r->started)

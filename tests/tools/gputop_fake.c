@@ -14,7 +14,8 @@
  * gputop took. The fake's clock moves 100 ms a manual dump, and gputop
  * samples on its timer (--timer-sampling), unless the variant real-clock
  * is given: then the fake's clock is CLOCK_MONOTONIC_RAW, so that the
- * periodic modes fill the ring as gputop runs, and gputop takes the
+ * periodic modes fill the ring as gputop runs, from the fake's own worker
+ * thread ("fk-kworker", as kbase's dump worker), and gputop takes the
  * samples the kernel times. */
 #include "gputop/cli.h"
 #include "fakes/fake_kbase.h"

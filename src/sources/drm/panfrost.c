@@ -236,7 +236,8 @@ static int build_catalog(struct gt_source *s, struct panfrost_src *p, struct gt_
     if (gt_catalog_add_device(&s->catalog, &desc) < 0 ||
         (hz > 0 && gt_catalog_add_constant(&s->catalog, GT_MALI_MAX_CLOCK_HZ, hz) < 0) ||
         gt_kbase_map_build(&p->map, &s->catalog) < 0 ||
-        gt_kbase_frame_init(&p->frame, g) < 0 || !(p->dump = calloc(1, p->dump_size))) {
+        gt_kbase_frame_init(&p->frame, g) < 0 || gt_kbase_map_plan(&p->map, &p->frame) < 0 ||
+        !(p->dump = calloc(1, p->dump_size))) {
         gt_diag_set(d, "%s: cannot build the %s counter catalogue", p->path, g->table);
         return -1;
     }

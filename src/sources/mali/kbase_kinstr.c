@@ -309,14 +309,15 @@ static int add_block(struct kinstr *k, const struct gt_kbase_dev *dev,
     if (off > k->map_len || k->map_len - off < (uint64_t)n * 8 || off % 8)
         return bad_layout(k, "block type %u's values at offset %llu lie outside the buffer",
                           type, (unsigned long long)off);
-    row = gt_kbase_frame_row(f, (int)type, (uint32_t)inst);
-    for (i = 0; i < n; i++) {
-        uint64_t v;
-        memcpy(&v, k->map + off + 8 * i, 8);
-        row[i] += v;
-    }
+    if (gt_kbase_frame_begin_row(f, (int)type, (uint32_t)inst, n, &row))
+        memcpy(row, k->map + off, (size_t)n * 8);
+    else
+        for (i = 0; i < n; i++) {
+            uint64_t v;
+            memcpy(&v, k->map + off + 8 * i, 8);
+            row[i] += v;
+        }
     state = &f->state[f->base[type] + (uint32_t)inst];
-    *state &= (uint8_t)~GT_KB_STATE_MISSING;
     if (!k->trust_state)
         return 0;
     if (it->u.block.block_state & GT_PRFCNT_BLOCK_STATE_OFF)

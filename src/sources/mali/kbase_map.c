@@ -13,10 +13,12 @@
 static void add_block(struct gt_kbase_frame *f, int block, uint32_t inst, const uint8_t *src,
                       uint32_t enabled)
 {
-    uint64_t *row = gt_kbase_frame_row(f, block, inst);
+    uint64_t *row;
     unsigned i;
 
-    f->state[f->base[block] + inst] &= (uint8_t)~GT_KB_STATE_MISSING;
+    /* values 0..3 are the block header, not counts */
+    if (gt_kbase_frame_begin_row(f, block, inst, LEGACY_VALUES, &row))
+        memset(row, 0, LEGACY_VALUES * sizeof(*row));
     for (i = 4; i < LEGACY_VALUES; i++) {
         uint32_t x;
 
@@ -89,19 +91,58 @@ int gt_kbase_map_build(struct gt_kbase_map *m, const struct gt_catalog *c)
 void gt_kbase_map_free(struct gt_kbase_map *m)
 {
     free(m->map);
+    free(m->copy);
     m->map = NULL;
-    m->n = 0;
+    m->copy = NULL;
+    m->n = m->ncopy = 0;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    const struct gt_kbase_copy *x = a, *y = b;
+
+    return (x->value > y->value) - (x->value < y->value);
+}
+
+/* At 1 kHz the copy is a good part of a sample's own cost: one flat list,
+ * read in the frame's order, instead of a walk over counters and their
+ * instances that strides across the rows. */
+int gt_kbase_map_plan(struct gt_kbase_map *m, const struct gt_kbase_frame *f)
+{
+    size_t i, n = 0;
+    uint32_t k;
+
+    free(m->copy);
+    m->copy = NULL;
+    m->ncopy = 0;
+    for (i = 0; i < m->n; i++)
+        for (k = 0; k < m->map[i].instances && k < f->ninst[m->map[i].block]; k++)
+            n++;
+    m->copy = calloc(n ? n : 1, sizeof(*m->copy));
+    if (!m->copy)
+        return -1;
+    for (i = 0; i < m->n; i++) {
+        const struct gt_kbase_hw_map *h = &m->map[i];
+        for (k = 0; k < h->instances && k < f->ninst[h->block]; k++) {
+            m->copy[m->ncopy].value = (f->base[h->block] + k) * GT_KB_MAX_VALUES + h->index;
+            m->copy[m->ncopy].slot = h->slot + k;
+            m->ncopy++;
+        }
+    }
+    qsort(m->copy, m->ncopy, sizeof(*m->copy), by_value);
+    return 0;
 }
 
 void gt_kbase_map_copy(const struct gt_kbase_map *m, struct gt_kbase_frame *f,
                        struct gt_snapshot *out)
 {
-    size_t i;
-    uint32_t n;
+    const struct gt_kbase_copy *c = m->copy, *end = m->copy + m->ncopy;
+    const uint64_t *values = f->values;
+    const uint8_t *state = f->state;
+    uint64_t *restrict deltas = out->deltas;
 
-    for (i = 0; i < m->n; i++) {
-        const struct gt_kbase_hw_map *h = &m->map[i];
-        for (n = 0; n < h->instances && n < f->ninst[h->block]; n++)
-            out->deltas[h->slot + n] = gt_kbase_frame_row(f, h->block, n)[h->index];
+    for (; c < end; c++) {
+        uint64_t v = values[c->value];
+        deltas[c->slot] = state[c->value / GT_KB_MAX_VALUES] & GT_KB_STATE_MISSING ? 0 : v;
     }
 }

@@ -31,28 +31,43 @@ static void masks_for(const struct kbase_src *k, const unsigned char *used,
     }
 }
 
-/* At 1 kHz copying every catalogue counter, enabled or not, was most of
- * a sample's own cost: only those in an enabled group of four are copied.
- * Without memory for it, live stays the whole map. */
+static void drop_live(struct kbase_src *k)
+{
+    if (k->live.map != k->map.map) {
+        free(k->live.map);
+        free(k->live.copy);
+    }
+    k->live = k->map;
+}
+
+/* At 1 kHz the copy is a good part of a sample's own cost: only the
+ * counters select() asked for are copied (aliases and the rest of their
+ * groups of four are counted but read by nothing), or, for a capture, all
+ * those in an enabled group. Without memory for it, live stays the whole
+ * map. */
 static void live_map(struct kbase_src *k)
 {
     struct gt_kbase_hw_map *l;
     size_t i, n = 0;
 
-    if (k->live.map != k->map.map)
-        free(k->live.map);
-    k->live = k->map;
+    drop_live(k);
     l = calloc(k->map.n ? k->map.n : 1, sizeof(*l));
     if (!l)
         return;
     for (i = 0; i < k->map.n; i++) {
         const struct gt_kbase_hw_map *h = &k->map.map[i];
         /* the kernel enables counters in groups of four */
-        if ((k->enabled.mask[h->block][h->index / 64] >> (h->index / 4 * 4 % 64)) & 0xF)
+        if (k->want ? k->want[h->counter] != 0
+                    : (k->enabled.mask[h->block][h->index / 64] >> (h->index / 4 * 4 % 64)) & 0xF)
             l[n++] = *h;
     }
     k->live.map = l;
     k->live.n = n;
+    k->live.copy = NULL;
+    if (gt_kbase_map_plan(&k->live, &k->frame) < 0) {
+        free(l);
+        k->live = k->map;
+    }
 }
 
 static int open_reader(struct kbase_src *k, const struct gt_kbase_enable *en, struct gt_diag *d)
@@ -295,9 +310,9 @@ static void kbase_close(struct gt_source *s)
     close_reader(k);
     gt_kbase_dev_close(&k->dev);
     gt_kbase_frame_free(&k->frame);
-    if (k->live.map != k->map.map)
-        free(k->live.map);
+    drop_live(k);
     gt_kbase_map_free(&k->map);
+    free(k->want);
     free(k);
     s->priv = NULL;
 }
@@ -334,7 +349,7 @@ static int kbase_open(struct gt_source *s, const char *args, struct gt_diag *d)
         goto fail;
     find_cut(k);
     if (build_catalog(s, k, d) < 0 || gt_kbase_frame_init(&k->frame, &k->dev.gpu) < 0 ||
-        add_clock_counters(s, k) < 0)
+        add_clock_counters(s, k) < 0 || gt_kbase_map_plan(&k->map, &k->frame) < 0)
         goto fail;
     live_map(k);
     describe(s, k);
@@ -351,9 +366,18 @@ static int kbase_select(struct gt_source *s, const unsigned char *used, struct g
     struct kbase_src *k = s->priv;
     struct gt_kbase_enable en;
 
+    free(k->want);
+    k->want = NULL;
+    if (used && !s->capturing) {
+        k->want = malloc(s->catalog.ncounters ? s->catalog.ncounters : 1);
+        if (k->want)
+            memcpy(k->want, used, s->catalog.ncounters);
+    }
     masks_for(k, used, &en);
-    if (memcmp(&en, &k->enabled, sizeof(en)) == 0)
+    if (memcmp(&en, &k->enabled, sizeof(en)) == 0) {
+        live_map(k);
         return 0;
+    }
     close_reader(k);
     return open_reader(k, &en, d);
 }

@@ -16,9 +16,12 @@ struct kbase_src {
     struct gt_kbase_enable enabled;
     struct gt_kbase_frame frame;
     struct gt_kbase_map map;
-    struct gt_kbase_map live;  /* the entries of map the reader has enabled:
-                                  the others read zero, which the sampler's
-                                  cleared round already holds */
+    struct gt_kbase_map live;  /* the entries of map a sample writes: those
+                                  select() asked for, or, capturing, all the
+                                  reader has enabled; the others read zero,
+                                  which the sampler's cleared round holds */
+    unsigned char *want;       /* select()'s used[], per catalogue counter; NULL
+                                  before select() or while capturing */
     int clock_counter[2];      /* catalogue index of the clock counters, -1 if none */
     uint64_t saturations, overflows;
     uint64_t period;           /* 0, or the period the kernel samples at */
