@@ -95,8 +95,16 @@ void gt_sampler_get_stats(struct gt_sampler *s, struct gt_sampler_stats *st);
 enum gt_sampler_state gt_sampler_state(struct gt_sampler *s, uint64_t *warnings);
 /* capture_errors alone, for a view to ask every refresh. */
 uint64_t gt_sampler_capture_errors(struct gt_sampler *s);
+/* Kernel-timed: the thread hands over what the kernels counted up to now
+ * (the samples in their rings, and the last one that ending periodic
+ * mode gives) and ends, so gt_sampler_take gives the rest, then -1.
+ * Returns 1 so; 0 on gputop's timer, where nothing more is to come. */
+int  gt_sampler_finish(struct gt_sampler *s);
 /* Stops and joins the thread, then lets each source publish into its info
- * what it kept while sampling (GT_PLAYBACK_SETTLE); safe to call twice. */
+ * what it kept while sampling (GT_PLAYBACK_SETTLE); safe to call twice.
+ * Kernel-timed, the thread first hands over what the kernels counted, as
+ * gt_sampler_finish does, unless each_drained (batch rows): their reader
+ * stops it after the last row it wants, where the capture must end too. */
 void gt_sampler_stop(struct gt_sampler *s);
 void gt_sampler_free(struct gt_sampler *s);
 

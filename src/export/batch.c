@@ -111,6 +111,27 @@ static int short_run(const struct gt_batch_opts *o, uint64_t good, uint64_t writ
     return 1;
 }
 
+/* -d: whether the run's time is up. */
+static int past_duration(const struct gt_batch_opts *o, uint64_t start)
+{
+    return o->duration_s > 0 && (double)(gt_now_ns() - start) / 1e9 >= o->duration_s;
+}
+
+/* How long a take waits: with -d, to an interval past the end at most.
+ * A kernel-timed sampler holds samples back for its next drain; the run
+ * ends near its time, and gt_sampler_finish hands over the rest. */
+static uint64_t take_wait(struct gt_sampler *s, const struct gt_batch_opts *o, uint64_t start)
+{
+    uint64_t wait = 200000000ull, end, now = gt_now_ns();
+
+    if (o->duration_s <= 0)
+        return wait;
+    end = start + (uint64_t)(o->duration_s * 1e9) + gt_sampler_interval(s);
+    if (end <= now)
+        return 1;
+    return end - now < wait ? end - now : wait;
+}
+
 int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
                  const struct gt_layout *l, struct gt_source *const *sources, size_t nsources,
                  const struct gt_batch_opts *o, volatile sig_atomic_t *stop,
@@ -126,7 +147,7 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
     double *vals = NULL;
     uint64_t written = 0, good = 0, start = gt_now_ns();
     long n = gt_batch_columns(l, e, o, &cols, d);
-    int r, status = 0, ended = 0, in_run = 0;
+    int r, status = 0, ended = 0, in_run = 0, finishing = 0;
     uint64_t warned = 0, capture = 0;
 
     if (n <= 0) {
@@ -161,12 +182,17 @@ int gt_batch_run(FILE *out, struct gt_sampler *s, struct gt_engine *e,
         r = -1;
         goto write_stopped;
     }
-    while (!*stop && (!o->count || written < o->count)) {
-        if (o->duration_s > 0 && (double)(gt_now_ns() - start) / 1e9 >= o->duration_s)
-            break;
-        r = gt_sampler_take(s, &snap, 200000000ull);
+    while (!o->count || written < o->count) {
+        /* At a stop or the end of -d, what a kernel counted is still in
+         * its ring: rows too, until the sampler has handed it all over. */
+        if (!finishing && (*stop || past_duration(o, start))) {
+            finishing = gt_sampler_finish(s);
+            if (!finishing)
+                break;
+        }
+        r = gt_sampler_take(s, &snap, finishing ? 200000000ull : take_wait(s, o, start));
         if (r < 0) {
-            ended = 1;
+            ended = !finishing;
             break;
         }
         if (r == 0)

@@ -1,7 +1,7 @@
 /* Kernel-timed sampling: where a source's kernel samples at the period into
  * its ring (kbase's periodic modes; the simulator), the sampler thread
  * drains every sample, as a round of its own, when the ring is half full
- * or a reader is due. */
+ * or a reader is due, and once more at a stop. */
 #include "sampler_int.h"
 
 #include <errno.h>
@@ -123,8 +123,10 @@ static void add_jitter(struct gt_sampler *s, struct source_slot *ss, int clock)
 
 /* The oldest sample in timed source i's ring, into the back buffer: 1;
  * 0 when none is waiting (or the source waits to be retried, or has
- * ended); -1 when the source failed, its slots then marked no data. */
-static int take_timed(struct gt_sampler *s, size_t i, uint64_t now)
+ * ended); -1 when the source failed, its slots then marked no data.
+ * on_grid: a periodic sample, measured for the jitter and drain figures
+ * (a stop's last sample is not one). */
+static int take_timed(struct gt_sampler *s, size_t i, uint64_t now, int on_grid)
 {
     struct source_slot *ss = &s->src[i];
     struct gt_source *src = s->cfg.sources[i];
@@ -153,7 +155,8 @@ static int take_timed(struct gt_sampler *s, size_t i, uint64_t now)
     ss->retry_at = ss->backoff = 0;
     ss->src_end = ss->view.t_end_ns;
     ss->mono_end = ss->last_got = now;
-    add_jitter(s, ss, src->info.periodic_clock);
+    if (on_grid)
+        add_jitter(s, ss, src->info.periodic_clock);
     return 1;
 }
 
@@ -206,40 +209,119 @@ static int all_ended(const struct gt_sampler *s)
     return 1;
 }
 
+/* A sample taken into the back buffer goes out as a round of its own,
+ * with the kernel's timestamps; the sources on our timer join the first
+ * round of a drain. */
+static void publish_taken(struct gt_sampler *s, const struct source_slot *ss, uint64_t now,
+                          int *n)
+{
+    s->back.t_start_ns = ss->view.t_start_ns;
+    s->back.t_end_ns = ss->view.t_end_ns;
+    if (*n == 0)
+        sample_untimed(s, now);
+    gt_smp_publish(s);
+    (*n)++;
+}
+
+/* Timed source i's ring, a round for each sample, at most max (0: as
+ * many as it gives); -1 when the source failed. */
+static int drain_ring(struct gt_sampler *s, size_t i, uint64_t now, uint32_t max, int *n)
+{
+    uint32_t k;
+    int r;
+
+    for (k = 0; !max || k < max; k++) {
+        begin_round(s);
+        r = take_timed(s, i, now, 1);
+        if (r == 0)
+            return 0;
+        publish_taken(s, &s->src[i], now, n);
+        if (r < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Every sample waiting in the timed sources' rings becomes a round of its
- * own, published with the kernel's timestamps, so that captures, batch
- * rows and the trace see each; a reader that has not taken the last
- * round gets them added up, as on the timer. Returns the rounds
- * published, -1 when every source has ended. */
+ * own, so that captures, batch rows and the trace see each; a reader
+ * that has not taken the last round gets them added up, as on the timer.
+ * Returns the rounds published, -1 when every source has ended. */
 static int drain_sources(struct gt_sampler *s, uint64_t now)
 {
     size_t i;
-    int n = 0, r;
+    int n = 0;
 
     s->hold_wake = 1;
-    for (i = 0; i < s->cfg.nsources; i++) {
-        struct source_slot *ss = &s->src[i];
-        if (!ss->timed || ss->ended)
-            continue;
-        for (;;) {
-            begin_round(s);
-            r = take_timed(s, i, now);
-            if (r == 0)
-                break;
-            s->back.t_start_ns = ss->view.t_start_ns;
-            s->back.t_end_ns = ss->view.t_end_ns;
-            if (n == 0)
-                sample_untimed(s, now);
-            gt_smp_publish(s);
-            n++;
-            if (r < 0)
-                break;
-        }
-    }
+    for (i = 0; i < s->cfg.nsources; i++)
+        if (s->src[i].timed && !s->src[i].ended)
+            drain_ring(s, i, now, 0, &n);
     s->hold_wake = 0;
     if (n)
         publish_wake(s);
     return all_ended(s) ? -1 : n;
+}
+
+/* Batch rows whose reader stopped the sampler (-n): nothing more is
+ * recorded, so the capture ends at the last row. */
+static int abandoned(struct gt_sampler *s)
+{
+    int r;
+
+    pthread_mutex_lock(&s->lock);
+    r = s->stopping && s->cfg.each_drained;
+    pthread_mutex_unlock(&s->lock);
+    return r;
+}
+
+/* Timed source i's last sample: its periodic mode ends, which leaves
+ * what was counted since the last periodic sample to the next sample()
+ * (kinstr_prfcnt's STOP sample, the legacy reader's final dump, the
+ * simulator's part of a period). A source that refuses gives none, and
+ * is not called again. */
+static void take_last(struct gt_sampler *s, size_t i, uint64_t now, int *n)
+{
+    struct gt_source *src = s->cfg.sources[i];
+    struct source_slot *ss = &s->src[i];
+    uint64_t p = 0;
+    struct gt_diag d;
+
+    gt_diag_clear(&d);
+    if (src->type->periodic(src, &p, &d) < 0) {
+        if (!d.msg[0])
+            gt_diag_set(&d, "periodic sampling did not stop");
+        gt_smp_note_warning(s, src, &d);
+        return;
+    }
+    ss->timed = 0;
+    begin_round(s);
+    if (take_timed(s, i, now, 0) != 0)
+        publish_taken(s, ss, now, n);
+}
+
+/* A stop: what the kernels counted up to it is handed over before the
+ * thread ends, as drained samples: each ring's, then each source's last.
+ * Bounded: a ring's worth at most (what a source gives beyond that is in
+ * its last sample), no sleep, and a source backing off after an error is
+ * not called. */
+static void drain_final(struct gt_sampler *s)
+{
+    uint64_t now = gt_now_ns();
+    size_t i;
+    int n = 0;
+
+    s->hold_wake = 1;
+    for (i = 0; i < s->cfg.nsources && !abandoned(s); i++) {
+        struct source_slot *ss = &s->src[i];
+        if (!ss->timed || ss->ended || (ss->retry_at && now < ss->retry_at))
+            continue;
+        /* the ring, and before it what a change of period kept */
+        if (drain_ring(s, i, now, ss->ring + 1, &n) < 0 || abandoned(s))
+            continue;
+        take_last(s, i, now, &n);
+    }
+    s->hold_wake = 0;
+    if (n)
+        publish_wake(s);
 }
 
 /* Half the smallest ring's time from the last drain, but samples wait a
@@ -278,6 +360,10 @@ static uint64_t drain_deadline(struct gt_sampler *s, int found)
         if (next < t)
             t = next;
     }
+    /* A stop that came before the thread first read its wake count
+     * would not cut this sleep short */
+    if (s->stopping || s->finishing)
+        t = 0;
     s->deadline = t;
     pthread_mutex_unlock(&s->lock);
     return t;
@@ -329,7 +415,8 @@ static int change_period(struct gt_sampler *s, uint64_t interval, uint64_t now)
 
 /* The thread while a kernel times the samples: it sleeps until a ring is
  * half full or a reader is due, then drains. Returns 1 when the sampler
- * stops or every source has ended, 0 to go on with the timer. */
+ * stops (after drain_final, unless batch rows stopped it) or every source
+ * has ended, 0 to go on with the timer. */
 int gt_smp_drain_run(struct gt_sampler *s)
 {
     unsigned seq = atomic_load(&s->wake_seq);
@@ -344,8 +431,11 @@ int gt_smp_drain_run(struct gt_sampler *s)
         seq = atomic_load(&s->wake_seq);
         now = gt_now_ns();
         pthread_mutex_lock(&s->lock);
-        if (s->stopping) {
+        if (s->stopping || s->finishing) {
+            int last = s->finishing || !s->cfg.each_drained;
             pthread_mutex_unlock(&s->lock);
+            if (last)
+                drain_final(s);
             return 1;
         }
         want = s->interval_ns;

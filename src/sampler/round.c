@@ -120,12 +120,13 @@ void gt_smp_publish(struct gt_sampler *s)
     struct gt_diag d;
     int wake = 0, nodata = s->back.missing != 0;
 
-    /* Batch output: a drained sample waits for the row before it to be
-     * written before it is recorded, so that a capture ends where the
-     * rows do (-n). */
+    /* Batch output: a drained sample is recorded only when the reader
+     * has taken the row before it and asks for the next: a row is
+     * written after its take, and -n stops the sampler after the last
+     * one, so the capture ends where the rows do. */
     if (s->cfg.each_drained && s->hold_wake) {
         pthread_mutex_lock(&s->lock);
-        while (s->front_full && !s->stopping)
+        while ((s->front_full || !s->asking) && !s->stopping)
             pthread_cond_wait(&s->taken, &s->lock);
         pthread_mutex_unlock(&s->lock);
         if (s->stopping)

@@ -219,7 +219,9 @@ static void *run(void *arg)
         seq = atomic_load(&s->wake_seq);
         now = gt_now_ns();
         pthread_mutex_lock(&s->lock);
-        if (s->stopping) {
+        /* finishing: asked while the kernel timed the samples, which it
+         * no longer does; the timer has nothing left to hand over */
+        if (s->stopping || s->finishing) {
             pthread_mutex_unlock(&s->lock);
             break;
         }
@@ -290,6 +292,11 @@ int gt_sampler_take(struct gt_sampler *s, struct gt_snapshot *out, uint64_t time
 
     gt_smp_ts_from_ns(&ts, gt_now_ns() + timeout_ns);
     pthread_mutex_lock(&s->lock);
+    /* A drain for batch rows records its next sample only now (round.c) */
+    if (timeout_ns && !s->front_full) {
+        s->asking = 1;
+        pthread_cond_signal(&s->taken);
+    }
     /* A zero timeout only looks: a wait on a deadline already past still
      * costs a trip through the scheduler. */
     while (timeout_ns && !s->front_full && s->stats.state != GT_SAMPLER_ENDED)
@@ -302,6 +309,7 @@ int gt_sampler_take(struct gt_sampler *s, struct gt_snapshot *out, uint64_t time
             gt_snapshot_copy_spans(out, &s->front, s->spans, s->nspans);
         }
         s->front_full = 0;
+        s->asking = 0;
         pthread_cond_signal(&s->taken);
         r = 1;
     } else if (s->stats.state == GT_SAMPLER_ENDED) {
@@ -396,6 +404,21 @@ static void settle_sources(struct gt_sampler *s)
         if (src->type->playback)
             src->type->playback->control(src, GT_PLAYBACK_SETTLE, 0);
     }
+}
+
+int gt_sampler_finish(struct gt_sampler *s)
+{
+    int timed;
+
+    if (!s || !s->started)
+        return 0;
+    pthread_mutex_lock(&s->lock);
+    timed = s->timed && s->stats.state != GT_SAMPLER_ENDED;
+    s->finishing = timed;
+    pthread_mutex_unlock(&s->lock);
+    if (timed)
+        gt_smp_wake_thread(s);
+    return timed;
 }
 
 void gt_sampler_stop(struct gt_sampler *s)

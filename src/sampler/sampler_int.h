@@ -39,6 +39,13 @@ struct gt_sampler {
     int front_full;            /* front holds deltas not yet taken */
     pthread_t thread;
     int started, stopping;
+    /* gt_sampler_finish: the kernels' rings are drained to the end
+     * before the thread ends, for a reader that takes the rest */
+    int finishing;
+    /* each_drained: the reader waits in gt_sampler_take for the next
+     * snapshot, so that the thread may record it (a row is written after
+     * its take, and -n stops after the last row) */
+    int asking;
     pthread_mutex_t lock;
     /* The thread sleeps on this word until a deadline: a futex rather than
      * a condition variable, so that a sleep is one system call and its
@@ -84,9 +91,8 @@ void gt_smp_update_state(struct gt_sampler *s);
 void gt_smp_wake_thread(struct gt_sampler *s);
 
 /* drain.c: after the sources start, each that can is made kernel-timed;
- * then the thread drains them: 1 when it stops or all ended, 0 to go on
- * with the timer. */
-/* drain.c: the kernel-timed loop, called by sampler.c */
+ * then the thread drains them: 1 when it stops (after a last drain, see
+ * drain_final) or all ended, 0 to go on with the timer. */
 void gt_smp_start_periodic(struct gt_sampler *s);
 int  gt_smp_drain_run(struct gt_sampler *s);
 

@@ -442,7 +442,11 @@ static int legacy_ioctl(struct fake_kbase *fk, struct file *r, unsigned long req
         if (fkp_legacy_free_buffers(r) <= 0)
             return fail(fk->cfg.old_dump ? EPERM : EBUSY);
         fkp_manual_step(fk);
-        fkp_legacy_dump(fk, r, 1, 0);
+        /* mali_kbase_vinstr.c, kbasep_vinstr_client_dump: periodic ticks
+         * that found the ring full left their counts in the client's
+         * accumulator, so a manual dump holds them too */
+        fkp_legacy_dump(fk, r, r->owed + 1, 0);
+        r->owed = 0;
         return 0;
     case 0x4004BE11ul:
         return 0;

@@ -489,12 +489,15 @@ static int vinstr_set_period(struct gt_kbase_reader *r, uint64_t ns, struct gt_d
     return 0;
 }
 
-/* Periodic dumps stop; the ring's dumps are added into f. */
+/* Periodic dumps stop; the ring's dumps are added into f, then a last
+ * dump with what was counted since the last periodic one (what
+ * kinstr_prfcnt's STOP sample holds), so a stop loses no counts. */
 static int vinstr_finish(struct gt_kbase_reader *r, struct gt_kbase_frame *f, struct gt_diag *d)
 {
     struct vinstr *v = r->priv;
     const struct gt_kbase_dev *dev = r->dev;
     uint32_t n = 0;
+    int dr;
 
     if (r->period_ns && set_interval(v, dev, 0) < 0) {
         gt_diag_errno(d, errno, "%s: SET_INTERVAL 0 failed: %s", dev->path, strerror(errno));
@@ -506,7 +509,17 @@ static int vinstr_finish(struct gt_kbase_reader *r, struct gt_kbase_frame *f, st
         n++;
     }
     f->ncycles = r->ncycles;
-    return (int)n;
+    dr = dump_now(v, dev, f);
+    if (dr == DUMP_SUSPENDED)
+        return (int)n;          /* a suspended GPU counted nothing since */
+    if (dr < 0 || wait_ready(v, dev, VINSTR_POLL_MS) < 0 || consume(v, dev, f) < 0) {
+        int err = errno;
+        gt_diag_errno(d, err, "%s: the last dump after periodic dumps stopped failed (%s on "
+                              "the legacy reader): %s%s", dev->path, v->call, strerror(err),
+                      lost_hint(err));
+        return -1;
+    }
+    return (int)n + 1;
 }
 
 /* The first dump after CLEAR only fixes the kernel time the next interval
