@@ -27,6 +27,7 @@ struct source_slot {
     uint64_t period;
     uint32_t ring;
     uint64_t prev_end;         /* the kernel's end of its last sample */
+    uint64_t drained_at;       /* the drain's start, on the source's clock */
     uint64_t last_got;         /* our clock when a sample last came */
 };
 
