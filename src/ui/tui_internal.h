@@ -96,6 +96,8 @@ struct tui {
     char clock[16];
     struct sigaction old_tstp;   /* SIGTSTP as it was before the dashboard */
     int wake_fd;                 /* the sampler's new-data descriptor, -1 none */
+    int epoll_fd;                /* the loop's sleep (wait.c), -1 none */
+    int stdin_watched;           /* stdin is in its set */
     int signal_fd;               /* readable after SIGWINCH or SIGTSTP, -1 none */
     int empty_reads, input_gone; /* the keyboard's end of file or hang-up */
     int sampler_live;            /* it is sampling (not retrying, not ended) */
@@ -219,6 +221,13 @@ void tui_suspend(void);
 void tui_flush_cells(struct tui *t);
 void tui_hand_back(struct tui *t);
 void tui_repaint_all(struct tui *t);
+
+/* wait.c: the loop's sleep until a refresh is due, a sample arrives (when
+ * the refresh follows the samples), a key or a signal; what woke it. */
+enum { WOKE_SAMPLE = 1, WOKE_INPUT = 2, WOKE_SIGNAL = 4 };
+int tui_wait_open(struct tui *t, struct gt_diag *d);   /* -1: said in d */
+int tui_wait(struct tui *t, uint64_t next, uint64_t refresh);
+void tui_wait_close(struct tui *t);
 
 /* keys.c: the next key as a key code, ERR when none is waiting */
 int tui_next_key(struct tui *t);
