@@ -104,6 +104,7 @@ static void free_state(struct tui *t)
     free(t->rows);
     free(t->widths.rows);
     tui_tabs_free(t);
+    tui_line_free(&t->hints);
     free(t->triage_metric);
     gt_evaluator_free(t->eval);
     gt_history_free(t->hist);
