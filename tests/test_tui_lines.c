@@ -143,7 +143,11 @@ Test(tui_lines, the_current_tab_follows_the_section_and_the_view, .timeout = 60)
 /* Each width fits the tabs and cuts the hints anew: the roomy form at
  * 120 columns, the glued one at 80, the current page labelled at 40; the
  * hints cut one column short of the edge. Below 13 rows the narrowest
- * form leaves the section's title out. */
+ * form leaves the section's title out. By tabs.c's rules: at 40 the page
+ * "1 CPU 2 Activity " with six bare keys and "P Procs" takes 36 columns,
+ * and a third label would take 44; at 30 no page holds the current
+ * section among the bare keys (32 columns), so all are bare keys (18
+ * columns with their gaps), then a blank and the title cut to 11. */
 Test(tui_lines, tabs_and_hints_follow_each_new_size, .timeout = 90)
 {
     static const struct { int cols, rows; const char *tabs; } sizes[] = {
