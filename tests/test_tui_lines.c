@@ -48,16 +48,6 @@ static void start(struct tmux *t, int cols, int rows)
     free(s);
 }
 
-/* Line n (0-based) of a capture, copied into out. */
-static void line_at(const char *s, int n, char *out, size_t len)
-{
-    for (; n > 0 && s; n--) {
-        s = strchr(s, '\n');
-        s = s ? s + 1 : NULL;
-    }
-    snprintf(out, len, "%.*s", s ? (int)strcspn(s, "\n") : 0, s ? s : "");
-}
-
 /* The text a styled line shows in reverse video (the current tab): SGR
  * parameter 7 turns it on, 0 and 27 off. */
 static void reversed_text(const char *line, char *out, size_t len)
@@ -110,7 +100,7 @@ static void expect_line(struct tmux *t, int n, int styled, const char *want)
 
     for (i = 0; i < WAIT_MS / 50; i++, nap()) {
         char *s = styled ? tmux_capture_styled(t) : tmux_capture(t);
-        line_at(s ? s : "", n, line, sizeof(line));
+        tmux_line_of(s ? s : "", n, line, sizeof(line));
         free(s);
         if (styled)
             reversed_text(line, got, sizeof(got));
