@@ -132,7 +132,7 @@ echo "  start-up, once: $(median < "$tmp/su") ms CPU (runs: $(range < "$tmp/su")
 echo "  $(awk "BEGIN{printf \"%d\", $bytes / $refreshes}") bytes written to the terminal per refresh"
 if [ -s "$tmp/f" ]; then
     fl=$(median < "$tmp/f")
-    echo "  of which the wake-ups alone (10 Hz timer, 4 Hz eventfd and terminal poll, no work) cost $fl ms/s on this machine (runs: $(range < "$tmp/f"))"
+    echo "  of which the wake-ups alone (10 Hz timer, 4 Hz eventfd and terminal wait, no work) cost $fl ms/s on this machine (runs: $(range < "$tmp/f"))"
     echo "  gputop's own work above that floor, round by round: $(median < "$tmp/o") ms/s (runs: $(range < "$tmp/o"))"
 fi
 echo "top -d 0.25: $(per_s "$t_ms") ms/s; htop -d 3: $(per_s "$h_ms") ms/s"

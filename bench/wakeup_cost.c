@@ -3,18 +3,18 @@
  * can be read against the floor the machine sets: gputop's dashboard is a
  * sampler thread woken by its own timer 10 times a second, which wakes the
  * display thread 4 times a second (an eventfd), with no work at all here.
- * The display thread waits as the dashboard's must: in poll() on its
- * terminal and the eventfd together (a terminal's poll costs more than an
- * eventfd's), here a pseudo-terminal nobody types into.
+ * The display thread waits as the dashboard's does (src/ui/wait.c): in
+ * epoll_wait() on its terminal and the eventfd together, the eventfd
+ * edge-triggered and never read, here a pseudo-terminal nobody types into.
  * Usage: wakeup_cost [SECONDS]: the pattern runs that long (10 s), then the
  * single idle wake-up is timed; dashboard_cost.sh runs it beside gputop
  * over the very window it measures gputop in. */
 #include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,7 +23,7 @@
 
 struct pattern {
     uint64_t t0, seconds;
-    int efd, tty;
+    int efd, tty, ep;
     uint64_t sampler_ns, display_ns;
 };
 
@@ -66,11 +66,11 @@ static void *sampler(void *arg)
 static void *display(void *arg)
 {
     struct pattern *p = arg;
-    uint64_t c0 = ns_of(CLOCK_THREAD_CPUTIME_ID), v;
-    struct pollfd pf[2] = { { p->tty, POLLIN, 0 }, { p->efd, POLLIN, 0 } };
+    uint64_t c0 = ns_of(CLOCK_THREAD_CPUTIME_ID);
+    struct epoll_event ev[2];
 
     while (ns_of(CLOCK_MONOTONIC) < p->t0 + p->seconds * 1000000000ull - 50000000ull)
-        if (poll(pf, 2, 1000) > 0 && (pf[1].revents & POLLIN) && read(p->efd, &v, sizeof(v)) < 0)
+        if (epoll_wait(p->ep, ev, 2, 1000) < 0)
             break;
     p->display_ns = ns_of(CLOCK_THREAD_CPUTIME_ID) - c0;
     return NULL;
@@ -90,7 +90,8 @@ static void idle_wakeup(void)
 
 int main(int argc, char **argv)
 {
-    struct pattern p = { 0, SECONDS_DEFAULT, -1, -1, 0, 0 };
+    struct pattern p = { 0, SECONDS_DEFAULT, -1, -1, -1, 0, 0 };
+    struct epoll_event ev = { .events = EPOLLIN | EPOLLET };
     int master;
     pthread_t a, b;
 
@@ -103,23 +104,26 @@ int main(int argc, char **argv)
         p.seconds = (uint64_t)s;
     }
     p.efd = eventfd(0, 0);
-    if (p.efd < 0) {
-        puts("no eventfd: wake pattern not measured");
+    p.ep = epoll_create1(0);
+    if (p.efd < 0 || p.ep < 0 || epoll_ctl(p.ep, EPOLL_CTL_ADD, p.efd, &ev) < 0) {
+        puts("no eventfd or epoll: wake pattern not measured");
         return 0;
     }
     /* The terminal: the slave side of a new pseudo-terminal, or (none
-     * here) no fd, which poll() skips. */
+     * here) none watched. */
     master = posix_openpt(O_RDWR | O_NOCTTY);
     if (master >= 0 && grantpt(master) == 0 && unlockpt(master) == 0 && ptsname(master))
         p.tty = open(ptsname(master), O_RDWR | O_NOCTTY);
-    if (p.tty < 0)
-        puts("no pseudo-terminal: the display thread polls the eventfd alone");
+    ev.events = EPOLLIN;
+    if (p.tty < 0 || epoll_ctl(p.ep, EPOLL_CTL_ADD, p.tty, &ev) < 0)
+        puts("no pseudo-terminal: the display thread waits on the eventfd alone");
     p.t0 = ns_of(CLOCK_MONOTONIC);
     pthread_create(&a, NULL, sampler, &p);
     pthread_create(&b, NULL, display, &p);
     pthread_join(a, NULL);
     pthread_join(b, NULL);
     close(p.efd);
+    close(p.ep);
     if (p.tty >= 0)
         close(p.tty);
     if (master >= 0)

@@ -72,6 +72,31 @@ static int runs(struct gt_cellbuf *b, struct gt_cell_run *out, int max, int join
     return n;
 }
 
+/* A line kept from one frame is put back in the next with its styles,
+ * clipped to the frame as text is. */
+Test(cellbuf, cells_of_an_earlier_frame_are_put_back_with_their_styles)
+{
+    struct gt_cellbuf *b = frame(2, 5, 0);
+    uint32_t kept[5];
+
+    gt_cellbuf_text(b, 1, 0, "ab", -1, 3);
+    gt_cellbuf_text(b, 1, 2, "cde", -1, 4);
+    memcpy(kept, gt_cellbuf_row(b, 1), sizeof(kept));
+    cr_assert_eq(gt_cellbuf_begin(b, 2, 5), 0);
+    cr_assert_eq(gt_cellbuf_char(b, 1, 0), ' ', "a new frame starts blank");
+    gt_cellbuf_put_cells(b, 1, 0, kept, 5);
+    cr_assert_eq(gt_cellbuf_char(b, 1, 1), 'b');
+    cr_assert_eq(gt_cellbuf_style(b, 1, 1), 3);
+    cr_assert_eq(gt_cellbuf_char(b, 1, 4), 'e');
+    cr_assert_eq(gt_cellbuf_style(b, 1, 4), 4);
+    gt_cellbuf_put_cells(b, 0, 3, kept, 5);
+    cr_assert_eq(gt_cellbuf_char(b, 0, 4), 'b', "clipped at the right edge");
+    gt_cellbuf_put_cells(b, 2, 0, kept, 5);
+    gt_cellbuf_put_cells(b, 0, -1, kept, 5);
+    cr_assert_eq(gt_cellbuf_char(b, 0, 0), ' ', "nothing outside the frame");
+    gt_cellbuf_free(b);
+}
+
 Test(cellbuf, only_changed_cells_are_reported)
 {
     struct gt_cellbuf *b = frame(3, 20, 0);

@@ -273,21 +273,11 @@ Test(tui_glance, first_sample_draws_no_full_block, .timeout = 60)
 
 /* ---- item 3: every section named ---- */
 
-/* Line n (0-based) of a capture, copied into out. */
-static void line_at(const char *s, int n, char *out, size_t len)
-{
-    for (; n > 0 && s; n--) {
-        s = strchr(s, '\n');
-        s = s ? s + 1 : NULL;
-    }
-    snprintf(out, len, "%.*s", s ? (int)strcspn(s, "\n") : 0, s ? s : "");
-}
-
 static char *tab_line(struct tmux *t, char *line, size_t len)
 {
     char *s = tmux_capture(t);
 
-    line_at(s, 1, line, len);
+    tmux_line_of(s, 1, line, len);
     free(s);
     return line;
 }
@@ -364,7 +354,7 @@ Test(tui_glance, header_keeps_gpu_busy_at_80_and_60_columns, .timeout = 60)
     expect(&t, "% busy @");
     expect(&t, "(rates /s)");                   /* the default: it makes the line longer */
     s = tmux_capture(&t);
-    line_at(s, 0, line, sizeof(line));
+    tmux_line_of(s, 0, line, sizeof(line));
     free(s);
     cr_assert(strstr(line, "% busy @"), "busy dropped: '%s'", line);
     cr_assert(strstr(line, " 1 s "), "the period: '%s'", line);
@@ -472,7 +462,7 @@ Test(tui_glance, layout_of_another_family_replaces_the_sources_own, .timeout = 6
     start(&t, 120, 30, "", "--source sim --layout mips-cm --no-cpu");
     expect(&t, "Coherency manager");
     s = tmux_capture(&t);
-    line_at(s, 1, line, sizeof(line));
+    tmux_line_of(s, 1, line, sizeof(line));
     free(s);
     cr_assert_null(strstr(line, "Activity"), "the GPU's sections joined it: '%s'", line);
     tmux_stop(&t);
@@ -601,7 +591,7 @@ Test(tui_glance, exports_show_in_the_header_and_the_url_in_the_footer, .timeout 
     cr_assert(found, "no address in the footer:\n%s", s);
     free(s);
     s = tmux_wait_for(&t, "REC", WAIT_MS, &found);
-    line_at(s, 0, line, sizeof(line));
+    tmux_line_of(s, 0, line, sizeof(line));
     free(s);
     cr_assert(strstr(line, "REC") && strstr(line, "trace") && strstr(line, "serving :"),
               "header: '%s'", line);
@@ -627,7 +617,7 @@ Test(tui_glance, a_recording_that_stops_says_so_in_the_header, .timeout = 60)
     cr_assert_eq(tmux_start(&t, 160, 30, "", line), 0);
     s = tmux_wait_for(&t, "recording stopped, sampling goes on", 20000, &found);
     cr_assert(found, "no alert:\n%s", s);
-    line_at(s, 0, line, sizeof(line));
+    tmux_line_of(s, 0, line, sizeof(line));
     cr_assert(strstr(line, "REC STOPPED"), "header: '%s'", line);
     cr_assert(strstr(s, cap), "the alert names the file:\n%s", s);
     free(s);

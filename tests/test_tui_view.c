@@ -39,16 +39,6 @@ static void expect(struct tmux *t, const char *text)
     free(s);
 }
 
-/* Line n (0-based) of a capture, copied into out. */
-static void line_at(const char *s, int n, char *out, size_t len)
-{
-    for (; n > 0 && s; n--) {
-        s = strchr(s, '\n');
-        s = s ? s + 1 : NULL;
-    }
-    snprintf(out, len, "%.*s", s ? (int)strcspn(s, "\n") : 0, s ? s : "");
-}
-
 /* The line holding needle, copied into out ("" if none). */
 static void line_with(const char *s, const char *needle, char *out, size_t len)
 {
@@ -93,7 +83,7 @@ Test(tui_view, tabs_show_section_names_at_120_columns, .timeout = 60)
     start(&t, 120, 30, "", T8XX);
     expect(&t, "GPU usage");
     s = tmux_capture(&t);
-    line_at(s, 1, line, sizeof(line));
+    tmux_line_of(s, 1, line, sizeof(line));
     /* The layout's tab labels, roomy: " 2 Activity ". */
     cr_assert(strstr(line, " 2 Activity "), "the current tab by name:\n%s", s);
     cr_assert(strstr(line, " 1 CPU "), "other tabs by name:\n%s", s);
@@ -111,7 +101,7 @@ Test(tui_view, tabs_keep_whole_labels_at_80_columns, .timeout = 60)
     start(&t, 80, 24, "", T8XX);
     expect(&t, "GPU usage");
     s = tmux_capture(&t);
-    line_at(s, 1, line, sizeof(line));
+    tmux_line_of(s, 1, line, sizeof(line));
     /* with the Processes tab after them, key and label set together */
     cr_assert(strstr(line, "1CPU ") && strstr(line, " 4Data path ") && strstr(line, " iConfig"),
               "tabs: '%s'", line);
@@ -130,12 +120,12 @@ Test(tui_view, tabs_fit_anew_for_another_width_not_another_tab, .timeout = 60)
     start(&t, 80, 24, "", T8XX);
     expect(&t, "GPU usage");
     s = tmux_capture(&t);
-    line_at(s, 1, before, sizeof(before));
+    tmux_line_of(s, 1, before, sizeof(before));
     free(s);
     tmux_keys(&t, "3");
     expect(&t, "Geometry usage");
     s = tmux_capture(&t);
-    line_at(s, 1, after, sizeof(after));
+    tmux_line_of(s, 1, after, sizeof(after));
     free(s);
     cr_assert_str_eq(after, before, "the tabs moved with the current one");
     tmux_resize(&t, 200, 30);
@@ -213,7 +203,7 @@ Test(tui_view, header_at_40x10_keeps_paused_and_the_period, .timeout = 60)
     tmux_literal(&t, " ");
     s = tmux_wait_for(&t, "PAUSED", WAIT_MS, &found);
     cr_assert(found, "PAUSED lost at 40 columns:\n%s", s);
-    line_at(s, 0, line, sizeof(line));
+    tmux_line_of(s, 0, line, sizeof(line));
     cr_assert(strstr(line, "PAUSED") && strstr(line, " ms"), "header: '%s'", line);
     free(s);
     tmux_stop(&t);
@@ -236,7 +226,7 @@ Test(tui_view, header_at_40x10_keeps_the_sources_state, .timeout = 60)
     start(&t, 40, 10, "", cmd);
     /* A replay's state is its position's: "ended: end of capture". */
     s = tmux_wait_for(&t, "ended:", WAIT_MS, &found);
-    line_at(s, 0, line, sizeof(line));
+    tmux_line_of(s, 0, line, sizeof(line));
     cr_assert(found && strstr(line, "ended: end of capture"), "header: '%s'", line);
     free(s);
     tmux_stop(&t);

@@ -37,6 +37,9 @@ int gt_cellbuf_text(struct gt_cellbuf *b, int y, int x, const char *s, int maxw,
 void gt_cellbuf_chars(struct gt_cellbuf *b, int y, int x, const uint32_t *cp, int n, int style);
 /* n cells of ch from (y, x), clipped. */
 void gt_cellbuf_fill(struct gt_cellbuf *b, int y, int x, int n, uint32_t ch, int style);
+/* n cells as gt_cellbuf_row gives them (a code point and a style each)
+ * from (y, x), clipped: a line composed in an earlier frame, put back. */
+void gt_cellbuf_put_cells(struct gt_cellbuf *b, int y, int x, const uint32_t *cells, int n);
 /* Re-styles n cells from (y, x), keeping their characters. */
 void gt_cellbuf_restyle(struct gt_cellbuf *b, int y, int x, int n, int style);
 /* The composed cells of row y (NULL outside the frame), each a code point

@@ -175,6 +175,15 @@ void gt_cellbuf_fill(struct gt_cellbuf *b, int y, int x, int n, uint32_t ch, int
         row[i] = c;
 }
 
+void gt_cellbuf_put_cells(struct gt_cellbuf *b, int y, int x, const uint32_t *cells, int n)
+{
+    int r;
+    uint32_t *row = cells_at(b, y, x, n, &r);
+
+    if (r)
+        memcpy(row, cells, (size_t)r * sizeof(*row));
+}
+
 void gt_cellbuf_restyle(struct gt_cellbuf *b, int y, int x, int n, int style)
 {
     int i, r;

@@ -1,8 +1,10 @@
 /* Drawing primitives the dashboard's views share: clipped text, the
- * separator, the colour of a level. */
+ * separator, the colour of a level, lines kept from one frame to the next. */
 #include "tui_internal.h"
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 static const char *const SEP_UTF8 = " \u00b7 ";
 
@@ -137,6 +139,42 @@ int tui_put_wrapped_up(struct tui *t, int bottom, const char *s, int maxlines, e
             p++;
     }
     return n;
+}
+
+int tui_line_reuse(struct tui *t, const struct tui_line *l, const long *key, int y)
+{
+    if (!l->valid || memcmp(l->key, key, sizeof(l->key)) != 0)
+        return 0;
+    gt_cellbuf_put_cells(t->cells, y, 0, l->cells, l->n);
+    return 1;
+}
+
+/* Out of memory, the line is composed every frame, as before. */
+void tui_line_keep(struct tui *t, struct tui_line *l, const long *key, int y, int n)
+{
+    const uint32_t *row = gt_cellbuf_row(t->cells, y);
+
+    l->valid = 0;
+    if (!row || n < 0 || n > gt_cellbuf_cols(t->cells))
+        return;
+    if (n > l->cap) {
+        uint32_t *c = realloc(l->cells, (size_t)n * sizeof(*c));
+        if (!c)
+            return;
+        l->cells = c;
+        l->cap = n;
+    }
+    if (n)
+        memcpy(l->cells, row, (size_t)n * sizeof(*row));
+    l->n = n;
+    memcpy(l->key, key, sizeof(l->key));
+    l->valid = 1;
+}
+
+void tui_line_free(struct tui_line *l)
+{
+    free(l->cells);
+    memset(l, 0, sizeof(*l));
 }
 
 /* "100 ms", "1 s", "2.5 s": a period the way a person says it. */

@@ -112,10 +112,29 @@ static void draw_selected(struct tui *t, int y)
         tui_put(t, y, dw, range, rw, ST_ACCENT);
 }
 
+/* The hints follow the key table, the layout's section keys, live or
+ * replay and ASCII or not, all the run's: of a frame's, only the width
+ * changes them, so they are composed again only for a new width. */
+static void draw_hints(struct tui *t, int y)
+{
+    long key[TUI_LINE_KEY] = { COLS, t->ascii, t->replay != NULL };
+    char buf[512];
+    struct gt_text h;
+    int n;
+
+    if (tui_line_reuse(t, &t->hints, key, y))
+        return;
+    gt_text_init(&h, buf, sizeof(buf));
+    hints_text(t, &h);
+    tui_put_clipped(t, y, 0, buf, COLS - 1, ST_ACCENT);
+    /* the cells it wrote, no more: the rest of the row is not the hints' */
+    n = tui_text_columns_upto(buf, COLS - 1);
+    tui_line_keep(t, &t->hints, key, y, n < COLS - 1 ? n : COLS - 1);
+}
+
 void tui_draw_footer(struct tui *t)
 {
     char buf[512];
-    struct gt_text h;
 
     /* the Processes view writes its own line there (view_processes.c) */
     if (LINES > 3 && !t->alert_shown && t->selected >= 0 && !t->procs_view)
@@ -131,7 +150,5 @@ void tui_draw_footer(struct tui *t)
         tui_put_clipped(t, LINES - 1, 0, t->message, COLS - 1, ST_PLAIN);
         return;
     }
-    gt_text_init(&h, buf, sizeof(buf));
-    hints_text(t, &h);
-    tui_put_clipped(t, LINES - 1, 0, buf, COLS - 1, ST_ACCENT);
+    draw_hints(t, LINES - 1);
 }

@@ -62,6 +62,7 @@ void tui_tabs_free(struct tui *t)
 {
     free(t->tabs.label);
     t->tabs.label = NULL;
+    tui_line_free(&t->tabs.line);
 }
 
 static int labelled(const struct tab_fit *f, size_t i)
@@ -208,12 +209,19 @@ static int draw_procs_tab(struct tui *t, int x, const struct tab_fit *f)
     return w;
 }
 
+/* The row is the tabs' alone: kept whole, it is redrawn from the cells
+ * until the width, the height (a title or not), the current section or
+ * the view changes; the layout and the Processes tab are the run's. */
 void tui_draw_tabs(struct tui *t)
 {
-    struct tab_fit f = fit_tabs_kept(t);
+    long key[TUI_LINE_KEY] = { COLS, LINES > 12, (long)t->section, t->procs_view };
+    struct tab_fit f;
     int x = 0;
     size_t i;
 
+    if (tui_line_reuse(t, &t->tabs.line, key, 1))
+        return;
+    f = fit_tabs_kept(t);
     for (i = 0; i < t->l->nsections && x < COLS; i++)
         x += draw_tab(t, x, i, &f);
     if (t->cfg->procs && x < COLS)
@@ -222,6 +230,7 @@ void tui_draw_tabs(struct tui *t)
         x += tui_put(t, 1, x, " ", -1, ST_HEADING);
         tui_put_clipped(t, 1, x, t->l->sections[t->section].title, COLS - x, ST_HEADING);
     }
+    tui_line_keep(t, &t->tabs.line, key, 1, COLS);
 }
 
 long tui_tab_at(const struct tui *t, int col)

@@ -33,7 +33,7 @@ static const struct {
 
 /* Ctrl-Z and resizes while the dashboard runs. A signal handler reaches
  * the loop only through static storage; these are the dashboard's pieces
- * of it: the Ctrl-Z flag, the pipe that wakes the loop's poll (write end),
+ * of it: the Ctrl-Z flag, the pipe that wakes the loop's wait (write end),
  * and ncurses' own SIGWINCH handler, which ours calls first. */
 static volatile sig_atomic_t suspend_pending;
 static volatile sig_atomic_t wake_pipe = -1;
@@ -181,9 +181,9 @@ static void restore_on_crash(int sig)
     raise(sig);
 }
 
-/* A byte down the pipe: the loop's poll returns, however the signal fell
+/* A byte down the pipe: the loop's wait returns, however the signal fell
  * (a handler run while the loop draws, or on another thread, interrupts
- * no poll). A full pipe already holds a wake-up. */
+ * no wait). A full pipe already holds a wake-up. */
 static void wake_loop(void)
 {
     int saved = errno;
@@ -210,7 +210,7 @@ static void on_winch(int sig)
     wake_loop();
 }
 
-/* Without this, a resize that lands while the loop is not in poll() (a
+/* Without this, a resize that lands while the loop is not in its wait (a
  * loaded machine: drawing, or waiting for a CPU) was seen only at the
  * next key. Set after newterm(), which installs ncurses' handler. */
 static int catch_winch(struct tui *t)

@@ -6,13 +6,10 @@
 #include "gputop/fdinfo.h"
 #include "gputop/history.h"
 
-#include <errno.h>
 #include <math.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
-#include <unistd.h>
 
 #define HISTORY_DEPTH TUI_SPARK_MAX
 
@@ -68,6 +65,7 @@ static int init_state(struct tui *t, const struct gt_tui_config *cfg)
     t->sparks = 1;
     t->count_bars = 0;
     t->triage_section = -1;
+    t->epoll_fd = -1;
     t->triage_metric = calloc(t->l->ntriage + 1, sizeof(int));
     if (!t->triage_metric)
         return -1;
@@ -106,6 +104,7 @@ static void free_state(struct tui *t)
     free(t->rows);
     free(t->widths.rows);
     tui_tabs_free(t);
+    tui_line_free(&t->hints);
     free(t->triage_metric);
     gt_evaluator_free(t->eval);
     gt_history_free(t->hist);
@@ -140,50 +139,6 @@ static int take_sample(struct tui *t)
     tui_interval_values(t);
     gt_history_push(t->hist, t->hist_row);
     return 1;
-}
-
-enum { WOKE_SAMPLE = 1, WOKE_INPUT = 2, WOKE_SIGNAL = 4 };
-
-/* Sleeps until a refresh is due or a key or signal arrives. While the
- * sampler runs at least as often as the screen refreshes, the refresh
- * follows the first sample after it is due (fresh data, and no timer of
- * our own to wake for); a timeout a little past that covers a late one.
- * A replay with a pace of its own wakes us at every record (the loop asked
- * for that); recorded sources without one give a record a refresh, on the
- * refresh grid (the sampler then waits for us, not we for it). */
-static int wait_for_work(struct tui *t, uint64_t next, uint64_t refresh)
-{
-    struct pollfd p[3] = { { t->input_gone ? -1 : STDIN_FILENO, POLLIN, 0 },
-                           { t->signal_fd, POLLIN, 0 },
-                           { t->wake_fd, POLLIN, 0 } };
-    uint64_t interval = gt_sampler_interval(t->cfg->sampler), now = gt_now_ns(), until = next;
-    int paced = t->wake_fd >= 0 && !t->self_paced && t->sampler_live && interval <= refresh, r;
-    int woke = 0;
-    uint64_t junk;
-
-    if (t->replay_paced && t->wake_fd >= 0)
-        paced = 1;
-    else if (paced) {
-        gt_sampler_wake_after(t->cfg->sampler, next);
-        until = next + interval + interval / 2;
-    }
-    r = poll(p, paced ? 3 : 2, until > now ? (int)((until - now + 999999) / 1000000) : 0);
-    if (r < 0)
-        return errno == EINTR ? WOKE_SIGNAL : 0;    /* maybe a resize */
-    /* A resize or Ctrl-Z, whenever it came: ncurses has the size. */
-    if (p[1].revents & POLLIN) {
-        tui_drain_signals(t);
-        woke |= WOKE_SIGNAL;
-    }
-    if (paced && (p[2].revents & POLLIN)) {
-        if (read(t->wake_fd, &junk, sizeof(junk)) < 0) {
-            /* already cleared */
-        }
-        woke |= WOKE_SAMPLE;
-    }
-    if (p[0].revents)
-        woke |= WOKE_INPUT;
-    return woke;
 }
 
 /* Every key ncurses has, then one redraw; returns 1 to quit. A terminal
@@ -247,6 +202,11 @@ int gt_tui_run(const struct gt_tui_config *cfg, volatile sig_atomic_t *stop, str
         return 1;
     }
     t.wake_fd = gt_sampler_wake_fd(cfg->sampler);
+    if (tui_wait_open(&t, d) < 0) {
+        tui_close_terminal(&t);
+        free_state(&t);
+        return 1;
+    }
     next = gt_now_ns();
     while (!quit && !*stop) {
         uint64_t now = gt_now_ns();
@@ -274,10 +234,11 @@ int gt_tui_run(const struct gt_tui_config *cfg, volatile sig_atomic_t *stop, str
         }
         /* A sample wakes us only once the refresh is due: the top of the
          * loop draws, on the same grid of refresh times. */
-        woke = wait_for_work(&t, next, refresh);
+        woke = tui_wait(&t, next, refresh);
         if (woke & (WOKE_INPUT | WOKE_SIGNAL))
             quit = read_keys(&t, woke);
     }
+    tui_wait_close(&t);
     tui_close_terminal(&t);
     free_state(&t);
     return 0;

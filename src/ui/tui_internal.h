@@ -45,12 +45,23 @@ struct tui_widths {
     int name, bar, value, spark, peak;
 };
 
+/* A line of the frame as composed, with what it was composed from (the
+ * key): the tabs, the footer's key hints. Composing them anew each
+ * refresh took ~11k instructions for what changes with a key or a resize. */
+#define TUI_LINE_KEY 4
+struct tui_line {
+    uint32_t *cells;
+    int n, cap, valid;
+    long key[TUI_LINE_KEY];
+};
+
 /* The tabs' fit and each section's short label (tabs.c): the labels
  * follow the layout alone, the fit the width and the current section. */
 struct tui_tabs {
     const char **label;          /* per section, made on first use */
     int valid, cols, form;
     size_t section, first, end;
+    struct tui_line line;        /* the tab row as last drawn */
 };
 
 #define TUI_PROCS_HIST 60          /* a selected process's GPU% samples kept */
@@ -77,6 +88,7 @@ struct tui {
     int have_data;
     struct row *rows;
     struct tui_tabs tabs;        /* of the last frame drawn */
+    struct tui_line hints;       /* the footer's key hints as last drawn */
     struct tui_widths widths;    /* of the last section drawn */
     size_t nrows, rowcap;
     int triage_section;          /* section showing the triage line, -1 none */
@@ -96,6 +108,8 @@ struct tui {
     char clock[16];
     struct sigaction old_tstp;   /* SIGTSTP as it was before the dashboard */
     int wake_fd;                 /* the sampler's new-data descriptor, -1 none */
+    int epoll_fd;                /* the loop's sleep (wait.c), -1 none */
+    int stdin_watched;           /* stdin is in its set */
     int signal_fd;               /* readable after SIGWINCH or SIGTSTP, -1 none */
     int empty_reads, input_gone; /* the keyboard's end of file or hang-up */
     int sampler_live;            /* it is sampling (not retrying, not ended) */
@@ -135,6 +149,12 @@ enum style tui_good_style(enum gt_good good, double pct);
 /* Metric m's bar style for a percentage (its value or percent of peak). */
 enum style tui_metric_style(const struct tui *t, size_t m, double pct);
 const char *tui_sep(const struct tui *t);
+/* Row y drawn from l when l was composed for key (TUI_LINE_KEY values,
+ * unused ones 0): 1, else 0 (compose it, then tui_line_keep). */
+int tui_line_reuse(struct tui *t, const struct tui_line *l, const long *key, int y);
+/* Keeps the first n cells of row y, composed for key, in l. */
+void tui_line_keep(struct tui *t, struct tui_line *l, const long *key, int y, int n);
+void tui_line_free(struct tui_line *l);
 /* "100 ms", "1 s", "2.5 s": a period the way a person says it. */
 void tui_period_text(char *buf, size_t len, uint64_t ns);
 /* s wrapped at blanks (or after a '/') into at most maxlines rows, the
@@ -219,6 +239,13 @@ void tui_suspend(void);
 void tui_flush_cells(struct tui *t);
 void tui_hand_back(struct tui *t);
 void tui_repaint_all(struct tui *t);
+
+/* wait.c: the loop's sleep until a refresh is due, a sample arrives (when
+ * the refresh follows the samples), a key or a signal; what woke it. */
+enum { WOKE_SAMPLE = 1, WOKE_INPUT = 2, WOKE_SIGNAL = 4 };
+int tui_wait_open(struct tui *t, struct gt_diag *d);   /* -1: said in d */
+int tui_wait(struct tui *t, uint64_t next, uint64_t refresh);
+void tui_wait_close(struct tui *t);
 
 /* keys.c: the next key as a key code, ERR when none is waiting */
 int tui_next_key(struct tui *t);

@@ -144,6 +144,17 @@ char *tmux_capture_styled(struct tmux *t)
     return capture(t, "-e");
 }
 
+void tmux_line_of(const char *capture, int n, char *out, size_t len)
+{
+    const char *s = capture;
+
+    for (; n > 0 && s; n--) {
+        s = strchr(s, '\n');
+        s = s ? s + 1 : NULL;
+    }
+    snprintf(out, len, "%.*s", s ? (int)strcspn(s, "\n") : 0, s ? s : "");
+}
+
 char *tmux_wait_for(struct tmux *t, const char *text, int timeout_ms, int *found)
 {
     struct timespec ts = { 0, 50 * 1000000L };

@@ -19,6 +19,8 @@ void tmux_resize(struct tmux *t, int cols, int rows);
 char *tmux_capture(struct tmux *t);
 /* The same with colours and attributes as escape sequences. */
 char *tmux_capture_styled(struct tmux *t);
+/* Line n (0-based) of a capture, copied into out ("" past its end). */
+void tmux_line_of(const char *capture, int n, char *out, size_t len);
 /* Polls the pane until it contains text or timeout_ms passes; returns the
  * last capture (malloc'd) and sets *found. */
 char *tmux_wait_for(struct tmux *t, const char *text, int timeout_ms, int *found);
