@@ -81,8 +81,9 @@ int  gt_sampler_start(struct gt_sampler *s, struct gt_diag *d);
  * -1 when the sampler has ended and everything was read. */
 int  gt_sampler_take(struct gt_sampler *s, struct gt_snapshot *out, uint64_t timeout_ns);
 /* A descriptor that becomes readable when a snapshot is published at or
- * after the time last given to gt_sampler_wake_after (then read it to
- * clear it); -1 if none can be made. Lets a view refresh right after new
+ * after the time last given to gt_sampler_wake_after (read it to clear
+ * it, or watch it edge-triggered in epoll: each write is an edge); -1 if
+ * none can be made. Lets a view refresh right after new
  * data arrives instead of on a timer of its own. */
 int  gt_sampler_wake_fd(struct gt_sampler *s);
 void gt_sampler_wake_after(struct gt_sampler *s, uint64_t t_ns);
