@@ -84,6 +84,17 @@ static inline int bench_setup(struct bench_setup *b, const char *name)
     return b->engine ? 0 : -1;
 }
 
+/* The layout a source names as its own: the first of info.layout's
+ * words (those after it are the layouts of sources beside it, such as
+ * gpu-clocks). */
+static inline struct gt_layout *bench_own_layout(const struct gt_source *src, struct gt_diag *d)
+{
+    char name[64] = "";
+
+    sscanf(src->info.layout, "%63s", name);
+    return gt_layout_load_named(name, &src->catalog, d);
+}
+
 static inline void bench_teardown(struct bench_setup *b)
 {
     gt_engine_free(b->engine);

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_setup.h"
 #include "gputop/engine.h"
 #include "gputop/lateness.h"
 #include "gputop/sampler.h"
@@ -40,7 +41,7 @@ static int open_setup(struct setup *s, const char *spec)
     s->src = gt_source_open(spec, NULL, &d);
     if (!s->src)
         return -1;
-    s->layout = gt_layout_load(s->src->info.layout, &d);
+    s->layout = bench_own_layout(s->src, &d);
     if (!s->layout)
         return -1;
     s->engine = gt_engine_new(s->layout, &s->src->catalog);

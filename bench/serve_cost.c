@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_setup.h"
 #include "gputop/export.h"
 
 #ifndef SECONDS
@@ -66,7 +67,7 @@ static int open_phase(struct phase *p)
 
     memset(p, 0, sizeof(*p));
     p->src = gt_source_open("sim", NULL, &d);
-    if (!p->src || !(p->layout = gt_layout_load(p->src->info.layout, &d)) ||
+    if (!p->src || !(p->layout = bench_own_layout(p->src, &d)) ||
         !(p->engine = gt_engine_new(p->layout, &p->src->catalog)))
         return -1;
     memset(&cfg, 0, sizeof(cfg));
