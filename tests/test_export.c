@@ -409,6 +409,30 @@ static int served_port(struct bg_proc *p)
     return port;
 }
 
+/* Scrapes /metrics on port until the sampler has counted two rounds (and
+ * the series named want is there, when given); the page, parsed into e. */
+static char *scrape_until(int port, struct expo *e, const char *want)
+{
+    const struct series *s;
+    char *body = NULL;
+    int st, tries;
+
+    for (tries = 0; tries < 200; tries++) {
+        free(body);
+        body = loopback_get(port, "/metrics", &st);
+        cr_assert_eq(st, 200);
+        parse_expo(e, body);
+        s = find_series(e, "gputop_sampler_samples_total", NULL, NULL);
+        if (s && s->v >= 2 && (!want || find_series(e, want, NULL, NULL)))
+            return body;
+        free(e->s);
+        e->s = NULL;
+        usleep(100000);
+    }
+    cr_assert_fail("no two rounds in 20 s: %s", body);
+    return body;
+}
+
 /* gputop --serve beside batch output: a scrape until the sampler has
  * counted two rounds, read strictly; the sim's known metric with its
  * labels and a percentage in range. */
@@ -418,26 +442,13 @@ Test(export, binary_serves_metrics_beside_batch_output, .timeout = 90)
                      "-i", "50ms", "--serve", "127.0.0.1:0", NULL };
     struct bg_proc p;
     struct expo e;
-    const struct series *s = NULL;
-    char *body = NULL;
-    int port, st, tries;
+    const struct series *s;
+    char *body;
+    int port, st;
 
     cr_assert_eq(bg_start(&p, argv), 0);
     port = served_port(&p);
-    for (tries = 0; tries < 200; tries++) {
-        free(body);
-        body = loopback_get(port, "/metrics", &st);
-        cr_assert_eq(st, 200);
-        parse_expo(&e, body);
-        s = find_series(&e, "gputop_sampler_samples_total", NULL, NULL);
-        if (s && s->v >= 2 &&
-            find_series(&e, "gputop_gpu_activity_main_phase_queue_utilization_percent", NULL, NULL))
-            break;
-        free(e.s);
-        e.s = NULL;
-        usleep(100000);
-    }
-    cr_assert_lt(tries, 200, "%s", body);
+    body = scrape_until(port, &e, "gputop_gpu_activity_main_phase_queue_utilization_percent");
     s = find_series(&e, "gputop_gpu_activity_main_phase_queue_utilization_percent", NULL, NULL);
     cr_expect_str_eq(label_of(s, "device"), "simulated");
     cr_expect_str_eq(label_of(s, "layout"), "mali-g720");
@@ -471,25 +482,12 @@ Test(export, binary_serves_wakeup_lateness_on_the_timer, .timeout = 90)
                      "-i", "50ms", "--timer-sampling", "--serve", "127.0.0.1:0", NULL };
     struct bg_proc p;
     struct expo e;
-    const struct series *s = NULL;
-    char *body = NULL;
-    int port, st, tries;
+    char *body;
+    int port, st;
 
     cr_assert_eq(bg_start(&p, argv), 0);
     port = served_port(&p);
-    for (tries = 0; tries < 200; tries++) {
-        free(body);
-        body = loopback_get(port, "/metrics", &st);
-        cr_assert_eq(st, 200);
-        parse_expo(&e, body);
-        s = find_series(&e, "gputop_sampler_samples_total", NULL, NULL);
-        if (s && s->v >= 2)
-            break;
-        free(e.s);
-        e.s = NULL;
-        usleep(100000);
-    }
-    cr_assert_lt(tries, 200, "%s", body);
+    body = scrape_until(port, &e, NULL);
     cr_expect_not_null(find_series(&e, "gputop_sampler_wakeup_lateness_seconds", "quantile",
                                    "0.99"), "%s", body);
     cr_expect_null(find_series(&e, "gputop_sampler_kernel_jitter_seconds", NULL, NULL));

@@ -8,10 +8,16 @@
 
 #include <string.h>
 
+struct rig {
+    struct gt_kbase_frame f;
+    struct gt_kbase_map m;
+    struct gt_kbase_hw_map h[2];
+    struct gt_snapshot out;
+};
+
 /* One L2 slice, two cores; counter "A" is shader value 10 at slots 0-1,
  * "B" front-end value 6 at slot 2. */
-static void setup(struct gt_kbase_frame *f, struct gt_kbase_map *m, struct gt_kbase_hw_map h[2],
-                  struct gt_snapshot *out)
+static void rig_up(struct rig *r)
 {
     struct gt_kbase_gpu g;
 
@@ -19,15 +25,15 @@ static void setup(struct gt_kbase_frame *f, struct gt_kbase_map *m, struct gt_kb
     g.core_mask = 0x3;
     g.shader_cores = 2;
     g.l2_slices = 1;
-    cr_assert_eq(gt_kbase_frame_init(f, &g), 0);
-    h[0] = (struct gt_kbase_hw_map){ 0, 0, 2, GT_KB_SHADER, 10 };
-    h[1] = (struct gt_kbase_hw_map){ 1, 2, 1, GT_KB_FE, 6 };
-    memset(m, 0, sizeof(*m));
-    m->map = h;
-    m->n = 2;
-    cr_assert_eq(gt_kbase_map_plan(m, f), 0);
-    cr_assert_eq(m->ncopy, 3);
-    cr_assert_eq(gt_snapshot_init(out, 3), 0);
+    cr_assert_eq(gt_kbase_frame_init(&r->f, &g), 0);
+    r->h[0] = (struct gt_kbase_hw_map){ 0, 0, 2, GT_KB_SHADER, 10 };
+    r->h[1] = (struct gt_kbase_hw_map){ 1, 2, 1, GT_KB_FE, 6 };
+    memset(&r->m, 0, sizeof(r->m));
+    r->m.map = r->h;
+    r->m.n = 2;
+    cr_assert_eq(gt_kbase_map_plan(&r->m, &r->f), 0);
+    cr_assert_eq(r->m.ncopy, 3);
+    cr_assert_eq(gt_snapshot_init(&r->out, 3), 0);
 }
 
 /* Writes value 10 of shader core inst (or value 6 of the front end) as a
@@ -46,80 +52,71 @@ static void put(struct gt_kbase_frame *f, int block, uint32_t inst, unsigned idx
         row[i] += vals[i];
 }
 
-static void teardown_all(struct gt_kbase_frame *f, struct gt_kbase_map *m, struct gt_snapshot *o)
+static void rig_down(struct rig *r)
 {
-    free(m->copy);
-    gt_kbase_frame_free(f);
-    gt_snapshot_free(o);
+    free(r->m.copy);
+    gt_kbase_frame_free(&r->f);
+    gt_snapshot_free(&r->out);
 }
 
 Test(kbase_frame, a_row_missing_from_the_next_dump_reads_zero)
 {
-    struct gt_kbase_frame f;
-    struct gt_kbase_map m;
-    struct gt_kbase_hw_map h[2];
-    struct gt_snapshot out;
+    struct rig r;
 
-    setup(&f, &m, h, &out);
-    gt_kbase_frame_clear(&f);
-    put(&f, GT_KB_FE, 0, 6, 111);
-    put(&f, GT_KB_SHADER, 0, 10, 222);
-    put(&f, GT_KB_SHADER, 1, 10, 333);
-    gt_kbase_map_copy(&m, &f, &out);
-    cr_assert_eq(out.deltas[0], 222);
-    cr_assert_eq(out.deltas[1], 333);
-    cr_assert_eq(out.deltas[2], 111);
+    rig_up(&r);
+    gt_kbase_frame_clear(&r.f);
+    put(&r.f, GT_KB_FE, 0, 6, 111);
+    put(&r.f, GT_KB_SHADER, 0, 10, 222);
+    put(&r.f, GT_KB_SHADER, 1, 10, 333);
+    gt_kbase_map_copy(&r.m, &r.f, &r.out);
+    cr_assert_eq(r.out.deltas[0], 222);
+    cr_assert_eq(r.out.deltas[1], 333);
+    cr_assert_eq(r.out.deltas[2], 111);
 
     /* core 1 powered down: its block is absent from the second dump */
-    gt_kbase_frame_clear(&f);
-    put(&f, GT_KB_FE, 0, 6, 5);
-    put(&f, GT_KB_SHADER, 0, 10, 7);
-    gt_kbase_map_copy(&m, &f, &out);
-    cr_assert_eq(out.deltas[0], 7);
-    cr_assert_eq(out.deltas[1], 0, "core 1 kept %llu from the first dump",
-                 (unsigned long long)out.deltas[1]);
-    cr_assert_eq(out.deltas[2], 5);
-    teardown_all(&f, &m, &out);
+    gt_kbase_frame_clear(&r.f);
+    put(&r.f, GT_KB_FE, 0, 6, 5);
+    put(&r.f, GT_KB_SHADER, 0, 10, 7);
+    gt_kbase_map_copy(&r.m, &r.f, &r.out);
+    cr_assert_eq(r.out.deltas[0], 7);
+    cr_assert_eq(r.out.deltas[1], 0, "core 1 kept %llu from the first dump",
+                 (unsigned long long)r.out.deltas[1]);
+    cr_assert_eq(r.out.deltas[2], 5);
+    rig_down(&r);
 }
 
 Test(kbase_frame, dumps_without_a_clear_between_add_up)
 {
-    struct gt_kbase_frame f;
-    struct gt_kbase_map m;
-    struct gt_kbase_hw_map h[2];
-    struct gt_snapshot out;
+    struct rig r;
 
-    setup(&f, &m, h, &out);
-    gt_kbase_frame_clear(&f);
-    put(&f, GT_KB_FE, 0, 6, 100);
-    put(&f, GT_KB_SHADER, 1, 10, 40);
-    put(&f, GT_KB_FE, 0, 6, 23);
-    put(&f, GT_KB_SHADER, 1, 10, 2);
-    put(&f, GT_KB_SHADER, 0, 10, 9);
-    gt_kbase_map_copy(&m, &f, &out);
-    cr_assert_eq(out.deltas[0], 9);
-    cr_assert_eq(out.deltas[1], 42);
-    cr_assert_eq(out.deltas[2], 123);
-    teardown_all(&f, &m, &out);
+    rig_up(&r);
+    gt_kbase_frame_clear(&r.f);
+    put(&r.f, GT_KB_FE, 0, 6, 100);
+    put(&r.f, GT_KB_SHADER, 1, 10, 40);
+    put(&r.f, GT_KB_FE, 0, 6, 23);
+    put(&r.f, GT_KB_SHADER, 1, 10, 2);
+    put(&r.f, GT_KB_SHADER, 0, 10, 9);
+    gt_kbase_map_copy(&r.m, &r.f, &r.out);
+    cr_assert_eq(r.out.deltas[0], 9);
+    cr_assert_eq(r.out.deltas[1], 42);
+    cr_assert_eq(r.out.deltas[2], 123);
+    rig_down(&r);
 }
 
 Test(kbase_frame, a_legacy_dump_after_a_wide_one_leaves_no_tail)
 {
-    struct gt_kbase_frame f;
-    struct gt_kbase_map m;
-    struct gt_kbase_hw_map h[2];
-    struct gt_snapshot out;
+    struct rig r;
     uint64_t *row;
 
-    setup(&f, &m, h, &out);
+    rig_up(&r);
     /* a 128-value block writes value 100; a later 64-value one must not
      * leave it behind */
-    gt_kbase_frame_clear(&f);
-    cr_assert_eq(gt_kbase_frame_begin_row(&f, GT_KB_FE, 0, 128, &row), 1);
+    gt_kbase_frame_clear(&r.f);
+    cr_assert_eq(gt_kbase_frame_begin_row(&r.f, GT_KB_FE, 0, 128, &row), 1);
     memset(row, 0, 128 * sizeof(*row));
     row[100] = 9;
-    gt_kbase_frame_clear(&f);
-    cr_assert_eq(gt_kbase_frame_begin_row(&f, GT_KB_FE, 0, 64, &row), 1);
+    gt_kbase_frame_clear(&r.f);
+    cr_assert_eq(gt_kbase_frame_begin_row(&r.f, GT_KB_FE, 0, 64, &row), 1);
     cr_assert_eq(row[100], 0);
-    teardown_all(&f, &m, &out);
+    rig_down(&r);
 }

@@ -421,34 +421,32 @@ static const char *state_name(enum gt_sampler_state s)
     return "live";
 }
 
-static void timer_timing(struct out *o, const struct gt_prom *p, const struct gt_sampler_stats *st)
+/* A gauge family of a summary's p50 and p99, in seconds. */
+static void quantiles(struct out *o, const struct gt_prom *p, const char *name,
+                      const char *help, const struct gt_lateness_summary *q)
 {
-    family(o, "gputop_sampler_wakeup_lateness_seconds", "gauge",
-           "how late the sampler woke after its deadlines, since the start");
-    sample(o, p, "gputop_sampler_wakeup_lateness_seconds", "quantile", "0.5",
-           (double)st->lateness.p50_ns / 1e9);
-    sample(o, p, "gputop_sampler_wakeup_lateness_seconds", "quantile", "0.99",
-           (double)st->lateness.p99_ns / 1e9);
+    family(o, name, "gauge", help);
+    sample(o, p, name, "quantile", "0.5", (double)q->p50_ns / 1e9);
+    sample(o, p, name, "quantile", "0.99", (double)q->p99_ns / 1e9);
 }
 
-/* Kernel-timed, the wake-up lateness means nothing: how far the kernel's
- * timestamps lay off the period's grid, and how long after its end each
- * sample was handed over. */
-static void kernel_timing(struct out *o, const struct gt_prom *p,
-                          const struct gt_sampler_stats *st)
+/* On the timer, how late it woke; kernel-timed, lateness means nothing:
+ * how far the kernel's timestamps lay off the period's grid, and how long
+ * after its end each sample was handed over. */
+static void sampler_timing(struct out *o, const struct gt_prom *p,
+                           const struct gt_sampler_stats *st)
 {
-    family(o, "gputop_sampler_kernel_jitter_seconds", "gauge",
-           "how far the kernel's sample timestamps lay off the period's grid, since the start");
-    sample(o, p, "gputop_sampler_kernel_jitter_seconds", "quantile", "0.5",
-           (double)st->jitter.p50_ns / 1e9);
-    sample(o, p, "gputop_sampler_kernel_jitter_seconds", "quantile", "0.99",
-           (double)st->jitter.p99_ns / 1e9);
-    family(o, "gputop_sampler_drain_latency_seconds", "gauge",
-           "how long after its end each kernel-timed sample was handed over, since the start");
-    sample(o, p, "gputop_sampler_drain_latency_seconds", "quantile", "0.5",
-           (double)st->drain.p50_ns / 1e9);
-    sample(o, p, "gputop_sampler_drain_latency_seconds", "quantile", "0.99",
-           (double)st->drain.p99_ns / 1e9);
+    if (!st->kernel_timed) {
+        quantiles(o, p, "gputop_sampler_wakeup_lateness_seconds",
+                  "how late the sampler woke after its deadlines, since the start", &st->lateness);
+        return;
+    }
+    quantiles(o, p, "gputop_sampler_kernel_jitter_seconds",
+              "how far the kernel's sample timestamps lay off the period's grid, since the start",
+              &st->jitter);
+    quantiles(o, p, "gputop_sampler_drain_latency_seconds",
+              "how long after its end each kernel-timed sample was handed over, since the start",
+              &st->drain);
 }
 
 static void render_sampler(struct out *o, const struct gt_prom *p)
@@ -474,10 +472,7 @@ static void render_sampler(struct out *o, const struct gt_prom *p)
             st.capture_errors);
     counter(o, p, "gputop_sampler_late_wakeups_total",
             "wake-ups that missed their deadline by a whole interval", st.late);
-    if (st.kernel_timed)
-        kernel_timing(o, p, &st);
-    else
-        timer_timing(o, p, &st);
+    sampler_timing(o, p, &st);
     family(o, "gputop_source_state", "gauge",
            "1 for the sampler's current state: starting, live, retrying or ended");
     for (i = 0; i < sizeof(states) / sizeof(states[0]); i++)
