@@ -293,7 +293,7 @@ int gt_sampler_take(struct gt_sampler *s, struct gt_snapshot *out, uint64_t time
     gt_smp_ts_from_ns(&ts, gt_now_ns() + timeout_ns);
     pthread_mutex_lock(&s->lock);
     /* A drain for batch rows records its next sample only now (round.c) */
-    if (timeout_ns && !s->front_full) {
+    if (s->cfg.each_drained && timeout_ns && !s->front_full) {
         s->asking = 1;
         pthread_cond_signal(&s->taken);
     }
